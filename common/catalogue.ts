@@ -1,0 +1,121 @@
+/**
+ * Types of the catalogue (resources.config.ts): entities with their fields, tenant scope and roles, and the
+ * menu groups of both generations. Shared by the SPA and the server: no React, antd or database imports here.
+ * Titles and labels are translation keys (locales/*.json), icons are @ant-design/icons names.
+ */
+
+export type FieldType =
+  | "string" // single-line text
+  | "text" // multi-line text
+  | "int"
+  | "money" // stored as integer fen, carried as yuan string "0.00"
+  | "date" // YYYY-MM-DD
+  | "datetime" // ISO 8601 with offset
+  | "enum" // one of options
+  | "yesno" // 'Y' | 'N'
+  | "password"; // write-only, never returned
+
+export interface FieldOption {
+  value: string;
+  /** translation key */
+  label: string;
+}
+
+export interface FieldDecl {
+  /** API name (payload and result), snake_case */
+  name: string;
+  type: FieldType;
+  /** translation key */
+  label: string;
+  required?: boolean;
+  /** string: max length; int/money: max value */
+  max?: number;
+  /** string: min length; int/money: min value */
+  min?: number;
+  pattern?: string;
+  /** translation key of the message shown when `pattern` fails */
+  patternMessage?: string;
+  options?: FieldOption[];
+  default?: string | number;
+  unique?: boolean;
+  /** shown as a list column */
+  list?: boolean;
+  /** list filter: 'like' for text search, 'eq' for exact match, 'range' for date/number ranges */
+  filter?: "like" | "eq" | "range";
+  sortable?: boolean;
+  /** in the create/edit form: true for both, or only one of them */
+  form?: boolean | "add" | "edit";
+  detail?: boolean;
+  /** not a database column of the entity (handled by the entity's server hooks, e.g. the first account) */
+  virtual?: boolean;
+}
+
+export type TenantScope = "platform" | "provider" | "school";
+export type CrudAction = "list" | "info" | "add" | "edit" | "del";
+
+export interface EntityDecl {
+  /** operation prefix: {name}list, {name}info, {name}add, {name}edit, {name}del */
+  name: string;
+  /** database table name */
+  table: string;
+  scope: TenantScope;
+  /** translation key of the entity's name */
+  title: string;
+  /** field shown as the record's name */
+  titleField: string;
+  fields: FieldDecl[];
+  /** role keys allowed per action; an action without roles is not offered */
+  roles: Partial<Record<CrudAction, string[]>>;
+  defaultSort?: { field: string; order: "asc" | "desc" };
+  /** /weapi/ path of its operations (default adminapiv2) */
+  apiPath?: string;
+  /**
+   * Columns that carry the tenant: provider and school scope use `sysid` and `sch_id` unless named here
+   * (the school entity's own id is its school id).
+   */
+  tenantColumns?: { sysid?: string; schid?: string };
+}
+
+/** What a menu entry opens. */
+export type PageRef =
+  | { kind: "list" | "add" | "edit" | "info"; entity: string }
+  | { kind: "custom"; id: string };
+
+export interface MenuEntry {
+  /** route name, unique within its group (routes are /{group}/{name}) */
+  name: string;
+  /** translation key */
+  title: string;
+  icon?: string;
+  /** role keys that see it; absent: every logged-in user */
+  roles?: string[];
+  /** reached from a parent list, never in the sidebar */
+  hidden?: boolean;
+  /** route name (same group) highlighted in the menu while this hidden route is open */
+  activeMenu?: string;
+  /** path parameters, e.g. [":id"] */
+  params?: string[];
+  /** the page it opens; absent while no page is built (the entry then stays out of the visible menu) */
+  page?: PageRef;
+  /** an external link opened in a new tab */
+  external?: string;
+}
+
+export interface MenuGroup {
+  /** group path without slash, e.g. 'servicev2'; a route is /{path}/{entry.name} */
+  path: string;
+  generation: "v1" | "v2";
+  /** translation key */
+  title: string;
+  icon?: string;
+  /** role keys of the group as a whole; entries narrow further */
+  roles?: string[];
+  /** keep the group even when it has a single visible child */
+  alwaysShow?: boolean;
+  children: MenuEntry[];
+}
+
+export interface Catalogue {
+  entities: EntityDecl[];
+  menus: MenuGroup[];
+}

@@ -1,0 +1,29 @@
+/**
+ * Money: the database stores integer fen; the API and UI carry yuan strings with two decimals ("365.00").
+ */
+
+/** Spec 5 money helper: keep digits and a single dot, no leading dot, at most two decimals. */
+export function sanitiseMoneyInput(input: string): string {
+  let s = String(input ?? "").replace(/[^\d.]/g, "");
+  s = s.replace(/^\.+/, "");
+  const dot = s.indexOf(".");
+  if (dot >= 0) s = s.slice(0, dot + 1) + s.slice(dot + 1).replace(/\./g, "");
+  return s.replace(/^(\d+)\.(\d\d).*$/, "$1.$2");
+}
+
+export function fenToYuan(fen: number | bigint): string {
+  const n = BigInt(fen);
+  const neg = n < 0n;
+  const abs = neg ? -n : n;
+  const yuan = abs / 100n;
+  const cents = (abs % 100n).toString().padStart(2, "0");
+  return `${neg ? "-" : ""}${yuan}.${cents}`;
+}
+
+/** Parses "365", "365.5" or "365.50" into fen; returns null for anything that is not a non-negative amount. */
+export function yuanToFen(yuan: string | number): number | null {
+  const s = typeof yuan === "number" ? yuan.toFixed(2) : String(yuan).trim();
+  const m = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(s);
+  if (!m) return null;
+  return Number(m[1]) * 100 + Number((m[2] ?? "").padEnd(2, "0"));
+}

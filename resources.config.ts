@@ -1,0 +1,112 @@
+/**
+ * The catalogue: every entity with its fields, tenant scope and roles, and every page and menu entry of both
+ * menu generations (spec 2.2, 2.3). Server tables, validation and CRUD operations and the SPA's resources,
+ * lists, forms and menus all come from here: a field list is never written twice.
+ */
+import type { Catalogue, EntityDecl, MenuGroup } from "./common/catalogue";
+
+const yesNo = [
+  { value: "Y", label: "common.yes" },
+  { value: "N", label: "common.no" },
+];
+
+/** Service provider (spec: serviceinfo gives title, end_time, open_activity_mode, xcx_upload). */
+export const serviceEntity: EntityDecl = {
+  name: "service",
+  table: "providers",
+  scope: "platform",
+  title: "entity.service",
+  titleField: "title",
+  defaultSort: { field: "id", order: "desc" },
+  roles: {
+    list: ["system", "systemv2"],
+    // a provider reads its own record (top bar, renewal); the server narrows it to the caller's provider
+    info: ["system", "systemv2", "service", "servicev2", "service_schadminv2", "pickup", "school", "schoolv2", "paymode"],
+    add: ["system", "systemv2"],
+    edit: ["system", "systemv2"],
+  },
+  fields: [
+    { name: "id", type: "int", label: "field.id", list: true, sortable: true, detail: true },
+    { name: "title", type: "string", label: "field.service_title", required: true, max: 100, unique: true, list: true, filter: "like", sortable: true, form: true, detail: true },
+    { name: "contact", type: "string", label: "field.contact", max: 50, list: true, form: true, detail: true },
+    { name: "phone", type: "string", label: "field.phone", max: 20, pattern: "^[0-9+\\- ]{5,20}$", patternMessage: "validation.phone", list: true, filter: "like", form: true, detail: true },
+    { name: "servicer_ver", type: "enum", label: "field.servicer_ver", required: true, default: "v2", options: [{ value: "v1", label: "enum.ver.v1" }, { value: "v2", label: "enum.ver.v2" }], list: true, filter: "eq", form: true, detail: true },
+    { name: "end_time", type: "date", label: "field.end_time", required: true, list: true, filter: "range", sortable: true, form: true, detail: true },
+    { name: "year_fee", type: "money", label: "field.year_fee", default: "0.00", max: 100000000, form: true, detail: true },
+    { name: "xcx_upload", type: "yesno", label: "field.xcx_upload", default: "N", options: yesNo, list: true, filter: "eq", form: true, detail: true },
+    { name: "is_show_fee", type: "yesno", label: "field.is_show_fee", default: "N", options: yesNo, form: true, detail: true },
+    { name: "open_activity_mode", type: "enum", label: "field.open_activity_mode", default: "1", options: [{ value: "1", label: "enum.activity_mode.1" }, { value: "2", label: "enum.activity_mode.2" }], form: true, detail: true },
+    { name: "status", type: "enum", label: "field.status", required: true, default: "1", options: [{ value: "1", label: "enum.status.1" }, { value: "0", label: "enum.status.0" }], list: true, filter: "eq", form: true, detail: true },
+    { name: "remark", type: "text", label: "field.remark", max: 500, form: true, detail: true },
+    // the provider's first administrator account, created with the provider
+    { name: "username", type: "string", label: "field.admin_username", required: true, min: 3, max: 50, pattern: "^[A-Za-z0-9_.@-]+$", patternMessage: "validation.username", form: "add", virtual: true },
+    { name: "password", type: "password", label: "field.admin_password", required: true, min: 6, max: 64, form: "add", virtual: true },
+    { name: "created_at", type: "datetime", label: "field.created_at", list: true, sortable: true, detail: true },
+  ],
+};
+
+/** School of a provider; its own id is the school id (sch_id) of everything school-scoped. */
+export const schoolEntity: EntityDecl = {
+  name: "school",
+  table: "schools",
+  scope: "provider",
+  tenantColumns: { sysid: "sysid", schid: "id" },
+  title: "entity.school",
+  titleField: "title",
+  defaultSort: { field: "id", order: "desc" },
+  roles: {
+    list: ["system", "systemv2", "service", "servicev2", "service_schadminv2", "school", "schoolv2"],
+    info: ["system", "systemv2", "service", "servicev2", "service_schadminv2", "school", "schoolv2", "paymode"],
+    add: ["service", "servicev2"],
+    edit: ["service", "servicev2"],
+  },
+  fields: [
+    { name: "id", type: "int", label: "field.id", list: true, sortable: true, detail: true },
+    { name: "title", type: "string", label: "field.school_title", required: true, max: 100, list: true, filter: "like", sortable: true, form: true, detail: true },
+    { name: "contact", type: "string", label: "field.contact", max: 50, list: true, form: true, detail: true },
+    { name: "phone", type: "string", label: "field.phone", max: 20, pattern: "^[0-9+\\- ]{5,20}$", patternMessage: "validation.phone", list: true, form: true, detail: true },
+    { name: "address", type: "string", label: "field.address", max: 200, form: true, detail: true },
+    { name: "endtime", type: "date", label: "field.endtime", required: true, list: true, filter: "range", sortable: true, form: true, detail: true },
+    { name: "select_paymode", type: "yesno", label: "field.select_paymode", default: "N", options: yesNo, form: true, detail: true },
+    { name: "status", type: "enum", label: "field.status", required: true, default: "1", options: [{ value: "1", label: "enum.status.1" }, { value: "0", label: "enum.status.0" }], list: true, filter: "eq", form: true, detail: true },
+    { name: "created_at", type: "datetime", label: "field.created_at", list: true, sortable: true, detail: true },
+  ],
+};
+
+export const entities: EntityDecl[] = [serviceEntity, schoolEntity];
+
+export const menus: MenuGroup[] = [
+  {
+    path: "service",
+    generation: "v1",
+    title: "menu.service",
+    icon: "ShopOutlined",
+    roles: ["system"],
+    children: [
+      { name: "servicelist", title: "menu.servicelist", icon: "UnorderedListOutlined", page: { kind: "list", entity: "service" } },
+      { name: "serviceadd", title: "menu.serviceadd", icon: "PlusOutlined", page: { kind: "add", entity: "service" } },
+      { name: "serviceedit", title: "menu.serviceedit", hidden: true, activeMenu: "servicelist", params: [":id"], page: { kind: "edit", entity: "service" } },
+    ],
+  },
+  {
+    path: "servicev2",
+    generation: "v2",
+    title: "menu.service",
+    icon: "ShopOutlined",
+    roles: ["systemv2"],
+    children: [
+      { name: "servicelist", title: "menu.servicelist", icon: "UnorderedListOutlined", page: { kind: "list", entity: "service" } },
+      { name: "serviceadd", title: "menu.serviceadd", icon: "PlusOutlined", page: { kind: "add", entity: "service" } },
+      { name: "serviceedit", title: "menu.serviceedit", hidden: true, activeMenu: "servicelist", params: [":id"], page: { kind: "edit", entity: "service" } },
+      { name: "servicedelayv2", title: "menu.servicedelayv2", hidden: true, activeMenu: "servicelist", params: [":id"] },
+      { name: "serviceactcode", title: "menu.serviceactcode", hidden: true, activeMenu: "servicelist", params: [":id"] },
+      { name: "servicedelaylist", title: "menu.servicedelaylist", icon: "HistoryOutlined" },
+    ],
+  },
+];
+
+export const catalogue: Catalogue = { entities, menus };
+
+export function entityByName(name: string): EntityDecl | undefined {
+  return entities.find((e) => e.name === name);
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+// Browser tests: the built SPA and the real server, driven in Debian's Chromium by playwright-core.
+export default defineConfig({
+  test: {
+    name: "e2e",
+    environment: "node",
+    include: ["tests/e2e/**/*.test.ts"],
+    testTimeout: 120000,
+    hookTimeout: 120000,
+    fileParallelism: false,
+  },
+});
