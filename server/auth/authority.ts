@@ -1,0 +1,162 @@
+/**
+ * A request's authority: its session user as the database says now (never what the client claims), with the
+ * provider and school facts that decide its role keys (common/roleKeys.ts) and the tenants it may act in.
+ */
+import { eq } from "drizzle-orm";
+import { normaliseUserType, roleKeys, servicerVersion, type RoleFacts, type ServicerVersion, type UserType } from "../../common/roleKeys";
+import { tableColumn } from "../db/catalogueTables";
+import type { DbOrTx } from "../db/client";
+import { pickupPointUsers, providers, schools, userSchools, users } from "../db/schema";
+
+export interface ProviderFacts {
+  id: number;
+  title: string;
+  endTime: string;
+  status: string;
+  servicerVer: ServicerVersion;
+  xcxUpload: string;
+  isShowFee: string;
+  openActivityMode: string;
+}
+
+export interface SchoolFacts {
+  id: number;
+  sysid: number;
+  title: string;
+  endtime: string;
+  status: string;
+  selectPaymode: string;
+}
+
+/** The role facts of spec 4.1 as the database gives them, every flag 'Y' or 'N'. */
+export interface AccountFacts extends RoleFacts {
+  user_type: UserType;
+  servicer_ver: ServicerVersion;
+  select_paymode: string;
+  xcx_upload: string;
+  is_superadmin: string;
+  is_show_fee: string;
+}
+
+export interface Authority {
+  userId: number;
+  username: string;
+  name: string;
+  avatar: string;
+  introduction: string;
+  /** as stored (returned to the client) */
+  storedUserType: string;
+  userType: UserType;
+  isSuperadmin: string;
+  sysid: number | null;
+  schid: number | null;
+  provider: ProviderFacts | null;
+  school: SchoolFacts | null;
+  /** the facts that give the role keys (spec 4.1); also the flags the login answer gives the SPA */
+  facts: AccountFacts;
+  roles: string[];
+  /** whether the account may be used now: user, its provider and its school are active, and v1 has its type */
+  usable: boolean;
+}
+
+function str(value: unknown): string {
+  return value === null || value === undefined ? "" : String(value);
+}
+
+export async function loadProvider(db: DbOrTx, sysid: number): Promise<ProviderFacts | null> {
+  const [row] = await db.select().from(providers).where(eq(tableColumn(providers, "id"), sysid));
+  if (!row) return null;
+  const r = row as Record<string, unknown>;
+  return {
+    id: Number(r.id),
+    title: str(r.title),
+    endTime: str(r.end_time),
+    status: str(r.status),
+    servicerVer: servicerVersion(str(r.servicer_ver)),
+    xcxUpload: str(r.xcx_upload) || "N",
+    isShowFee: str(r.is_show_fee) || "N",
+    openActivityMode: str(r.open_activity_mode),
+  };
+}
+
+export async function loadSchool(db: DbOrTx, schid: number): Promise<SchoolFacts | null> {
+  const [row] = await db.select().from(schools).where(eq(tableColumn(schools, "id"), schid));
+  if (!row) return null;
+  const r = row as Record<string, unknown>;
+  return {
+    id: Number(r.id),
+    sysid: Number(r.sysid),
+    title: str(r.title),
+    endtime: str(r.endtime),
+    status: str(r.status),
+    selectPaymode: str(r.select_paymode) || "N",
+  };
+}
+
+/** Role facts of a provider's service account: what a system user switched into that provider also gets. */
+export function serviceFacts(provider: ProviderFacts): AccountFacts {
+  return {
+    user_type: "service",
+    servicer_ver: provider.servicerVer,
+    xcx_upload: provider.xcxUpload,
+    is_show_fee: provider.isShowFee,
+    select_paymode: "N",
+    is_superadmin: "N",
+  };
+}
+
+export async function loadAuthority(db: DbOrTx, userId: number): Promise<Authority | null> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user) return null;
+  const userType = normaliseUserType(user.userType);
+  const provider = user.sysid === null ? null : await loadProvider(db, user.sysid);
+  const school = user.schid === null ? null : await loadSchool(db, user.schid);
+  const ver: ServicerVersion = userType === "system" ? servicerVersion(user.servicerVer) : (provider?.servicerVer ?? "v1");
+  // flags count only where spec 4.1 reads them: upload and fee for a provider account, paymode for a school
+  const facts: AccountFacts = {
+    user_type: userType,
+    servicer_ver: ver,
+    is_superadmin: userType === "system" ? user.isSuperadmin : "N",
+    xcx_upload: userType === "service" ? (provider?.xcxUpload ?? "N") : "N",
+    is_show_fee: userType === "service" ? (provider?.isShowFee ?? "N") : "N",
+    select_paymode: userType === "school" ? (school?.selectPaymode ?? "N") : "N",
+  };
+  const needsProvider = userType !== "system";
+  const needsSchool = userType === "school";
+  // v1 has no provider staff or pickup generation: spec 4.1 would hand them system keys
+  const typeExistsInVersion = !(ver === "v1" && (userType === "service_schadmin" || userType === "pickup"));
+  const usable =
+    user.status === "1" &&
+    (!needsProvider || provider?.status === "1") &&
+    (!needsSchool || (school?.status === "1" && school.sysid === user.sysid)) &&
+    typeExistsInVersion;
+  return {
+    userId: user.id,
+    username: user.username,
+    name: user.name,
+    avatar: user.avatar,
+    introduction: user.introduction,
+    storedUserType: user.userType,
+    userType,
+    isSuperadmin: facts.is_superadmin,
+    sysid: user.sysid,
+    schid: user.schid,
+    provider,
+    school,
+    facts,
+    roles: roleKeys(facts),
+    usable,
+  };
+}
+
+/** Schools assigned to a provider staff account. */
+export async function assignedSchoolIds(db: DbOrTx, userId: number): Promise<number[]> {
+  const rows = await db.select({ schId: userSchools.schId }).from(userSchools).where(eq(userSchools.userId, userId));
+  return rows.map((r) => r.schId);
+}
+
+/** Pickup points of a pickup clerk. */
+export async function pickupPointIds(db: DbOrTx, userId: number): Promise<number[]> {
+  const rows = await db.select({ id: pickupPointUsers.pickupPointId }).from(pickupPointUsers).where(eq(pickupPointUsers.userId, userId));
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,78 @@
+/**
+ * The tenant a call acts in: `sysid` (provider) and `sch_id` (school) named in the payload, checked against the
+ * caller's authority. Outside it the answer is the same FAIL as for a record that does not exist.
+ */
+import { notFound } from "../protocol/envelope";
+import type { DbOrTx } from "../db/client";
+import { assignedSchoolIds, loadProvider, loadSchool, pickupPointIds, type Authority, type ProviderFacts } from "./authority";
+
+export interface Scope {
+  /** the provider acted in; null only for a system user acting platform-wide */
+  sysid: number | null;
+  provider: ProviderFacts | null;
+  /** schools the call may touch; null: every school of `sysid` (or all, platform-wide) */
+  schids: number[] | null;
+  /** pickup points of a pickup clerk; null for everyone else */
+  pickupPointIds: number[] | null;
+}
+
+/** A tenant id from the payload: absent ("", null, undefined) → undefined; not a positive integer → not found. */
+export function parseTenantId(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  const n = typeof value === "number" ? value : typeof value === "string" && /^\d{1,10}$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n <= 0) throw notFound();
+  return n;
+}
+
+/** The provider a system user names with `sysid`, when it exists (role switching, spec 4.1). */
+export async function switchedProvider(db: DbOrTx, auth: Authority, payload: Record<string, unknown>): Promise<ProviderFacts | null> {
+  if (auth.userType !== "system") return null;
+  let sysid: number | undefined;
+  try {
+    sysid = parseTenantId(payload.sysid);
+  } catch {
+    return null;
+  }
+  return sysid === undefined ? null : loadProvider(db, sysid);
+}
+
+export async function resolveScope(db: DbOrTx, auth: Authority, payload: Record<string, unknown>): Promise<Scope> {
+  const askedSysid = parseTenantId(payload.sysid);
+  const askedSchid = parseTenantId(payload.sch_id);
+
+  if (auth.userType === "system") {
+    let provider = askedSysid === undefined ? null : await loadProvider(db, askedSysid);
+    if (askedSysid !== undefined && !provider) throw notFound();
+    if (askedSchid === undefined) return { sysid: provider?.id ?? null, provider, schids: null, pickupPointIds: null };
+    const school = await loadSchool(db, askedSchid);
+    if (!school || (provider && school.sysid !== provider.id)) throw notFound();
+    provider ??= await loadProvider(db, school.sysid);
+    return { sysid: school.sysid, provider, schids: [school.id], pickupPointIds: null };
+  }
+
+  // everyone else acts in its own provider only
+  const ownSysid = auth.sysid;
+  if (ownSysid === null || (askedSysid !== undefined && askedSysid !== ownSysid)) throw notFound();
+  const provider = auth.provider;
+
+  switch (auth.userType) {
+    case "school": {
+      if (auth.schid === null || (askedSchid !== undefined && askedSchid !== auth.schid)) throw notFound();
+      return { sysid: ownSysid, provider, schids: [auth.schid], pickupPointIds: null };
+    }
+    case "service_schadmin": {
+      const assigned = await assignedSchoolIds(db, auth.userId);
+      if (askedSchid !== undefined && !assigned.includes(askedSchid)) throw notFound();
+      return { sysid: ownSysid, provider, schids: askedSchid === undefined ? assigned : [askedSchid], pickupPointIds: null };
+    }
+    case "pickup":
+      if (askedSchid !== undefined) throw notFound();
+      return { sysid: ownSysid, provider, schids: null, pickupPointIds: await pickupPointIds(db, auth.userId) };
+    case "service": {
+      if (askedSchid === undefined) return { sysid: ownSysid, provider, schids: null, pickupPointIds: null };
+      const school = await loadSchool(db, askedSchid);
+      if (!school || school.sysid !== ownSysid) throw notFound();
+      return { sysid: ownSysid, provider, schids: [school.id], pickupPointIds: null };
+    }
+  }
+}

@@ -1,0 +1,40 @@
+/** Configuration from the environment (README: Configuration). */
+import type { DatabaseTarget } from "./db/client";
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  database: DatabaseTarget;
+  publicUrl: string | undefined;
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
+  logLevel: string;
+  /** behind a reverse proxy: take the client address from X-Forwarded-For (login throttling, audit) */
+  trustProxy: boolean;
+}
+
+function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, allowZero = false): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) throw new Error(`${name} must be a ${allowZero ? "non-negative" : "positive"} number, got "${raw}"`);
+  return n;
+}
+
+export function databaseTargetFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseTarget {
+  return env.DATABASE_URL ? { kind: "postgres", url: env.DATABASE_URL } : { kind: "pglite", dataDir: env.DATA_DIR || "./data" };
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  return {
+    // 0 asks the system for a free port
+    port: positiveNumber(env, "PORT", 8080, true),
+    host: env.HOST || "0.0.0.0",
+    database: databaseTargetFromEnv(env),
+    publicUrl: env.PUBLIC_URL || undefined,
+    sessionIdleMinutes: positiveNumber(env, "SESSION_IDLE_MINUTES", 120),
+    sessionMaxHours: positiveNumber(env, "SESSION_MAX_HOURS", 12),
+    logLevel: env.LOG_LEVEL || "info",
+    trustProxy: env.TRUST_PROXY === "true" || env.TRUST_PROXY === "1",
+  };
+}

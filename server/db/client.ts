@@ -1,0 +1,102 @@
+/**
+ * The database behind one drizzle `Db`: embedded PGlite (default; a data directory, or in memory for tests)
+ * or PostgreSQL through a node-postgres Pool when a URL is given. Migrations are applied on open.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import type { SQL } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+import * as schema from "./schema";
+import { acquireDataDirLock, type DataDirLock } from "./lock";
+
+export type Schema = typeof schema;
+/** The drizzle database used by all server code, whichever driver is underneath. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction or the database itself. */
+export type DbOrTx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.meta.url));
+
+export type DatabaseTarget =
+  | { kind: "pglite"; dataDir: string }
+  | { kind: "memory" }
+  | { kind: "postgres"; url: string; poolSize?: number };
+
+export interface Database {
+  db: Db;
+  driver: "pglite" | "postgres";
+  /** where the data lives, for messages (a directory, "memory" or the URL without its password) */
+  location: string;
+  close(): Promise<void>;
+}
+
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "postgres";
+  }
+}
+
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  if (target.kind === "postgres") {
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
+    const db = drizzlePg(pool, { schema });
+    try {
+      await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    } catch (err) {
+      await pool.end();
+      throw err;
+    }
+    return { db, driver: "postgres", location: redactUrl(target.url), close: () => pool.end() };
+  }
+
+  let lock: DataDirLock | undefined;
+  let client: PGlite;
+  if (target.kind === "pglite") {
+    const dataDir = path.resolve(target.dataDir);
+    lock = acquireDataDirLock(dataDir);
+    try {
+      client = await PGlite.create({ dataDir: path.join(dataDir, "pgdata") });
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  } else {
+    client = await PGlite.create();
+  }
+  const db = drizzlePglite(client, { schema });
+  const close = async () => {
+    try {
+      await client.close();
+    } finally {
+      lock?.release();
+    }
+  };
+  try {
+    await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return {
+    db,
+    driver: "pglite",
+    location: target.kind === "pglite" ? path.resolve(target.dataDir) : "memory",
+    close,
+  };
+}
+
+/** Rows of a raw SQL query, whichever driver runs it (both answer with `rows`). */
+export async function queryRows<T extends Record<string, unknown>>(db: DbOrTx, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as { rows: T[] };
+  return result.rows;
+}

@@ -1,0 +1,66 @@
+/**
+ * Server-side messages: the "api" namespace (and field labels) of locales/*.json through i18next, in the
+ * language of the request (`language` cookie, then Accept-Language, zh by default).
+ */
+import i18next, { type TFunction } from "i18next";
+import en from "../../locales/en.json" with { type: "json" };
+import es from "../../locales/es.json" with { type: "json" };
+import zh from "../../locales/zh.json" with { type: "json" };
+
+export const LANGUAGES = ["zh", "en", "es"] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = "zh";
+
+const i18n = i18next.createInstance();
+void i18n.init({
+  resources: { zh: { translation: zh }, en: { translation: en }, es: { translation: es } },
+  lng: DEFAULT_LANGUAGE,
+  fallbackLng: DEFAULT_LANGUAGE,
+  initAsync: false,
+  // messages are JSON strings, never HTML
+  interpolation: { escapeValue: false },
+  showSupportNotice: false,
+});
+
+export type Translate = (key: string, params?: Record<string, string | number>) => string;
+
+export function translator(language: Language): Translate {
+  const t: TFunction = i18n.getFixedT(language);
+  return (key, params) => t(key, params ?? {}) as string;
+}
+
+/** Translation of a catalogue label key, or `fallback` when the key has no text yet. */
+export function labelText(t: Translate, key: string, fallback: string): string {
+  const text = t(key, { defaultValue: fallback });
+  return text === key ? fallback : text;
+}
+
+function toLanguage(tag: string | undefined): Language | undefined {
+  const base = tag?.trim().toLowerCase().split(/[-_;]/)[0];
+  return LANGUAGES.find((l) => l === base);
+}
+
+function cookieValue(cookieHeader: string | undefined, name: string): string | undefined {
+  if (!cookieHeader) return undefined;
+  for (const part of cookieHeader.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+export function requestLanguage(headers: { cookie?: string; "accept-language"?: string }): Language {
+  const fromCookie = toLanguage(cookieValue(headers.cookie, "language"));
+  if (fromCookie) return fromCookie;
+  for (const tag of (headers["accept-language"] ?? "").split(",")) {
+    const lang = toLanguage(tag);
+    if (lang) return lang;
+  }
+  return DEFAULT_LANGUAGE;
+}

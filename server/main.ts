@@ -1,0 +1,55 @@
+/**
+ * The server process: config from the environment, start, print the address (and the demo accounts when
+ * present), and shut down cleanly on SIGINT/SIGTERM.
+ */
+import { configFromEnv } from "./config";
+import { DataDirLockedError } from "./db/lock";
+import { demoAccountsTable } from "./seed/demo";
+import { startServer } from "./start";
+
+async function main(): Promise<void> {
+  const config = configFromEnv();
+  let server;
+  try {
+    server = await startServer({
+      database: config.database,
+      port: config.port,
+      host: config.host,
+      publicUrl: config.publicUrl,
+      sessionLifetime: { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours },
+      logger: { level: config.logLevel },
+      trustProxy: config.trustProxy,
+    });
+  } catch (err) {
+    if (err instanceof DataDirLockedError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const running = server;
+  console.log(`Campus Pay Console is running on ${running.publicUrl} (database: ${running.database.driver}, ${running.database.location})`);
+  if (running.seeded) console.log("Seeded the demo data.");
+  if (running.demoAccounts) console.log(`Demo accounts:\n${demoAccountsTable()}`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received, shutting down`);
+    running.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,12 @@
+/** Every /weapi/ operation of the server. */
+import { entities } from "../../resources.config";
+import type { OperationRegistry } from "../protocol/registry";
+import { registerCatalogueOperations } from "./catalogue/crud";
+import { registerSessionOperations } from "./session";
+import { registerSiteOperations } from "./site";
+
+export function registerOperations(registry: OperationRegistry): void {
+  registerSessionOperations(registry);
+  registerSiteOperations(registry);
+  registerCatalogueOperations(registry, entities);
+}

@@ -1,0 +1,232 @@
+/**
+ * The Fastify app: POST /weapi/:path with a JSON body {method, ...payload}, answered with the envelope; the built
+ * SPA from dist/ with a history fallback that never covers /weapi. Used by server/main.ts and by the tests.
+ */
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import helmet from "@fastify/helmet";
+import rateLimit from "@fastify/rate-limit";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { hasAnyRole, roleKeys } from "../../common/roleKeys";
+import { loadAuthority, serviceFacts } from "../auth/authority";
+import { PasswordHasher, PRODUCTION_PASSWORD_COST, type PasswordCost } from "../auth/passwords";
+import { switchedProvider } from "../auth/scope";
+import { DEFAULT_SESSION_LIFETIME, resolveSession, type SessionLifetime } from "../auth/sessions";
+import { DEFAULT_THROTTLE, type ThrottleRules } from "../auth/throttle";
+import type { Db } from "../db/client";
+import { systemClock, type Clock } from "../lib/clock";
+import { requestLanguage, translator, type Translate } from "../lib/i18n";
+import { registerOperations } from "../methods";
+import { ApiFailure, fail, success, tokenError, type Envelope } from "./envelope";
+import { OperationRegistry, type AppServices, type OperationContext } from "./registry";
+import { payloadIssueMessage } from "./validation";
+
+export const DEFAULT_STATIC_DIR = fileURLToPath(new URL("../../dist", import.meta.url));
+
+export interface AppOptions {
+  db: Db;
+  clock?: Clock;
+  /** argon2 cost; lower it only in tests */
+  passwordCost?: PasswordCost;
+  sessionLifetime?: Partial<SessionLifetime>;
+  throttle?: ThrottleRules;
+  /** per client IP; false turns it off (benchmarks) */
+  rateLimit?: { max: number; timeWindowMs: number } | false;
+  /** the built SPA; default dist/ of the project; null or a directory without index.html: API only */
+  staticDir?: string | null;
+  /** structured logs (pino): false for none; `stream` defaults to stdout */
+  logger?: false | { level: string; stream?: NodeJS.WritableStream };
+  /** bytes */
+  bodyLimit?: number;
+  trustProxy?: boolean;
+}
+
+export const DEFAULT_RATE_LIMIT = { max: 6000, timeWindowMs: 60_000 };
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** Never written to logs: tokens, cookies, passwords and payment secrets. */
+const REDACTED_PATHS = [
+  'req.headers["x-token"]',
+  "req.headers.cookie",
+  "req.headers.authorization",
+  'res.headers["set-cookie"]',
+  "*.password",
+  "*.password1",
+  "*.password2",
+  "*.password3",
+  "*.token",
+  "*.apiv3_key",
+  "*.private_key",
+  "*.mch_key",
+];
+
+function languageOf(request: FastifyRequest): Translate {
+  return translator(requestLanguage(request.headers));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function headerValue(value: string | string[] | undefined): string {
+  return Array.isArray(value) ? (value[0] ?? "") : (value ?? "");
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const services: AppServices = {
+    db: options.db,
+    clock: options.clock ?? systemClock,
+    hasher: new PasswordHasher(options.passwordCost ?? PRODUCTION_PASSWORD_COST),
+    sessionLifetime: { ...DEFAULT_SESSION_LIFETIME, ...options.sessionLifetime },
+    throttle: options.throttle ?? DEFAULT_THROTTLE,
+  };
+  const registry = new OperationRegistry();
+  registerOperations(registry);
+
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : { level: options.logger?.level ?? "info", stream: options.logger?.stream, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } },
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    trustProxy: options.trustProxy ?? false,
+    genReqId: () => randomUUID(),
+  });
+
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // antd writes its styles inline
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        fontSrc: ["'self'", "data:"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'self'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        // the console is often opened over plain http on a LAN address
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+
+  const rateLimitOptions = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+  if (rateLimitOptions) {
+    await app.register(rateLimit, {
+      global: false,
+      errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, code: "RATE_LIMITED", message: "rate limited" }),
+    });
+  }
+
+  // Framework-level faults (bad JSON, wrong content type, body too large, rate limit): a FAIL envelope, never HTML.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const t = languageOf(request);
+    const status = error.statusCode ?? 500;
+    if (status === 429) return reply.status(429).send(fail(t("api.rate_limited")));
+    if (status === 413 || error.code === "FST_ERR_CTP_BODY_TOO_LARGE") return reply.status(400).send(fail(t("api.body_too_large")));
+    if (status >= 400 && status < 500) return reply.status(400).send(fail(t("api.bad_request")));
+    request.log.error({ err: error }, "request failed");
+    return reply.status(200).send(fail(t("api.system_error")));
+  });
+
+  const staticDir = options.staticDir === undefined ? DEFAULT_STATIC_DIR : options.staticDir;
+  const indexHtml = staticDir ? path.join(staticDir, "index.html") : null;
+  const serveSpa = indexHtml !== null && fs.existsSync(indexHtml);
+  if (serveSpa && staticDir) {
+    await app.register(fastifyStatic, {
+      root: staticDir,
+      cacheControl: false,
+      setHeaders: (res, filePath) => {
+        // built assets carry a content hash in their names; anything else is revalidated
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader("cache-control", hashed ? "public, max-age=31536000, immutable" : "no-cache");
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const t = languageOf(request);
+    const pathname = request.url.split("?")[0];
+    const underApi = pathname === "/weapi" || pathname.startsWith("/weapi/");
+    if (underApi) return reply.status(200).send(fail(t("api.unknown_path")));
+    const wantsHtml = (request.method === "GET" || request.method === "HEAD") && headerValue(request.headers.accept).includes("text/html");
+    if (serveSpa && wantsHtml) {
+      // the page names the current hashed assets: always revalidate it
+      return reply.header("cache-control", "no-cache").sendFile("index.html", { cacheControl: false });
+    }
+    return reply.status(404).send(fail(t("api.unknown_path")));
+  });
+
+  const routeConfig = rateLimitOptions ? { rateLimit: { max: rateLimitOptions.max, timeWindow: rateLimitOptions.timeWindowMs } } : {};
+  app.post<{ Params: { path: string } }>("/weapi/:path", { config: routeConfig }, async (request, reply) => {
+    const envelope = await dispatch(request, registry, services);
+    return reply.status(200).send(envelope);
+  });
+
+  return app;
+}
+
+async function dispatch(request: FastifyRequest<{ Params: { path: string } }>, registry: OperationRegistry, services: AppServices): Promise<Envelope> {
+  const language = requestLanguage(request.headers);
+  const t = translator(language);
+  try {
+    const apiPath = request.params.path;
+    if (!registry.hasPath(apiPath)) return fail(t("api.unknown_path"));
+    const body: unknown = request.body;
+    if (!isPlainObject(body)) return fail(t("api.bad_request"));
+    const { method, ...payload } = body;
+    const operation = typeof method === "string" ? registry.get(apiPath, method) : undefined;
+    if (!operation) return fail(t("api.unknown_method"));
+
+    const now = services.clock.now();
+    const ctx: OperationContext = {
+      services,
+      db: services.db,
+      payload,
+      t,
+      language,
+      now,
+      ip: request.ip,
+      userAgent: headerValue(request.headers["user-agent"]),
+      log: request.log,
+      auth: null,
+      tokenHash: null,
+      roles: [],
+    };
+
+    if (operation.needsToken) {
+      const token = headerValue(request.headers["x-token"]);
+      const session = await resolveSession(services.db, token, now, services.sessionLifetime);
+      const auth = session ? await loadAuthority(services.db, session.userId) : null;
+      if (!session || !auth || !auth.usable) return tokenError(t("api.token_invalid"));
+      ctx.auth = auth;
+      ctx.tokenHash = session.tokenHash;
+      const switched = await switchedProvider(services.db, auth, payload);
+      ctx.roles = switched ? [...new Set([...auth.roles, ...roleKeys(serviceFacts(switched))])] : auth.roles;
+      if (operation.roles && !hasAnyRole(ctx.roles, operation.roles)) return fail(t("api.no_permission"));
+    }
+
+    let input: unknown = payload;
+    if (operation.schema) {
+      const parsed = operation.schema.safeParse(payload);
+      if (!parsed.success) return fail(payloadIssueMessage(t, parsed.error));
+      input = parsed.data;
+    }
+    const result = await operation.handler(ctx, input);
+    return success(t(result.messageKey ?? "api.ok"), result.data);
+  } catch (err) {
+    if (err instanceof ApiFailure) return fail(t(err.messageKey, err.params), err.data);
+    request.log.error({ err }, "operation failed");
+    return fail(t("api.system_error"));
+  }
+}

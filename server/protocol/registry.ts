@@ -1,0 +1,78 @@
+/**
+ * The operation registry: every /weapi/{path} method with whether it needs a session, the role keys allowed
+ * and its payload schema.
+ */
+import type { FastifyBaseLogger } from "fastify";
+import type { ZodType } from "zod";
+import type { Authority } from "../auth/authority";
+import type { PasswordHasher } from "../auth/passwords";
+import type { SessionLifetime } from "../auth/sessions";
+import type { ThrottleRules } from "../auth/throttle";
+import type { Db } from "../db/client";
+import type { Clock } from "../lib/clock";
+import type { Language, Translate } from "../lib/i18n";
+
+/** What every operation can use, fixed for the life of the app. */
+export interface AppServices {
+  db: Db;
+  clock: Clock;
+  hasher: PasswordHasher;
+  sessionLifetime: SessionLifetime;
+  throttle: ThrottleRules;
+}
+
+export interface OperationContext {
+  services: AppServices;
+  db: Db;
+  /** the request body without `method` */
+  payload: Record<string, unknown>;
+  t: Translate;
+  language: Language;
+  now: Date;
+  ip: string;
+  userAgent: string;
+  log: FastifyBaseLogger;
+  /** present on operations that need a session */
+  auth: Authority | null;
+  /** SHA-256 of the caller's token, when it sent a live one */
+  tokenHash: string | null;
+  /** the role keys the call is authorised with (own keys, plus a switched provider's for system users) */
+  roles: string[];
+}
+
+export interface OperationResult {
+  /** translation key of return_msg (default api.ok) */
+  messageKey?: string;
+  data?: Record<string, unknown>;
+}
+
+export interface Operation<P = Record<string, unknown>> {
+  path: string;
+  method: string;
+  needsToken: boolean;
+  /** role keys allowed (any of); absent: any logged-in user */
+  roles?: readonly string[];
+  /** payload check; its output is what the handler receives */
+  schema?: ZodType<P>;
+  handler(ctx: OperationContext, payload: P): Promise<OperationResult>;
+}
+
+export class OperationRegistry {
+  private readonly operations = new Map<string, Operation<never>>();
+  private readonly paths = new Set<string>();
+
+  add<P>(operation: Operation<P>): void {
+    const key = `${operation.path}:${operation.method}`;
+    if (this.operations.has(key)) throw new Error(`operation ${key} is registered twice`);
+    this.operations.set(key, operation as unknown as Operation<never>);
+    this.paths.add(operation.path);
+  }
+
+  hasPath(path: string): boolean {
+    return this.paths.has(path);
+  }
+
+  get(path: string, method: string): Operation<unknown> | undefined {
+    return this.operations.get(`${path}:${method}`) as Operation<unknown> | undefined;
+  }
+}

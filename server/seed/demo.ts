@@ -1,0 +1,144 @@
+/**
+ * The demo data of DESIGN 11: ten accounts (password demo1234) with their providers, schools, assignments, a
+ * pickup point and the site settings. Dates are relative to today in Asia/Shanghai.
+ */
+import { count } from "drizzle-orm";
+import type { PasswordHasher } from "../auth/passwords";
+import type { Db, DbOrTx } from "../db/client";
+import { pickupPoints, pickupPointUsers, providers, schools, siteSettings, users, userSchools } from "../db/schema";
+import { addDays, businessDay } from "../lib/dates";
+import { SITE_SETTINGS_ID } from "../methods/siteSettings";
+
+export const DEMO_PASSWORD = "demo1234";
+
+export interface DemoAccount {
+  username: string;
+  userType: string;
+  name: string;
+  /** where it works, for the printed table */
+  place: string;
+}
+
+export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
+  { username: "sysadmin", userType: "system", name: "Platform Administrator", place: "platform (v2), superadmin" },
+  { username: "sysop", userType: "system", name: "Platform Operator", place: "platform (v2)" },
+  { username: "sysv1", userType: "system", name: "Platform Administrator (v1)", place: "platform (v1), superadmin" },
+  { username: "svc", userType: "service", name: "Sunrise Administrator", place: "Sunrise Campus Services (v2)" },
+  { username: "staff", userType: "service_schadmin", name: "Sunrise School Staff", place: "Sunrise (v2), two schools" },
+  { username: "pickup", userType: "pickup", name: "Sunrise Pickup Clerk", place: "Sunrise (v2), North Gate pickup point" },
+  { username: "school", userType: "school", name: "Sunrise No.1 Primary Administrator", place: "Sunrise No.1 Primary School (v2)" },
+  { username: "harbour", userType: "service", name: "Harbour Administrator", place: "Harbour Education Services (v2), expired" },
+  { username: "svcv1", userType: "service", name: "Old Town Administrator", place: "Old Town Education (v1)" },
+  { username: "schoolv1", userType: "school", name: "Old Town Middle School Administrator", place: "Old Town Middle School (v1)" },
+];
+
+export class SeedRefusedError extends Error {
+  constructor() {
+    super("The database already has user accounts: the demo data is only seeded into an empty database.");
+    this.name = "SeedRefusedError";
+  }
+}
+
+export async function userCount(db: DbOrTx): Promise<number> {
+  const [{ n }] = await db.select({ n: count() }).from(users);
+  return Number(n);
+}
+
+/** Whether the demo accounts are present (to print their table at start). */
+export async function hasDemoAccounts(db: DbOrTx): Promise<boolean> {
+  const rows = await db.select({ username: users.username }).from(users);
+  const names = new Set(rows.map((r) => r.username));
+  return DEMO_ACCOUNTS.every((a) => names.has(a.username));
+}
+
+async function insertProvider(tx: DbOrTx, values: Record<string, unknown>): Promise<number> {
+  const [row] = (await tx.insert(providers).values(values).returning()) as Record<string, unknown>[];
+  return Number(row.id);
+}
+
+async function insertSchool(tx: DbOrTx, values: Record<string, unknown>): Promise<number> {
+  const [row] = (await tx.insert(schools).values(values).returning()) as Record<string, unknown>[];
+  return Number(row.id);
+}
+
+/** Seeds the demo data into an empty database; refuses (SeedRefusedError) when any user exists. */
+export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: Date }): Promise<void> {
+  const today = businessDay(options.now);
+  const hashes = new Map<string, string>();
+  for (const account of DEMO_ACCOUNTS) hashes.set(account.username, await options.hasher.hash(DEMO_PASSWORD));
+
+  await db.transaction(async (tx) => {
+    if ((await userCount(tx)) > 0) throw new SeedRefusedError();
+
+    await tx.insert(siteSettings).values({
+      id: SITE_SETTINGS_ID,
+      title: "Campus Pay Console",
+      keywords: "campus, school fees, payments",
+      description: "Back office of the campus school-fee payment platform",
+      icon: "/favicon.svg",
+      kfurl: "https://support.example.com/chat",
+      userManualUrl: "https://docs.example.com/campus-pay-console/manual",
+    });
+
+    const sunrise = await insertProvider(tx, {
+      title: "Sunrise Campus Services", contact: "Li Wei", phone: "021-5550101", servicer_ver: "v2",
+      end_time: addDays(today, 10), year_fee: 365000, xcx_upload: "Y", is_show_fee: "Y", open_activity_mode: "1", status: "1",
+    });
+    const harbour = await insertProvider(tx, {
+      title: "Harbour Education Services", contact: "Chen Jing", phone: "0755-5550202", servicer_ver: "v2",
+      end_time: addDays(today, -5), year_fee: 240000, xcx_upload: "N", is_show_fee: "N", open_activity_mode: "2", status: "1",
+    });
+    const oldTown = await insertProvider(tx, {
+      title: "Old Town Education", contact: "Wang Fang", phone: "010-5550303", servicer_ver: "v1",
+      end_time: addDays(today, 365), year_fee: 120000, xcx_upload: "N", is_show_fee: "N", open_activity_mode: "1", status: "1",
+    });
+
+    const school = (sysid: number, title: string, endDays: number, extra: Record<string, unknown> = {}) =>
+      insertSchool(tx, { sysid, title, endtime: addDays(today, endDays), status: "1", select_paymode: "N", ...extra });
+    const sunriseNo1 = await school(sunrise, "Sunrise No.1 Primary School", 12, { contact: "Zhao Min", phone: "021-5551001", address: "1 Sunrise Road" });
+    const sunriseNo2 = await school(sunrise, "Sunrise No.2 Primary School", 90, { address: "2 Sunrise Road" });
+    await school(sunrise, "Sunrise Middle School", 200, { address: "8 Dawn Avenue" });
+    await school(harbour, "Harbour Bay School", -5, { address: "10 Bay Street" });
+    await school(harbour, "Harbour Hill Academy", 30, { address: "22 Hill Road" });
+    const oldTownMiddle = await school(oldTown, "Old Town Middle School", 365, { select_paymode: "Y", address: "5 Bell Tower Lane" });
+    await school(oldTown, "Old Town Primary School", 180, { address: "9 Drum Tower Lane" });
+
+    const account = async (username: string, values: Partial<typeof users.$inferInsert>) => {
+      const meta = DEMO_ACCOUNTS.find((a) => a.username === username)!;
+      const [row] = await tx
+        .insert(users)
+        .values({ username, passwordHash: hashes.get(username)!, name: meta.name, userType: meta.userType, ...values })
+        .returning({ id: users.id });
+      return row.id;
+    };
+    await account("sysadmin", { servicerVer: "v2", isSuperadmin: "Y" });
+    await account("sysop", { servicerVer: "v2" });
+    await account("sysv1", { servicerVer: "v1", isSuperadmin: "Y" });
+    await account("svc", { sysid: sunrise });
+    const staff = await account("staff", { sysid: sunrise });
+    const pickup = await account("pickup", { sysid: sunrise });
+    await account("school", { sysid: sunrise, schid: sunriseNo1 });
+    await account("harbour", { sysid: harbour });
+    await account("svcv1", { sysid: oldTown });
+    await account("schoolv1", { sysid: oldTown, schid: oldTownMiddle });
+
+    await tx.insert(userSchools).values([
+      { userId: staff, schId: sunriseNo1 },
+      { userId: staff, schId: sunriseNo2 },
+    ]);
+    const [point] = await tx
+      .insert(pickupPoints)
+      .values({ sysid: sunrise, title: "Sunrise North Gate Pickup", address: "North Gate, 1 Sunrise Road" })
+      .returning({ id: pickupPoints.id });
+    await tx.insert(pickupPointUsers).values({ userId: pickup, pickupPointId: point.id });
+  });
+}
+
+/** The printed table of demo accounts. */
+export function demoAccountsTable(): string {
+  const rows = DEMO_ACCOUNTS.map((a) => [a.username, DEMO_PASSWORD, a.userType, a.place]);
+  const header = ["username", "password", "user_type", "works in"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join("  ");
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}

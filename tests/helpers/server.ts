@@ -1,0 +1,63 @@
+/**
+ * startTestServer: the real server (server/start.ts, the code path of server/main.ts) on 127.0.0.1 with a port
+ * chosen at run time, an embedded database in a temporary directory (or the given PostgreSQL URL), serving
+ * dist/ when it has been built. Used by the browser tests and the bench.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { PasswordCost } from "../../server/auth/passwords";
+import type { AppOptions } from "../../server/protocol/app";
+import { startServer, type RunningServer } from "../../server/start";
+
+export interface TestServerOptions {
+  /** embedded data directory; default a new temporary one, removed on close */
+  dataDir?: string;
+  /** use this PostgreSQL database instead of the embedded one */
+  databaseUrl?: string;
+  /** seed the demo data into an empty database (default true) */
+  seedDemo?: boolean;
+  /** the built SPA (default dist/ of the project; null: API only) */
+  staticDir?: string | null;
+  /** default: the production cost */
+  passwordCost?: PasswordCost;
+  /** default: the production limit; false turns it off (benchmarks) */
+  rateLimit?: AppOptions["rateLimit"];
+  sessionLifetime?: AppOptions["sessionLifetime"];
+}
+
+export interface TestServer {
+  /** e.g. http://127.0.0.1:40123 */
+  url: string;
+  server: RunningServer;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const ownDataDir = !options.databaseUrl && !options.dataDir ? fs.mkdtempSync(path.join(os.tmpdir(), "cpc-test-")) : undefined;
+  const dataDir = options.dataDir ?? ownDataDir;
+  try {
+    const server = await startServer({
+      database: options.databaseUrl ? { kind: "postgres", url: options.databaseUrl } : { kind: "pglite", dataDir: dataDir! },
+      port: 0,
+      host: "127.0.0.1",
+      seedDemo: options.seedDemo ?? true,
+      staticDir: options.staticDir,
+      passwordCost: options.passwordCost,
+      rateLimit: options.rateLimit,
+      sessionLifetime: options.sessionLifetime,
+      logger: false,
+    });
+    return {
+      url: server.url,
+      server,
+      async close() {
+        await server.close();
+        if (ownDataDir) fs.rmSync(ownDataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    if (ownDataDir) fs.rmSync(ownDataDir, { recursive: true, force: true });
+    throw err;
+  }
+}

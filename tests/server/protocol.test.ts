@@ -1,0 +1,210 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../server/protocol/app";
+import { createTestDatabase, describeOnDatabases } from "../helpers/db";
+import { createTestApp, TEST_PASSWORD_COST, type TestApp } from "./support";
+
+const json = { "content-type": "application/json" };
+
+describeOnDatabases("protocol", (kind) => {
+  let t: TestApp;
+  let staticDir: string;
+  beforeAll(async () => {
+    staticDir = fs.mkdtempSync(path.join(os.tmpdir(), "cpc-dist-"));
+    fs.mkdirSync(path.join(staticDir, "assets"));
+    fs.writeFileSync(path.join(staticDir, "index.html"), "<!doctype html><title>Campus Pay Console</title><div id=root></div>");
+    fs.writeFileSync(path.join(staticDir, "assets", "app-1234.js"), "console.log('spa')");
+    t = await createTestApp(kind, { staticDir, bodyLimit: 64 * 1024 });
+  });
+  afterAll(async () => {
+    await t?.close();
+    fs.rmSync(staticDir, { recursive: true, force: true });
+  });
+
+  const post = (url: string, payload: string, headers: Record<string, string> = json) => t.app.inject({ method: "POST", url, headers, payload });
+
+  describe("malformed requests never give a 500", () => {
+    it("answers a body that is not JSON with 400 and a FAIL envelope", async () => {
+      const res = await post("/weapi/adminapi", "{not json");
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ return_code: "FAIL", return_msg: "请求格式错误，请发送 JSON 对象" });
+    });
+
+    it("accepts JSON bodies only", async () => {
+      const res = await post("/weapi/adminapi", "method=login", { "content-type": "application/x-www-form-urlencoded" });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().return_code).toBe("FAIL");
+      const empty = await post("/weapi/adminapi", "");
+      expect(empty.statusCode).toBe(400);
+      expect(empty.json().return_code).toBe("FAIL");
+    });
+
+    it("answers an array, a string or null body with FAIL", async () => {
+      for (const body of ["[]", '["login"]', '"login"', "null", "42"]) {
+        const res = await post("/weapi/adminapi", body);
+        expect(res.statusCode).toBeLessThan(500);
+        expect(res.json().return_code).toBe("FAIL");
+      }
+    });
+
+    it("answers a missing or non-string method as unknown", async () => {
+      for (const body of ["{}", '{"method":42}', '{"method":{"a":1}}', '{"method":"toString"}', '{"method":"__proto__"}']) {
+        const res = await post("/weapi/adminapi", body);
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toEqual({ return_code: "FAIL", return_msg: "未知的操作" });
+      }
+    });
+
+    it("answers a huge body with a FAIL envelope", async () => {
+      const res = await post("/weapi/adminapi", JSON.stringify({ method: "login", username: "x".repeat(200_000), password: "y" }));
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ return_code: "FAIL", return_msg: "请求内容过大" });
+    });
+
+    it("answers wrong payload types with FAIL naming the field", async () => {
+      const res = await t.call("adminapi", "login", { username: 123, password: ["a"] });
+      expect(res).toEqual({ return_code: "FAIL", return_msg: "参数错误：username" });
+      const proto = await post("/weapi/adminapi", '{"method":"login","__proto__":{"admin":true},"username":"a","password":"b"}');
+      expect(proto.statusCode).toBeLessThan(500);
+      expect(proto.json().return_code).toBe("FAIL");
+    });
+
+    it("answers an unknown path with FAIL, by POST or GET, never the SPA", async () => {
+      const res = await post("/weapi/nosuchpath", '{"method":"login"}');
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ return_code: "FAIL", return_msg: "未知的接口地址" });
+      const get = await t.app.inject({ method: "GET", url: "/weapi/adminapi", headers: { accept: "text/html" } });
+      expect(get.headers["content-type"]).toMatch(/application\/json/);
+      expect(get.json().return_code).toBe("FAIL");
+      const nested = await t.app.inject({ method: "GET", url: "/weapi/adminapiv2/getwebsetinfo", headers: { accept: "text/html,*/*" } });
+      expect(nested.json().return_code).toBe("FAIL");
+    });
+
+    it("turns an operation's fault into 系统错误, logged with the request id and no secrets", async () => {
+      const broken = await createTestDatabase("pglite");
+      let logs = "";
+      const stream = new Writable({
+        write(chunk, _encoding, done) {
+          logs += String(chunk);
+          done();
+        },
+      });
+      const app = await buildApp({ db: broken.database.db, passwordCost: TEST_PASSWORD_COST, rateLimit: false, staticDir: null, logger: { level: "info", stream } });
+      await broken.dispose();
+      const res = await app.inject({
+        method: "POST",
+        url: "/weapi/adminapi",
+        headers: { ...json, cookie: "language=en; token=cookie-secret-1", "x-token": "header-secret-2" },
+        payload: JSON.stringify({ method: "login", username: "svc", password: "password-secret-3" }),
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ return_code: "FAIL", return_msg: "System error" });
+      const requestId = String(res.headers["x-request-id"]);
+      expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+      await app.close();
+      const errorLine = logs.split("\n").find((line) => line.includes("operation failed"));
+      expect(errorLine).toBeDefined();
+      expect(JSON.parse(errorLine!)).toMatchObject({ level: 50, reqId: requestId });
+      for (const secret of ["cookie-secret-1", "header-secret-2", "password-secret-3"]) expect(logs).not.toContain(secret);
+    });
+  });
+
+  describe("messages", () => {
+    it("speaks zh by default, then the language cookie, then Accept-Language", async () => {
+      const unknown = (headers: Record<string, string>) => t.call("adminapiv2", "nosuchmethod", {}, { headers }).then((r) => r.return_msg);
+      expect(await unknown({})).toBe("未知的操作");
+      expect(await unknown({ "accept-language": "en-GB,en;q=0.8" })).toBe("Unknown method");
+      expect(await unknown({ "accept-language": "fr-FR, es;q=0.5" })).toBe("Operación desconocida");
+      expect(await unknown({ cookie: "size=small; language=es", "accept-language": "en" })).toBe("Operación desconocida");
+      expect(await unknown({ cookie: "language=en", "accept-language": "zh-CN" })).toBe("Unknown method");
+      expect(await unknown({ cookie: "language=de" })).toBe("未知的操作");
+    });
+  });
+
+  describe("site operations", () => {
+    it("gives the site settings without a token", async () => {
+      const res = await t.call("adminapiv2", "getwebsetinfo");
+      expect(res.return_code).toBe("SUCCESS");
+      expect(res.data?.items).toEqual({
+        title: "Campus Pay Console",
+        keywords: expect.any(String),
+        description: expect.any(String),
+        icon: expect.any(String),
+        kfurl: "https://support.example.com/chat",
+      });
+    });
+
+    it("gives the user manual address to a logged-in user only", async () => {
+      expect((await t.call("adminapiv2", "getsysinfo")).return_code).toBe("token_error");
+      const token = await t.login("school");
+      const res = await t.call("adminapiv2", "getsysinfo", {}, { token });
+      expect(res.data?.items).toEqual({ user_manual_url: "https://docs.example.com/campus-pay-console/manual" });
+    });
+
+    it("does not offer a named operation on the wrong path", async () => {
+      expect((await t.call("adminapiv2", "login", { username: "svc", password: "demo1234" })).return_msg).toBe("未知的操作");
+    });
+  });
+
+  describe("the SPA", () => {
+    it("serves built files and falls back to index.html for pages", async () => {
+      const page = await t.app.inject({ method: "GET", url: "/schoolv2/schoollist?page=2", headers: { accept: "text/html,application/xhtml+xml" } });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain("<title>Campus Pay Console</title>");
+      expect(page.headers["cache-control"]).toBe("no-cache");
+      const asset = await t.app.inject({ method: "GET", url: "/assets/app-1234.js" });
+      expect(asset.body).toBe("console.log('spa')");
+      expect(asset.headers["cache-control"]).toContain("immutable");
+      const missingAsset = await t.app.inject({ method: "GET", url: "/assets/missing.js", headers: { accept: "*/*" } });
+      expect(missingAsset.statusCode).toBe(404);
+      expect(missingAsset.body).not.toContain("<title>");
+    });
+
+    it("sends security headers with a CSP that allows the SPA and no inline script", async () => {
+      const page = await t.app.inject({ method: "GET", url: "/", headers: { accept: "text/html" } });
+      const csp = String(page.headers["content-security-policy"]);
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+      expect(csp).toContain("img-src 'self' data: blob:");
+      expect(csp).not.toContain("upgrade-insecure-requests");
+      expect(page.headers["x-content-type-options"]).toBe("nosniff");
+    });
+  });
+});
+
+describe("rate limit", () => {
+  it("answers 429 with a FAIL envelope past the limit", async () => {
+    const t = await createTestApp("pglite", { seed: false, rateLimit: { max: 3, timeWindowMs: 60_000 } });
+    try {
+      const codes: number[] = [];
+      let last: unknown;
+      for (let i = 0; i < 4; i++) {
+        const res = await t.app.inject({ method: "POST", url: "/weapi/adminapiv2", headers: { ...json, "accept-language": "en" }, payload: '{"method":"getwebsetinfo"}' });
+        codes.push(res.statusCode);
+        last = res.json();
+      }
+      expect(codes).toEqual([200, 200, 200, 429]);
+      expect(last).toEqual({ return_code: "FAIL", return_msg: "Too many requests, please try again later" });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("without a built SPA", () => {
+  it("serves the API only", async () => {
+    const t = await createTestApp("pglite", { seed: false });
+    try {
+      const res = await t.app.inject({ method: "GET", url: "/", headers: { accept: "text/html" } });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().return_code).toBe("FAIL");
+      expect((await t.call("adminapiv2", "getwebsetinfo")).return_code).toBe("SUCCESS");
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,72 @@
+/** The app under test: a fresh seeded database, a clock the test moves, and a small /weapi client over inject. */
+import type { FastifyInstance } from "fastify";
+import type { Envelope } from "../../server/protocol/envelope";
+import { PasswordHasher, type PasswordCost } from "../../server/auth/passwords";
+import type { ThrottleRules } from "../../server/auth/throttle";
+import type { Db } from "../../server/db/client";
+import { ManualClock } from "../../server/lib/clock";
+import { buildApp, type AppOptions } from "../../server/protocol/app";
+import { DEMO_PASSWORD, seedDemo } from "../../server/seed/demo";
+import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from "../helpers/db";
+
+/** argon2 at a cost fit for tests (explicit: production keeps the DESIGN cost) */
+export const TEST_PASSWORD_COST: PasswordCost = { memoryCost: 1024, timeCost: 1 };
+
+export interface CallOptions {
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  clock: ManualClock;
+  testDb: TestDatabase;
+  call(path: string, method: string, payload?: Record<string, unknown>, options?: CallOptions): Promise<Envelope>;
+  /** logs in with the demo password (or the given one) and returns the token */
+  login(username: string, password?: string, options?: CallOptions): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  kind: TestDatabaseKind,
+  options: { seed?: boolean; throttle?: ThrottleRules; rateLimit?: AppOptions["rateLimit"]; bodyLimit?: number; staticDir?: string | null } = {},
+): Promise<TestApp> {
+  const testDb = await createTestDatabase(kind);
+  const clock = new ManualClock(new Date("2026-03-02T02:00:00Z"));
+  const db = testDb.database.db;
+  if (options.seed ?? true) await seedDemo(db, { hasher: new PasswordHasher(TEST_PASSWORD_COST), now: clock.now() });
+  const app = await buildApp({
+    db,
+    clock,
+    passwordCost: TEST_PASSWORD_COST,
+    throttle: options.throttle,
+    rateLimit: options.rateLimit ?? false,
+    bodyLimit: options.bodyLimit,
+    staticDir: options.staticDir ?? null,
+    logger: false,
+  });
+  const call: TestApp["call"] = async (path, method, payload = {}, callOptions = {}) => {
+    const headers: Record<string, string> = { "content-type": "application/json", ...callOptions.headers };
+    if (callOptions.token) headers["x-token"] = callOptions.token;
+    const res = await app.inject({ method: "POST", url: `/weapi/${path}`, headers, payload: JSON.stringify({ method, ...payload }) });
+    if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${res.body}`);
+    return res.json<Envelope>();
+  };
+  return {
+    app,
+    db,
+    clock,
+    testDb,
+    call,
+    async login(username, password = DEMO_PASSWORD, callOptions) {
+      const res = await call("adminapi", "login", { username, password }, callOptions);
+      if (res.return_code !== "SUCCESS") throw new Error(`login ${username}: ${res.return_msg}`);
+      return String(res.data?.token);
+    },
+    async close() {
+      await app.close();
+      await testDb.dispose();
+    },
+  };
+}
