@@ -11,6 +11,8 @@ export interface ServerConfig {
   logLevel: string;
   /** behind a reverse proxy: take the client address from X-Forwarded-For (login throttling, audit) */
   trustProxy: boolean;
+  /** PAYMENT_KEY: 32 bytes, base64; encrypts stored payment merchant secrets */
+  paymentKey: string | undefined;
 }
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, allowZero = false): number {
@@ -36,5 +38,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     sessionMaxHours: positiveNumber(env, "SESSION_MAX_HOURS", 12),
     logLevel: env.LOG_LEVEL || "info",
     trustProxy: env.TRUST_PROXY === "true" || env.TRUST_PROXY === "1",
+    paymentKey: env.PAYMENT_KEY || undefined,
   };
 }

@@ -19,6 +19,7 @@ async function main(): Promise<void> {
       sessionLifetime: { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours },
       logger: { level: config.logLevel },
       trustProxy: config.trustProxy,
+      paymentKey: { key: config.paymentKey },
     });
   } catch (err) {
     if (err instanceof DataDirLockedError) {

@@ -46,7 +46,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       seeded = true;
     }
     const demoAccounts = seeded || (await hasDemoAccounts(database.db));
-    app = await buildApp({ ...options, db: database.db, clock });
+    // the embedded database keeps its payment key file beside its data unless PAYMENT_KEY is given
+    const keyFileDir = options.database.kind === "pglite" ? options.database.dataDir : undefined;
+    app = await buildApp({ ...options, db: database.db, clock, paymentKey: { keyFileDir, ...options.paymentKey } });
     await app.listen({ port: options.port, host: options.host });
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : options.port;

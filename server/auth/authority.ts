@@ -63,10 +63,9 @@ function str(value: unknown): string {
   return value === null || value === undefined ? "" : String(value);
 }
 
-export async function loadProvider(db: DbOrTx, sysid: number): Promise<ProviderFacts | null> {
-  const [row] = await db.select().from(providers).where(eq(tableColumn(providers, "id"), sysid));
-  if (!row) return null;
-  const r = row as Record<string, unknown>;
+type CatalogueRow = Record<string, unknown>;
+
+function providerFacts(r: CatalogueRow): ProviderFacts {
   return {
     id: Number(r.id),
     title: str(r.title),
@@ -79,10 +78,7 @@ export async function loadProvider(db: DbOrTx, sysid: number): Promise<ProviderF
   };
 }
 
-export async function loadSchool(db: DbOrTx, schid: number): Promise<SchoolFacts | null> {
-  const [row] = await db.select().from(schools).where(eq(tableColumn(schools, "id"), schid));
-  if (!row) return null;
-  const r = row as Record<string, unknown>;
+function schoolFacts(r: CatalogueRow): SchoolFacts {
   return {
     id: Number(r.id),
     sysid: Number(r.sysid),
@@ -91,6 +87,16 @@ export async function loadSchool(db: DbOrTx, schid: number): Promise<SchoolFacts
     status: str(r.status),
     selectPaymode: str(r.select_paymode) || "N",
   };
+}
+
+export async function loadProvider(db: DbOrTx, sysid: number): Promise<ProviderFacts | null> {
+  const [row] = await db.select().from(providers).where(eq(tableColumn(providers, "id"), sysid));
+  return row ? providerFacts(row) : null;
+}
+
+export async function loadSchool(db: DbOrTx, schid: number): Promise<SchoolFacts | null> {
+  const [row] = await db.select().from(schools).where(eq(tableColumn(schools, "id"), schid));
+  return row ? schoolFacts(row) : null;
 }
 
 /** Role facts of a provider's service account: what a system user switched into that provider also gets. */
@@ -105,12 +111,27 @@ export function serviceFacts(provider: ProviderFacts): AccountFacts {
   };
 }
 
+/** The user with its provider and school in one query: what every authenticated request needs. */
+export function selectUserWithTenants(db: DbOrTx) {
+  return db
+    .select({ user: users, provider: providers, school: schools })
+    .from(users)
+    .leftJoin(providers, eq(tableColumn(providers, "id"), users.sysid))
+    .leftJoin(schools, eq(tableColumn(schools, "id"), users.schid));
+}
+
+export type UserRow = typeof users.$inferSelect;
+
 export async function loadAuthority(db: DbOrTx, userId: number): Promise<Authority | null> {
-  const [user] = await db.select().from(users).where(eq(users.id, userId));
-  if (!user) return null;
+  const [row] = await selectUserWithTenants(db).where(eq(users.id, userId));
+  return row ? authorityOf(row.user, row.provider, row.school) : null;
+}
+
+/** The authority of a user row with its provider and school rows (null when it has none). */
+export function authorityOf(user: UserRow, providerRow: CatalogueRow | null, schoolRow: CatalogueRow | null): Authority {
   const userType = normaliseUserType(user.userType);
-  const provider = user.sysid === null ? null : await loadProvider(db, user.sysid);
-  const school = user.schid === null ? null : await loadSchool(db, user.schid);
+  const provider = user.sysid === null || !providerRow ? null : providerFacts(providerRow);
+  const school = user.schid === null || !schoolRow ? null : schoolFacts(schoolRow);
   const ver: ServicerVersion = userType === "system" ? servicerVersion(user.servicerVer) : (provider?.servicerVer ?? "v1");
   // flags count only where spec 4.1 reads them: upload and fee for a provider account, paymode for a school
   const facts: AccountFacts = {

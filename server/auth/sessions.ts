@@ -5,8 +5,10 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, inArray, isNull, ne } from "drizzle-orm";
+import { tableColumn } from "../db/catalogueTables";
 import type { Db, DbOrTx } from "../db/client";
-import { sessions, users } from "../db/schema";
+import { providers, schools, sessions, users } from "../db/schema";
+import { authorityOf, type Authority } from "./authority";
 
 export interface SessionLifetime {
   idleMinutes: number;
@@ -38,19 +40,26 @@ export async function createSession(
   return token;
 }
 
-/** The user id of a live session, or null (unknown, revoked, idle too long or too old). */
-export async function resolveSession(db: Db, token: string, now: Date, lifetime: SessionLifetime): Promise<{ userId: number; tokenHash: string } | null> {
+/** The authority of a live session, or null (unknown, revoked, idle too long or too old). */
+export async function resolveSession(db: Db, token: string, now: Date, lifetime: SessionLifetime): Promise<{ auth: Authority; tokenHash: string } | null> {
   if (!token || token.length > 200) return null;
   const tokenHash = hashToken(token);
-  const [row] = await db.select().from(sessions).where(eq(sessions.tokenHash, tokenHash));
-  if (!row || row.revokedAt) return null;
+  const [row] = await db
+    .select({ session: sessions, user: users, provider: providers, school: schools })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(providers, eq(tableColumn(providers, "id"), users.sysid))
+    .leftJoin(schools, eq(tableColumn(schools, "id"), users.schid))
+    .where(eq(sessions.tokenHash, tokenHash));
+  if (!row || row.session.revokedAt) return null;
+  const { lastSeenAt, createdAt } = row.session;
   const idleLimit = now.getTime() - lifetime.idleMinutes * 60_000;
   const ageLimit = now.getTime() - lifetime.maxHours * 3_600_000;
-  if (row.lastSeenAt.getTime() < idleLimit || row.createdAt.getTime() < ageLimit) return null;
-  if (now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
+  if (lastSeenAt.getTime() < idleLimit || createdAt.getTime() < ageLimit) return null;
+  if (now.getTime() - lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, tokenHash));
   }
-  return { userId: row.userId, tokenHash };
+  return { auth: authorityOf(row.user, row.provider, row.school), tokenHash };
 }
 
 export async function revokeSession(db: DbOrTx, tokenHash: string, now: Date): Promise<void> {

@@ -49,6 +49,9 @@ function redactUrl(url: string): string {
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
+    // an idle connection that breaks (database restart, terminated backend) leaves the pool, and the next query
+    // opens a new one; without a listener the error would end the process
+    pool.on("error", () => undefined);
     const db = drizzlePg(pool, { schema });
     try {
       await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });

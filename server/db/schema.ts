@@ -6,6 +6,7 @@
  */
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   bigserial,
   index,
   integer,
@@ -15,6 +16,7 @@ import {
   serial,
   text,
   timestamp,
+  uniqueIndex,
   varchar,
 } from "drizzle-orm/pg-core";
 import { entities } from "../../resources.config";
@@ -141,3 +143,77 @@ export const siteSettings = pgTable("site_settings", {
   kfurl: varchar("kfurl", { length: 500 }).notNull().default(""),
   userManualUrl: varchar("user_manual_url", { length: 500 }).notNull().default(""),
 });
+
+/**
+ * Orders paid through a payment gateway (renewals now, fee collection later). `payNo` is the out_trade_no the
+ * gateway knows; `orderid` the number shown to the payer. An order is applied to the business exactly once:
+ * `status` moves NOTPAY → SUCCESS in the transaction that applies it (server/payments/apply.ts).
+ */
+export const paymentOrders = pgTable(
+  "payment_orders",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    payNo: varchar("pay_no", { length: 32 }).notNull().unique(),
+    orderid: varchar("orderid", { length: 32 }).notNull().unique(),
+    /** 'school_renewal' | 'provider_renewal' */
+    kind: varchar("kind", { length: 32 }).notNull(),
+    /** provider the order belongs to (a school's provider for a school renewal) */
+    sysid: integer("sysid").notNull(),
+    schId: integer("sch_id"),
+    /** renewal package bought, when one was */
+    mealId: integer("meal_id"),
+    /** what was bought, as shown to the payer */
+    title: varchar("title", { length: 100 }).notNull(),
+    termMonths: integer("term_months").notNull(),
+    totalFeeFen: bigint("total_fee_fen", { mode: "number" }).notNull(),
+    /** 'sandbox' | 'wechatpay' */
+    gateway: varchar("gateway", { length: 16 }).notNull(),
+    /** merchant expected to receive the money (WeChat mchid); empty for the sandbox */
+    merchantId: varchar("merchant_id", { length: 32 }).notNull().default(""),
+    codeUrl: varchar("code_url", { length: 500 }).notNull().default(""),
+    /** TradeState of server/payments/gateway.ts */
+    status: varchar("status", { length: 16 }).notNull().default("NOTPAY"),
+    transactionId: varchar("transaction_id", { length: 64 }),
+    paidAt: timestamptz("paid_at"),
+    /** the order's QR code is payable until then */
+    expiresAt: timestamptz("expires_at").notNull(),
+    createdBy: integer("created_by"),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("payment_orders_sysid_idx").on(t.sysid, t.createdAt),
+    index("payment_orders_sch_id_idx").on(t.schId, t.createdAt),
+    index("payment_orders_status_idx").on(t.status, t.expiresAt),
+  ],
+);
+
+/**
+ * Merchant credentials of a gateway: the platform's (sysid null: renewals are paid to the platform) and each
+ * provider's (fee collection). Secrets (the merchant private key and the APIv3 key) are stored encrypted with
+ * AES-256-GCM under the server's payment key, never returned by any operation and never logged.
+ */
+export const paymentMerchants = pgTable(
+  "payment_merchants",
+  {
+    id: serial("id").primaryKey(),
+    sysid: integer("sysid"),
+    gateway: varchar("gateway", { length: 16 }).notNull(),
+    /** WeChat mchid */
+    merchantId: varchar("merchant_id", { length: 32 }).notNull(),
+    appid: varchar("appid", { length: 32 }).notNull().default(""),
+    /** serial number of the merchant's API certificate (the key that signs our requests) */
+    merchantSerialNo: varchar("merchant_serial_no", { length: 64 }).notNull().default(""),
+    /** encrypted merchant private key (PEM) */
+    privateKeyEnc: text("private_key_enc").notNull().default(""),
+    /** encrypted APIv3 key (decrypts notification resources) */
+    apiV3KeyEnc: text("api_v3_key_enc").notNull().default(""),
+    /** WeChat Pay public key id (PUB_KEY_ID_...) or platform certificate serial, and its public key (PEM) */
+    platformKeyId: varchar("platform_key_id", { length: 64 }).notNull().default(""),
+    platformPublicKey: text("platform_public_key").notNull().default(""),
+    /** gateway API base, e.g. https://api.mch.weixin.qq.com (tests point it at a loopback fake) */
+    apiBase: varchar("api_base", { length: 200 }).notNull().default(""),
+    enabled: varchar("enabled", { length: 1 }).notNull().default("Y"),
+    updatedAt: timestamptz("updated_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("payment_merchants_owner_unique").on(sql`coalesce(${t.sysid}, 0)`, t.gateway), index("payment_merchants_mchid_idx").on(t.merchantId)],
+);

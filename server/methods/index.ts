@@ -1,5 +1,6 @@
 /** Every /weapi/ operation of the server. */
 import { entities } from "../../resources.config";
+import { registerMerchantOperations } from "../payments/merchants";
 import type { OperationRegistry } from "../protocol/registry";
 import { registerCatalogueOperations } from "./catalogue/crud";
 import { registerSessionOperations } from "./session";
@@ -8,5 +9,6 @@ import { registerSiteOperations } from "./site";
 export function registerOperations(registry: OperationRegistry): void {
   registerSessionOperations(registry);
   registerSiteOperations(registry);
+  registerMerchantOperations(registry);
   registerCatalogueOperations(registry, entities);
 }

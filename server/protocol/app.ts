@@ -11,7 +11,7 @@ import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { hasAnyRole, roleKeys } from "../../common/roleKeys";
-import { loadAuthority, serviceFacts } from "../auth/authority";
+import { serviceFacts } from "../auth/authority";
 import { PasswordHasher, PRODUCTION_PASSWORD_COST, type PasswordCost } from "../auth/passwords";
 import { switchedProvider } from "../auth/scope";
 import { DEFAULT_SESSION_LIFETIME, resolveSession, type SessionLifetime } from "../auth/sessions";
@@ -20,6 +20,7 @@ import type { Db } from "../db/client";
 import { systemClock, type Clock } from "../lib/clock";
 import { requestLanguage, translator, type Translate } from "../lib/i18n";
 import { registerOperations } from "../methods";
+import { PaymentSecrets, type PaymentKeyOptions } from "../payments/secrets";
 import { ApiFailure, fail, success, tokenError, type Envelope } from "./envelope";
 import { OperationRegistry, type AppServices, type OperationContext } from "./registry";
 import { payloadIssueMessage } from "./validation";
@@ -42,6 +43,8 @@ export interface AppOptions {
   /** bytes */
   bodyLimit?: number;
   trustProxy?: boolean;
+  /** where the key of stored payment secrets comes from; default none (storing merchant credentials fails) */
+  paymentKey?: PaymentKeyOptions;
 }
 
 export const DEFAULT_RATE_LIMIT = { max: 6000, timeWindowMs: 60_000 };
@@ -59,6 +62,7 @@ const REDACTED_PATHS = [
   "*.password3",
   "*.token",
   "*.apiv3_key",
+  "*.api_v3_key",
   "*.private_key",
   "*.mch_key",
 ];
@@ -82,6 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     hasher: new PasswordHasher(options.passwordCost ?? PRODUCTION_PASSWORD_COST),
     sessionLifetime: { ...DEFAULT_SESSION_LIFETIME, ...options.sessionLifetime },
     throttle: options.throttle ?? DEFAULT_THROTTLE,
+    paymentSecrets: new PaymentSecrets(options.paymentKey),
   };
   const registry = new OperationRegistry();
   registerOperations(registry);
@@ -207,8 +212,8 @@ async function dispatch(request: FastifyRequest<{ Params: { path: string } }>, r
     if (operation.needsToken) {
       const token = headerValue(request.headers["x-token"]);
       const session = await resolveSession(services.db, token, now, services.sessionLifetime);
-      const auth = session ? await loadAuthority(services.db, session.userId) : null;
-      if (!session || !auth || !auth.usable) return tokenError(t("api.token_invalid"));
+      if (!session || !session.auth.usable) return tokenError(t("api.token_invalid"));
+      const auth = session.auth;
       ctx.auth = auth;
       ctx.tokenHash = session.tokenHash;
       const switched = await switchedProvider(services.db, auth, payload);

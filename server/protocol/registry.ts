@@ -11,6 +11,7 @@ import type { ThrottleRules } from "../auth/throttle";
 import type { Db } from "../db/client";
 import type { Clock } from "../lib/clock";
 import type { Language, Translate } from "../lib/i18n";
+import type { PaymentSecrets } from "../payments/secrets";
 
 /** What every operation can use, fixed for the life of the app. */
 export interface AppServices {
@@ -19,6 +20,8 @@ export interface AppServices {
   hasher: PasswordHasher;
   sessionLifetime: SessionLifetime;
   throttle: ThrottleRules;
+  /** encrypts and decrypts stored payment merchant secrets */
+  paymentSecrets: PaymentSecrets;
 }
 
 export interface OperationContext {

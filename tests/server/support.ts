@@ -30,7 +30,7 @@ export interface TestApp {
 
 export async function createTestApp(
   kind: TestDatabaseKind,
-  options: { seed?: boolean; throttle?: ThrottleRules; rateLimit?: AppOptions["rateLimit"]; bodyLimit?: number; staticDir?: string | null } = {},
+  options: { seed?: boolean; throttle?: ThrottleRules; rateLimit?: AppOptions["rateLimit"]; bodyLimit?: number; staticDir?: string | null; paymentKey?: AppOptions["paymentKey"] } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDatabase(kind);
   const clock = new ManualClock(new Date("2026-03-02T02:00:00Z"));
@@ -44,6 +44,7 @@ export async function createTestApp(
     rateLimit: options.rateLimit ?? false,
     bodyLimit: options.bodyLimit,
     staticDir: options.staticDir ?? null,
+    paymentKey: options.paymentKey,
     logger: false,
   });
   const call: TestApp["call"] = async (path, method, payload = {}, callOptions = {}) => {

@@ -1,0 +1,69 @@
+/**
+ * HTTP client of WeChat Pay API v3: signs every request with the merchant key and accepts a successful answer
+ * only when WeChat Pay's signature over it verifies. Error answers ({code, message}) become GatewayRequestError.
+ */
+import type { Clock } from "../../lib/clock";
+import { GatewayRequestError } from "../gateway";
+import { authorizationHeader, newNonce, verifySignedMessage, type PlatformKey, type RequestSigner } from "./signing";
+
+/** a gateway that does not answer within this is treated as failed; the order can be queried again later */
+const REQUEST_TIMEOUT_MS = 10_000;
+
+export interface WechatPayResponse {
+  status: number;
+  /** parsed JSON body; undefined for an empty body (204) */
+  body: unknown;
+}
+
+export class WechatPayClient {
+  constructor(
+    private readonly apiBase: string,
+    private readonly signer: RequestSigner,
+    private readonly platformKey: PlatformKey,
+    private readonly clock: Clock,
+  ) {}
+
+  async request(method: "GET" | "POST", pathWithQuery: string, payload?: unknown): Promise<WechatPayResponse> {
+    const body = payload === undefined ? "" : JSON.stringify(payload);
+    const timestamp = String(Math.floor(this.clock.now().getTime() / 1000));
+    const headers: Record<string, string> = {
+      accept: "application/json",
+      "user-agent": "campus-pay-console",
+      authorization: authorizationHeader(this.signer, method, pathWithQuery, body, timestamp, newNonce()),
+    };
+    if (payload !== undefined) headers["content-type"] = "application/json";
+
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(new URL(pathWithQuery, this.apiBase), {
+        method,
+        headers,
+        body: payload === undefined ? undefined : body,
+        redirect: "error",
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      text = await response.text();
+    } catch (err) {
+      throw new GatewayRequestError(`WeChat Pay unreachable: ${(err as Error).message}`, 0);
+    }
+
+    if (!response.ok) {
+      const error = parseJson(text) as { code?: unknown; message?: unknown } | undefined;
+      const code = typeof error?.code === "string" ? error.code : undefined;
+      const message = typeof error?.message === "string" ? error.message : `HTTP ${response.status}`;
+      throw new GatewayRequestError(`WeChat Pay: ${message}`, response.status, code);
+    }
+    // an answer that changes our view of an order must come from WeChat Pay: verify before reading it
+    verifySignedMessage(Object.fromEntries(response.headers), text, this.platformKey, this.clock.now());
+    return { status: response.status, body: text === "" ? undefined : parseJson(text) };
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
