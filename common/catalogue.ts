@@ -74,11 +74,22 @@ export interface EntityDecl {
    * (the school entity's own id is its school id).
    */
   tenantColumns?: { sysid?: string; schid?: string };
+  /**
+   * Operation exporting the filtered list as a file (same roles and filters as the list); its answer is
+   * data.items {filename, mime, content_base64}. The list page then offers an Export button.
+   */
+  exportOperation?: string;
 }
 
 /** What a menu entry opens. */
 export type PageRef =
-  | { kind: "list" | "add" | "edit" | "info"; entity: string }
+  | {
+      kind: "list";
+      entity: string;
+      /** filters the page always sends (field name -> value), never shown as filter inputs */
+      filters?: Record<string, string>;
+    }
+  | { kind: "add" | "edit" | "info"; entity: string }
   | { kind: "custom"; id: string };
 
 export interface MenuEntry {

@@ -1,0 +1,314 @@
+/**
+ * npm run bench: measures the real server (startTestServer, in this process) and the built SPA in Chromium,
+ * and prints each figure beside its DESIGN 10 budget. Runs on a temporary embedded database always, and on a
+ * fresh PostgreSQL database when BENCH_DATABASE_URL / DATABASE_URL is set or 127.0.0.1:5432 answers.
+ * Every load is bounded in request count and in time.
+ */
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import { gzipSync } from "node:zlib";
+import pg from "pg";
+import type { Page, Response } from "playwright-core";
+import type { LoadAnswer, LoadJob, LoadRequest } from "./loadWorker";
+import { launchChromium, chromiumMissingReason } from "../tests/helpers/browser";
+import { startTestServer, type TestServer } from "../tests/helpers/server";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const DEMO_PASSWORD = "demo1234";
+const KB = 1024;
+
+interface Row {
+  measure: string;
+  database: string;
+  figure: string;
+  budget: string;
+  verdict: "ok" | "OVER" | "n/a" | "FAILED";
+}
+const rows: Row[] = [];
+function record(measure: string, database: string, value: number | undefined, unit: string, budget?: { limit: number; atMost: boolean; text: string }): void {
+  const figure = value === undefined ? "not measured" : `${value.toFixed(unit === "req/s" || unit === "ms" ? 1 : 0)} ${unit}`;
+  let verdict: Row["verdict"] = "n/a";
+  if (budget && value !== undefined) verdict = (budget.atMost ? value <= budget.limit : value >= budget.limit) ? "ok" : "OVER";
+  rows.push({ measure, database, figure, budget: budget?.text ?? "", verdict });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The SPA in Chromium
+
+function ensureBuilt(): void {
+  if (fs.existsSync(path.join(ROOT, "dist/index.html"))) return;
+  console.log("dist/ is missing: building the SPA (vite build)");
+  execFileSync(process.execPath, [path.join(ROOT, "node_modules/vite/bin/vite.js"), "build"], { cwd: ROOT, stdio: "inherit" });
+}
+
+/** Gzip-compressed size of every JS and CSS response the page receives from now on (by URL, counted once). */
+function trackScriptsAndStyles(page: Page): { bytes(): Promise<number>; sizes(): Promise<Map<string, number>> } {
+  const pending = new Map<string, Promise<number>>();
+  const onResponse = (response: Response) => {
+    const type = response.request().resourceType();
+    if (type !== "script" && type !== "stylesheet") return;
+    if (pending.has(response.url())) return;
+    pending.set(
+      response.url(),
+      response.body().then(
+        (body) => gzipSync(body, { level: 9 }).length,
+        () => 0,
+      ),
+    );
+  };
+  page.on("response", onResponse);
+  return {
+    async bytes() {
+      const sizes = await Promise.all(pending.values());
+      return sizes.reduce((a, b) => a + b, 0);
+    },
+    async sizes() {
+      return new Map(await Promise.all([...pending].map(async ([url, size]) => [url, await size] as const)));
+    },
+  };
+}
+
+async function measureSpa(server: TestServer): Promise<void> {
+  const missing = chromiumMissingReason();
+  if (missing) {
+    console.warn(`Skipping the browser figures: ${missing}`);
+    record("login page JS+CSS (gzip)", "-", undefined, "KB");
+    return;
+  }
+  const browser = await launchChromium();
+  try {
+    const interactiveTimes: number[] = [];
+    let loginBytes = 0;
+    let dashboardBytes = 0;
+    let listPageBytes = 0;
+    let largestListChunk = 0;
+    for (let run = 0; run < 3; run++) {
+      // a fresh context: nothing cached
+      const context = await browser.newContext({ locale: "zh-CN", viewport: { width: 1366, height: 850 } });
+      const page = await context.newPage();
+      const loginAssets = trackScriptsAndStyles(page);
+      const started = Date.now();
+      await page.goto(`${server.url}/login`);
+      // usable: the submit button is there and enabled
+      await page.getByTestId("login-submit").waitFor({ state: "visible" });
+      await page.waitForFunction(() => !(document.querySelector("[data-testid='login-submit']") as HTMLButtonElement | null)?.disabled);
+      interactiveTimes.push(Date.now() - started);
+      const atLogin = await loginAssets.bytes();
+
+      await page.getByTestId("login-username").fill("sysadmin");
+      await page.getByTestId("login-password").fill(DEMO_PASSWORD);
+      await page.getByTestId("login-submit").click();
+      await page.getByTestId("dashboard").waitFor();
+      await page.waitForLoadState("networkidle");
+      const atDashboard = await loginAssets.bytes();
+      const dashboardUrls = new Set((await loginAssets.sizes()).keys());
+
+      await page.getByTestId("menu-/servicev2/servicelist").click();
+      await page.locator(".ant-table").first().waitFor();
+      await page.waitForLoadState("networkidle");
+      const atList = await loginAssets.bytes();
+      if (run === 0) {
+        loginBytes = atLogin;
+        dashboardBytes = atDashboard;
+        listPageBytes = atList - atDashboard;
+        const listChunks = [...(await loginAssets.sizes())].filter(([url]) => !dashboardUrls.has(url)).map(([, size]) => size);
+        largestListChunk = Math.max(0, ...listChunks);
+      }
+      await context.close();
+    }
+    interactiveTimes.sort((a, b) => a - b);
+    record("login page: JS+CSS before the form is usable (gzip)", "-", loginBytes / KB, "KB", { limit: 250, atMost: true, text: "<= 250 KB" });
+    record("dashboard after login: JS+CSS in total (gzip)", "-", dashboardBytes / KB, "KB", { limit: 450, atMost: true, text: "<= 450 KB" });
+    record("provider list page: largest further chunk (gzip)", "-", largestListChunk / KB, "KB", { limit: 60, atMost: true, text: "<= 60 KB per chunk" });
+    record("provider list page: further JS+CSS in total (gzip)", "-", listPageBytes / KB, "KB");
+    record("login page interactive (median of 3, cold cache)", "-", interactiveTimes[1], "ms", { limit: 1000, atMost: true, text: "<= 1000 ms" });
+  } finally {
+    await browser.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The API on loopback
+
+interface Envelope {
+  return_code: string;
+  return_msg: string;
+  data?: { token?: string; items?: { data?: { sysid?: string } } };
+}
+
+async function call(url: string, apiPath: string, body: Record<string, unknown>, token?: string): Promise<Envelope> {
+  const res = await fetch(`${url}/weapi/${apiPath}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { "x-token": token } : {}) },
+    body: JSON.stringify(body),
+  });
+  return (await res.json()) as Envelope;
+}
+
+interface LoadResult {
+  count: number;
+  failures: number;
+  seconds: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+const LOAD_WORKER_URL = new URL("./loadWorker.ts", import.meta.url).href;
+
+/** Runs a load job in a worker thread (bench/loadWorker.ts) and summarises its latencies. */
+function load(url: string, requests: LoadRequest[], concurrency: number, maxRequests: number, maxSeconds: number, acceptedCodes?: string[]): Promise<LoadResult> {
+  const job: LoadJob = { url, requests, concurrency, maxRequests, maxSeconds, acceptedCodes };
+  return new Promise((resolve, reject) => {
+    // the worker is TypeScript too: it registers tsx's loader in its own thread before importing it
+    const source = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(LOAD_WORKER_URL)}); })`;
+    const worker = new Worker(source, { eval: true, workerData: job });
+    worker.once("error", reject);
+    worker.once("message", (answer: LoadAnswer) => {
+      void worker.terminate();
+      if (answer.sampleFailure) console.warn(`a failing answer: ${answer.sampleFailure}`);
+      const { latencies } = answer;
+      resolve({
+        count: latencies.length,
+        failures: answer.failures,
+        seconds: answer.seconds,
+        p50: percentile(latencies, 50),
+        p95: percentile(latencies, 95),
+        p99: percentile(latencies, 99),
+      });
+    });
+  });
+}
+
+function recordLoad(name: string, database: string, concurrency: number, result: LoadResult): void {
+  const failed = result.failures ? `, ${result.failures} FAILED` : "";
+  rows.push({
+    measure: `${name}, ${concurrency} clients (${result.count} requests${failed})`,
+    database,
+    figure: `p50 ${result.p50.toFixed(1)} / p95 ${result.p95.toFixed(1)} / p99 ${result.p99.toFixed(1)} ms, ${(result.count / result.seconds).toFixed(0)} req/s`,
+    budget: "",
+    verdict: result.failures ? "FAILED" : "n/a",
+  });
+}
+
+async function measureApi(server: TestServer, database: string): Promise<void> {
+  // warm up: first queries compile plans, first argon2 allocates
+  const first = await call(server.url, "adminapi", { method: "login", username: "svc", password: DEMO_PASSWORD });
+  if (first.return_code !== "SUCCESS" || !first.data?.token) throw new Error(`login as svc failed on ${database}: ${first.return_msg}`);
+  const token = first.data.token;
+  const sysid = first.data.items?.data?.sysid;
+  const serviceinfo: LoadRequest[] = [{ path: "adminapiv2", body: { method: "serviceinfo", id: sysid }, token }];
+  const warm = await call(server.url, "adminapiv2", serviceinfo[0].body, token);
+  if (warm.return_code !== "SUCCESS") throw new Error(`serviceinfo failed on ${database}: ${warm.return_msg}`);
+  await load(server.url, serviceinfo, 4, 200, 5);
+
+  // login is argon2id-bound by design (m=19 MiB, t=2): few requests suffice
+  const login: LoadRequest[] = [{ path: "adminapi", body: { method: "login", username: "svc", password: DEMO_PASSWORD } }];
+  for (const concurrency of [1, 4, 16]) {
+    recordLoad("login", database, concurrency, await load(server.url, login, concurrency, 40 * concurrency, 15));
+  }
+  for (const concurrency of [1, 8, 32]) {
+    recordLoad("serviceinfo", database, concurrency, await load(server.url, serviceinfo, concurrency, 20000, 10));
+  }
+  const admin = await call(server.url, "adminapi", { method: "login", username: "sysadmin", password: DEMO_PASSWORD });
+  const filteredList: LoadRequest[] = [{ path: "adminapiv2", body: { method: "servicelist", page: 1, limit: 20, title: "Sun" }, token: admin.data?.token }];
+  recordLoad("servicelist, 20 rows, title filter (demo data)", database, 32, await load(server.url, filteredList, 32, 20000, 10));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// PostgreSQL: a fresh database for the run
+
+async function postgresAdminUrl(): Promise<string | undefined> {
+  const configured = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
+  const candidate = configured || "postgres://postgres@127.0.0.1:5432/postgres";
+  const client = new pg.Client({ connectionString: candidate, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return candidate;
+  } catch (err) {
+    if (configured) throw new Error(`cannot reach the PostgreSQL of BENCH_DATABASE_URL/DATABASE_URL: ${(err as Error).message}`);
+    return undefined;
+  }
+}
+
+async function withPostgresDatabase<T>(adminUrl: string, body: (url: string) => Promise<T>): Promise<T> {
+  const name = `cpc_bench_${randomBytes(5).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  try {
+    return await body(url.toString());
+  } finally {
+    const dropper = new pg.Client({ connectionString: adminUrl });
+    await dropper.connect();
+    await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await dropper.end();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+function printTable(): void {
+  const headers: Row = { measure: "measure", database: "database", figure: "figure", budget: "budget (DESIGN 10)", verdict: "ok" };
+  const keys = ["measure", "database", "figure", "budget", "verdict"] as const;
+  const widths = keys.map((k) => Math.max(k === "verdict" ? 7 : headers[k].length, ...rows.map((r) => r[k].length)));
+  const line = (r: Row | Record<(typeof keys)[number], string>) => keys.map((k, i) => r[k].padEnd(widths[i])).join(" | ");
+  console.log(`\n${line({ ...headers, verdict: "verdict" })}`);
+  console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
+  for (const r of rows) console.log(line(r));
+  console.log(
+    "\nNot measured yet (their data comes with the order issues): list of 20 orders over 1,000,000 orders " +
+      "(p99 <= 30 ms PostgreSQL, <= 100 ms PGlite), reports (<= 500 ms), " +
+      "server RSS with 1,000,000 orders (<= 600 MB).",
+  );
+  console.log("The load generator runs in a worker thread of the bench process: it shares the machine's cores with the server and the database.");
+}
+
+async function main(): Promise<void> {
+  ensureBuilt();
+  const serverOptions = { seedDemo: true, rateLimit: false as const };
+
+  const embedded = await startTestServer(serverOptions);
+  try {
+    await measureSpa(embedded);
+    await measureApi(embedded, "PGlite");
+    record("bench process RSS after the PGlite runs (demo data)", "PGlite", process.memoryUsage().rss / (KB * KB), "MB");
+  } finally {
+    await embedded.close();
+  }
+
+  const adminUrl = await postgresAdminUrl();
+  if (adminUrl) {
+    await withPostgresDatabase(adminUrl, async (url) => {
+      const server = await startTestServer({ ...serverOptions, databaseUrl: url });
+      try {
+        await measureApi(server, "PostgreSQL");
+      } finally {
+        await server.close();
+      }
+    });
+  } else {
+    console.warn("No PostgreSQL (set BENCH_DATABASE_URL or run one on 127.0.0.1:5432): PostgreSQL figures skipped.");
+  }
+  printTable();
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

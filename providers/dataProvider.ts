@@ -1,0 +1,165 @@
+/**
+ * refine data provider over the /weapi/ catalogue operations (DESIGN 4, 6): the resource name is the entity
+ * name; getList -> {entity}list, getOne -> {entity}info, create -> {entity}add, update -> {entity}edit,
+ * deleteOne -> {entity}del, on the path the entity declares (default adminapiv2).
+ *
+ * refine merges URL query parameters into `meta`, so nothing here reads `meta`: the path and method come from
+ * the catalogue alone, and only filters and sorters on fields the entity declares reach the payload.
+ */
+import type {
+  BaseRecord,
+  CrudFilter,
+  CrudSort,
+  DataProvider,
+  HttpError,
+  Pagination,
+  ValidationErrors,
+} from "@refinedev/core";
+import type { CrudAction, EntityDecl } from "../common/catalogue";
+import { entityByName } from "../resources.config";
+import { getCookie } from "./session";
+import { weapi, type Envelope } from "./weapi";
+import { i18n } from "./i18n";
+
+export const DEFAULT_API_PATH = "adminapiv2";
+/** The server's largest page (DESIGN 6); also what an unpaginated list asks for. */
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** A FAIL envelope as refine sees it; `errors` maps field names to the server's messages for the form. */
+export class ApiFailError extends Error implements HttpError {
+  /** FAIL envelopes travel with HTTP 200 */
+  readonly statusCode = 200;
+  readonly errors?: ValidationErrors;
+
+  constructor(readonly envelope: Envelope) {
+    super(envelope.return_msg || i18n.t("errors.system"));
+    this.name = "ApiFailError";
+    const fieldErrors = (envelope.data as { errors?: unknown } | undefined)?.errors;
+    if (Array.isArray(fieldErrors)) {
+      const errors: ValidationErrors = {};
+      for (const e of fieldErrors as { field?: unknown; message?: unknown }[]) {
+        if (typeof e?.field === "string" && typeof e.message === "string") errors[e.field] = e.message;
+      }
+      if (Object.keys(errors).length > 0) this.errors = errors;
+    }
+  }
+}
+
+function entityOf(resource: string): EntityDecl {
+  const entity = entityByName(resource);
+  if (!entity) throw new Error(`unknown catalogue entity: ${resource}`);
+  return entity;
+}
+
+/** The tenant the user acts in (common.md scope contract): sysid and sch_id from the session cookies. */
+export function scope(): Record<string, string> {
+  const out: Record<string, string> = {};
+  const sysid = getCookie("select_sysid");
+  const schid = getCookie("select_schid");
+  if (sysid) out.sysid = sysid;
+  if (schid) out.sch_id = schid;
+  return out;
+}
+
+interface ListData<T> {
+  items?: T[];
+  total?: number;
+}
+
+interface ItemData<T> {
+  items?: T;
+}
+
+/**
+ * Calls {entity}{action}. The weapi client has already shown FAIL's message as a toast, so the page hooks
+ * disable refine's own error notification; a non-FAIL rejection (token_error, transport) passes through as
+ * the client's WeapiError for authProvider.onError.
+ */
+async function call<T>(entity: EntityDecl, action: CrudAction, payload: Record<string, unknown>): Promise<T | undefined> {
+  const envelope = await weapi<T>(entity.apiPath ?? DEFAULT_API_PATH, `${entity.name}${action}`, { ...scope(), ...payload });
+  if (envelope.return_code !== "SUCCESS") throw new ApiFailError(envelope);
+  return envelope.data;
+}
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0);
+}
+
+/** Filters as the list operation takes them: `field` for like/eq, `field_start` / `field_end` for ranges. */
+export function filterPayload(entity: EntityDecl, filters: readonly CrudFilter[] | undefined): Record<string, unknown> {
+  const payload: Record<string, unknown> = {};
+  for (const filter of filters ?? []) {
+    if (!("field" in filter)) throw new Error("conditional filters are not supported by catalogue lists");
+    const field = entity.fields.find((f) => f.name === filter.field && f.filter);
+    if (!field || isBlank(filter.value)) continue;
+    switch (filter.operator) {
+      case "eq":
+      case "contains":
+        payload[field.name] = filter.value;
+        break;
+      case "gte":
+        payload[`${field.name}_start`] = filter.value;
+        break;
+      case "lte":
+        payload[`${field.name}_end`] = filter.value;
+        break;
+      case "between": {
+        const [start, end] = filter.value as unknown[];
+        if (!isBlank(start)) payload[`${field.name}_start`] = start;
+        if (!isBlank(end)) payload[`${field.name}_end`] = end;
+        break;
+      }
+      default:
+        throw new Error(`filter operator ${filter.operator} is not supported by catalogue lists`);
+    }
+  }
+  return payload;
+}
+
+/** The first sorter on a sortable field, as "field" or "-field"; the server sorts by one field. */
+export function sortPayload(entity: EntityDecl, sorters: readonly CrudSort[] | undefined): string | undefined {
+  const sorter = sorters?.find((s) => entity.fields.some((f) => f.name === s.field && f.sortable));
+  if (!sorter) return undefined;
+  return sorter.order === "desc" ? `-${sorter.field}` : sorter.field;
+}
+
+function pagePayload(pagination: Pagination | undefined): { page: number; limit: number } {
+  if (pagination?.mode === "off" || pagination?.mode === "client") return { page: 1, limit: MAX_PAGE_SIZE };
+  return { page: pagination?.currentPage ?? 1, limit: Math.min(pagination?.pageSize ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) };
+}
+
+export const dataProvider: DataProvider = {
+  getApiUrl: () => "/weapi",
+
+  getList: async <T extends BaseRecord>({ resource, pagination, sorters, filters }: Parameters<DataProvider["getList"]>[0]) => {
+    const entity = entityOf(resource);
+    const sort = sortPayload(entity, sorters);
+    const data = await call<ListData<T>>(entity, "list", {
+      ...filterPayload(entity, filters),
+      ...pagePayload(pagination),
+      ...(sort ? { sort } : {}),
+    });
+    return { data: data?.items ?? [], total: Number(data?.total ?? 0) };
+  },
+
+  getOne: async <T extends BaseRecord>({ resource, id }: Parameters<DataProvider["getOne"]>[0]) => {
+    const data = await call<ItemData<T>>(entityOf(resource), "info", { id });
+    return { data: (data?.items ?? {}) as T };
+  },
+
+  create: async <T extends BaseRecord, V>({ resource, variables }: Parameters<DataProvider["create"]>[0] & { variables: V }) => {
+    const data = await call<ItemData<T>>(entityOf(resource), "add", { ...(variables as Record<string, unknown>) });
+    return { data: (data?.items ?? {}) as T };
+  },
+
+  update: async <T extends BaseRecord, V>({ resource, id, variables }: Parameters<DataProvider["update"]>[0] & { variables: V }) => {
+    const data = await call<ItemData<T>>(entityOf(resource), "edit", { ...(variables as Record<string, unknown>), id });
+    return { data: (data?.items ?? { id }) as T };
+  },
+
+  deleteOne: async <T extends BaseRecord>({ resource, id }: Parameters<DataProvider["deleteOne"]>[0]) => {
+    const data = await call<ItemData<T>>(entityOf(resource), "del", { id });
+    return { data: (data?.items ?? { id }) as T };
+  },
+};

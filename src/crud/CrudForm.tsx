@@ -1,0 +1,66 @@
+/**
+ * Generic add / edit page of a catalogue entity: one form item per form field of the action (virtual fields,
+ * such as a provider's first account, only where declared), client validation from the declaration, the
+ * server's field errors under their fields, then a success message and back to the list.
+ */
+import { Button, Card, Form, Space, Spin } from "antd";
+import { RollbackOutlined, SaveOutlined } from "@ant-design/icons";
+import { useForm } from "@refinedev/antd";
+import { useBack, useGo, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
+import { useParams } from "react-router";
+import { feedback } from "../../providers/feedback";
+import { FieldControl, fieldRules, inForm, valueProps, type Translate } from "./fields";
+import { resourceByIdentifier } from "./resources";
+
+export type FormAction = "add" | "edit";
+
+export default function CrudForm({ resource, action }: { resource: string; action: FormAction }) {
+  const { entity, pages } = resourceByIdentifier(resource);
+  const { translate } = useTranslation();
+  const t: Translate = (key, options) => translate(key, options);
+  const back = useBack();
+  const go = useGo();
+  const { id } = useParams();
+  const fields = entity.fields.filter((f) => inForm(f, action));
+  const defaults: Record<string, string | number> = {};
+  for (const f of fields) if (f.default !== undefined) defaults[f.name] = f.default;
+
+  const { formProps, saveButtonProps, formLoading } = useForm<BaseRecord, HttpError>({
+    resource,
+    action: action === "add" ? "create" : "edit",
+    id: action === "edit" ? id : undefined,
+    redirect: "list",
+    defaultFormValues: action === "add" ? defaults : undefined,
+    // messages use the same toasts as the weapi client, which has already shown a FAIL's message;
+    // the server's field errors go under their fields
+    successNotification: false,
+    errorNotification: false,
+    onMutationSuccess: () =>
+      feedback().success(translate(action === "add" ? "crud.created" : "crud.saved", { entity: translate(entity.title) })),
+  });
+
+  const title = pages[action]?.entry.title ?? entity.title;
+  return (
+    <Card title={translate(title)}>
+      <Spin spinning={formLoading}>
+        <Form {...formProps} layout="horizontal" labelCol={{ span: 6 }} wrapperCol={{ span: 14 }} style={{ maxWidth: 900 }}>
+          {fields.map((f) => (
+            <Form.Item key={f.name} name={f.name} label={translate(f.label)} rules={fieldRules(f, t)} {...valueProps(f)}>
+              <FieldControl field={f} t={t} />
+            </Form.Item>
+          ))}
+          <Form.Item wrapperCol={{ offset: 6, span: 14 }}>
+            <Space>
+              <Button type="primary" icon={<SaveOutlined />} htmlType="submit" loading={saveButtonProps.disabled}>
+                {translate("crud.save")}
+              </Button>
+              <Button icon={<RollbackOutlined />} onClick={() => (pages.list ? go({ to: pages.list.route }) : back())}>
+                {translate("crud.back")}
+              </Button>
+            </Space>
+          </Form.Item>
+        </Form>
+      </Spin>
+    </Card>
+  );
+}

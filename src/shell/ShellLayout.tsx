@@ -1,0 +1,206 @@
+/**
+ * The console layout (spec 2.4, DESIGN 7): sidebar, top bar, tab bar, pages kept alive per tab, footer,
+ * watermark, settings drawer, customer-service button and the command palette.
+ */
+import { CustomerServiceOutlined } from "@ant-design/icons";
+import { FloatButton, Layout, theme, Watermark } from "antd";
+import { Activity, useCallback, useEffect, useMemo, useState, type ReactElement } from "react";
+import { useTranslation } from "react-i18next";
+import { Navigate, Routes, useLocation } from "react-router";
+import { normaliseUserType } from "../../common/roleKeys";
+import { canReachPath } from "../../providers/accessControl";
+import { getCookie, setCookie, storeProviderFacts, type ProviderFacts } from "../../providers/session";
+import { weapi } from "../../providers/weapi";
+import { useRoles, useSessionUser } from "../lib/session";
+import { useSettings } from "../lib/settings";
+import { useSiteSettings } from "../lib/site";
+import { LazyCommandPalette } from "./LazyCommandPalette";
+import { ExpiryReminder } from "./renewal/ExpiryReminder";
+import { TermReloadContext } from "./renewal/termReload";
+import { findRoute, searchableRoutes } from "./routes";
+import { SettingsDrawer } from "./SettingsDrawer";
+import { Sidebar } from "./Sidebar";
+import { TabBar } from "./TabBar";
+import { openTab, useTabs } from "./tabs";
+import { TopBar } from "./TopBar";
+import { useShellActions } from "./useShellActions";
+
+export const MOBILE_WIDTH = 992;
+
+/** Spec 9 watermark values. */
+export const WATERMARK = { gap: 200, width: 300, rotate: -40, opacity: 0.05, fontSize: 18 } as const;
+
+function useIsMobile(): boolean {
+  const measure = () => document.body.getBoundingClientRect().width < MOBILE_WIDTH;
+  const [mobile, setMobile] = useState(measure);
+  useEffect(() => {
+    const onResize = () => setMobile(measure());
+    window.addEventListener("resize", onResize);
+    return () => window.removeEventListener("resize", onResize);
+  }, []);
+  return mobile;
+}
+
+interface ScopeInfo {
+  scopeTitle?: string;
+  schoolEndTime?: string;
+  providerEndTime?: string;
+}
+
+/**
+ * Provider info for service, service_schadmin and pickup; school info for school (spec 6). `reload` reads it
+ * again after a renewal.
+ */
+function useScopeInfo(): ScopeInfo & { reload: () => void } {
+  const [info, setInfo] = useState<ScopeInfo>({ scopeTitle: getCookie("service_name") || undefined });
+  const [version, setVersion] = useState(0);
+  const reload = useCallback(() => setVersion((v) => v + 1), []);
+  useEffect(() => {
+    const type = normaliseUserType(getCookie("select_user_type"));
+    const sysid = getCookie("select_sysid");
+    const schid = getCookie("select_schid");
+    if (type === "school" && schid) {
+      void weapi<{ items?: { title: string; endtime: string } }>("adminapiv2", "schoolinfo", { sch_id: schid, sysid }, { silent: true })
+        .then((res) => res.data?.items && setInfo({ scopeTitle: res.data.items.title, schoolEndTime: res.data.items.endtime }))
+        .catch(() => undefined);
+    } else if (["service", "service_schadmin", "pickup"].includes(type) && sysid) {
+      void weapi<{ items?: ProviderFacts }>("adminapiv2", "serviceinfo", { id: sysid }, { silent: true })
+        .then((res) => {
+          if (res.return_code !== "SUCCESS" || !res.data?.items) return;
+          storeProviderFacts(res.data.items);
+          setInfo({ scopeTitle: res.data.items.title, providerEndTime: res.data.items.end_time });
+        })
+        .catch(() => undefined);
+    }
+  }, [version]);
+  return { ...info, reload };
+}
+
+export function ShellLayout({ pages }: { pages: ReactElement }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const { pathname, search } = location;
+  const roles = useRoles();
+  const user = useSessionUser();
+  const settings = useSettings();
+  const site = useSiteSettings();
+  const tabs = useTabs();
+  const mobile = useIsMobile();
+  const actions = useShellActions();
+  const { token } = theme.useToken();
+  // mobile: the sidebar is an overlay, closed at first and after each navigation
+  const [sidebarOpen, setSidebarOpen] = useState(() => !mobile && getCookie("sidebarStatus") !== "0");
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  useEffect(() => {
+    // entering the mobile layout closes the overlay; back on desktop the remembered state returns
+    setSidebarOpen(!mobile && getCookie("sidebarStatus") !== "0");
+  }, [mobile]);
+  const scope = useScopeInfo();
+  // spec 4.2: a school's and a provider's own term (an operator acting in a provider renews nothing)
+  const expiryKind = actions.loginType === "school" ? "school" : actions.loginType === "service" ? "provider" : undefined;
+
+  const found = findRoute(pathname);
+  const route = found?.noTab ? undefined : found;
+  const reachable = canReachPath(roles, pathname);
+  useEffect(() => {
+    if (route && reachable) openTab(pathname, `${pathname}${search}`, route.title, route.affix);
+  }, [route, reachable, pathname, search]);
+
+  const routes = useMemo(() => searchableRoutes(roles, Boolean(getCookie("select_sysid"))), [roles]);
+  const toggleSidebar = () => {
+    const next = !sidebarOpen;
+    // the cookie keeps the desktop preference; the mobile overlay does not change it
+    if (!mobile) setCookie("sidebarStatus", next ? "1" : "0");
+    setSidebarOpen(next);
+  };
+
+  let content: ReactElement;
+  if (!reachable) content = <Navigate to="/401" replace />;
+  else if (!route) content = <Routes>{pages}</Routes>;
+  else if (!settings.tagsView) content = <Routes key={pathname}>{pages}</Routes>;
+  else {
+    // keep-alive: every open tab stays mounted (hidden), each with its own fixed location
+    const open = tabs.some((tab) => tab.key === pathname) ? tabs : [...tabs, { key: pathname, path: `${pathname}${search}`, version: 0 }];
+    content = (
+      <>
+        {open.map((tab) => {
+          const active = tab.key === pathname;
+          const [tabPath, tabSearch = ""] = tab.path.split("?");
+          return (
+            <Activity key={`${tab.key}#${tab.version}`} mode={active ? "visible" : "hidden"}>
+              <div data-testid={active ? "page-active" : undefined}>
+                <Routes location={active ? location : { pathname: tabPath, search: tabSearch ? `?${tabSearch}` : "" }}>{pages}</Routes>
+              </div>
+            </Activity>
+          );
+        })}
+      </>
+    );
+  }
+
+  const kfurl = getCookie("kfurl") || site.kfurl;
+  const siderCollapsed = !sidebarOpen;
+
+  return (
+    <Layout style={{ minHeight: "100vh" }} data-testid="console-layout" data-device={mobile ? "mobile" : "desktop"}>
+      <Sidebar collapsed={siderCollapsed} mobile={mobile} onNavigate={() => mobile && setSidebarOpen(false)} />
+      {mobile && sidebarOpen && (
+        <div onClick={() => setSidebarOpen(false)} style={{ position: "fixed", inset: 0, background: "rgba(0,0,0,0.3)", zIndex: 1000 }} />
+      )}
+      <Layout>
+        <div style={{ background: token.colorBgContainer, position: settings.fixedHeader ? "sticky" : "relative", top: 0, zIndex: 9, borderBottom: `1px solid ${token.colorBorderSecondary}` }}>
+          <TopBar
+            collapsed={siderCollapsed}
+            onToggleSidebar={toggleSidebar}
+            onOpenSettings={() => setSettingsOpen(true)}
+            routes={routes}
+            schoolEndTime={scope.schoolEndTime}
+            scopeTitle={scope.scopeTitle}
+            onRenewed={scope.reload}
+          />
+          {settings.tagsView && <TabBar />}
+        </div>
+        <Watermark
+          content={[site.title, user?.name ?? ""].filter(Boolean)}
+          gap={[WATERMARK.gap, WATERMARK.gap]}
+          width={WATERMARK.width}
+          rotate={WATERMARK.rotate}
+          font={{ color: `rgba(0,0,0,${WATERMARK.opacity})`, fontSize: WATERMARK.fontSize }}
+          style={{ flex: 1 }}
+        >
+          <Layout.Content style={{ padding: 16 }}>
+            <TermReloadContext value={scope.reload}>{content}</TermReloadContext>
+          </Layout.Content>
+        </Watermark>
+        <Layout.Footer style={{ textAlign: "center", padding: "12px 16px" }} data-testid="footer">
+          {t("shell.footer", { name: getCookie("service_name") || site.title })}
+        </Layout.Footer>
+      </Layout>
+      <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+      {expiryKind && (
+        <ExpiryReminder
+          kind={expiryKind}
+          endTime={expiryKind === "school" ? scope.schoolEndTime : scope.providerEndTime}
+          sysid={getCookie("select_sysid")}
+          onRenewed={scope.reload}
+        />
+      )}
+      {kfurl && (
+        <FloatButton
+          data-testid="customer-service"
+          icon={<CustomerServiceOutlined />}
+          tooltip={t("shell.customer_service")}
+          href={kfurl}
+          target="_blank"
+        />
+      )}
+      <LazyCommandPalette
+        routes={routes}
+        canSwitchSchool={actions.canSwitchSchool}
+        canSwitchProvider={actions.canSwitchProvider}
+        onSwitch={actions.onSwitch}
+        onLogout={actions.onLogout}
+      />
+    </Layout>
+  );
+}

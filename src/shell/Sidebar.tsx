@@ -1,0 +1,94 @@
+/**
+ * Sidebar (spec 2.4): logo (switchable), the vertical menu from the catalogue for the user's role keys, hidden
+ * entries omitted, single-child groups collapsed, external links in a new tab, hidden routes highlighting
+ * their parent entry.
+ */
+import { HomeOutlined } from "@ant-design/icons";
+import { Layout, Menu, theme, type MenuProps } from "antd";
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useLocation, useNavigate } from "react-router";
+import { activeMenuKey, sidebarItems, type SidebarItem } from "../../common/menu";
+import { menus } from "../../resources.config";
+import { NamedIcon } from "../lib/icons";
+import { useRoles } from "../lib/session";
+import { useSettings } from "../lib/settings";
+import { useSiteSettings } from "../lib/site";
+import { HOME_PATH } from "./routes";
+
+export const SIDEBAR_WIDTH = 205;
+
+type MenuItem = Required<MenuProps>["items"][number];
+
+export function Sidebar({ collapsed, mobile, onNavigate }: { collapsed: boolean; mobile: boolean; onNavigate: () => void }) {
+  const { t } = useTranslation();
+  const roles = useRoles();
+  const settings = useSettings();
+  const { token } = theme.useToken();
+  const site = useSiteSettings();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const items = useMemo(() => sidebarItems(menus, roles), [roles]);
+  const byKey = useMemo(() => {
+    const map = new Map<string, SidebarItem>();
+    const walk = (list: SidebarItem[]) => list.forEach((i) => (map.set(i.key, i), i.children && walk(i.children)));
+    walk(items);
+    return map;
+  }, [items]);
+
+  const toMenuItem = (item: SidebarItem): MenuItem => ({
+    key: item.key,
+    icon: <NamedIcon name={item.icon} />,
+    label: <span data-testid={`menu-${item.key}`}>{t(item.title)}</span>,
+    children: item.children?.map(toMenuItem),
+  });
+  const menuItems: MenuItem[] = [
+    { key: HOME_PATH, icon: <HomeOutlined />, label: <span data-testid={`menu-${HOME_PATH}`}>{t("shell.dashboard")}</span> },
+    ...items.map(toMenuItem),
+  ];
+  const selected = pathname === HOME_PATH ? HOME_PATH : (activeMenuKey(menus, pathname) ?? pathname);
+  const openGroup = items.find((i) => i.children?.some((c) => c.key === selected))?.key;
+
+  const onClick: MenuProps["onClick"] = ({ key }) => {
+    const item = byKey.get(key);
+    if (item?.external && item.path) window.open(item.path, "_blank", "noopener");
+    else navigate(item?.path ?? key);
+    onNavigate();
+  };
+
+  return (
+    <Layout.Sider
+      data-testid="sidebar"
+      width={SIDEBAR_WIDTH}
+      collapsed={collapsed}
+      collapsedWidth={mobile ? 0 : 54}
+      trigger={null}
+      // the light sider follows the dark algorithm when dark mode is on
+      theme="light"
+      style={{
+        height: "100vh",
+        position: mobile ? "fixed" : "sticky",
+        top: 0,
+        left: 0,
+        zIndex: mobile ? 1001 : 10,
+        overflow: "auto",
+        borderRight: "1px solid rgba(5,5,5,0.06)",
+      }}
+    >
+      {settings.sidebarLogo && (
+        <Link to={HOME_PATH} data-testid="sidebar-logo" style={{ display: "flex", alignItems: "center", gap: 8, height: 50, padding: "0 16px", overflow: "hidden" }}>
+          {site.icon && <img src={site.icon} alt="" style={{ width: 28, height: 28 }} />}
+          {!collapsed && <strong style={{ whiteSpace: "nowrap", color: token.colorText }}>{site.title}</strong>}
+        </Link>
+      )}
+      <Menu
+        mode="inline"
+        items={menuItems}
+        selectedKeys={[selected]}
+        defaultOpenKeys={openGroup ? [openGroup] : []}
+        onClick={onClick}
+        style={{ borderInlineEnd: 0 }}
+      />
+    </Layout.Sider>
+  );
+}

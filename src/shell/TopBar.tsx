@@ -1,0 +1,240 @@
+/**
+ * Top bar (spec 2.4): breadcrumb on the left; on the right search, admin QR code, user manual, download centre
+ * (when a provider id is known), welcome text, login type label, school expiry date, size, fullscreen,
+ * language, settings and the avatar dropdown.
+ */
+import {
+  DownloadOutlined,
+  FontSizeOutlined,
+  FullscreenExitOutlined,
+  FullscreenOutlined,
+  MenuFoldOutlined,
+  MenuUnfoldOutlined,
+  QrcodeOutlined,
+  QuestionCircleOutlined,
+  SettingOutlined,
+  UserOutlined,
+} from "@ant-design/icons";
+import { Avatar, Button, Dropdown, Layout, Space, Tag, Tooltip, Typography, type MenuProps } from "antd";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router";
+import { normaliseUserType } from "../../common/roleKeys";
+import { feedback } from "../../providers/feedback";
+import { getCookie } from "../../providers/session";
+import { weapi } from "../../providers/weapi";
+import { LanguageSwitch } from "../LanguageSwitch";
+import { useSessionUser } from "../lib/session";
+import { UI_SIZES, updateSettings, useSettings, type UiSize } from "../lib/settings";
+import { Breadcrumbs } from "./Breadcrumbs";
+import { ChangePasswordDialog } from "./ChangePasswordDialog";
+import { DOWNLOAD_PATH, HOME_PATH, type SearchableRoute } from "./routes";
+import { HeaderSearch } from "./HeaderSearch";
+import { useShellActions } from "./useShellActions";
+
+// the QR library loads with the dialog, not with the console
+const QrDialog = lazy(() => import("./QrDialog"));
+const QuickRenewDialog = lazy(() => import("./renewal/QuickRenewDialog"));
+const DailyReportDialog = lazy(() => import("./renewal/DailyReportDialog"));
+
+/** Spec 2.4 labels of the login type; none for system. */
+const LOGIN_TYPE_LABELS: Record<string, string> = {
+  pickup: "shell.type_pickup",
+  school: "shell.type_school",
+  service: "shell.type_service",
+  service_schadmin: "shell.type_service_schadmin",
+};
+
+export function FullscreenToggle() {
+  const { t } = useTranslation();
+  const [full, setFull] = useState(Boolean(document.fullscreenElement));
+  useEffect(() => {
+    const onChange = () => setFull(Boolean(document.fullscreenElement));
+    document.addEventListener("fullscreenchange", onChange);
+    return () => document.removeEventListener("fullscreenchange", onChange);
+  }, []);
+  const toggle = () => {
+    if (!document.fullscreenEnabled) {
+      feedback().warning(t("shell.fullscreen_unsupported"));
+      return;
+    }
+    void (document.fullscreenElement ? document.exitFullscreen() : document.documentElement.requestFullscreen());
+  };
+  return (
+    <Tooltip title={t("shell.fullscreen")}>
+      <Button type="text" data-testid="header-fullscreen" icon={full ? <FullscreenExitOutlined /> : <FullscreenOutlined />} onClick={toggle} />
+    </Tooltip>
+  );
+}
+
+function SizeSelector() {
+  const { t } = useTranslation();
+  const { size } = useSettings();
+  return (
+    <Dropdown
+      trigger={["click"]}
+      menu={{
+        selectable: true,
+        selectedKeys: [size],
+        items: UI_SIZES.map((s) => ({ key: s, label: <span data-testid={`size-${s}`}>{t(`shell.size_${s}`)}</span> })),
+        onClick: ({ key }) => updateSettings({ size: key as UiSize }),
+      }}
+    >
+      <Tooltip title={t("shell.size")}>
+        <Button type="text" data-testid="header-size" icon={<FontSizeOutlined />} />
+      </Tooltip>
+    </Dropdown>
+  );
+}
+
+async function openUserManual(): Promise<void> {
+  try {
+    const res = await weapi<{ items?: { user_manual_url?: string } }>("adminapiv2", "getsysinfo");
+    const url = res.data?.items?.user_manual_url;
+    if (res.return_code === "SUCCESS" && url) window.open(url, "_blank", "noopener");
+  } catch {
+    // the client already showed the error
+  }
+}
+
+export interface TopBarProps {
+  collapsed: boolean;
+  onToggleSidebar: () => void;
+  onOpenSettings: () => void;
+  routes: SearchableRoute[];
+  /** the school's expiry date (school users) */
+  schoolEndTime?: string;
+  /** the school or provider title shown beside the login type */
+  scopeTitle?: string;
+  /** after a renewal: reload the school's expiry */
+  onRenewed: () => void;
+}
+
+export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, schoolEndTime, scopeTitle, onRenewed }: TopBarProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const user = useSessionUser();
+  const settings = useSettings();
+  const actions = useShellActions();
+  const [passwordOpen, setPasswordOpen] = useState(false);
+  const [qrOpen, setQrOpen] = useState(false);
+  // the renewal dialog stays mounted after its first opening: its payment result outlives it
+  const [renewMounted, setRenewMounted] = useState(false);
+  const [renewOpen, setRenewOpen] = useState(false);
+  const [dailyReportOpen, setDailyReportOpen] = useState(false);
+  const userType = normaliseUserType(getCookie("select_user_type"));
+  const typeLabel = LOGIN_TYPE_LABELS[userType];
+  const sysid = getCookie("select_sysid");
+  const hasProvider = Boolean(sysid);
+  const isProvider = userType === "service" && hasProvider;
+
+  const avatarItems: MenuProps["items"] = [
+    { key: "home", label: <span data-testid="avatar-home">{t("shell.home")}</span> },
+    { key: "password", label: <span data-testid="avatar-password">{t("dialog.change_password")}</span> },
+    ...(actions.canSwitchSchool ? [{ key: "school", label: <span data-testid="avatar-switch-school">{t("shell.switch_school")}</span> }] : []),
+    ...(actions.canSwitchProvider ? [{ key: "provider", label: <span data-testid="avatar-switch-provider">{t("shell.switch_provider")}</span> }] : []),
+    ...(isProvider ? [{ key: "daily-report", label: <span data-testid="avatar-daily-report">{t("renewal.daily_title")}</span> }] : []),
+    { type: "divider" },
+    { key: "logout", label: <span data-testid="avatar-logout">{t("shell.logout")}</span> },
+  ];
+  const onAvatarClick: MenuProps["onClick"] = ({ key }) => {
+    if (key === "home") navigate(HOME_PATH);
+    else if (key === "password") setPasswordOpen(true);
+    else if (key === "school" || key === "provider") actions.onSwitch();
+    else if (key === "daily-report") setDailyReportOpen(true);
+    else if (key === "logout") actions.onLogout();
+  };
+
+  return (
+    <Layout.Header
+      data-testid="top-bar"
+      style={{
+        display: "flex",
+        flexWrap: "wrap",
+        alignItems: "center",
+        columnGap: 12,
+        height: "auto",
+        minHeight: 50,
+        lineHeight: "50px",
+        paddingInline: 8,
+        background: "transparent",
+        position: settings.fixedHeader ? "sticky" : "relative",
+        top: 0,
+        zIndex: 9,
+      }}
+    >
+      <Button type="text" data-testid="sidebar-toggle" aria-label={t("shell.toggle_sidebar")} icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />} onClick={onToggleSidebar} />
+      {/* the breadcrumb keeps room; on narrow screens the right side wraps onto a second row */}
+      <div style={{ flex: "1 1 240px", minWidth: 0, overflow: "hidden" }}>
+        <Breadcrumbs />
+      </div>
+      <Space size={4} wrap style={{ flex: "0 0 auto", maxWidth: "100%", marginInlineStart: "auto", justifyContent: "flex-end", whiteSpace: "nowrap" }}>
+        <HeaderSearch routes={routes} />
+        <Tooltip title={t("shell.qr")}>
+          <Button type="text" data-testid="header-qr" icon={<QrcodeOutlined />} onClick={() => setQrOpen(true)} />
+        </Tooltip>
+        <Tooltip title={t("shell.user_manual")}>
+          <Button type="text" data-testid="header-manual" icon={<QuestionCircleOutlined />} onClick={() => void openUserManual()} />
+        </Tooltip>
+        {hasProvider && (
+          <Tooltip title={t("shell.download")}>
+            <Link to={DOWNLOAD_PATH} data-testid="header-download">
+              <Button type="text" icon={<DownloadOutlined />} />
+            </Link>
+          </Tooltip>
+        )}
+        {typeLabel && (
+          <Tag color="blue" data-testid="header-login-type" style={{ maxWidth: 200, overflow: "hidden", textOverflow: "ellipsis", verticalAlign: "middle" }} title={scopeTitle}>
+            {t(typeLabel)}
+            {scopeTitle ? `: ${scopeTitle}` : ""}
+          </Tag>
+        )}
+        {userType === "school" && (
+          <Button
+            type="link"
+            data-testid="header-renew"
+            onClick={() => {
+              setRenewMounted(true);
+              setRenewOpen(true);
+            }}
+          >
+            {t("renewal.renew")}
+          </Button>
+        )}
+        {userType === "school" && schoolEndTime && (
+          <Typography.Text type="secondary" data-testid="header-expiry" style={{ whiteSpace: "nowrap" }}>
+            {t("shell.expiry", { date: schoolEndTime })}
+          </Typography.Text>
+        )}
+        <Typography.Text data-testid="header-welcome" style={{ maxWidth: 260, verticalAlign: "middle", lineHeight: "normal" }} ellipsis={{ tooltip: true }}>
+          {t("shell.welcome", { name: user?.name ?? "", username: user?.username ?? "" })}
+        </Typography.Text>
+        <SizeSelector />
+        <FullscreenToggle />
+        <LanguageSwitch />
+        <Tooltip title={t("settings.title")}>
+          <Button type="text" data-testid="header-settings" icon={<SettingOutlined />} onClick={onOpenSettings} />
+        </Tooltip>
+        <Dropdown trigger={["click"]} menu={{ items: avatarItems, onClick: onAvatarClick }}>
+          <Avatar data-testid="avatar-dropdown" src={user?.avatar || undefined} icon={<UserOutlined />} style={{ cursor: "pointer" }} />
+        </Dropdown>
+      </Space>
+      <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+      {qrOpen && (
+        <Suspense fallback={null}>
+          <QrDialog open={qrOpen} onClose={() => setQrOpen(false)} />
+        </Suspense>
+      )}
+      {renewMounted && (
+        <Suspense fallback={null}>
+          <QuickRenewDialog open={renewOpen} onClose={() => setRenewOpen(false)} onRenewed={onRenewed} />
+        </Suspense>
+      )}
+      {dailyReportOpen && (
+        <Suspense fallback={null}>
+          <DailyReportDialog open={dailyReportOpen} onClose={() => setDailyReportOpen(false)} sysid={sysid} />
+        </Suspense>
+      )}
+    </Layout.Header>
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * The console's routes with their titles (translation keys), for tabs, breadcrumb, search and the palette:
+ * the shell's own pages plus every built page of the catalogue.
+ */
+import { matchPath } from "react-router";
+import type { MenuEntry, MenuGroup } from "../../common/catalogue";
+import { isBuilt, reachableEntries } from "../../common/menu";
+import { entryPattern } from "../../providers/accessControl";
+import { menus } from "../../resources.config";
+
+export const HOME_PATH = "/Dashboard/Dashboard";
+export const DOWNLOAD_PATH = "/download/downloadlist";
+
+export interface RouteInfo {
+  /** react-router pattern, e.g. /servicev2/serviceedit/:id */
+  pattern: string;
+  /** translation key */
+  title: string;
+  /** the tab cannot be closed */
+  affix?: boolean;
+  /** error pages get no tab */
+  noTab?: boolean;
+  /** menu group of a catalogue route (breadcrumb) */
+  group?: MenuGroup;
+  entry?: MenuEntry;
+}
+
+export const SHELL_ROUTES: RouteInfo[] = [
+  { pattern: HOME_PATH, title: "shell.dashboard", affix: true },
+  { pattern: DOWNLOAD_PATH, title: "shell.download" },
+  { pattern: "/404", title: "pages.not_found_title", noTab: true },
+  { pattern: "/401", title: "pages.forbidden_title", noTab: true },
+];
+
+export function catalogueRoutes(catalogueMenus: readonly MenuGroup[] = menus): RouteInfo[] {
+  return catalogueMenus.flatMap((group) =>
+    group.children
+      .filter((entry) => entry.page)
+      .map((entry) => ({ pattern: entryPattern(group, entry), title: entry.title, group, entry })),
+  );
+}
+
+// built once: findRoute answers the same object for a page, so effects keyed on the route run only on navigation
+const ALL_ROUTES: readonly RouteInfo[] = [...SHELL_ROUTES, ...catalogueRoutes()];
+
+export function findRoute(pathname: string): RouteInfo | undefined {
+  return ALL_ROUTES.find((r) => matchPath(r.pattern, pathname));
+}
+
+export interface SearchableRoute {
+  path: string;
+  /** translation key */
+  title: string;
+  /** translation key of the menu group, if any */
+  groupTitle?: string;
+}
+
+/** Routes a user may open from search and the palette: visible, built, reachable pages. */
+export function searchableRoutes(roles: readonly string[], hasProvider: boolean): SearchableRoute[] {
+  const own: SearchableRoute[] = [{ path: HOME_PATH, title: "shell.dashboard" }];
+  if (hasProvider) own.push({ path: DOWNLOAD_PATH, title: "shell.download" });
+  const catalogue = reachableEntries(menus, roles)
+    .filter(({ entry }) => !entry.hidden && !entry.external && isBuilt(entry))
+    .map(({ group, entry, path }) => ({ path, title: entry.title, groupTitle: group.title }));
+  return [...own, ...catalogue];
+}

@@ -1,0 +1,25 @@
+/** Actions shared by the top bar, the selection page and the palette: log out and the role-dependent switches. */
+import { useCallback } from "react";
+import { useNavigate } from "react-router";
+import { normaliseUserType } from "../../common/roleKeys";
+import { logout } from "../../providers/authProvider";
+import { getCookie } from "../../providers/session";
+
+export const SELECTION_PATH = "/secservice";
+
+export function useShellActions() {
+  const navigate = useNavigate();
+  const loginType = normaliseUserType(getCookie("login_user_type") || getCookie("select_user_type"));
+  const onLogout = useCallback(() => {
+    void logout().then((to) => navigate(to, { replace: true }));
+  }, [navigate]);
+  const onSwitch = useCallback(() => navigate(SELECTION_PATH), [navigate]);
+  return {
+    loginType,
+    /** spec 2.4, 6: switch school for system, service and service_schadmin; switch provider for system only */
+    canSwitchSchool: ["system", "service", "service_schadmin"].includes(loginType),
+    canSwitchProvider: loginType === "system",
+    onLogout,
+    onSwitch,
+  };
+}

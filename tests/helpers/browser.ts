@@ -1,0 +1,252 @@
+/**
+ * Browser test helpers: Debian's Chromium driven by playwright-core (no browser download), one fresh browser
+ * per test file (playwright gives each launch its own temporary user-data directory, removed on close) and one
+ * fresh context (cookies, storage) per test. Outside CI a missing Chromium skips the file with a printed
+ * reason; under CI=true it fails.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from "vitest";
+import { startTestServer, type TestServer } from "./server";
+
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+export function chromiumPath(): string {
+  return process.env.CHROME_PATH || "/usr/bin/chromium";
+}
+
+/** Why the browser tests cannot run here, or undefined when they can. */
+export function chromiumMissingReason(): string | undefined {
+  const executable = chromiumPath();
+  try {
+    fs.accessSync(executable, fs.constants.X_OK);
+    return undefined;
+  } catch {
+    return `Chromium not found at ${executable} (install Debian's chromium or set CHROME_PATH)`;
+  }
+}
+
+const DIST_INDEX = path.resolve(import.meta.dirname, "../../dist/index.html");
+
+export async function launchChromium(): Promise<Browser> {
+  const missing = chromiumMissingReason();
+  if (missing) throw new Error(missing);
+  return chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
+}
+
+export interface BrowserSuite {
+  /** base URL of the real server serving dist/ (valid inside tests) */
+  readonly url: string;
+  readonly server: TestServer;
+  /** the page of the current test (a fresh context per test, English unless `language` asks otherwise) */
+  readonly page: Page;
+  readonly context: BrowserContext;
+  /** another fresh context, e.g. a second user (closed after the test) */
+  newContext(language?: string): Promise<BrowserContext>;
+}
+
+const SCREENSHOT_DIR = path.join(os.tmpdir(), "cpc-e2e-screenshots");
+
+/**
+ * A describe block for browser tests: starts the real server with the demo data on a temporary data directory
+ * and the built SPA, a Chromium, and a fresh context and page per test; a failing test leaves a screenshot in
+ * SCREENSHOT_DIR (its path is printed).
+ */
+export function describeInBrowser(name: string, body: (suite: BrowserSuite) => void, options: { locale?: string } = {}): void {
+  const missing = chromiumMissingReason() ?? (fs.existsSync(DIST_INDEX) ? undefined : "dist/ is not built (run npm run build)");
+  if (missing && process.env.CI !== "true") {
+    console.warn(`Skipping browser tests "${name}": ${missing}`);
+    describe.skip(`${name} (skipped: ${missing})`, () => body(unavailableSuite(missing)));
+    return;
+  }
+  describe(name, () => {
+    let server: TestServer | undefined;
+    let browser: Browser | undefined;
+    let context: BrowserContext | undefined;
+    let page: Page | undefined;
+    const extraContexts: BrowserContext[] = [];
+    const locale = options.locale ?? "en-US";
+
+    const openContext = async (language = locale) => {
+      if (!browser) throw new Error("the browser did not start");
+      // the SPA takes the language from the cookie, then the browser language
+      const opened = await browser.newContext({ locale: language, viewport: { width: 1366, height: 850 } });
+      opened.setDefaultTimeout(15000);
+      return opened;
+    };
+
+    beforeAll(async () => {
+      // under CI a missing Chromium or build is a failure, with the reason
+      if (missing) throw new Error(missing);
+      [server, browser] = await Promise.all([startTestServer({ seedDemo: true }), launchChromium()]);
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await server?.close();
+    });
+    beforeEach(async () => {
+      context = await openContext();
+      page = await context.newPage();
+    });
+    afterEach(async ({ task }) => {
+      if (task.result?.state === "fail") {
+        fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+        const pages = [context, ...extraContexts].flatMap((c) => c?.pages() ?? []).filter((p) => p.url() !== "about:blank");
+        for (const [i, failed] of pages.entries()) {
+          const file = path.join(SCREENSHOT_DIR, `${task.name.replace(/[^\w.-]+/g, "_").slice(0, 80)}-${Date.now()}-${i}.png`);
+          const at = failed.url();
+          await failed.screenshot({ path: file, fullPage: true }).then(
+            () => console.error(`screenshot of the failure: ${file} (at ${at})`),
+            () => undefined,
+          );
+        }
+      }
+      for (const extra of extraContexts.splice(0)) await extra.close();
+      await context?.close();
+      page = undefined;
+    });
+
+    body({
+      get url() {
+        if (!server) throw new Error("the server did not start");
+        return server.url;
+      },
+      get server() {
+        if (!server) throw new Error("the server did not start");
+        return server;
+      },
+      get page() {
+        if (!page) throw new Error("no page outside a test");
+        return page;
+      },
+      get context() {
+        if (!context) throw new Error("no context outside a test");
+        return context;
+      },
+      async newContext(language?: string) {
+        const extra = await openContext(language);
+        extraContexts.push(extra);
+        return extra;
+      },
+    });
+  });
+}
+
+function unavailableSuite(reason: string): BrowserSuite {
+  const fail = (): never => {
+    throw new Error(reason);
+  };
+  return {
+    get url() {
+      return fail();
+    },
+    get server() {
+      return fail();
+    },
+    get page() {
+      return fail();
+    },
+    get context() {
+      return fail();
+    },
+    newContext: async () => fail(),
+  };
+}
+
+export const DEMO_PASSWORD = "demo1234";
+export const HOME_PATH = "/Dashboard/Dashboard";
+
+/** Logs in through the login form and waits until the console (or the selection page) has replaced it. */
+export async function login(page: Page, baseUrl: string, username: string, password = DEMO_PASSWORD): Promise<void> {
+  if (!page.url().includes("/login")) await page.goto(`${baseUrl}/login`);
+  await page.getByTestId("login-username").fill(username);
+  await page.getByTestId("login-password").fill(password);
+  await page.getByTestId("login-submit").click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+  await page.getByTestId("console-layout").or(page.getByTestId("selection-page")).first().waitFor();
+}
+
+/** Spec 4.2: a term ending within 15 days shows a reminder once per browser session; acknowledges it. */
+export async function dismissExpiryReminder(page: Page): Promise<void> {
+  const ok = page.getByTestId("expiry-reminder-ok");
+  await ok.click();
+  await ok.waitFor({ state: "hidden" });
+}
+
+/** The value of a cookie of the page's context (decoded), or undefined. */
+export async function cookieValue(page: Page, name: string): Promise<string | undefined> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === name);
+  return cookie === undefined ? undefined : decodeURIComponent(cookie.value);
+}
+
+export interface SidebarMenu {
+  /** keys of the top-level entries, in order (a route path, or /{group} for a group) */
+  topLevel: string[];
+  /** route paths of every page entry, groups expanded */
+  leaves: string[];
+  /** texts of every entry shown, groups expanded */
+  texts: string[];
+}
+
+/** Reads the sidebar, opening every group so that its entries are rendered. */
+export async function sidebarMenu(page: Page): Promise<SidebarMenu> {
+  const sidebar = page.getByTestId("sidebar");
+  await sidebar.waitFor();
+  const rootItems = sidebar.locator("ul.ant-menu-root > li");
+  const count = await rootItems.count();
+  const topLevel: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const item = rootItems.nth(i);
+    const label = item.locator("[data-testid^='menu-']").first();
+    const key = ((await label.getAttribute("data-testid")) ?? "").replace(/^menu-/, "");
+    topLevel.push(key);
+    if ((await item.getAttribute("class"))?.includes("ant-menu-submenu") && !(await item.getAttribute("class"))?.includes("ant-menu-submenu-open")) {
+      await item.locator(".ant-menu-submenu-title").click();
+      await item.locator("ul [data-testid^='menu-']").first().waitFor();
+    }
+  }
+  const labels = sidebar.locator("[data-testid^='menu-']");
+  const keys = (await labels.evaluateAll((els) => els.map((el) => el.getAttribute("data-testid") ?? ""))).map((id) => id.replace(/^menu-/, ""));
+  const texts = await labels.allInnerTexts();
+  const groups = new Set(topLevel.filter((key) => key.split("/").length === 2));
+  return { topLevel, leaves: keys.filter((key) => !groups.has(key)), texts: texts.map((t) => t.trim()) };
+}
+
+/** Route keys of the open tabs, in order. */
+export async function tabKeys(page: Page): Promise<string[]> {
+  const tabs = page.getByTestId("tab-bar").locator("[data-testid^='tab-/']");
+  return (await tabs.evaluateAll((els) => els.map((el) => el.getAttribute("data-testid") ?? ""))).map((id) => id.replace(/^tab-/, ""));
+}
+
+/**
+ * Right-clicks a tab and chooses refresh, close, close-others or close-all. A context menu closes itself when
+ * the page under it scrolls or re-lays out (a page still rendering after a navigation), so the item is clicked
+ * once the menu's opening animation is over, and the menu opened again if it vanished first.
+ */
+export async function tabMenu(page: Page, tabKey: string, action: "refresh" | "close" | "close-others" | "close-all"): Promise<void> {
+  const settledMenu = page.locator(".ant-dropdown:not(.ant-dropdown-hidden):not([class*='-appear']):not([class*='-leave'])");
+  for (let attempt = 1; ; attempt++) {
+    await page.getByTestId(`tab-${tabKey}`).click({ button: "right" });
+    try {
+      await settledMenu.getByTestId(`tab-menu-${action}`).click({ timeout: 3000 });
+      return;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
+}
+
+/** Waits until the path (and optionally the query) of the page is the expected one. */
+export async function expectPath(page: Page, pathname: string): Promise<void> {
+  await page.waitForURL((url) => url.pathname === pathname);
+  expect(new URL(page.url()).pathname).toBe(pathname);
+}

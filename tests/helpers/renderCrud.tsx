@@ -1,0 +1,66 @@
+/**
+ * Mounts the catalogue's generic pages the way the console does (refine with the real data, auth and i18n
+ * providers, the catalogue resources and routes) at a given path; the current location is shown in a probe.
+ */
+import { Refine } from "@refinedev/core";
+import routerProvider from "@refinedev/react-router";
+import { useNotificationProvider } from "@refinedev/antd";
+import { App as AntdApp, message } from "antd";
+import { render } from "@testing-library/react";
+import { useEffect, type ReactElement } from "react";
+import { MemoryRouter, Outlet, Route, Routes, useLocation } from "react-router";
+import { authProvider } from "../../providers/authProvider";
+import { dataProvider } from "../../providers/dataProvider";
+import { registerFeedback } from "../../providers/feedback";
+import { i18nProvider } from "../../providers/i18n";
+import { catalogueResources, catalogueRouteElements } from "../../src/crud";
+
+function LocationProbe() {
+  const location = useLocation();
+  return <output data-testid="location">{`${location.pathname}${location.search}`}</output>;
+}
+
+/** Toasts of the weapi client and the pages, as the console registers them (providers/feedback.ts). */
+function ToastBridge() {
+  const [api, holder] = message.useMessage();
+  useEffect(
+    () =>
+      registerFeedback({
+        error: (text, duration) => void api.error(text, duration),
+        warning: (text, duration) => void api.warning(text, duration),
+        success: (text, duration) => void api.success(text, duration),
+        confirm: () => undefined,
+      }),
+    [api],
+  );
+  return holder;
+}
+
+/** `extraRoutes`: further routes beside the catalogue's, e.g. a page the catalogue does not mount yet. */
+export function renderCrud(path: string, extraRoutes?: ReactElement) {
+  return render(
+    <AntdApp>
+      <ToastBridge />
+      <MemoryRouter initialEntries={[path]}>
+        <Refine
+          routerProvider={routerProvider}
+          dataProvider={dataProvider}
+          authProvider={authProvider}
+          i18nProvider={i18nProvider}
+          // refine's own notifications would show a failure a second time: the pages must keep them off
+          notificationProvider={useNotificationProvider}
+          resources={catalogueResources()}
+          options={{ disableTelemetry: true, syncWithLocation: true, reactQuery: { clientConfig: { defaultOptions: { queries: { retry: false } } } } }}
+        >
+          <Routes>
+            <Route path="/" element={<Outlet />}>
+              {catalogueRouteElements()}
+              {extraRoutes}
+            </Route>
+          </Routes>
+          <LocationProbe />
+        </Refine>
+      </MemoryRouter>
+    </AntdApp>,
+  );
+}
