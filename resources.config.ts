@@ -73,7 +73,33 @@ export const schoolEntity: EntityDecl = {
   ],
 };
 
-export const entities: EntityDecl[] = [serviceEntity, schoolEntity];
+/** Renewal package a school buys by QR payment (spec 4.3; getsetmeal lists the enabled ones). */
+export const mealEntity: EntityDecl = {
+  name: "meal",
+  table: "meal_packages",
+  scope: "platform",
+  title: "entity.meal",
+  titleField: "title",
+  defaultSort: { field: "sort", order: "asc" },
+  roles: {
+    list: ["system", "systemv2"],
+    info: ["system", "systemv2"],
+    add: ["system", "systemv2"],
+    edit: ["system", "systemv2"],
+  },
+  fields: [
+    { name: "id", type: "int", label: "field.id", list: true, sortable: true, detail: true },
+    { name: "title", type: "string", label: "field.meal_title", required: true, max: 100, list: true, filter: "like", sortable: true, form: true, detail: true },
+    { name: "term_months", type: "int", label: "field.term_months", required: true, min: 1, max: 120, list: true, sortable: true, form: true, detail: true },
+    { name: "fee", type: "money", label: "field.fee", required: true, min: 0.01, max: 1000000, list: true, sortable: true, form: true, detail: true },
+    { name: "status", type: "enum", label: "field.status", required: true, default: "1", options: [{ value: "1", label: "enum.status.1" }, { value: "0", label: "enum.status.0" }], list: true, filter: "eq", form: true, detail: true },
+    { name: "sort", type: "int", label: "field.sort", default: 0, min: 0, max: 9999, list: true, sortable: true, form: true, detail: true },
+    { name: "remark", type: "text", label: "field.remark", max: 200, form: true, detail: true },
+    { name: "created_at", type: "datetime", label: "field.created_at", list: true, sortable: true, detail: true },
+  ],
+};
+
+export const entities: EntityDecl[] = [serviceEntity, schoolEntity, mealEntity];
 
 /** A menu entry shown in the sidebar, titled menu.{name} unless a title is given. */
 function item(name: string, icon: string, roles?: string[], extra: Partial<MenuEntry> = {}): MenuEntry {
@@ -100,6 +126,9 @@ function sub(name: string, from: string, roles?: string[], extra: Partial<MenuEn
 const serviceList: PageRef = { kind: "list", entity: "service" };
 const serviceAdd: PageRef = { kind: "add", entity: "service" };
 const serviceEdit: PageRef = { kind: "edit", entity: "service" };
+const mealList: PageRef = { kind: "list", entity: "meal" };
+const mealAdd: PageRef = { kind: "add", entity: "meal" };
+const mealEdit: PageRef = { kind: "edit", entity: "meal" };
 
 /** Older generation (spec 2.2). */
 const v1Menus: MenuGroup[] = [
@@ -228,9 +257,9 @@ const v1Menus: MenuGroup[] = [
     icon: "GiftOutlined",
     roles: ["system"],
     children: [
-      item("meallist", "GiftOutlined"),
-      sub("mealadd", "meallist"),
-      sub("mealedit", "meallist", undefined, { record: true }),
+      item("meallist", "GiftOutlined", undefined, { page: mealList }),
+      sub("mealadd", "meallist", undefined, { page: mealAdd }),
+      sub("mealedit", "meallist", undefined, { record: true, page: mealEdit }),
     ],
   },
   {
@@ -361,9 +390,9 @@ const v2Menus: MenuGroup[] = [
       item("schoolrenewlist", "HistoryOutlined", ["servicev2", "schoolv2"]),
       sub("schoolrenewinfo", "schoolrenewlist", ["servicev2", "schoolv2"], { record: true }),
       item("schoolimportlog", "ImportOutlined", ["servicev2", "service_schadminv2"]),
-      item("meallist", "GiftOutlined", ["systemv2"]),
-      sub("mealadd", "meallist", ["systemv2"]),
-      sub("mealedit", "meallist", ["systemv2"], { record: true }),
+      item("meallist", "GiftOutlined", ["systemv2"], { page: mealList }),
+      sub("mealadd", "meallist", ["systemv2"], { page: mealAdd }),
+      sub("mealedit", "meallist", ["systemv2"], { record: true, page: mealEdit }),
       item("actcodelist", "KeyOutlined", ["systemv2", "servicev2"]),
       sub("actcodeadd", "actcodelist", ["systemv2"]),
     ],

@@ -30,6 +30,8 @@ export const catalogueTables: Record<string, CatalogueTable> = Object.fromEntrie
 export const providers = catalogueTables.service;
 /** Schools (entity "school"). */
 export const schools = catalogueTables.school;
+/** Renewal packages (entity "meal"). */
+export const mealPackages = catalogueTables.meal;
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 

@@ -3,6 +3,7 @@ import { entities } from "../../resources.config";
 import { registerMerchantOperations } from "../payments/merchants";
 import type { OperationRegistry } from "../protocol/registry";
 import { registerCatalogueOperations } from "./catalogue/crud";
+import { registerRenewalOperations } from "./renewal";
 import { registerSessionOperations } from "./session";
 import { registerSiteOperations } from "./site";
 
@@ -10,5 +11,6 @@ export function registerOperations(registry: OperationRegistry): void {
   registerSessionOperations(registry);
   registerSiteOperations(registry);
   registerMerchantOperations(registry);
+  registerRenewalOperations(registry);
   registerCatalogueOperations(registry, entities);
 }

@@ -5,7 +5,7 @@
 import { count } from "drizzle-orm";
 import type { PasswordHasher } from "../auth/passwords";
 import type { Db, DbOrTx } from "../db/client";
-import { pickupPoints, pickupPointUsers, providers, schools, siteSettings, users, userSchools } from "../db/schema";
+import { mealPackages, pickupPoints, pickupPointUsers, providers, schools, siteSettings, users, userSchools } from "../db/schema";
 import { addDays, businessDay } from "../lib/dates";
 import { SITE_SETTINGS_ID } from "../methods/siteSettings";
 
@@ -92,6 +92,13 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
       title: "Old Town Education", contact: "Wang Fang", phone: "010-5550303", servicer_ver: "v1",
       end_time: addDays(today, 365), year_fee: 120000, xcx_upload: "N", is_show_fee: "N", open_activity_mode: "1", status: "1",
     });
+
+    // renewal packages a school can buy (fees in fen)
+    await tx.insert(mealPackages).values([
+      { title: "Half year", term_months: 6, fee: 60000, sort: 1 },
+      { title: "One year", term_months: 12, fee: 100000, sort: 2 },
+      { title: "Two years", term_months: 24, fee: 180000, sort: 3 },
+    ]);
 
     const school = (sysid: number, title: string, endDays: number, extra: Record<string, unknown> = {}) =>
       insertSchool(tx, { sysid, title, endtime: addDays(today, endDays), status: "1", select_paymode: "N", ...extra });

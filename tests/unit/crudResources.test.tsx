@@ -4,7 +4,7 @@ import { isValidElement, type ReactElement } from "react";
 import { catalogueResources, catalogueRouteElements } from "../../src/crud";
 
 describe("catalogue resources and routes", () => {
-  it("gives each generation of the provider pages its own resource named after the entity", () => {
+  it("gives each generation of the provider and package pages its own resource named after the entity", () => {
     expect(catalogueResources()).toEqual([
       {
         name: "service",
@@ -16,6 +16,15 @@ describe("catalogue resources and routes", () => {
         meta: { label: "entity.service", canDelete: false },
       },
       {
+        name: "meal",
+        identifier: "meal@meal",
+        list: "/meal/meallist",
+        create: "/meal/mealadd",
+        edit: "/meal/mealedit/:id",
+        show: undefined,
+        meta: { label: "entity.meal", canDelete: false },
+      },
+      {
         name: "service",
         identifier: "service@servicev2",
         list: "/servicev2/servicelist",
@@ -23,6 +32,15 @@ describe("catalogue resources and routes", () => {
         edit: "/servicev2/serviceedit/:id",
         show: undefined,
         meta: { label: "entity.service", canDelete: false },
+      },
+      {
+        name: "meal",
+        identifier: "meal@schoolv2",
+        list: "/schoolv2/meallist",
+        create: "/schoolv2/mealadd",
+        edit: "/schoolv2/mealedit/:id",
+        show: undefined,
+        meta: { label: "entity.meal", canDelete: false },
       },
     ]);
   });
@@ -38,6 +56,12 @@ describe("catalogue resources and routes", () => {
         "servicev2/servicelist",
         "servicev2/serviceadd",
         "servicev2/serviceedit/:id",
+        "meal/meallist",
+        "meal/mealadd",
+        "meal/mealedit/:id",
+        "schoolv2/meallist",
+        "schoolv2/mealadd",
+        "schoolv2/mealedit/:id",
       ].sort(),
     );
   });

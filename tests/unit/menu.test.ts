@@ -181,15 +181,17 @@ describe("route guard on paths both generations use (/help, /activity)", () => {
 });
 
 describe("sidebar (spec 2.4)", () => {
-  it("shows sysadmin the v2 provider list, and nothing that is not built yet", () => {
+  it("shows sysadmin the v2 provider and package lists, and nothing that is not built yet", () => {
     expect(sidebarItems(menus, ["systemv2", "superadminv2"])).toEqual([
       { key: "/servicev2/servicelist", title: "menu.servicelist", icon: "UnorderedListOutlined", path: "/servicev2/servicelist", external: false },
+      { key: "/schoolv2/meallist", title: "menu.meallist", icon: "GiftOutlined", path: "/schoolv2/meallist", external: false },
     ]);
   });
 
-  it("shows sysv1 the v1 provider list, and nothing that is not built yet", () => {
+  it("shows sysv1 the v1 provider and package lists, and nothing that is not built yet", () => {
     expect(sidebarItems(menus, ["system", "superadmin"])).toEqual([
       { key: "/service/servicelist", title: "menu.servicelist", icon: "UnorderedListOutlined", path: "/service/servicelist", external: false },
+      { key: "/meal/meallist", title: "menu.meallist", icon: "GiftOutlined", path: "/meal/meallist", external: false },
     ]);
   });
 
@@ -242,10 +244,15 @@ describe("catalogue menu declarations", () => {
     }
   });
 
-  it("builds only the provider pages in this release", () => {
+  it("builds only the provider and package pages in this release", () => {
     const built = menus.flatMap((g) => g.children.filter((e) => e.page).map((e) => `/${g.path}/${e.name}`));
     expect(built.sort()).toEqual(
-      ["/service/servicelist", "/service/serviceadd", "/service/serviceedit", "/servicev2/servicelist", "/servicev2/serviceadd", "/servicev2/serviceedit"].sort(),
+      [
+        "/service/servicelist", "/service/serviceadd", "/service/serviceedit",
+        "/servicev2/servicelist", "/servicev2/serviceadd", "/servicev2/serviceedit",
+        "/meal/meallist", "/meal/mealadd", "/meal/mealedit",
+        "/schoolv2/meallist", "/schoolv2/mealadd", "/schoolv2/mealedit",
+      ].sort(),
     );
   });
 });
