@@ -6,7 +6,7 @@ import { mealPackages } from "../db/schema";
 import type { OperationRegistry } from "../protocol/registry";
 
 /** Who may look at the packages: schools buy them, providers buy them for a school, operators issue codes for them. */
-const PACKAGE_READERS = ["system", "systemv2", "service", "servicev2", "school", "schoolv2", "paymode"] as const;
+const PACKAGE_READERS = ["system", "systemv2", "service", "servicev2", "school", "schoolv2"] as const;
 
 export function registerRenewalOperations(registry: OperationRegistry): void {
   registry.add({
