@@ -4,6 +4,7 @@
  * lists, forms and menus all come from here: a field list is never written twice.
  */
 import type { Catalogue, EntityDecl, MenuEntry, MenuGroup, PageRef } from "./common/catalogue";
+import { MAX_TERM_MONTHS, REMARK_MAX_LENGTH } from "./common/renewalLimits";
 
 const yesNo = [
   { value: "Y", label: "common.yes" },
@@ -90,16 +91,119 @@ export const mealEntity: EntityDecl = {
   fields: [
     { name: "id", type: "int", label: "field.id", list: true, sortable: true, detail: true },
     { name: "title", type: "string", label: "field.meal_title", required: true, max: 100, list: true, filter: "like", sortable: true, form: true, detail: true },
-    { name: "term_months", type: "int", label: "field.term_months", required: true, min: 1, max: 120, list: true, sortable: true, form: true, detail: true },
+    { name: "term_months", type: "int", label: "field.term_months", required: true, min: 1, max: MAX_TERM_MONTHS, list: true, sortable: true, form: true, detail: true },
     { name: "fee", type: "money", label: "field.fee", required: true, min: 0.01, max: 1000000, list: true, sortable: true, form: true, detail: true },
     { name: "status", type: "enum", label: "field.status", required: true, default: "1", options: [{ value: "1", label: "enum.status.1" }, { value: "0", label: "enum.status.0" }], list: true, filter: "eq", form: true, detail: true },
     { name: "sort", type: "int", label: "field.sort", default: 0, min: 0, max: 9999, list: true, sortable: true, form: true, detail: true },
-    { name: "remark", type: "text", label: "field.remark", max: 200, form: true, detail: true },
+    { name: "remark", type: "text", label: "field.remark", max: REMARK_MAX_LENGTH, form: true, detail: true },
     { name: "created_at", type: "datetime", label: "field.created_at", list: true, sortable: true, detail: true },
   ],
 };
 
-export const entities: EntityDecl[] = [serviceEntity, schoolEntity, mealEntity];
+const renewWays = [
+  { value: "pay", label: "enum.renew_way.pay" },
+  { value: "code", label: "enum.renew_way.code" },
+  { value: "manual", label: "enum.renew_way.manual" },
+];
+
+/**
+ * Fields every renewal record carries (school renewals and provider extensions): how the term was extended,
+ * by how much, for what, and the term before and after. Written by the renewal operations, never edited.
+ */
+const renewalRecordFields: EntityDecl["fields"] = [
+  { name: "way", type: "enum", label: "field.renew_way", required: true, options: renewWays, list: true, filter: "eq", detail: true },
+  { name: "title", type: "string", label: "field.renew_title", required: true, max: 100, list: true, detail: true },
+  { name: "term_months", type: "int", label: "field.term_months", required: true, list: true, detail: true },
+  { name: "fee", type: "money", label: "field.fee", default: "0.00", list: true, detail: true },
+  { name: "old_end", type: "date", label: "field.old_end", list: true, detail: true },
+  { name: "new_end", type: "date", label: "field.new_end", required: true, list: true, filter: "range", sortable: true, detail: true },
+  { name: "pay_no", type: "string", label: "field.pay_no", max: 32, filter: "eq", detail: true },
+  { name: "act_code", type: "string", label: "field.act_code", max: 24, filter: "eq", detail: true },
+  { name: "remark", type: "text", label: "field.remark", max: REMARK_MAX_LENGTH, detail: true },
+  { name: "operator", type: "string", label: "field.operator", max: 50, list: true, detail: true },
+  { name: "created_at", type: "datetime", label: "field.renewed_at", list: true, filter: "range", sortable: true, detail: true },
+];
+
+/** A school's subscription renewal (schoolrenewlist / schoolrenewinfo; spec 4.2: every renewal is recorded). */
+export const schoolRenewEntity: EntityDecl = {
+  name: "schoolrenew",
+  table: "school_renewals",
+  scope: "school",
+  title: "entity.schoolrenew",
+  titleField: "title",
+  defaultSort: { field: "created_at", order: "desc" },
+  roles: {
+    list: ["system", "systemv2", "service", "servicev2", "school", "schoolv2"],
+    info: ["system", "systemv2", "service", "servicev2", "school", "schoolv2"],
+  },
+  fields: [
+    { name: "id", type: "int", label: "field.id", list: true, detail: true },
+    { name: "school_title", type: "string", label: "field.school_title", required: true, max: 100, list: true, filter: "like", detail: true },
+    ...renewalRecordFields,
+  ],
+};
+
+/** A provider's term extension (servicedelaylist; written by servicedelay, get_sysdelay_pay and delay_foractcode). */
+export const serviceDelayEntity: EntityDecl = {
+  name: "servicedelay",
+  table: "provider_extensions",
+  scope: "provider",
+  title: "entity.servicedelay",
+  titleField: "title",
+  defaultSort: { field: "created_at", order: "desc" },
+  roles: {
+    list: ["system", "systemv2"],
+    info: ["system", "systemv2"],
+  },
+  fields: [
+    { name: "id", type: "int", label: "field.id", list: true, detail: true },
+    { name: "service_title", type: "string", label: "field.service_title", required: true, max: 100, list: true, filter: "like", detail: true },
+    ...renewalRecordFields,
+  ],
+};
+
+/**
+ * Activation code (spec 4.3, 4.4): generated in batches by actcodeadd, redeemed once by renew (schools) or
+ * delay_foractcode (providers). `sysid` / `sch_id` bind a code to a provider or school (empty: anyone of its
+ * target may use it); a provider sees the codes bound to it.
+ */
+export const actcodeEntity: EntityDecl = {
+  name: "actcode",
+  table: "activation_codes",
+  scope: "platform",
+  title: "entity.actcode",
+  titleField: "code",
+  defaultSort: { field: "id", order: "desc" },
+  exportOperation: "actcodeexport",
+  roles: {
+    list: ["system", "systemv2", "service", "servicev2"],
+    info: ["system", "systemv2", "service", "servicev2"],
+  },
+  fields: [
+    { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
+    { name: "code", type: "string", label: "field.act_code", required: true, max: 24, unique: true, list: true, filter: "like", detail: true },
+    { name: "batch_no", type: "string", label: "field.batch_no", required: true, max: 32, list: true, filter: "eq", detail: true },
+    { name: "target", type: "enum", label: "field.code_target", required: true, options: [{ value: "school", label: "enum.code_target.school" }, { value: "service", label: "enum.code_target.service" }], list: true, filter: "eq", detail: true },
+    { name: "sysid", type: "int", label: "field.bound_sysid", filter: "eq", detail: true },
+    { name: "sch_id", type: "int", label: "field.bound_sch_id", filter: "eq", detail: true },
+    // the provider or school the code is bound to, by name (empty: anyone of its target)
+    { name: "bound_title", type: "string", label: "field.bound_title", max: 100, list: true, detail: true },
+    { name: "meal_id", type: "int", label: "field.meal_id", detail: true },
+    { name: "title", type: "string", label: "field.renew_title", required: true, max: 100, list: true, detail: true },
+    { name: "term_months", type: "int", label: "field.term_months", required: true, list: true, detail: true },
+    { name: "status", type: "enum", label: "field.code_status", required: true, default: "unused", options: [{ value: "unused", label: "enum.code_status.unused" }, { value: "used", label: "enum.code_status.used" }, { value: "void", label: "enum.code_status.void" }], list: true, filter: "eq", detail: true },
+    { name: "expires_on", type: "date", label: "field.expires_on", required: true, list: true, filter: "range", sortable: true, detail: true },
+    { name: "used_at", type: "datetime", label: "field.used_at", list: true, sortable: true, detail: true },
+    { name: "used_by", type: "string", label: "field.used_by", max: 50, list: true, detail: true },
+    { name: "used_sysid", type: "int", label: "field.used_sysid", detail: true },
+    { name: "used_sch_id", type: "int", label: "field.used_sch_id", detail: true },
+    { name: "remark", type: "text", label: "field.remark", max: REMARK_MAX_LENGTH, detail: true },
+    { name: "created_by", type: "string", label: "field.created_by", max: 50, detail: true },
+    { name: "created_at", type: "datetime", label: "field.created_at", list: true, filter: "range", sortable: true, detail: true },
+  ],
+};
+
+export const entities: EntityDecl[] = [serviceEntity, schoolEntity, mealEntity, schoolRenewEntity, serviceDelayEntity, actcodeEntity];
 
 /** A menu entry shown in the sidebar, titled menu.{name} unless a title is given. */
 function item(name: string, icon: string, roles?: string[], extra: Partial<MenuEntry> = {}): MenuEntry {
@@ -129,6 +233,11 @@ const serviceEdit: PageRef = { kind: "edit", entity: "service" };
 const mealList: PageRef = { kind: "list", entity: "meal" };
 const mealAdd: PageRef = { kind: "add", entity: "meal" };
 const mealEdit: PageRef = { kind: "edit", entity: "meal" };
+const schoolRenewList: PageRef = { kind: "list", entity: "schoolrenew" };
+const schoolRenewInfo: PageRef = { kind: "info", entity: "schoolrenew" };
+const actcodeList: PageRef = { kind: "list", entity: "actcode" };
+const recharge: PageRef = { kind: "custom", id: "recharge" };
+const actcodeAdd: PageRef = { kind: "custom", id: "actcodeadd" };
 
 /** Older generation (spec 2.2). */
 const v1Menus: MenuGroup[] = [
@@ -177,9 +286,9 @@ const v1Menus: MenuGroup[] = [
       sub("deviceadd", "devicelist", ["service"]),
       sub("deviceedit", "devicelist", ["service"], { record: true }),
       item("schoolimportlog", "ImportOutlined", ["service"]),
-      item("recharge", "WalletOutlined", ["service", "school"]),
-      item("schoolrenewlist", "HistoryOutlined", ["service", "school"]),
-      sub("schoolrenewinfo", "schoolrenewlist", ["service", "school"], { record: true }),
+      item("recharge", "WalletOutlined", ["service", "school"], { page: recharge }),
+      item("schoolrenewlist", "HistoryOutlined", ["service", "school"], { page: schoolRenewList }),
+      sub("schoolrenewinfo", "schoolrenewlist", ["service", "school"], { record: true, page: schoolRenewInfo }),
       item("gradelist", "ApartmentOutlined", ["school"]),
       sub("gradeadd", "gradelist", ["school"]),
       sub("gradeedit", "gradelist", ["school"], { record: true }),
@@ -269,8 +378,8 @@ const v1Menus: MenuGroup[] = [
     icon: "KeyOutlined",
     roles: ["system", "service"],
     children: [
-      item("actcodelist", "KeyOutlined", ["system", "service"]),
-      sub("actcodeadd", "actcodelist", ["system"]),
+      item("actcodelist", "KeyOutlined", ["system", "service"], { page: actcodeList }),
+      sub("actcodeadd", "actcodelist", ["system"], { page: actcodeAdd }),
     ],
   },
   {
@@ -367,9 +476,10 @@ const v2Menus: MenuGroup[] = [
       item("servicelist", "UnorderedListOutlined", undefined, { page: serviceList }),
       sub("serviceadd", "servicelist", undefined, { page: serviceAdd }),
       sub("serviceedit", "servicelist", undefined, { record: true, page: serviceEdit }),
-      sub("servicedelayv2", "servicelist", undefined, { record: true }),
-      sub("serviceactcode", "servicelist", undefined, { record: true }),
-      item("servicedelaylist", "HistoryOutlined"),
+      sub("servicedelayv2", "servicelist", undefined, { record: true, page: { kind: "custom", id: "servicedelayv2" } }),
+      // the codes generated for the provider of the row it is opened from
+      sub("serviceactcode", "servicelist", undefined, { record: true, page: { kind: "list", entity: "actcode", filters: { target: "service" }, recordFilter: "sysid" } }),
+      item("servicedelaylist", "HistoryOutlined", undefined, { page: { kind: "list", entity: "servicedelay" } }),
     ],
   },
   {
@@ -386,15 +496,15 @@ const v2Menus: MenuGroup[] = [
       sub("school_paychnllist", "schoollist", ["servicev2"], { record: true }),
       item("gradelist", "ApartmentOutlined", ["servicev2", "schoolv2", "service_schadminv2"]),
       item("classeslist", "ClusterOutlined", ["servicev2", "schoolv2", "service_schadminv2"]),
-      item("recharge", "WalletOutlined", ["servicev2", "schoolv2"]),
-      item("schoolrenewlist", "HistoryOutlined", ["servicev2", "schoolv2"]),
-      sub("schoolrenewinfo", "schoolrenewlist", ["servicev2", "schoolv2"], { record: true }),
+      item("recharge", "WalletOutlined", ["servicev2", "schoolv2"], { page: recharge }),
+      item("schoolrenewlist", "HistoryOutlined", ["servicev2", "schoolv2"], { page: schoolRenewList }),
+      sub("schoolrenewinfo", "schoolrenewlist", ["servicev2", "schoolv2"], { record: true, page: schoolRenewInfo }),
       item("schoolimportlog", "ImportOutlined", ["servicev2", "service_schadminv2"]),
       item("meallist", "GiftOutlined", ["systemv2"], { page: mealList }),
       sub("mealadd", "meallist", ["systemv2"], { page: mealAdd }),
       sub("mealedit", "meallist", ["systemv2"], { record: true, page: mealEdit }),
-      item("actcodelist", "KeyOutlined", ["systemv2", "servicev2"]),
-      sub("actcodeadd", "actcodelist", ["systemv2"]),
+      item("actcodelist", "KeyOutlined", ["systemv2", "servicev2"], { page: actcodeList }),
+      sub("actcodeadd", "actcodelist", ["systemv2"], { page: actcodeAdd }),
     ],
   },
   {

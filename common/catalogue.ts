@@ -88,6 +88,8 @@ export type PageRef =
       entity: string;
       /** filters the page always sends (field name -> value), never shown as filter inputs */
       filters?: Record<string, string>;
+      /** on a route with :id, the field the list is filtered by that id (e.g. a provider's codes) */
+      recordFilter?: string;
     }
   | { kind: "add" | "edit" | "info"; entity: string }
   | { kind: "custom"; id: string };

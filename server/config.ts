@@ -13,6 +13,8 @@ export interface ServerConfig {
   trustProxy: boolean;
   /** PAYMENT_KEY: 32 bytes, base64; encrypts stored payment merchant secrets */
   paymentKey: string | undefined;
+  /** PAYMENT_SANDBOX=off: no sandbox payments (renewals need the platform's WeChat Pay merchant) */
+  paymentSandbox: boolean;
 }
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, allowZero = false): number {
@@ -39,5 +41,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     logLevel: env.LOG_LEVEL || "info",
     trustProxy: env.TRUST_PROXY === "true" || env.TRUST_PROXY === "1",
     paymentKey: env.PAYMENT_KEY || undefined,
+    paymentSandbox: !["off", "false", "0"].includes((env.PAYMENT_SANDBOX ?? "").toLowerCase()),
   };
 }

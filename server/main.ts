@@ -20,6 +20,7 @@ async function main(): Promise<void> {
       logger: { level: config.logLevel },
       trustProxy: config.trustProxy,
       paymentKey: { key: config.paymentKey },
+      paymentSandbox: config.paymentSandbox,
     });
   } catch (err) {
     if (err instanceof DataDirLockedError) {

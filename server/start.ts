@@ -15,8 +15,6 @@ export interface ServerOptions extends Omit<AppOptions, "db"> {
   host: string;
   /** seed the demo data when there are no users yet; default: on for the embedded database, off for PostgreSQL */
   seedDemo?: boolean;
-  /** the address users open (printed); default http://{host}:{port} */
-  publicUrl?: string;
 }
 
 export interface RunningServer {

@@ -17,6 +17,8 @@ export interface ProviderFacts {
   xcxUpload: string;
   isShowFee: string;
   openActivityMode: string;
+  /** price of a one-year renewal (get_sysdelay_pay) */
+  yearFeeFen: number;
 }
 
 export interface SchoolFacts {
@@ -75,6 +77,7 @@ function providerFacts(r: CatalogueRow): ProviderFacts {
     xcxUpload: str(r.xcx_upload) || "N",
     isShowFee: str(r.is_show_fee) || "N",
     openActivityMode: str(r.open_activity_mode),
+    yearFeeFen: Number(r.year_fee) || 0,
   };
 }
 
@@ -111,24 +114,44 @@ export function serviceFacts(provider: ProviderFacts): AccountFacts {
   };
 }
 
-/** The user with its provider and school in one query: what every authenticated request needs. */
-export function selectUserWithTenants(db: DbOrTx) {
-  return db
-    .select({ user: users, provider: providers, school: schools })
-    .from(users)
-    .leftJoin(providers, eq(tableColumn(providers, "id"), users.sysid))
-    .leftJoin(schools, eq(tableColumn(schools, "id"), users.schid));
-}
+const columnsOf = (table: typeof providers, names: string[]) => Object.fromEntries(names.map((name) => [name, tableColumn(table, name)]));
 
-export type UserRow = typeof users.$inferSelect;
+/**
+ * The columns an authority is made of, and nothing more: every authenticated request reads them (never the
+ * password hash).
+ */
+export const authorityColumns = {
+  user: {
+    id: users.id,
+    username: users.username,
+    name: users.name,
+    avatar: users.avatar,
+    introduction: users.introduction,
+    userType: users.userType,
+    servicerVer: users.servicerVer,
+    sysid: users.sysid,
+    schid: users.schid,
+    isSuperadmin: users.isSuperadmin,
+    status: users.status,
+  },
+  provider: columnsOf(providers, ["id", "title", "end_time", "status", "servicer_ver", "xcx_upload", "is_show_fee", "open_activity_mode", "year_fee"]),
+  school: columnsOf(schools, ["id", "sysid", "title", "endtime", "status", "select_paymode"]),
+};
+
+export type AuthorityUser = Pick<typeof users.$inferSelect, keyof typeof authorityColumns.user>;
 
 export async function loadAuthority(db: DbOrTx, userId: number): Promise<Authority | null> {
-  const [row] = await selectUserWithTenants(db).where(eq(users.id, userId));
+  const [row] = await db
+    .select(authorityColumns)
+    .from(users)
+    .leftJoin(providers, eq(tableColumn(providers, "id"), users.sysid))
+    .leftJoin(schools, eq(tableColumn(schools, "id"), users.schid))
+    .where(eq(users.id, userId));
   return row ? authorityOf(row.user, row.provider, row.school) : null;
 }
 
-/** The authority of a user row with its provider and school rows (null when it has none). */
-export function authorityOf(user: UserRow, providerRow: CatalogueRow | null, schoolRow: CatalogueRow | null): Authority {
+/** The authority of a user with its provider and school rows (null when it has none). */
+export function authorityOf(user: AuthorityUser, providerRow: CatalogueRow | null, schoolRow: CatalogueRow | null): Authority {
   const userType = normaliseUserType(user.userType);
   const provider = user.sysid === null || !providerRow ? null : providerFacts(providerRow);
   const school = user.schid === null || !schoolRow ? null : schoolFacts(schoolRow);

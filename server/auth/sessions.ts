@@ -4,11 +4,11 @@
  * request reads the session from the database, so revocation holds in every server process.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, inArray, isNull, ne } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { tableColumn } from "../db/catalogueTables";
 import type { Db, DbOrTx } from "../db/client";
 import { providers, schools, sessions, users } from "../db/schema";
-import { authorityOf, type Authority } from "./authority";
+import { authorityColumns, authorityOf, type Authority } from "./authority";
 
 export interface SessionLifetime {
   idleMinutes: number;
@@ -40,17 +40,26 @@ export async function createSession(
   return token;
 }
 
-/** The authority of a live session, or null (unknown, revoked, idle too long or too old). */
-export async function resolveSession(db: Db, token: string, now: Date, lifetime: SessionLifetime): Promise<{ auth: Authority; tokenHash: string } | null> {
-  if (!token || token.length > 200) return null;
-  const tokenHash = hashToken(token);
-  const [row] = await db
-    .select({ session: sessions, user: users, provider: providers, school: schools })
+/** The session with its user, provider and school: one prepared statement, as every request runs it. */
+function sessionQuery(db: Db) {
+  return db
+    .select({ session: { revokedAt: sessions.revokedAt, lastSeenAt: sessions.lastSeenAt, createdAt: sessions.createdAt }, ...authorityColumns })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(providers, eq(tableColumn(providers, "id"), users.sysid))
     .leftJoin(schools, eq(tableColumn(schools, "id"), users.schid))
-    .where(eq(sessions.tokenHash, tokenHash));
+    .where(eq(sessions.tokenHash, sql.placeholder("tokenHash")))
+    .prepare("session_by_token");
+}
+const preparedSessionQueries = new WeakMap<Db, ReturnType<typeof sessionQuery>>();
+
+/** The authority of a live session, or null (unknown, revoked, idle too long or too old). */
+export async function resolveSession(db: Db, token: string, now: Date, lifetime: SessionLifetime): Promise<{ auth: Authority; tokenHash: string } | null> {
+  if (!token || token.length > 200) return null;
+  const tokenHash = hashToken(token);
+  let query = preparedSessionQueries.get(db);
+  if (!query) preparedSessionQueries.set(db, (query = sessionQuery(db)));
+  const [row] = await query.execute({ tokenHash });
   if (!row || row.session.revokedAt) return null;
   const { lastSeenAt, createdAt } = row.session;
   const idleLimit = now.getTime() - lifetime.idleMinutes * 60_000;

@@ -1,6 +1,7 @@
 /**
- * Login throttling per username and per IP, kept in the database so every server process counts the same
- * failures. Too many failures within a minute lock the key; each further lock lasts twice as long (capped).
+ * Throttling of logins (per username and per IP) and of activation-code attempts (per user and per IP), kept
+ * in the database so every server process counts the same failures. Too many failures within a minute lock the
+ * key; each further lock lasts twice as long (capped).
  */
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
@@ -17,11 +18,14 @@ export interface ThrottleRule {
 export interface ThrottleRules {
   perUsername: ThrottleRule;
   perIp: ThrottleRule;
+  /** wrong activation codes per user (guessing codes); per IP the perIp rule counts them apart from logins */
+  perRedeemer: ThrottleRule;
 }
 
 export const DEFAULT_THROTTLE: ThrottleRules = {
   perUsername: { maxFailures: 5, windowMs: 60_000, firstLockMs: 60_000, maxLockMs: 3_600_000 },
   perIp: { maxFailures: 30, windowMs: 60_000, firstLockMs: 60_000, maxLockMs: 3_600_000 },
+  perRedeemer: { maxFailures: 10, windowMs: 60_000, firstLockMs: 60_000, maxLockMs: 3_600_000 },
 };
 
 export function usernameKey(username: string): string {

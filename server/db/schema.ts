@@ -8,6 +8,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
+  date,
   index,
   integer,
   jsonb,
@@ -32,6 +33,12 @@ export const providers = catalogueTables.service;
 export const schools = catalogueTables.school;
 /** Renewal packages (entity "meal"). */
 export const mealPackages = catalogueTables.meal;
+/** School renewals (entity "schoolrenew"). */
+export const schoolRenewals = catalogueTables.schoolrenew;
+/** Provider term extensions (entity "servicedelay"). */
+export const providerExtensions = catalogueTables.servicedelay;
+/** Activation codes (entity "actcode"). */
+export const activationCodes = catalogueTables.actcode;
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -177,6 +184,8 @@ export const paymentOrders = pgTable(
     status: varchar("status", { length: 16 }).notNull().default("NOTPAY"),
     transactionId: varchar("transaction_id", { length: 64 }),
     paidAt: timestamptz("paid_at"),
+    /** the term end the payment gave, set when it was applied (checkpay tells it) */
+    appliedEnd: date("applied_end", { mode: "string" }),
     /** the order's QR code is payable until then */
     expiresAt: timestamptz("expires_at").notNull(),
     createdBy: integer("created_by"),
@@ -218,4 +227,32 @@ export const paymentMerchants = pgTable(
     updatedAt: timestamptz("updated_at").notNull().defaultNow(),
   },
   (t) => [uniqueIndex("payment_merchants_owner_unique").on(sql`coalesce(${t.sysid}, 0)`, t.gateway), index("payment_merchants_mchid_idx").on(t.merchantId)],
+);
+
+/**
+ * Users who receive a provider's daily business report (getdaycountnoticeset): bound by scanning the binding QR
+ * code, removed by daycountnoticeunbind. `openid` identifies the messaging-app user within the platform account.
+ */
+export const dailyReportSubscribers = pgTable(
+  "daily_report_subscribers",
+  {
+    id: serial("id").primaryKey(),
+    sysid: integer("sysid").notNull(),
+    openid: varchar("openid", { length: 64 }).notNull(),
+    nickname: varchar("nickname", { length: 64 }).notNull(),
+    headurl: varchar("headurl", { length: 500 }).notNull().default(""),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("daily_report_subscribers_unique").on(t.sysid, t.openid)],
+);
+
+/** One-time binding tokens behind the binding QR code: only the SHA-256 is kept, valid for a few minutes. */
+export const dailyReportBindTokens = pgTable(
+  "daily_report_bind_tokens",
+  {
+    tokenHash: varchar("token_hash", { length: 64 }).primaryKey(),
+    sysid: integer("sysid").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+  },
+  (t) => [index("daily_report_bind_tokens_expires_idx").on(t.expiresAt)],
 );

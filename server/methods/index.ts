@@ -3,6 +3,7 @@ import { entities } from "../../resources.config";
 import { registerMerchantOperations } from "../payments/merchants";
 import type { OperationRegistry } from "../protocol/registry";
 import { registerCatalogueOperations } from "./catalogue/crud";
+import { registerDailyReportOperations } from "./dailyReport";
 import { registerRenewalOperations } from "./renewal";
 import { registerSessionOperations } from "./session";
 import { registerSiteOperations } from "./site";
@@ -12,5 +13,6 @@ export function registerOperations(registry: OperationRegistry): void {
   registerSiteOperations(registry);
   registerMerchantOperations(registry);
   registerRenewalOperations(registry);
+  registerDailyReportOperations(registry);
   registerCatalogueOperations(registry, entities);
 }

@@ -7,6 +7,9 @@
 
 export type GatewayName = "sandbox" | "wechatpay";
 
+/** our payment numbers (out_trade_no): letters and digits, at most 32 (WeChat Pay's limit) */
+export const PAY_NO_PATTERN = /^[A-Za-z0-9]{1,32}$/;
+
 /** WeChat Pay's trade_state values; the sandbox uses the same ones. */
 export type TradeState = "NOTPAY" | "USERPAYING" | "SUCCESS" | "CLOSED" | "REFUND" | "REVOKED" | "PAYERROR";
 

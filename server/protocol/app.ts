@@ -20,6 +20,9 @@ import type { Db } from "../db/client";
 import { systemClock, type Clock } from "../lib/clock";
 import { requestLanguage, translator, type Translate } from "../lib/i18n";
 import { registerOperations } from "../methods";
+import { registerDailyReportSandbox } from "../methods/dailyReport";
+import { registerNotifyRoutes } from "../payments/notify";
+import { registerSandboxRoutes } from "../payments/sandbox";
 import { PaymentSecrets, type PaymentKeyOptions } from "../payments/secrets";
 import { ApiFailure, fail, success, tokenError, type Envelope } from "./envelope";
 import { OperationRegistry, type AppServices, type OperationContext } from "./registry";
@@ -45,6 +48,10 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** where the key of stored payment secrets comes from; default none (storing merchant credentials fails) */
   paymentKey?: PaymentKeyOptions;
+  /** PUBLIC_URL: the address in payment QR codes and gateway notification URLs; default each request's origin */
+  publicUrl?: string;
+  /** the sandbox payment page (DESIGN 8); default on, off in production */
+  paymentSandbox?: boolean;
 }
 
 export const DEFAULT_RATE_LIMIT = { max: 6000, timeWindowMs: 60_000 };
@@ -71,6 +78,11 @@ function languageOf(request: FastifyRequest): Translate {
   return translator(requestLanguage(request.headers));
 }
 
+/** The server's public address: PUBLIC_URL, else the scheme and host the request was sent to. */
+function originOf(services: AppServices, request: FastifyRequest): string {
+  return services.publicUrl ?? `${request.protocol}://${request.host}`;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -87,6 +99,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sessionLifetime: { ...DEFAULT_SESSION_LIFETIME, ...options.sessionLifetime },
     throttle: options.throttle ?? DEFAULT_THROTTLE,
     paymentSecrets: new PaymentSecrets(options.paymentKey),
+    publicUrl: options.publicUrl?.replace(/\/+$/, ""),
+    paymentSandbox: options.paymentSandbox ?? true,
   };
   const registry = new OperationRegistry();
   registerOperations(registry);
@@ -172,6 +186,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.status(404).send(fail(t("api.unknown_path")));
   });
 
+  if (services.paymentSandbox) registerSandboxRoutes(app, services, (request) => originOf(services, request));
+  registerNotifyRoutes(app, services);
+  registerDailyReportSandbox(app, services);
+
   const routeConfig = rateLimitOptions ? { rateLimit: { max: rateLimitOptions.max, timeWindow: rateLimitOptions.timeWindowMs } } : {};
   app.post<{ Params: { path: string } }>("/weapi/:path", { config: routeConfig }, async (request, reply) => {
     const envelope = await dispatch(request, registry, services);
@@ -203,6 +221,7 @@ async function dispatch(request: FastifyRequest<{ Params: { path: string } }>, r
       now,
       ip: request.ip,
       userAgent: headerValue(request.headers["user-agent"]),
+      origin: originOf(services, request),
       log: request.log,
       auth: null,
       tokenHash: null,
@@ -228,7 +247,7 @@ async function dispatch(request: FastifyRequest<{ Params: { path: string } }>, r
       input = parsed.data;
     }
     const result = await operation.handler(ctx, input);
-    return success(t(result.messageKey ?? "api.ok"), result.data);
+    return success(t(result.messageKey ?? "api.ok", result.messageParams), result.data);
   } catch (err) {
     if (err instanceof ApiFailure) return fail(t(err.messageKey, err.params), err.data);
     request.log.error({ err }, "operation failed");

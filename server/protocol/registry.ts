@@ -22,6 +22,10 @@ export interface AppServices {
   throttle: ThrottleRules;
   /** encrypts and decrypts stored payment merchant secrets */
   paymentSecrets: PaymentSecrets;
+  /** PUBLIC_URL: the address phones and payment gateways reach the server at; unset: each request's own origin */
+  publicUrl?: string;
+  /** whether orders may be paid on the sandbox page when no WeChat Pay merchant takes them */
+  paymentSandbox: boolean;
 }
 
 export interface OperationContext {
@@ -34,6 +38,8 @@ export interface OperationContext {
   now: Date;
   ip: string;
   userAgent: string;
+  /** the server's public address (PUBLIC_URL, else the origin the request was sent to), no trailing slash */
+  origin: string;
   log: FastifyBaseLogger;
   /** present on operations that need a session */
   auth: Authority | null;
@@ -46,6 +52,7 @@ export interface OperationContext {
 export interface OperationResult {
   /** translation key of return_msg (default api.ok) */
   messageKey?: string;
+  messageParams?: Record<string, string | number>;
   data?: Record<string, unknown>;
 }
 

@@ -6,7 +6,7 @@ import { count } from "drizzle-orm";
 import type { PasswordHasher } from "../auth/passwords";
 import type { Db, DbOrTx } from "../db/client";
 import { mealPackages, pickupPoints, pickupPointUsers, providers, schools, siteSettings, users, userSchools } from "../db/schema";
-import { addDays, businessDay } from "../lib/dates";
+import { addDays, businessDay } from "../../common/term";
 import { SITE_SETTINGS_ID } from "../methods/siteSettings";
 
 export const DEMO_PASSWORD = "demo1234";

@@ -8,9 +8,12 @@ import { Button, Card, Form, Space, Table } from "antd";
 import type { TableProps } from "antd";
 import { DownloadOutlined, EyeOutlined, EditOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from "@ant-design/icons";
 import { useState } from "react";
+import { useParams } from "react-router";
 import { useTable, getDefaultSortOrder } from "@refinedev/antd";
-import { useGo, useTranslation, type BaseRecord, type CrudFilter, type CrudSort, type HttpError } from "@refinedev/core";
-import type { EntityDecl, FieldDecl } from "../../common/catalogue";
+import { useGo, usePermissions, useTranslation, type BaseRecord, type CrudFilter, type CrudSort, type HttpError } from "@refinedev/core";
+import type { EntityDecl, FieldDecl, MenuEntry } from "../../common/catalogue";
+import { hasAnyRole } from "../../common/roleKeys";
+import { builtRoute, type BuiltPage } from "./builtPages";
 import { DEFAULT_API_PATH, filterPayload, scope as tenantScope, sortPayload } from "../../providers/dataProvider";
 import { weapi } from "../../providers/weapi";
 import { displayValue, FilterControl, filterValueProps, type Translate } from "./fields";
@@ -63,6 +66,29 @@ async function exportList(entity: EntityDecl, operation: string, filters: readon
   if (res.return_code === "SUCCESS" && res.data?.items) saveFile(res.data.items);
 }
 
+/**
+ * Other pages a row opens: hidden routes of the list's group with an :id that name this list as their menu
+ * (e.g. a provider's contract maintenance and its activation codes beside the provider list), as the user's
+ * roles allow.
+ */
+function useRecordPages(list: BuiltPage | undefined, entity: EntityDecl): { entry: MenuEntry; route: string }[] {
+  const { data: roles } = usePermissions<string[]>({});
+  if (!list || !roles) return [];
+  const { group, entry: listEntry } = list;
+  return group.children
+    .filter(
+      (entry) =>
+        entry.hidden &&
+        entry.activeMenu === listEntry.name &&
+        entry.params?.includes(":id") &&
+        entry.page &&
+        (entry.page.kind === "custom" || entry.page.entity !== entity.name) &&
+        hasAnyRole(roles, group.roles) &&
+        hasAnyRole(roles, entry.roles),
+    )
+    .map((entry) => ({ entry, route: builtRoute(group, entry) }));
+}
+
 export default function CrudList({ resource }: { resource: string }) {
   const { entity, pages } = resourceByIdentifier(resource);
   const { translate } = useTranslation();
@@ -71,7 +97,12 @@ export default function CrudList({ resource }: { resource: string }) {
   const go = useGo();
   const [exporting, setExporting] = useState(false);
   const listRef = pages.list?.entry.page;
-  const fixedFilters = Object.entries((listRef?.kind === "list" && listRef.filters) || {});
+  const { id: recordId } = useParams();
+  const listPage = listRef?.kind === "list" ? listRef : undefined;
+  const fixedFilters = Object.entries({
+    ...listPage?.filters,
+    ...(listPage?.recordFilter && recordId ? { [listPage.recordFilter]: recordId } : {}),
+  });
   const filterFields = entity.fields.filter((f) => f.filter && !fixedFilters.some(([name]) => name === f.name));
 
   const { tableProps, searchFormProps, sorters, filters } = useTable<BaseRecord, HttpError, FilterValues>({
@@ -97,7 +128,8 @@ export default function CrudList({ resource }: { resource: string }) {
     }));
   const edit = pages.edit && may("edit") ? pages.edit : undefined;
   const show = pages.info && may("info") ? pages.info : undefined;
-  if (edit || show) {
+  const recordPages = useRecordPages(pages.list, entity);
+  if (edit || show || recordPages.length > 0) {
     columns.push({
       key: "actions",
       title: translate("crud.actions"),
@@ -114,6 +146,11 @@ export default function CrudList({ resource }: { resource: string }) {
               {translate("crud.detail")}
             </Button>
           )}
+          {recordPages.map((page) => (
+            <Button key={page.route} size="small" data-testid={`row-${page.entry.name}`} onClick={() => go({ to: recordPath(page.route, record.id) })}>
+              {translate(page.entry.title)}
+            </Button>
+          ))}
         </Space>
       ),
     });

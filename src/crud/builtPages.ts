@@ -31,7 +31,8 @@ export function resourceIdentifier(entity: string, group: MenuGroup): string {
   return `${entity}@${group.path}`;
 }
 
-function routeOf(group: MenuGroup, entry: MenuEntry): string {
+/** The route pattern of an entry, e.g. /servicev2/serviceedit/:id */
+export function builtRoute(group: MenuGroup, entry: MenuEntry): string {
   return [`/${group.path}/${entry.name}`, ...(entry.params ?? [])].join("/");
 }
 
@@ -43,7 +44,7 @@ export function builtPages(menus: readonly MenuGroup[] = catalogueMenus): BuiltP
       if (!page || page.kind === "custom") continue;
       const entity = entityByName(page.entity);
       if (!entity) throw new Error(`menu entry /${group.path}/${entry.name} names an unknown entity ${page.entity}`);
-      pages.push({ kind: page.kind, entity, group, entry, route: routeOf(group, entry), resource: resourceIdentifier(entity.name, group) });
+      pages.push({ kind: page.kind, entity, group, entry, route: builtRoute(group, entry), resource: resourceIdentifier(entity.name, group) });
     }
   }
   return pages;

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_THROTTLE } from "../../server/auth/throttle";
 import { auditLog, providers, users } from "../../server/db/schema";
 import { tableColumn } from "../../server/db/catalogueTables";
 import { describeOnDatabases } from "../helpers/db";
@@ -131,7 +132,7 @@ describeOnDatabases("sessions", (kind) => {
   describe("throttling per address", () => {
     it("locks an address that fails on many accounts, whichever account it tries next", async () => {
       const perIp = { maxFailures: 3, windowMs: 60_000, firstLockMs: 30_000, maxLockMs: 3_600_000 };
-      const strict = await createTestApp(kind, { throttle: { perUsername: { ...perIp, maxFailures: 100 }, perIp } });
+      const strict = await createTestApp(kind, { throttle: { ...DEFAULT_THROTTLE, perUsername: { ...perIp, maxFailures: 100 }, perIp } });
       try {
         for (const username of ["svc", "staff", "school"]) await strict.call("adminapi", "login", { username, password: "wrong-one" });
         const locked = await strict.call("adminapi", "login", { username: "sysop", password: "demo1234" });

@@ -1,8 +1,10 @@
 /** The app under test: a fresh seeded database, a clock the test moves, and a small /weapi client over inject. */
+import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { Envelope } from "../../server/protocol/envelope";
 import { PasswordHasher, type PasswordCost } from "../../server/auth/passwords";
 import type { ThrottleRules } from "../../server/auth/throttle";
+import { tableColumn, type CatalogueTable } from "../../server/db/catalogueTables";
 import type { Db } from "../../server/db/client";
 import { ManualClock } from "../../server/lib/clock";
 import { buildApp, type AppOptions } from "../../server/protocol/app";
@@ -30,7 +32,7 @@ export interface TestApp {
 
 export async function createTestApp(
   kind: TestDatabaseKind,
-  options: { seed?: boolean; throttle?: ThrottleRules; rateLimit?: AppOptions["rateLimit"]; bodyLimit?: number; staticDir?: string | null; paymentKey?: AppOptions["paymentKey"] } = {},
+  options: { seed?: boolean; throttle?: ThrottleRules; rateLimit?: AppOptions["rateLimit"]; bodyLimit?: number; staticDir?: string | null; paymentKey?: AppOptions["paymentKey"]; paymentSandbox?: boolean } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDatabase(kind);
   const clock = new ManualClock(new Date("2026-03-02T02:00:00Z"));
@@ -45,6 +47,7 @@ export async function createTestApp(
     bodyLimit: options.bodyLimit,
     staticDir: options.staticDir ?? null,
     paymentKey: options.paymentKey,
+    paymentSandbox: options.paymentSandbox,
     logger: false,
   });
   const call: TestApp["call"] = async (path, method, payload = {}, callOptions = {}) => {
@@ -70,4 +73,11 @@ export async function createTestApp(
       await testDb.dispose();
     },
   };
+}
+
+/** The id of the demo record with this title (a provider, a school, a package...). */
+export async function idByTitle(db: Db, table: CatalogueTable, title: string): Promise<number> {
+  const [row] = await db.select({ id: tableColumn(table, "id") }).from(table).where(eq(tableColumn(table, "title"), title));
+  if (!row) throw new Error(`no record titled ${title}`);
+  return Number(row.id);
 }

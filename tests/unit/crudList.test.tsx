@@ -172,6 +172,23 @@ describe("generic list page (provider entity)", { timeout: 20000 }, () => {
     await waitFor(() => expect(screen.getByTestId("location").textContent).toBe("/servicev2/serviceedit/1"));
   });
 
+  it("offers the provider's contract maintenance and activation codes on each row, opened with the row's id", async () => {
+    listServer();
+    renderCrud("/servicev2/servicelist");
+    await screen.findByText("Sunrise Campus Services", {}, { timeout: 10000 });
+    expect(screen.getAllByTestId("row-servicedelayv2").map((b) => b.textContent)).toEqual(["Contract maintenance", "Contract maintenance"]);
+    fireEvent.click(screen.getAllByTestId("row-serviceactcode")[0]);
+    await waitFor(() => expect(screen.getByTestId("location").textContent).toBe("/servicev2/serviceactcode/2"));
+  });
+
+  it("keeps the v1 provider list free of v2 record pages", async () => {
+    setCookies({ servicer_ver: "v1" });
+    listServer();
+    renderCrud("/service/servicelist");
+    await screen.findByText("Sunrise Campus Services", {}, { timeout: 10000 });
+    expect(screen.queryByTestId("row-servicedelayv2")).toBeNull();
+  });
+
   it("serves the v1 route with v1 role keys, and offers add only to those allowed to add", async () => {
     setCookies({ servicer_ver: "v1" });
     listServer();

@@ -10,7 +10,7 @@ import { changeLanguage } from "../../providers/i18n";
 import { setSessionUser } from "../../providers/session";
 import { ShellLayout } from "../../src/shell/ShellLayout";
 import { EXPIRY_SHOWN_FLAG, ExpiryReminder } from "../../src/shell/renewal/ExpiryReminder";
-import { businessToday, daysLeft, expiryOffer, extendedEnd } from "../../src/shell/renewal/term";
+import { businessDay, daysLeft, expiryOffer, extendedEnd } from "../../common/term";
 import { renderDialog } from "../helpers/renderDialog";
 import { clearCookies, fakeWeapi, setCookies } from "../helpers/weapiFetch";
 
@@ -57,8 +57,8 @@ describe("days left (spec 4.2)", () => {
   });
 
   it("takes today in Asia/Shanghai", () => {
-    expect(businessToday(new Date("2026-11-22T16:30:00Z"))).toBe("2026-11-23");
-    expect(businessToday(new Date("2026-11-22T15:59:59Z"))).toBe("2026-11-22");
+    expect(businessDay(new Date("2026-11-22T16:30:00Z"))).toBe("2026-11-23");
+    expect(businessDay(new Date("2026-11-22T15:59:59Z"))).toBe("2026-11-22");
   });
 
   it("offers a reminder under 15 days and above 0, the forced renewal at 0 or less", () => {
@@ -152,7 +152,7 @@ describe("expiry reminder", () => {
 describe("expiry in the console layout", () => {
   it("a school near its end is reminded; a renewal reloads the school's end date in the top bar", async () => {
     // the layout reads the real clock: 3 days left from today
-    const [year, month, day] = businessToday(new Date()).split("-").map(Number);
+    const [year, month, day] = businessDay(new Date()).split("-").map(Number);
     const threeDaysLeft = new Date(Date.UTC(year, month - 1, day + 2)).toISOString().slice(0, 10);
     let endtime = threeDaysLeft;
     const server = fakeWeapi((body) => {

@@ -181,22 +181,44 @@ describe("route guard on paths both generations use (/help, /activity)", () => {
 });
 
 describe("sidebar (spec 2.4)", () => {
-  it("shows sysadmin the v2 provider and package lists, and nothing that is not built yet", () => {
+  const link = (path: string, icon: string) => ({ key: path, title: `menu.${path.split("/")[2]}`, icon, path, external: false });
+
+  it("shows sysadmin the v2 provider, extension, package and code lists, and nothing that is not built yet", () => {
     expect(sidebarItems(menus, ["systemv2", "superadminv2"])).toEqual([
-      { key: "/servicev2/servicelist", title: "menu.servicelist", icon: "UnorderedListOutlined", path: "/servicev2/servicelist", external: false },
-      { key: "/schoolv2/meallist", title: "menu.meallist", icon: "GiftOutlined", path: "/schoolv2/meallist", external: false },
+      {
+        key: "/servicev2",
+        title: "menu.group.service",
+        icon: "ShopOutlined",
+        children: [link("/servicev2/servicelist", "UnorderedListOutlined"), link("/servicev2/servicedelaylist", "HistoryOutlined")],
+      },
+      {
+        key: "/schoolv2",
+        title: "menu.group.school",
+        icon: "BankOutlined",
+        children: [link("/schoolv2/meallist", "GiftOutlined"), link("/schoolv2/actcodelist", "KeyOutlined")],
+      },
     ]);
   });
 
-  it("shows sysv1 the v1 provider and package lists, and nothing that is not built yet", () => {
+  it("shows sysv1 the v1 provider, package and code lists, and nothing that is not built yet", () => {
     expect(sidebarItems(menus, ["system", "superadmin"])).toEqual([
-      { key: "/service/servicelist", title: "menu.servicelist", icon: "UnorderedListOutlined", path: "/service/servicelist", external: false },
-      { key: "/meal/meallist", title: "menu.meallist", icon: "GiftOutlined", path: "/meal/meallist", external: false },
+      link("/service/servicelist", "UnorderedListOutlined"),
+      link("/meal/meallist", "GiftOutlined"),
+      link("/actcode/actcodelist", "KeyOutlined"),
     ]);
+  });
+
+  it("shows schools and providers their renewal pages, and providers their codes", () => {
+    const renewal = (group: string) => [link(`/${group}/recharge`, "WalletOutlined"), link(`/${group}/schoolrenewlist`, "HistoryOutlined")];
+    const schoolGroup = (group: string, children: unknown[]) => ({ key: `/${group}`, title: "menu.group.school", icon: "BankOutlined", children });
+    expect(sidebarItems(menus, ["schoolv2"])).toEqual([schoolGroup("schoolv2", renewal("schoolv2"))]);
+    expect(sidebarItems(menus, ["paymode", "school"])).toEqual([schoolGroup("school", renewal("school"))]);
+    expect(sidebarItems(menus, ["servicev2", "xcxuploadv2"])).toEqual([schoolGroup("schoolv2", [...renewal("schoolv2"), link("/schoolv2/actcodelist", "KeyOutlined")])]);
+    expect(sidebarItems(menus, ["service"])).toEqual([schoolGroup("school", renewal("school")), link("/actcode/actcodelist", "KeyOutlined")]);
   });
 
   it("shows accounts without a built page an empty sidebar", () => {
-    for (const roles of [["servicev2", "xcxuploadv2"], ["service_schadminv2"], ["pickup"], ["schoolv2"], ["service"], ["paymode", "school"]]) {
+    for (const roles of [["service_schadminv2"], ["pickup"]]) {
       expect(sidebarItems(menus, roles)).toEqual([]);
     }
   });
@@ -244,14 +266,19 @@ describe("catalogue menu declarations", () => {
     }
   });
 
-  it("builds only the provider and package pages in this release", () => {
+  it("builds the provider, package and renewal pages in this release", () => {
     const built = menus.flatMap((g) => g.children.filter((e) => e.page).map((e) => `/${g.path}/${e.name}`));
     expect(built.sort()).toEqual(
       [
         "/service/servicelist", "/service/serviceadd", "/service/serviceedit",
         "/servicev2/servicelist", "/servicev2/serviceadd", "/servicev2/serviceedit",
+        "/servicev2/servicedelayv2", "/servicev2/serviceactcode", "/servicev2/servicedelaylist",
         "/meal/meallist", "/meal/mealadd", "/meal/mealedit",
         "/schoolv2/meallist", "/schoolv2/mealadd", "/schoolv2/mealedit",
+        "/school/recharge", "/school/schoolrenewlist", "/school/schoolrenewinfo",
+        "/schoolv2/recharge", "/schoolv2/schoolrenewlist", "/schoolv2/schoolrenewinfo",
+        "/actcode/actcodelist", "/actcode/actcodeadd",
+        "/schoolv2/actcodelist", "/schoolv2/actcodeadd",
       ].sort(),
     );
   });

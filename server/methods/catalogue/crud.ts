@@ -10,7 +10,7 @@ import { parseTenantId, resolveScope, type Scope } from "../../auth/scope";
 import { isColumnField, tableColumn, tenantColumnNames, type CatalogueTable } from "../../db/catalogueTables";
 import type { DbOrTx } from "../../db/client";
 import { catalogueTables } from "../../db/schema";
-import { isCalendarDay } from "../../lib/dates";
+import { businessDay, isCalendarDay } from "../../../common/term";
 import { labelText } from "../../lib/i18n";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
@@ -18,6 +18,8 @@ import { fieldErrors, formFields, recordSchema } from "./fieldSchemas";
 import { entityHooks, type EntityHooks, type Row } from "./hooks";
 
 export const MAX_PAGE_SIZE = 100;
+/** rows an export may hold; a larger list must be narrowed by its filters first */
+export const MAX_EXPORT_ROWS = 10_000;
 export const DEFAULT_PAGE_SIZE = 20;
 
 /** PostgreSQL's unique_violation */
@@ -40,6 +42,14 @@ export function serialiseRow(entity: EntityDecl, row: Row): Row {
     else out[name] = value;
   }
   return out;
+}
+
+/** A value as a spreadsheet cell: option labels in the caller's language, everything else as the API gives it. */
+function exportCell(ctx: OperationContext, field: FieldDecl, value: unknown): string | number | null {
+  if (value === null || value === undefined) return null;
+  const option = field.options?.find((o) => o.value === value);
+  if (option) return labelText(ctx.t, option.label, String(value));
+  return typeof value === "number" ? value : String(value);
 }
 
 function parseRecordId(value: unknown): number {
@@ -123,6 +133,54 @@ class EntityCrud {
     if (parsed.success) return parsed.data;
     const errors = fieldErrors(this.entity, parsed.error, ctx.t);
     throw new ApiFailure("api.invalid_params", { field: errors[0]?.field ?? "" }, { errors });
+  }
+
+  /**
+   * The filtered, sorted list (at most MAX_EXPORT_ROWS rows) as an xlsx file of the list columns, with
+   * labels and option texts in the caller's language.
+   */
+  async export(ctx: OperationContext) {
+    const { conditions } = await this.scoped(ctx);
+    conditions.push(...this.filterConditions(ctx.payload));
+    const where = and(...conditions);
+    const [{ total }] = await ctx.db.select({ total: count() }).from(this.table).where(where);
+    if (Number(total) > MAX_EXPORT_ROWS) throw new ApiFailure("api.export_too_large", { max: MAX_EXPORT_ROWS });
+    const rows = (await ctx.db
+      .select()
+      .from(this.table)
+      .where(where)
+      .orderBy(...this.ordering(ctx.payload.sort))
+      .limit(MAX_EXPORT_ROWS)) as Row[];
+
+    const { default: ExcelJS } = await import("exceljs");
+    const workbook = new ExcelJS.Workbook();
+    const title = labelText(ctx.t, this.entity.title, this.entity.name);
+    const sheet = workbook.addWorksheet(title.slice(0, 31));
+    const fields = this.entity.fields.filter((f) => f.list);
+    sheet.columns = fields.map((f) => ({ header: this.label(ctx, f), key: f.name, width: Math.max(12, this.label(ctx, f).length + 4) }));
+    sheet.getRow(1).font = { bold: true };
+    for (const row of rows) {
+      const api = serialiseRow(this.entity, row);
+      sheet.addRow(Object.fromEntries(fields.map((f) => [f.name, exportCell(ctx, f, api[f.name])])));
+    }
+    const content = Buffer.from(await workbook.xlsx.writeBuffer());
+    await writeAudit(ctx.db, {
+      userId: ctx.auth?.userId,
+      username: ctx.auth?.username,
+      action: `${this.entity.name}export`,
+      entity: this.entity.name,
+      ip: ctx.ip,
+      detail: { rows: rows.length },
+    });
+    return {
+      data: {
+        items: {
+          filename: `${this.entity.name}-${businessDay(ctx.now)}.xlsx`,
+          mime: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+          content_base64: content.toString("base64"),
+        },
+      },
+    };
   }
 
   async list(ctx: OperationContext) {
@@ -322,6 +380,15 @@ export function registerCatalogueOperations(registry: OperationRegistry, entitie
       edit: (ctx) => crud.edit(ctx),
       del: (ctx) => crud.del(ctx),
     };
+    if (entity.exportOperation && entity.roles.list?.length) {
+      registry.add({
+        path: entity.apiPath ?? "adminapiv2",
+        method: entity.exportOperation,
+        needsToken: true,
+        roles: entity.roles.list,
+        handler: (ctx) => crud.export(ctx),
+      });
+    }
     for (const action of Object.keys(actions) as CrudAction[]) {
       const roles = entity.roles[action];
       if (!roles || roles.length === 0) continue;

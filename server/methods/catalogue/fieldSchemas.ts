@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { EntityDecl, FieldDecl } from "../../../common/catalogue";
 import { yuanToFen } from "../../../common/money";
-import { isCalendarDay } from "../../lib/dates";
+import { isCalendarDay } from "../../../common/term";
 import { labelText, type Translate } from "../../lib/i18n";
 
 /** Message codes of field checks; each is api.validation.{code}. */

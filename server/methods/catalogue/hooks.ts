@@ -24,6 +24,8 @@ export interface EntityHooks {
 }
 
 export const entityHooks: Record<string, EntityHooks> = {
+  // a provider sees the activation codes bound to it
+  actcode: { ownProviderColumn: "sysid" },
   service: {
     ownProviderColumn: "id",
     // the provider's first administrator account is created with it

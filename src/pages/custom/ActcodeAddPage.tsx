@@ -12,7 +12,7 @@ import { weapi } from "../../../providers/weapi";
 import { DATE_FORMAT } from "../../crud/fields";
 import { useMealPackages } from "../../shell/renewal/SchoolRenewal";
 import type { CustomPageProps } from ".";
-import { MAX_CODES_PER_BATCH, MAX_TERM_MONTHS, REMARK_MAX_LENGTH } from "./limits";
+import { MAX_CODES_PER_BATCH, MAX_TERM_MONTHS, REMARK_MAX_LENGTH } from "../../../common/renewalLimits";
 import { RemoteSelect } from "./RemoteSelect";
 
 

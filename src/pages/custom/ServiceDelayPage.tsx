@@ -9,9 +9,9 @@ import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
 import { sanitiseMoneyInput, yuanToFen } from "../../../common/money";
 import { weapi } from "../../../providers/weapi";
-import { businessToday, extendedEnd } from "../../shell/renewal/term";
+import { businessDay, extendedEnd } from "../../../common/term";
 import type { CustomPageProps } from ".";
-import { MAX_TERM_MONTHS, REMARK_MAX_LENGTH } from "./limits";
+import { MAX_TERM_MONTHS, REMARK_MAX_LENGTH } from "../../../common/renewalLimits";
 import { RemoteSelect, type RemoteRecord } from "./RemoteSelect";
 
 
@@ -74,7 +74,7 @@ export default function ServiceDelayPage({ group, entry }: CustomPageProps) {
     }
   };
 
-  const newEnd = provider && months ? extendedEnd(provider.end_time, months, businessToday(new Date())) : undefined;
+  const newEnd = provider && months ? extendedEnd(provider.end_time, months, businessDay(new Date())) : undefined;
   const known: RemoteRecord | undefined = provider ? { id: provider.id, title: provider.title } : undefined;
 
   return (

@@ -6,7 +6,7 @@
 import { Button, Modal, Space } from "antd";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { businessToday, daysLeft, expiryOffer } from "./term";
+import { businessDay, daysLeft, expiryOffer } from "../../../common/term";
 
 export const EXPIRY_SHOWN_FLAG = "endtimeshow";
 
@@ -56,7 +56,7 @@ export function ExpiryReminder({ kind, endTime, sysid, onRenewed, now = () => ne
 
   useEffect(() => {
     if (!endTime || shownThisSession()) return;
-    const left = daysLeft(endTime, businessToday(now()));
+    const left = daysLeft(endTime, businessDay(now()));
     const offer = expiryOffer(left);
     if (offer === "none") return;
     markShown();

@@ -4,7 +4,7 @@
  * order (get_sysdelay_pay not SUCCESS) it falls to mode 2. Mode 2 and closing stop polling. Keep it mounted
  * while closed: the result dialog outlives it.
  */
-import { Alert, Button, Form, Input, Modal, Radio, Space, Spin, Typography } from "antd";
+import { Alert, Button, Form, Input, Radio, Space, Spin, Typography } from "antd";
 import { QRCodeSVG } from "qrcode.react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -15,6 +15,7 @@ import { QR_SIZE } from "../QrDialog";
 import { useShellActions } from "../useShellActions";
 import { createProviderOrder, renewProviderWithCode, type PayOrder } from "./api";
 import { PayResultDialog } from "./PayResultDialog";
+import { RenewalModal } from "./RenewalModal";
 import { usePaymentPolling } from "./usePaymentPolling";
 
 export const PROVIDER_POLL_MS = 3000;
@@ -102,18 +103,7 @@ export default function ProviderRenewDialog({ open, onClose, onRenewed, sysid, c
 
   return (
     <>
-      <Modal
-        title={t("renewal.provider_title")}
-        open={open}
-        onCancel={onClose}
-        closable={closable}
-        maskClosable={closable}
-        keyboard={closable}
-        footer={null}
-        width={460}
-        data-testid="provider-renew-dialog"
-      >
-        {!closable && <Alert type="error" showIcon message={t("renewal.expired")} style={{ marginBottom: 12 }} />}
+      <RenewalModal title={t("renewal.provider_title")} open={open} onCancel={onClose} closable={closable} width={460} data-testid="provider-renew-dialog">
         <Radio.Group value={mode} onChange={(e) => setMode(e.target.value as Mode)} optionType="button" buttonStyle="solid" style={{ marginBottom: 16 }}>
           <Radio.Button value="qr" data-testid="provider-renew-mode-qr" disabled={!order && !loadingOrder}>
             {t("renewal.mode_qr")}
@@ -155,7 +145,7 @@ export default function ProviderRenewDialog({ open, onClose, onRenewed, sysid, c
             {t("shell.logout")}
           </Typography.Link>
         </Space>
-      </Modal>
+      </RenewalModal>
       <PayResultDialog message={result} onClose={() => setResult(null)} />
     </>
   );

@@ -3,9 +3,10 @@
  * Keep it mounted while closed: the payment result outlives the dialog. Forced (not closable) when the term
  * has run out.
  */
-import { Alert, Modal, Spin, Tabs } from "antd";
+import { Spin, Tabs } from "antd";
 import { useTranslation } from "react-i18next";
 import { sessionSchool, type SchoolRef } from "./api";
+import { RenewalModal } from "./RenewalModal";
 import { ActivationCodeForm, MealPackages, useMealPackages, useSchoolRenewal, type SchoolRenewal } from "./SchoolRenewal";
 
 export interface QuickRenewDialogProps {
@@ -32,18 +33,7 @@ export default function QuickRenewDialog({ open, onClose, onRenewed, closable = 
   });
   return (
     <>
-      <Modal
-        title={t("renewal.quick_title")}
-        open={open}
-        onCancel={onClose}
-        closable={closable}
-        maskClosable={closable}
-        keyboard={closable}
-        footer={null}
-        width={640}
-        data-testid="renew-dialog"
-      >
-        {!closable && <Alert type="error" showIcon message={t("renewal.expired")} style={{ marginBottom: 12 }} data-testid="renew-expired" />}
+      <RenewalModal title={t("renewal.quick_title")} open={open} onCancel={onClose} closable={closable} width={640} data-testid="renew-dialog">
         <Tabs
           items={[
             {
@@ -58,7 +48,7 @@ export default function QuickRenewDialog({ open, onClose, onRenewed, closable = 
             },
           ]}
         />
-      </Modal>
+      </RenewalModal>
       {renewal.dialogs}
     </>
   );

@@ -1,0 +1,64 @@
+/**
+ * Calendar days and subscription terms (DESIGN 4: dates are YYYY-MM-DD in the platform's business time zone):
+ * days left (spec 4.2) and the end after an extension, used alike by the server that applies a renewal and by
+ * the SPA that previews it.
+ */
+import dayjs from "dayjs";
+
+export const BUSINESS_TIME_ZONE = "Asia/Shanghai";
+/** the expiry reminder shows under this many days left (spec 4.2) */
+export const EXPIRY_THRESHOLD_DAYS = 15;
+const DAY_MS = 86_400_000;
+
+const dayFormat = new Intl.DateTimeFormat("en-CA", {
+  timeZone: BUSINESS_TIME_ZONE,
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+});
+
+/** The calendar day (YYYY-MM-DD) of an instant in the business time zone. */
+export function businessDay(at: Date): string {
+  return dayFormat.format(at);
+}
+
+/** YYYY-MM-DD plus a number of days (negative goes back). */
+export function addDays(day: string, days: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Whether a string is a real calendar day written YYYY-MM-DD. */
+export function isCalendarDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+}
+
+function utcDay(date: string): number | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
+  return match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : null;
+}
+
+/** Days left of a term ending on `endTime` (a date or a time: its date counts, plus one), null when unreadable. */
+export function daysLeft(endTime: string, today: string): number | null {
+  const end = utcDay(endTime);
+  const start = utcDay(today);
+  if (end === null || start === null) return null;
+  return Math.round((end - start) / DAY_MS) + 1;
+}
+
+export type ExpiryOffer = "none" | "reminder" | "forced";
+
+export function expiryOffer(days: number | null): ExpiryOffer {
+  if (days === null || days >= EXPIRY_THRESHOLD_DAYS) return "none";
+  return days > 0 ? "reminder" : "forced";
+}
+
+/** The term after an extension: months added to the later of today and the current end. */
+export function extendedEnd(currentEnd: string | null | undefined, months: number, today: string): string {
+  const end = currentEnd?.slice(0, 10);
+  const from = end && end > today ? end : today;
+  return dayjs(from).add(months, "month").format("YYYY-MM-DD");
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "activation_codes" ADD COLUMN "bound_title" varchar(100);

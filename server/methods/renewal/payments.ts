@@ -1,0 +1,130 @@
+/**
+ * Renewal by QR payment (spec 4.3, 4.4): get_pay (a school buys a package), get_sysdelay_pay (a provider buys a
+ * year at its yearly price) and checkpay, which every open payment dialog polls every 1 to 3 seconds and so reads
+ * one indexed row. The payment itself is applied by server/payments/apply.ts when it is reported.
+ */
+import { fenToYuan } from "../../../common/money";
+import { loadSchool } from "../../auth/authority";
+import { resolveScope } from "../../auth/scope";
+import { applyPaidOrder, type PaymentOrder } from "../../payments/apply";
+import { PAY_NO_PATTERN } from "../../payments/gateway";
+import { createPaymentOrder, gatewayOfOrder, orderByPayNo } from "../../payments/orders";
+import { ApiFailure, notFound } from "../../protocol/envelope";
+import type { OperationContext, OperationRegistry } from "../../protocol/registry";
+import { enabledPackage } from "./packages";
+
+/** a provider renewal buys one year */
+const PROVIDER_TERM_MONTHS = 12;
+/** an open WeChat Pay order is asked about at most this often when checkpay finds it unpaid (lost notifications) */
+const GATEWAY_QUERY_INTERVAL_MS = 10_000;
+
+const SCHOOL_BUYERS = ["school", "schoolv2", "service", "servicev2"] as const;
+const PROVIDER_BUYERS = ["service", "servicev2"] as const;
+
+function orderAnswer(order: PaymentOrder) {
+  return {
+    items: { orderid: order.orderid, pay_no: order.payNo, total_fee: fenToYuan(order.totalFeeFen), payparam: { code_url: order.codeUrl } },
+  };
+}
+
+/** Whether the caller may see the order: its own school's, or its own provider's (system: any). */
+function mayCheck(ctx: OperationContext, order: PaymentOrder): boolean {
+  const auth = ctx.auth;
+  if (!auth) return false;
+  if (auth.userType === "system") return true;
+  if (auth.sysid !== order.sysid) return false;
+  if (auth.userType === "school") return order.schId !== null && order.schId === auth.schid;
+  return auth.userType === "service";
+}
+
+const lastGatewayQuery = new Map<string, number>();
+
+/** Asks the gateway about an unpaid WeChat Pay order, at most once per interval, and applies it when paid. */
+async function queryGateway(ctx: OperationContext, order: PaymentOrder): Promise<PaymentOrder> {
+  if (order.gateway === "sandbox") return order;
+  const nowMs = ctx.now.getTime();
+  const last = lastGatewayQuery.get(order.payNo);
+  if (last !== undefined && nowMs - last < GATEWAY_QUERY_INTERVAL_MS) return order;
+  if (lastGatewayQuery.size > 10_000) lastGatewayQuery.clear();
+  lastGatewayQuery.set(order.payNo, nowMs);
+  try {
+    const gateway = await gatewayOfOrder(ctx.services, order, ctx.origin);
+    const trade = await gateway?.query(order.payNo);
+    if (trade?.state !== "SUCCESS" || trade.amountFen === undefined) return order;
+    const applied = await applyPaidOrder(
+      ctx.db,
+      { payNo: order.payNo, gateway: order.gateway as "wechatpay", amountFen: trade.amountFen, merchantId: trade.merchantId ?? "", transactionId: trade.transactionId ?? "", paidAt: trade.paidAt, ip: ctx.ip },
+      ctx.now,
+    );
+    return applied?.order ?? order;
+  } catch (err) {
+    // the notification may still come; the dialog asks again
+    ctx.log.warn({ err, payNo: order.payNo }, "querying the payment gateway failed");
+    return order;
+  }
+}
+
+export function registerPaymentOperations(registry: OperationRegistry): void {
+  registry.add({
+    path: "adminapiv2",
+    method: "get_pay",
+    needsToken: true,
+    roles: SCHOOL_BUYERS,
+    async handler(ctx) {
+      const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);
+      if (scope.schids === null || scope.schids.length !== 1 || ctx.payload.sch_id === undefined) throw new ApiFailure("api.school_required");
+      const school = await loadSchool(ctx.db, scope.schids[0]);
+      if (!school) throw notFound();
+      const meal = await enabledPackage(ctx.db, ctx.payload.setmeal_id);
+      const order = await createPaymentOrder(ctx, {
+        kind: "school_renewal",
+        sysid: school.sysid,
+        schId: school.id,
+        mealId: meal.id,
+        title: meal.title,
+        termMonths: meal.termMonths,
+        totalFeeFen: meal.feeFen,
+      });
+      return { data: orderAnswer(order) };
+    },
+  });
+
+  registry.add({
+    path: "adminapiv2",
+    method: "get_sysdelay_pay",
+    needsToken: true,
+    roles: PROVIDER_BUYERS,
+    async handler(ctx) {
+      const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);
+      const provider = scope.provider;
+      if (!provider || scope.sysid === null) throw new ApiFailure("api.scope_required");
+      if (provider.yearFeeFen <= 0) throw new ApiFailure("api.price_not_set");
+      const order = await createPaymentOrder(ctx, {
+        kind: "provider_renewal",
+        sysid: provider.id,
+        schId: null,
+        mealId: null,
+        title: ctx.t("api.provider_renewal_title"),
+        termMonths: PROVIDER_TERM_MONTHS,
+        totalFeeFen: provider.yearFeeFen,
+      });
+      return { data: { ...orderAnswer(order), qrcode: order.codeUrl } };
+    },
+  });
+
+  registry.add({
+    path: "adminapiv2",
+    method: "checkpay",
+    needsToken: true,
+    roles: [...SCHOOL_BUYERS],
+    async handler(ctx) {
+      const payNo = ctx.payload.pay_no;
+      if (typeof payNo !== "string" || !PAY_NO_PATTERN.test(payNo)) throw notFound();
+      let order = await orderByPayNo(ctx.db, payNo);
+      if (!order || !mayCheck(ctx, order)) throw notFound();
+      if (order.status !== "SUCCESS" && order.expiresAt > ctx.now) order = await queryGateway(ctx, order);
+      if (order.status === "SUCCESS") return { messageKey: "api.pay_succeeded", messageParams: { end: order.appliedEnd ?? "" } };
+      throw new ApiFailure(order.expiresAt > ctx.now ? "api.pay_pending" : "api.pay_expired");
+    },
+  });
+}

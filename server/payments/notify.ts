@@ -1,0 +1,55 @@
+/**
+ * POST /pay/notify/wechatpay/:merchantId: WeChat Pay's payment notifications (API v3). The raw body is verified
+ * with the merchant's WeChat Pay public key (by serial or PUB_KEY_ID, timestamp within five minutes), its
+ * AEAD_AES_256_GCM resource decrypted with the APIv3 key, and the paid order applied once (amount and merchant
+ * checked against it). WeChat Pay reads any 2xx as received and retries otherwise.
+ */
+import type { FastifyInstance, FastifyReply } from "fastify";
+import type { AppServices } from "../protocol/registry";
+import { applyPaidOrder, PaymentMismatchError } from "./apply";
+import { GatewayVerificationError } from "./gateway";
+import { wechatPayGatewayOf, wechatPayMerchantById } from "./merchants";
+
+const NOTIFY_BODY_LIMIT = 64 * 1024;
+
+function refuse(reply: FastifyReply, status: number, message: string) {
+  return reply.status(status).send({ code: "FAIL", message });
+}
+
+export function registerNotifyRoutes(app: FastifyInstance, services: AppServices): void {
+  void app.register(async (scope) => {
+    // the signature covers the body exactly as sent: keep it as a string
+    scope.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: NOTIFY_BODY_LIMIT }, (_request, body, done) => done(null, body));
+
+    scope.post<{ Params: { merchantId: string }; Body: string }>("/pay/notify/wechatpay/:merchantId", async (request, reply) => {
+      const merchantId = request.params.merchantId;
+      const merchant = /^\d{1,32}$/.test(merchantId) ? await wechatPayMerchantById(services.db, merchantId) : undefined;
+      if (!merchant) return refuse(reply, 404, "unknown merchant");
+      const headers: Record<string, string | undefined> = {};
+      for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = Array.isArray(value) ? value[0] : value;
+      const rawBody = typeof request.body === "string" ? request.body : "";
+      try {
+        const notice = await wechatPayGatewayOf(services, merchant).verifyNotification(headers, rawBody);
+        if (notice.merchantId !== merchant.merchantId) throw new PaymentMismatchError("notification names another merchant");
+        // only a paid transaction changes anything; other states are acknowledged
+        if (notice.state !== "SUCCESS") return reply.status(204).send();
+        const applied = await applyPaidOrder(services.db, { ...notice, gateway: "wechatpay", ip: request.ip }, services.clock.now());
+        if (!applied) {
+          request.log.warn({ payNo: notice.payNo }, "payment notification for an unknown order");
+          return refuse(reply, 404, "unknown order");
+        }
+        return reply.status(204).send();
+      } catch (err) {
+        if (err instanceof GatewayVerificationError) {
+          request.log.warn({ err, merchantId }, "payment notification refused: not authentic");
+          return refuse(reply, 401, "verification failed");
+        }
+        if (err instanceof PaymentMismatchError) {
+          request.log.error({ err, merchantId }, "payment notification refused: it does not match its order");
+          return refuse(reply, 400, "order mismatch");
+        }
+        throw err;
+      }
+    });
+  });
+}

@@ -1,0 +1,180 @@
+/**
+ * The sandbox gateway (DESIGN 8), the default when no WeChat Pay merchant is configured: an order's code_url is
+ * {origin}/pay/sandbox/{pay_no}, a small page a phone on the same network opens from the QR code, showing the
+ * order and a Pay button; POST {code_url}/confirm reports the payment exactly as a verified notification would.
+ */
+import { and, eq, ne } from "drizzle-orm";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { fenToYuan } from "../../common/money";
+import type { Db } from "../db/client";
+import { paymentOrders } from "../db/schema";
+import type { Clock } from "../lib/clock";
+import { escapeHtml, phonePage } from "../lib/htmlPage";
+import { requestLanguage, translator, type Translate } from "../lib/i18n";
+import type { AppServices } from "../protocol/registry";
+import { applyPaidOrder, PaymentMismatchError, type PaymentOrder } from "./apply";
+import {
+  GatewayRequestError,
+  GatewayVerificationError,
+  PAY_NO_PATTERN,
+  type PaymentGateway,
+  type PaymentNotice,
+  type QrOrder,
+  type QrOrderRequest,
+  type RefundRequest,
+  type RefundResult,
+  type TradeQuery,
+} from "./gateway";
+
+const SANDBOX_PATH = "/pay/sandbox";
+
+export function sandboxCodeUrl(origin: string, payNo: string): string {
+  return `${origin}${SANDBOX_PATH}/${payNo}`;
+}
+
+/** The sandbox's transaction id of an order: the same for every confirm of it. */
+function sandboxTransactionId(payNo: string): string {
+  return `SANDBOX${payNo}`;
+}
+
+function payable(order: PaymentOrder, now: Date): boolean {
+  return (order.status === "NOTPAY" || order.status === "USERPAYING") && order.expiresAt > now;
+}
+
+export class SandboxGateway implements PaymentGateway {
+  readonly name = "sandbox" as const;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly origin: string,
+  ) {}
+
+  private async order(payNo: string): Promise<PaymentOrder | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(paymentOrders)
+      .where(and(eq(paymentOrders.payNo, payNo), eq(paymentOrders.gateway, "sandbox")));
+    return row;
+  }
+
+  async createQrOrder(request: QrOrderRequest): Promise<QrOrder> {
+    return { codeUrl: sandboxCodeUrl(this.origin, request.payNo) };
+  }
+
+  async query(payNo: string): Promise<TradeQuery> {
+    const order = await this.order(payNo);
+    if (!order) throw new GatewayRequestError("sandbox: no such order", 404, "ORDER_NOT_EXIST");
+    const paid = order.status === "SUCCESS";
+    return {
+      payNo,
+      state: order.status as TradeQuery["state"],
+      amountFen: paid ? order.totalFeeFen : undefined,
+      transactionId: order.transactionId ?? undefined,
+      merchantId: order.merchantId,
+      paidAt: order.paidAt ?? undefined,
+    };
+  }
+
+  async close(payNo: string): Promise<void> {
+    await this.db
+      .update(paymentOrders)
+      .set({ status: "CLOSED" })
+      .where(and(eq(paymentOrders.payNo, payNo), eq(paymentOrders.gateway, "sandbox"), ne(paymentOrders.status, "SUCCESS")));
+  }
+
+  async refund(request: RefundRequest): Promise<RefundResult> {
+    const order = await this.order(request.payNo);
+    if (!order || order.status !== "SUCCESS" || request.amountFen > order.totalFeeFen) {
+      throw new GatewayRequestError("sandbox: the order cannot be refunded", 400, "INVALID_REQUEST");
+    }
+    return { refundNo: request.refundNo, status: "SUCCESS", refundId: `SANDBOX${request.refundNo}` };
+  }
+
+  /** The confirm body names the order ({"pay_no"}); the sandbox pays what the order asks, while it is payable. */
+  async verifyNotification(_headers: Readonly<Record<string, string | undefined>>, rawBody: string): Promise<PaymentNotice> {
+    let payNo: unknown;
+    try {
+      payNo = (JSON.parse(rawBody) as { pay_no?: unknown }).pay_no;
+    } catch {
+      throw new GatewayVerificationError("sandbox: malformed confirmation");
+    }
+    const order = typeof payNo === "string" && PAY_NO_PATTERN.test(payNo) ? await this.order(payNo) : undefined;
+    if (!order) throw new GatewayVerificationError("sandbox: no such order");
+    if (order.status !== "SUCCESS" && !payable(order, this.clock.now())) throw new GatewayVerificationError("sandbox: the order is closed");
+    return {
+      payNo: order.payNo,
+      state: "SUCCESS",
+      amountFen: order.totalFeeFen,
+      transactionId: sandboxTransactionId(order.payNo),
+      merchantId: order.merchantId,
+      paidAt: order.paidAt ?? this.clock.now(),
+    };
+  }
+}
+
+function page(t: Translate, lang: string, body: string): string {
+  return phonePage(lang, t("sandbox.title"), body);
+}
+
+function orderPage(t: Translate, lang: string, order: PaymentOrder | undefined, now: Date): string {
+  if (!order) return page(t, lang, `<p class="closed" data-testid="sandbox-missing">${escapeHtml(t("sandbox.not_found"))}</p>`);
+  const facts = `<dl>
+<dt>${escapeHtml(t("sandbox.order"))}</dt><dd data-testid="sandbox-orderid">${escapeHtml(order.orderid)}</dd>
+<dt>${escapeHtml(t("sandbox.product"))}</dt><dd>${escapeHtml(order.title)}</dd>
+<dt>${escapeHtml(t("sandbox.amount"))}</dt><dd data-testid="sandbox-amount">¥${fenToYuan(order.totalFeeFen)}</dd>
+</dl>`;
+  let action: string;
+  if (order.status === "SUCCESS") action = `<p class="done" data-testid="sandbox-paid">${escapeHtml(t("sandbox.paid"))}</p>`;
+  else if (!payable(order, now)) action = `<p class="closed" data-testid="sandbox-closed">${escapeHtml(t("sandbox.closed"))}</p>`;
+  else {
+    action = `<form method="post" action="${SANDBOX_PATH}/${escapeHtml(order.payNo)}/confirm">
+<button type="submit" data-testid="sandbox-pay">${escapeHtml(t("sandbox.pay"))}</button></form>
+<p class="hint">${escapeHtml(t("sandbox.hint"))}</p>`;
+  }
+  return page(t, lang, facts + action);
+}
+
+/** GET /pay/sandbox/:payNo (the page) and POST /pay/sandbox/:payNo/confirm (an HTML form or an API call). */
+export function registerSandboxRoutes(app: FastifyInstance, services: AppServices, originOf: (request: FastifyRequest) => string): void {
+  void app.register(async (scope) => {
+    // the page's form posts an empty urlencoded body: nothing in it is read
+    scope.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 1024 }, (_request, _body, done) => done(null, {}));
+
+    const loadOrder = async (payNo: string) => {
+      if (!PAY_NO_PATTERN.test(payNo)) return undefined;
+      const [row] = await services.db
+        .select()
+        .from(paymentOrders)
+        .where(and(eq(paymentOrders.payNo, payNo), eq(paymentOrders.gateway, "sandbox")));
+      return row;
+    };
+    const sendPage = (request: FastifyRequest, reply: FastifyReply, order: PaymentOrder | undefined, status = 200) => {
+      const lang = requestLanguage(request.headers);
+      return reply
+        .status(order ? status : 404)
+        .header("cache-control", "no-store")
+        .type("text/html; charset=utf-8")
+        .send(orderPage(translator(lang), lang, order, services.clock.now()));
+    };
+
+    scope.get<{ Params: { payNo: string } }>(`${SANDBOX_PATH}/:payNo`, async (request, reply) => sendPage(request, reply, await loadOrder(request.params.payNo)));
+
+    scope.post<{ Params: { payNo: string } }>(`${SANDBOX_PATH}/:payNo/confirm`, async (request, reply) => {
+      const t = translator(requestLanguage(request.headers));
+      const fromForm = String(request.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded");
+      const gateway = new SandboxGateway(services.db, services.clock, originOf(request));
+      let accepted = false;
+      try {
+        const notice = await gateway.verifyNotification({}, JSON.stringify({ pay_no: request.params.payNo }));
+        const applied = await applyPaidOrder(services.db, { ...notice, gateway: "sandbox", ip: request.ip }, services.clock.now());
+        accepted = applied !== null;
+      } catch (err) {
+        if (!(err instanceof GatewayVerificationError || err instanceof PaymentMismatchError)) throw err;
+        request.log.warn({ err, payNo: request.params.payNo }, "sandbox confirmation refused");
+      }
+      if (fromForm) return sendPage(request, reply, await loadOrder(request.params.payNo), accepted ? 200 : 409);
+      return reply.send(accepted ? { return_code: "SUCCESS", return_msg: t("api.ok") } : { return_code: "FAIL", return_msg: t("sandbox.closed") });
+    });
+  });
+}

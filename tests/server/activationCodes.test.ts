@@ -1,0 +1,274 @@
+/**
+ * Activation codes (issue 3): operators generate batches (actcodeadd), list and export them with providers
+ * seeing their own; schools redeem with renew, providers with delay_foractcode; a code works once, only for
+ * whom it is bound to and before it expires; wrong codes are throttled; of concurrent redemptions one wins.
+ * Contract maintenance (servicedelay) and the renewal records are covered here too.
+ */
+import ExcelJS from "exceljs";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { DEFAULT_THROTTLE } from "../../server/auth/throttle";
+import { tableColumn } from "../../server/db/catalogueTables";
+import { activationCodes, auditLog, providers, schoolRenewals, schools } from "../../server/db/schema";
+import { generateCode, normaliseCode } from "../../server/methods/renewal/codes";
+import { describeOnDatabases } from "../helpers/db";
+import { createTestApp, idByTitle, type TestApp } from "./support";
+
+type Row = Record<string, unknown>;
+const EN = { "accept-language": "en" };
+const CODE_FORMAT = /^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){4}$/;
+
+it("makes 20-character Crockford base32 codes with 100 random bits and reads them back however they are typed", () => {
+  const codes = new Set(Array.from({ length: 2000 }, generateCode));
+  expect(codes.size).toBe(2000);
+  for (const code of codes) expect(code).toMatch(CODE_FORMAT);
+  // every position takes every one of the 32 symbols: 20 x 5 = 100 bits
+  const symbols = new Set([...codes].map((c) => c[0]));
+  expect(symbols.size).toBe(32);
+  const code = [...codes][0];
+  expect(normaliseCode(code.toLowerCase().replace(/-/g, " "))).toBe(code);
+  expect(normaliseCode("0000-1111-2222-3333-4444".replace(/0/g, "o").replace(/1/g, "l"))).toBe("0000-1111-2222-3333-4444");
+  for (const bad of ["", "ABCD", "UUUU-UUUU-UUUU-UUUU-UUUU", `${code}-A`, 42, null]) expect(normaliseCode(bad)).toBeNull();
+});
+
+describeOnDatabases("activation codes", (kind) => {
+  let t: TestApp;
+  const tokens: Record<string, string> = {};
+  const ids: Record<string, number> = {};
+  const call = (username: string, method: string, payload: Row = {}) => t.call("adminapiv2", method, payload, { token: tokens[username], headers: EN });
+  const inAYear = "2027-03-02";
+
+  const batch = async (payload: Row, username = "sysadmin") => {
+    const res = await call(username, "actcodeadd", { count: 1, term_months: 12, expires_on: inAYear, ...payload });
+    expect(res.return_code, res.return_msg).toBe("SUCCESS");
+    const { batch_no: batchNo } = res.data?.items as { batch_no: string };
+    const rows = await t.db.select().from(activationCodes).where(eq(tableColumn(activationCodes, "batch_no"), batchNo));
+    return rows.map((r) => String(r.code));
+  };
+  const endOf = async (table: typeof schools, id: number, column: string) => {
+    const [row] = await t.db.select({ end: tableColumn(table, column) }).from(table).where(eq(tableColumn(table, "id"), id));
+    return String(row.end);
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, { throttle: { ...DEFAULT_THROTTLE, perRedeemer: { maxFailures: 5, windowMs: 60_000, firstLockMs: 60_000, maxLockMs: 3_600_000 } } });
+    for (const u of ["sysadmin", "sysv1", "svc", "staff", "pickup", "school", "harbour", "schoolv1", "svcv1"]) tokens[u] = await t.login(u);
+    ids.sunrise = await idByTitle(t.db, providers, "Sunrise Campus Services");
+    ids.harbour = await idByTitle(t.db, providers, "Harbour Education Services");
+    ids.oldTownProvider = await idByTitle(t.db, providers, "Old Town Education");
+    ids.no1 = await idByTitle(t.db, schools, "Sunrise No.1 Primary School");
+    ids.no2 = await idByTitle(t.db, schools, "Sunrise No.2 Primary School");
+    ids.oldTown = await idByTitle(t.db, schools, "Old Town Middle School");
+    const meals = (await call("school", "getsetmeal")).data?.items as Row[];
+    ids.halfYear = Number(meals.find((m) => m.title === "Half year")!.id);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("generates a batch of unique codes for a package, recorded with its creator and audited", async () => {
+    const res = await call("sysadmin", "actcodeadd", { count: 50, target: "school", meal_id: ids.halfYear, expires_on: inAYear, remark: "autumn fair" });
+    expect(res).toMatchObject({ return_code: "SUCCESS", return_msg: "50 activation codes generated" });
+    const { batch_no: batchNo, count } = res.data?.items as { batch_no: string; count: number };
+    expect(count).toBe(50);
+    const list = await call("sysadmin", "actcodelist", { batch_no: batchNo, limit: 100 });
+    expect(list.data?.total).toBe(50);
+    const items = list.data?.items as Row[];
+    expect(new Set(items.map((r) => r.code)).size).toBe(50);
+    expect(items[0]).toMatchObject({ target: "school", status: "unused", title: "Half year", term_months: 6, expires_on: inAYear, sysid: null, sch_id: null });
+    const [audit] = await t.db.select().from(auditLog).where(eq(auditLog.entityId, batchNo));
+    expect(audit).toMatchObject({ action: "actcodeadd", username: "sysadmin" });
+  });
+
+  it("refuses a batch with a bad count, both or neither of package and months, a past expiry or an unknown binding", async () => {
+    for (const bad of [
+      { count: 0, target: "school", term_months: 12, expires_on: inAYear },
+      { count: 1001, target: "school", term_months: 12, expires_on: inAYear },
+      { count: "ten", target: "school", term_months: 12, expires_on: inAYear },
+      { count: 1, target: "teacher", term_months: 12, expires_on: inAYear },
+      { count: 1, target: "school", expires_on: inAYear },
+      { count: 1, target: "school", term_months: 12, meal_id: ids.halfYear, expires_on: inAYear },
+      { count: 1, target: "school", term_months: 121, expires_on: inAYear },
+      { count: 1, target: "school", term_months: 12, expires_on: "2026-03-01" },
+      { count: 1, target: "school", term_months: 12, expires_on: "2026-02-30" },
+      { count: 1, target: "school", meal_id: 999999, expires_on: inAYear },
+      { count: 1, target: "school", term_months: 12, expires_on: inAYear, sysid: 999999 },
+      { count: 1, target: "school", term_months: 12, expires_on: inAYear, sysid: ids.harbour, sch_id: ids.no1 },
+      { count: 1, target: "school", term_months: 12, expires_on: inAYear, remark: "x".repeat(201) },
+    ]) {
+      const res = await call("sysadmin", "actcodeadd", bad);
+      expect(res.return_code, JSON.stringify(bad)).toBe("FAIL");
+      expect(res.data).toBeUndefined();
+    }
+  });
+
+  it("lets only operators generate codes", async () => {
+    for (const username of ["svc", "school", "pickup", "staff", "harbour"]) {
+      const res = await call(username, "actcodeadd", { count: 1, target: "school", term_months: 12, expires_on: inAYear });
+      expect(res, username).toMatchObject({ return_code: "FAIL", return_msg: "You are not allowed to do this" });
+    }
+  });
+
+  it("renews a school with a code once: the term grows from its current end, the code is used up and recorded", async () => {
+    const [code] = await batch({ target: "school" });
+    const before = await endOf(schools, ids.no1, "endtime");
+    const res = await call("school", "renew", { code: code.toLowerCase(), sch_id: ids.no1, sysid: ids.sunrise });
+    expect(res.return_code, res.return_msg).toBe("SUCCESS");
+    const after = await endOf(schools, ids.no1, "endtime");
+    expect(before).toBe("2026-03-14");
+    expect(after).toBe("2027-03-14");
+    expect(res.return_msg).toBe("Renewal succeeded: valid until 2027-03-14");
+    const [used] = await t.db.select().from(activationCodes).where(eq(tableColumn(activationCodes, "code"), code));
+    expect(used).toMatchObject({ status: "used", used_by: "school", used_sysid: ids.sunrise, used_sch_id: ids.no1 });
+    const [record] = await t.db.select().from(schoolRenewals).where(eq(tableColumn(schoolRenewals, "act_code"), code));
+    expect(record).toMatchObject({ way: "code", term_months: 12, fee: 0, old_end: before, new_end: after });
+
+    const again = await call("school", "renew", { code, sch_id: ids.no1, sysid: ids.sunrise });
+    expect(again).toMatchObject({ return_code: "FAIL", return_msg: "This activation code has already been used" });
+    expect(await endOf(schools, ids.no1, "endtime")).toBe(after);
+  });
+
+  it("lets exactly one of two concurrent redemptions of a code win", async () => {
+    const [code] = await batch({ target: "school", sysid: ids.sunrise });
+    const before = await endOf(schools, ids.no2, "endtime");
+    const answers = await Promise.all([
+      call("svc", "renew", { code, sch_id: ids.no2, sysid: ids.sunrise }),
+      call("svc", "renew", { code, sch_id: ids.no2, sysid: ids.sunrise }),
+      call("svc", "renew", { code, sch_id: ids.no1, sysid: ids.sunrise }),
+    ]);
+    expect(answers.filter((a) => a.return_code === "SUCCESS")).toHaveLength(1);
+    const records = await t.db.select().from(schoolRenewals).where(eq(tableColumn(schoolRenewals, "act_code"), code));
+    expect(records).toHaveLength(1);
+    if (records[0].sch_id === ids.no2) expect(records[0].old_end).toBe(before);
+  });
+
+  it("refuses expired codes, codes for providers, and codes bound to another provider or school", async () => {
+    const [expiring] = await batch({ target: "school", expires_on: "2026-03-02" });
+    const [forProviders] = await batch({ target: "service" });
+    const [harbourOnly] = await batch({ target: "school", sysid: ids.harbour });
+    const [no2Only] = await batch({ target: "school", sch_id: ids.no2 });
+    t.clock.advance(24 * 3600 * 1000);
+    tokens.school = await t.login("school");
+    try {
+      expect(await call("school", "renew", { code: expiring, sch_id: ids.no1 })).toMatchObject({ return_code: "FAIL", return_msg: "This activation code has expired" });
+      for (const code of [forProviders, harbourOnly, no2Only]) {
+        expect(await call("school", "renew", { code, sch_id: ids.no1 })).toMatchObject({ return_code: "FAIL", return_msg: "This activation code is not valid" });
+      }
+    } finally {
+      t.clock.advance(-24 * 3600 * 1000);
+      tokens.school = await t.login("school");
+    }
+    const unused = await t.db.select().from(activationCodes).where(eq(tableColumn(activationCodes, "code"), no2Only));
+    expect(unused[0]).toMatchObject({ status: "unused", sysid: ids.sunrise, sch_id: ids.no2, bound_title: "Sunrise No.2 Primary School" });
+  });
+
+  it("refuses renewals outside the caller's school and provider, and to roles that do not renew", async () => {
+    const [code] = await batch({ target: "school" });
+    for (const [username, payload] of [
+      ["school", { code, sch_id: ids.no2, sysid: ids.sunrise }],
+      ["school", { code, sch_id: ids.oldTown }],
+      ["svc", { code, sch_id: ids.oldTown }],
+      ["schoolv1", { code, sch_id: ids.no1, sysid: ids.sunrise }],
+    ] as const) {
+      const res = await call(username, "renew", payload);
+      expect(res, `${username} ${JSON.stringify(payload)}`).toMatchObject({ return_code: "FAIL", return_msg: "Record not found" });
+    }
+    expect(await call("svc", "renew", { code })).toMatchObject({ return_code: "FAIL", return_msg: "Choose a school first" });
+    for (const username of ["pickup", "staff", "sysadmin"]) {
+      expect((await call(username, "renew", { code, sch_id: ids.no1 })).return_msg, username).toBe("You are not allowed to do this");
+    }
+    const [row] = await t.db.select().from(activationCodes).where(eq(tableColumn(activationCodes, "code"), code));
+    expect(row.status).toBe("unused");
+  });
+
+  it("renews a provider with a provider code, from today when its term has already ended", async () => {
+    const [code] = await batch({ target: "service", term_months: 6 });
+    const [schoolCode] = await batch({ target: "school" });
+    expect(await call("harbour", "delay_foractcode", { sysid: ids.harbour, act_code: schoolCode })).toMatchObject({ return_msg: "This activation code is not valid" });
+    const res = await call("harbour", "delay_foractcode", { sysid: ids.harbour, act_code: code });
+    expect(res).toMatchObject({ return_code: "SUCCESS", return_msg: "Renewal succeeded: valid until 2026-09-02" });
+    expect(await endOf(providers, ids.harbour, "end_time")).toBe("2026-09-02");
+    expect((await call("svc", "delay_foractcode", { sysid: ids.sunrise, act_code: code })).return_msg).toBe("This activation code has already been used");
+    expect(await call("svc", "delay_foractcode", { sysid: ids.harbour, act_code: code })).toMatchObject({ return_code: "FAIL", return_msg: "Record not found" });
+    expect((await call("school", "delay_foractcode", { sysid: ids.sunrise, act_code: code })).return_msg).toBe("You are not allowed to do this");
+
+    const records = await call("sysadmin", "servicedelaylist", { sysid: ids.harbour, way: "code" });
+    expect(records.data?.items).toEqual([expect.objectContaining({ act_code: code, term_months: 6, old_end: "2026-02-25", new_end: "2026-09-02", operator: "harbour" })]);
+  });
+
+  it("throttles wrong codes per user: after the limit even a good code waits", async () => {
+    const [good] = await batch({ target: "service" });
+    for (let i = 0; i < 5; i++) {
+      const res = await call("svcv1", "delay_foractcode", { sysid: ids.oldTownProvider, act_code: `WRNG-${i}` });
+      expect(res.return_msg).toBe("This activation code is not valid");
+    }
+    const locked = await call("svcv1", "delay_foractcode", { sysid: ids.oldTownProvider, act_code: good });
+    expect(locked.return_code).toBe("FAIL");
+    expect(locked.return_msg).toMatch(/^Too many wrong activation codes, please try again in \d+ seconds$/);
+    t.clock.advance(61_000);
+    const later = await call("svcv1", "delay_foractcode", { sysid: ids.oldTownProvider, act_code: good });
+    expect(later.return_code, later.return_msg).toBe("SUCCESS");
+  });
+
+  it("shows providers the codes bound to them only, and exports the filtered list as a spreadsheet", async () => {
+    const mine = await batch({ target: "service", sysid: ids.sunrise, term_months: 3 });
+    const list = await call("svc", "actcodelist", {});
+    expect(list.return_code).toBe("SUCCESS");
+    const rows = list.data?.items as Row[];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.sysid === ids.sunrise)).toBe(true);
+    expect(rows.find((r) => r.code === mine[0])).toMatchObject({ bound_title: "Sunrise Campus Services", target: "service", term_months: 3 });
+    const other = await call("svc", "actcodelist", { sysid: ids.harbour });
+    expect(other).toMatchObject({ return_code: "FAIL", return_msg: "Record not found" });
+    expect(other.data).toBeUndefined();
+    for (const username of ["school", "pickup", "staff"]) expect((await call(username, "actcodelist")).return_code, username).toBe("FAIL");
+
+    const exported = await call("svc", "actcodeexport", { target: "service" });
+    expect(exported.return_code, exported.return_msg).toBe("SUCCESS");
+    const file = exported.data?.items as { filename: string; mime: string; content_base64: string };
+    expect(file.filename).toMatch(/^actcode-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    expect(file.mime).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+    const workbook = new ExcelJS.Workbook();
+    // exceljs types name the Node Buffer of older @types/node
+    await workbook.xlsx.load(Buffer.from(file.content_base64, "base64") as unknown as Parameters<typeof workbook.xlsx.load>[0]);
+    const sheet = workbook.worksheets[0];
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(header).toContain("Activation code");
+    const codeColumn = header.indexOf("Activation code") + 1;
+    const codes = sheet.getColumn(codeColumn).values.slice(2);
+    expect(codes).toContain(mine[0]);
+    expect(codes.length).toBe(rows.filter((r) => r.target === "service").length);
+    expect((sheet.getRow(2).values as unknown[]).slice(1)).toContain("Providers");
+    expect((await call("school", "actcodeexport")).return_code).toBe("FAIL");
+  });
+
+  it("extends a provider by contract maintenance for operators only, with fee and remark recorded", async () => {
+    const before = await endOf(providers, ids.oldTownProvider, "end_time");
+    const res = await call("sysadmin", "servicedelay", { sysid: ids.oldTownProvider, term_months: 24, fee: "2000.00", remark: "two-year contract" });
+    expect(res.return_code, res.return_msg).toBe("SUCCESS");
+    const end = (res.data?.items as { end_time: string }).end_time;
+    expect(end > before).toBe(true);
+    const records = await call("sysadmin", "servicedelaylist", { sysid: ids.oldTownProvider, way: "manual" });
+    expect(records.data?.items).toEqual([expect.objectContaining({ fee: "2000.00", term_months: 24, old_end: before, new_end: end, operator: "sysadmin" })]);
+    for (const bad of [{ sysid: ids.oldTownProvider, term_months: 0 }, { sysid: ids.oldTownProvider, term_months: 12, fee: "-1" }, { sysid: 999999, term_months: 12 }, { term_months: 12 }]) {
+      expect((await call("sysadmin", "servicedelay", bad)).return_code, JSON.stringify(bad)).toBe("FAIL");
+    }
+    for (const username of ["svc", "school"]) expect((await call(username, "servicedelay", { sysid: ids.sunrise, term_months: 12 })).return_msg).toBe("You are not allowed to do this");
+    expect((await call("svc", "servicedelaylist")).return_code).toBe("FAIL");
+  });
+
+  it("shows renewal records to the school itself and to its provider only", async () => {
+    const own = await call("school", "schoolrenewlist");
+    expect((own.data?.items as Row[]).every((r) => r.school_title === "Sunrise No.1 Primary School")).toBe(true);
+    const provider = await call("svc", "schoolrenewlist");
+    expect((provider.data?.total as number) >= (own.data?.total as number)).toBe(true);
+    const id = (own.data?.items as Row[])[0].id;
+    expect((await call("school", "schoolrenewinfo", { id })).return_code).toBe("SUCCESS");
+    for (const username of ["schoolv1", "harbour", "svcv1"]) {
+      const res = await call(username, "schoolrenewinfo", { id });
+      expect(res.return_code, username).toBe("FAIL");
+      expect(res.data).toBeUndefined();
+    }
+    expect((await call("harbour", "schoolrenewlist")).data?.items).toEqual([]);
+  });
+});
