@@ -13,7 +13,7 @@ import { gzipSync } from "node:zlib";
 import pg from "pg";
 import type { Page, Response } from "playwright-core";
 import type { LoadAnswer, LoadJob, LoadRequest } from "./loadWorker";
-import { launchChromium, chromiumMissingReason } from "../tests/helpers/browser";
+import { launchChromium, chromiumMissingReason, menuEntry } from "../tests/helpers/browser";
 import { startTestServer, type TestServer } from "../tests/helpers/server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -106,7 +106,7 @@ async function measureSpa(server: TestServer): Promise<void> {
       const atDashboard = await loginAssets.bytes();
       const dashboardUrls = new Set((await loginAssets.sizes()).keys());
 
-      await page.getByTestId("menu-/servicev2/servicelist").click();
+      await (await menuEntry(page, "/servicev2/servicelist")).click();
       await page.locator(".ant-table").first().waitFor();
       await page.waitForLoadState("networkidle");
       const atList = await loginAssets.bytes();
@@ -136,7 +136,11 @@ async function measureSpa(server: TestServer): Promise<void> {
 interface Envelope {
   return_code: string;
   return_msg: string;
-  data?: { token?: string; items?: { data?: { sysid?: string } } };
+  data?: { token?: string; items?: unknown };
+}
+
+interface LoginFacts {
+  data?: { sysid?: string; schid?: string };
 }
 
 async function call(url: string, apiPath: string, body: Record<string, unknown>, token?: string): Promise<Envelope> {
@@ -204,7 +208,7 @@ async function measureApi(server: TestServer, database: string): Promise<void> {
   const first = await call(server.url, "adminapi", { method: "login", username: "svc", password: DEMO_PASSWORD });
   if (first.return_code !== "SUCCESS" || !first.data?.token) throw new Error(`login as svc failed on ${database}: ${first.return_msg}`);
   const token = first.data.token;
-  const sysid = first.data.items?.data?.sysid;
+  const sysid = (first.data.items as LoginFacts | undefined)?.data?.sysid;
   const serviceinfo: LoadRequest[] = [{ path: "adminapiv2", body: { method: "serviceinfo", id: sysid }, token }];
   const warm = await call(server.url, "adminapiv2", serviceinfo[0].body, token);
   if (warm.return_code !== "SUCCESS") throw new Error(`serviceinfo failed on ${database}: ${warm.return_msg}`);
@@ -221,6 +225,47 @@ async function measureApi(server: TestServer, database: string): Promise<void> {
   const admin = await call(server.url, "adminapi", { method: "login", username: "sysadmin", password: DEMO_PASSWORD });
   const filteredList: LoadRequest[] = [{ path: "adminapiv2", body: { method: "servicelist", page: 1, limit: 20, title: "Sun" }, token: admin.data?.token }];
   recordLoad("servicelist, 20 rows, title filter (demo data)", database, 32, await load(server.url, filteredList, 32, 20000, 10));
+}
+
+/** checkpay budget on PostgreSQL (DESIGN 10) */
+const CHECKPAY_BUDGET = { limit: 3000, atMost: false, text: ">= 3000 req/s (PostgreSQL)" };
+const OPEN_PAYMENT_DIALOGS = 64;
+const CHECKPAY_ORDERS = 200;
+
+/**
+ * Many open payment dialogs: the school creates 200 sandbox orders (get_pay), then 64 clients poll checkpay on
+ * them; every answer is the FAIL "payment not received yet", which counts as served.
+ */
+async function measureCheckpay(server: TestServer, database: string): Promise<void> {
+  const login = await call(server.url, "adminapi", { method: "login", username: "school", password: DEMO_PASSWORD });
+  const facts = (login.data?.items as LoginFacts | undefined)?.data;
+  const token = login.data?.token;
+  if (login.return_code !== "SUCCESS" || !token || !facts?.schid) throw new Error(`login as school failed on ${database}: ${login.return_msg}`);
+  const meals = await call(server.url, "adminapiv2", { method: "getsetmeal" }, token);
+  const mealId = (meals.data?.items as { id: number }[] | undefined)?.[0]?.id;
+  if (mealId === undefined) throw new Error(`getsetmeal answered no package on ${database}: ${meals.return_msg}`);
+  const checks: LoadRequest[] = [];
+  for (let i = 0; i < CHECKPAY_ORDERS; i++) {
+    const order = await call(server.url, "adminapiv2", { method: "get_pay", setmeal_id: mealId, sch_id: facts.schid, sysid: facts.sysid }, token);
+    const payNo = (order.data?.items as { pay_no?: string } | undefined)?.pay_no;
+    if (!payNo) throw new Error(`get_pay failed on ${database}: ${order.return_msg}`);
+    checks.push({ path: "adminapiv2", body: { method: "checkpay", pay_no: payNo }, token });
+  }
+  await load(server.url, checks, 8, 2000, 5, ["FAIL"]);
+  const result = await load(server.url, checks, OPEN_PAYMENT_DIALOGS, 200000, 10, ["FAIL"]);
+  recordLoad(`checkpay on ${CHECKPAY_ORDERS} unpaid orders`, database, OPEN_PAYMENT_DIALOGS, result);
+  record("checkpay polling throughput", database, result.count / result.seconds, "req/s", database === "PostgreSQL" ? CHECKPAY_BUDGET : undefined);
+}
+
+/** BENCH_ONLY=spa,api,checkpay runs only those parts (default all). */
+function wanted(part: "spa" | "api" | "checkpay"): boolean {
+  const only = process.env.BENCH_ONLY;
+  return !only || only.split(",").map((p) => p.trim()).includes(part);
+}
+
+async function measureServer(server: TestServer, database: string): Promise<void> {
+  if (wanted("api")) await measureApi(server, database);
+  if (wanted("checkpay")) await measureCheckpay(server, database);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -282,8 +327,8 @@ async function main(): Promise<void> {
 
   const embedded = await startTestServer(serverOptions);
   try {
-    await measureSpa(embedded);
-    await measureApi(embedded, "PGlite");
+    if (wanted("spa")) await measureSpa(embedded);
+    await measureServer(embedded, "PGlite");
     record("bench process RSS after the PGlite runs (demo data)", "PGlite", process.memoryUsage().rss / (KB * KB), "MB");
   } finally {
     await embedded.close();
@@ -294,7 +339,7 @@ async function main(): Promise<void> {
     await withPostgresDatabase(adminUrl, async (url) => {
       const server = await startTestServer({ ...serverOptions, databaseUrl: url });
       try {
-        await measureApi(server, "PostgreSQL");
+        await measureServer(server, "PostgreSQL");
       } finally {
         await server.close();
       }

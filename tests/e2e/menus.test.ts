@@ -4,7 +4,7 @@
  * provider chooses a school.
  */
 import { expect, test } from "vitest";
-import { cookieValue, describeInBrowser, dismissExpiryReminder, expectPath, HOME_PATH, login, sidebarMenu } from "../helpers/browser";
+import { clickMenuEntry, cookieValue, describeInBrowser, dismissExpiryReminder, expectPath, HOME_PATH, login, sidebarMenu } from "../helpers/browser";
 import en from "../../locales/en.json";
 import { expectedMenu } from "./specMenus";
 
@@ -34,7 +34,7 @@ describeInBrowser("sidebar menus per role", (suite) => {
 
       // every entry opens its page (not the 404 or 401 page)
       for (const leaf of expected.leaves) {
-        await page.getByTestId(`menu-${leaf}`).click();
+        await clickMenuEntry(page, leaf);
         await expectPath(page, leaf);
         await page.getByTestId("tab-bar").getByTestId(`tab-${leaf}`).waitFor();
         expect(await page.getByText(en.pages.not_found).or(page.getByText(en.pages.forbidden)).count()).toBe(0);

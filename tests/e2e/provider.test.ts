@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "playwright-core";
 import { expect, test } from "vitest";
-import { describeInBrowser, expectPath, login } from "../helpers/browser";
+import { describeInBrowser, expectPath, login, clickMenuEntry } from "../helpers/browser";
 import en from "../../locales/en.json";
 
 const LIST = "/servicev2/servicelist";
@@ -41,7 +41,7 @@ describeInBrowser("providers (catalogue list, add and edit)", (suite) => {
     const renamed = `E2E Renamed ${suffix}`;
 
     await login(page, suite.url, "sysadmin");
-    await page.getByTestId(`menu-${LIST}`).click();
+    await clickMenuEntry(page, LIST);
     await expectPath(page, LIST);
     await expect.poll(() => tableRows(page).count()).toBeGreaterThan(0);
 

@@ -3,7 +3,7 @@
  * (token revoked, back to /login?redirect=...) and unknown paths.
  */
 import { expect, test } from "vitest";
-import { cookieValue, describeInBrowser, expectPath, HOME_PATH, login } from "../helpers/browser";
+import { cookieValue, describeInBrowser, expectPath, HOME_PATH, login, clickMenuEntry } from "../helpers/browser";
 import en from "../../locales/en.json";
 
 describeInBrowser("session and navigation", (suite) => {
@@ -47,7 +47,7 @@ describeInBrowser("session and navigation", (suite) => {
   test("logout revokes the token and returns to /login?redirect= the page left", async () => {
     const { page } = suite;
     await login(page, suite.url, "sysadmin");
-    await page.getByTestId("menu-/servicev2/servicelist").click();
+    await clickMenuEntry(page, "/servicev2/servicelist");
     await expectPath(page, "/servicev2/servicelist");
     const token = await cookieValue(page, "token");
     expect(token).toBeTruthy();

@@ -1,6 +1,6 @@
 /** Spec 2.4, 9, DESIGN 7: language switching (persisted in the language cookie) and the tab bar. */
 import { expect, test } from "vitest";
-import { cookieValue, describeInBrowser, expectPath, HOME_PATH, login, tabKeys, tabMenu } from "../helpers/browser";
+import { cookieValue, describeInBrowser, expectPath, HOME_PATH, login, clickMenuEntry, menuEntry, tabKeys, tabMenu } from "../helpers/browser";
 import en from "../../locales/en.json";
 import es from "../../locales/es.json";
 import zh from "../../locales/zh.json";
@@ -25,7 +25,7 @@ describeInBrowser("the console shell", (suite) => {
 
     await page.getByTestId("language-es").click();
     await expect.poll(() => dashboardEntry.innerText()).toBe(es.shell.dashboard);
-    await expect.poll(() => page.getByTestId("menu-/servicev2/servicelist").innerText()).toBe(es.menu.servicelist);
+    await expect.poll(async () => (await menuEntry(page, LIST)).innerText()).toBe(es.menu.servicelist);
     expect(await cookieValue(page, "language")).toBe("es");
 
     await page.reload();
@@ -39,7 +39,7 @@ describeInBrowser("the console shell", (suite) => {
     // the affixed dashboard tab has no close button
     expect(await page.locator(".ant-tabs-tab").filter({ has: page.getByTestId(`tab-${HOME_PATH}`) }).locator(".ant-tabs-tab-remove").count()).toBe(0);
 
-    await page.getByTestId(`menu-${LIST}`).click();
+    await clickMenuEntry(page, LIST);
     await expectPath(page, LIST);
     await page.getByRole("button", { name: en.crud.add }).filter({ visible: true }).click();
     await expectPath(page, ADD);
@@ -62,7 +62,7 @@ describeInBrowser("the console shell", (suite) => {
     await expectPath(page, HOME_PATH);
     await expect.poll(() => tabKeys(page)).toEqual([HOME_PATH]);
 
-    await page.getByTestId(`menu-${LIST}`).click();
+    await clickMenuEntry(page, LIST);
     await expectPath(page, LIST);
     await page.getByRole("button", { name: en.crud.add }).filter({ visible: true }).click();
     await expectPath(page, ADD);

@@ -7,8 +7,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from "vitest";
+import { createPostgresDatabase, testDatabaseKinds, type TestDatabaseKind } from "./db";
 import { startTestServer, type TestServer } from "./server";
 
 export const CHROMIUM_ARGS = [
@@ -61,7 +62,7 @@ const SCREENSHOT_DIR = path.join(os.tmpdir(), "cpc-e2e-screenshots");
  * and the built SPA, a Chromium, and a fresh context and page per test; a failing test leaves a screenshot in
  * SCREENSHOT_DIR (its path is printed).
  */
-export function describeInBrowser(name: string, body: (suite: BrowserSuite) => void, options: { locale?: string } = {}): void {
+export function describeInBrowser(name: string, body: (suite: BrowserSuite) => void, options: { locale?: string; database?: TestDatabaseKind } = {}): void {
   const missing = chromiumMissingReason() ?? (fs.existsSync(DIST_INDEX) ? undefined : "dist/ is not built (run npm run build)");
   if (missing && process.env.CI !== "true") {
     console.warn(`Skipping browser tests "${name}": ${missing}`);
@@ -70,6 +71,7 @@ export function describeInBrowser(name: string, body: (suite: BrowserSuite) => v
   }
   describe(name, () => {
     let server: TestServer | undefined;
+    let postgres: { url: string; drop(): Promise<void> } | undefined;
     let browser: Browser | undefined;
     let context: BrowserContext | undefined;
     let page: Page | undefined;
@@ -87,11 +89,13 @@ export function describeInBrowser(name: string, body: (suite: BrowserSuite) => v
     beforeAll(async () => {
       // under CI a missing Chromium or build is a failure, with the reason
       if (missing) throw new Error(missing);
-      [server, browser] = await Promise.all([startTestServer({ seedDemo: true }), launchChromium()]);
+      if (options.database === "postgres") postgres = await createPostgresDatabase();
+      [server, browser] = await Promise.all([startTestServer({ seedDemo: true, databaseUrl: postgres?.url }), launchChromium()]);
     });
     afterAll(async () => {
       await browser?.close();
       await server?.close();
+      await postgres?.drop();
     });
     beforeEach(async () => {
       context = await openContext();
@@ -141,6 +145,11 @@ export function describeInBrowser(name: string, body: (suite: BrowserSuite) => v
   });
 }
 
+/** The same browser tests once per database kind (PostgreSQL too when TEST_DATABASE_URL is set). */
+export function describeInBrowserOnDatabases(name: string, body: (suite: BrowserSuite) => void, options: { locale?: string } = {}): void {
+  for (const database of testDatabaseKinds()) describeInBrowser(`${name} [${database}]`, body, { ...options, database });
+}
+
 function unavailableSuite(reason: string): BrowserSuite {
   const fail = (): never => {
     throw new Error(reason);
@@ -175,11 +184,32 @@ export async function login(page: Page, baseUrl: string, username: string, passw
   await page.getByTestId("console-layout").or(page.getByTestId("selection-page")).first().waitFor();
 }
 
+/**
+ * Waits until no finite CSS animation or transition runs (a dialog zooming in or out, a menu group unfolding).
+ * On a busy machine a click dispatched while the page still moves can reach the element that was under the
+ * pointer a frame earlier and be lost; endless ones (spinners) are not waited for.
+ */
+export async function animationsSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== "running" || animation.effect?.getComputedTiming().iterations === Infinity),
+  );
+}
+
+/** Clicks an entry of the sidebar once the sidebar has stopped moving. */
+export async function clickMenuEntry(page: Page, route: string): Promise<void> {
+  const entry = await menuEntry(page, route);
+  await animationsSettled(page);
+  await entry.click();
+}
+
 /** Spec 4.2: a term ending within 15 days shows a reminder once per browser session; acknowledges it. */
 export async function dismissExpiryReminder(page: Page): Promise<void> {
   const ok = page.getByTestId("expiry-reminder-ok");
+  await ok.waitFor();
+  await animationsSettled(page);
   await ok.click();
   await ok.waitFor({ state: "hidden" });
+  await animationsSettled(page);
 }
 
 /** The value of a cookie of the page's context (decoded), or undefined. */
@@ -249,4 +279,14 @@ export async function tabMenu(page: Page, tabKey: string, action: "refresh" | "c
 export async function expectPath(page: Page, pathname: string): Promise<void> {
   await page.waitForURL((url) => url.pathname === pathname);
   expect(new URL(page.url()).pathname).toBe(pathname);
+}
+
+/** A sidebar entry by its route; its group is opened first when the entry sits in a closed one. */
+export async function menuEntry(page: Page, route: string): Promise<Locator> {
+  const entry = page.getByTestId(`menu-${route}`);
+  const group = page.getByTestId(`menu-/${route.split("/")[1]}`);
+  await entry.or(group).first().waitFor();
+  if (!(await entry.isVisible())) await group.click();
+  await entry.waitFor({ state: "visible" });
+  return entry;
 }
