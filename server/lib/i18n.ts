@@ -24,9 +24,15 @@ void i18n.init({
 
 export type Translate = (key: string, params?: Record<string, string | number>) => string;
 
-export function translator(language: Language): Translate {
+function fixedTranslator(language: Language): Translate {
   const t: TFunction = i18n.getFixedT(language);
   return (key, params) => t(key, params ?? {}) as string;
+}
+// one per language, built once: every request needs one
+const translators = new Map<Language, Translate>(LANGUAGES.map((language) => [language, fixedTranslator(language)]));
+
+export function translator(language: Language): Translate {
+  return translators.get(language) ?? fixedTranslator(language);
 }
 
 /** Translation of a catalogue label key, or `fallback` when the key has no text yet. */

@@ -101,13 +101,26 @@ export async function createPaymentOrder(ctx: OperationContext, order: NewOrder)
   return row;
 }
 
-/** checkpay's read: one prepared statement on the unique pay_no index. */
+/** What checkpay needs of an order: whose it is, its state, and how to ask its gateway. */
+const polledColumns = {
+  payNo: paymentOrders.payNo,
+  sysid: paymentOrders.sysid,
+  schId: paymentOrders.schId,
+  status: paymentOrders.status,
+  expiresAt: paymentOrders.expiresAt,
+  appliedEnd: paymentOrders.appliedEnd,
+  gateway: paymentOrders.gateway,
+  merchantId: paymentOrders.merchantId,
+};
+export type PolledOrder = Pick<PaymentOrder, keyof typeof polledColumns>;
+
+/** checkpay's read: one prepared statement on the unique pay_no index, only the columns it needs. */
 function orderQuery(db: Db) {
-  return db.select().from(paymentOrders).where(eq(paymentOrders.payNo, sql.placeholder("payNo"))).prepare("payment_order_by_pay_no");
+  return db.select(polledColumns).from(paymentOrders).where(eq(paymentOrders.payNo, sql.placeholder("payNo"))).prepare("payment_order_by_pay_no");
 }
 const preparedOrderQueries = new WeakMap<Db, ReturnType<typeof orderQuery>>();
 
-export async function orderByPayNo(db: Db, payNo: string): Promise<PaymentOrder | undefined> {
+export async function polledOrder(db: Db, payNo: string): Promise<PolledOrder | undefined> {
   let query = preparedOrderQueries.get(db);
   if (!query) preparedOrderQueries.set(db, (query = orderQuery(db)));
   const [row] = await query.execute({ payNo });

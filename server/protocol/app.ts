@@ -6,9 +6,9 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
+import helmet from "helmet";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { hasAnyRole, roleKeys } from "../../common/roleKeys";
 import { serviceFacts } from "../auth/authority";
@@ -115,11 +115,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
   });
 
-  app.addHook("onSend", async (request, reply) => {
-    reply.header("x-request-id", request.id);
-  });
-
-  await app.register(helmet, {
+  // built once (the Fastify plugin rebuilds helmet on every request, a cost every polling call would pay)
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -137,6 +134,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         upgradeInsecureRequests: null,
       },
     },
+  });
+  app.addHook("onRequest", (request, reply, done) => {
+    reply.header("x-request-id", request.id);
+    // helmet throws rather than calling back with an error
+    securityHeaders(request.raw, reply.raw, () => done());
   });
 
   const rateLimitOptions = options.rateLimit ?? DEFAULT_RATE_LIMIT;

@@ -23,7 +23,8 @@ export function tokenError(returnMsg: string): Envelope {
 
 /**
  * Thrown by operations to answer FAIL with a message of the "api" namespace (or any translation key);
- * `data` carries details such as field errors.
+ * `data` carries details such as field errors. It is an answer, not a fault: it carries no stack trace, whose
+ * capture would be most of its cost on hot paths such as checkpay's "not paid yet".
  */
 export class ApiFailure extends Error {
   constructor(
@@ -31,7 +32,10 @@ export class ApiFailure extends Error {
     readonly params: Record<string, string | number> = {},
     readonly data?: Record<string, unknown>,
   ) {
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(messageKey);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = "ApiFailure";
   }
 }

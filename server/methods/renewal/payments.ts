@@ -8,7 +8,7 @@ import { loadSchool } from "../../auth/authority";
 import { resolveScope } from "../../auth/scope";
 import { applyPaidOrder, type PaymentOrder } from "../../payments/apply";
 import { PAY_NO_PATTERN } from "../../payments/gateway";
-import { createPaymentOrder, gatewayOfOrder, orderByPayNo } from "../../payments/orders";
+import { createPaymentOrder, gatewayOfOrder, polledOrder, type PolledOrder } from "../../payments/orders";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { enabledPackage } from "./packages";
@@ -28,7 +28,7 @@ function orderAnswer(order: PaymentOrder) {
 }
 
 /** Whether the caller may see the order: its own school's, or its own provider's (system: any). */
-function mayCheck(ctx: OperationContext, order: PaymentOrder): boolean {
+function mayCheck(ctx: OperationContext, order: PolledOrder): boolean {
   const auth = ctx.auth;
   if (!auth) return false;
   if (auth.userType === "system") return true;
@@ -40,7 +40,7 @@ function mayCheck(ctx: OperationContext, order: PaymentOrder): boolean {
 const lastGatewayQuery = new Map<string, number>();
 
 /** Asks the gateway about an unpaid WeChat Pay order, at most once per interval, and applies it when paid. */
-async function queryGateway(ctx: OperationContext, order: PaymentOrder): Promise<PaymentOrder> {
+async function queryGateway(ctx: OperationContext, order: PolledOrder): Promise<PolledOrder> {
   if (order.gateway === "sandbox") return order;
   const nowMs = ctx.now.getTime();
   const last = lastGatewayQuery.get(order.payNo);
@@ -120,7 +120,7 @@ export function registerPaymentOperations(registry: OperationRegistry): void {
     async handler(ctx) {
       const payNo = ctx.payload.pay_no;
       if (typeof payNo !== "string" || !PAY_NO_PATTERN.test(payNo)) throw notFound();
-      let order = await orderByPayNo(ctx.db, payNo);
+      let order = await polledOrder(ctx.db, payNo);
       if (!order || !mayCheck(ctx, order)) throw notFound();
       if (order.status !== "SUCCESS" && order.expiresAt > ctx.now) order = await queryGateway(ctx, order);
       if (order.status === "SUCCESS") return { messageKey: "api.pay_succeeded", messageParams: { end: order.appliedEnd ?? "" } };
