@@ -123,7 +123,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         scriptSrc: ["'self'"],
         // antd writes its styles inline
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "blob:"],
+        // WeChat serves the avatars of the users bound to the daily report
+        imgSrc: ["'self'", "data:", "blob:", "https://thirdwx.qlogo.cn", "https://wx.qlogo.cn"],
         fontSrc: ["'self'", "data:"],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],

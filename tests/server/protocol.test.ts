@@ -163,15 +163,20 @@ describeOnDatabases("protocol", (kind) => {
       expect(missingAsset.body).not.toContain("<title>");
     });
 
-    it("sends security headers with a CSP that allows the SPA and no inline script", async () => {
+    it("sends security headers with a CSP that allows the SPA and no inline script, on pages and API answers alike", async () => {
       const page = await t.app.inject({ method: "GET", url: "/", headers: { accept: "text/html" } });
       const csp = String(page.headers["content-security-policy"]);
       expect(csp).toContain("script-src 'self'");
       expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
       expect(csp).toContain("style-src 'self' 'unsafe-inline'");
-      expect(csp).toContain("img-src 'self' data: blob:");
+      // the daily report dialog shows WeChat avatars; nothing else comes from elsewhere
+      expect(csp).toMatch(/img-src 'self' data: blob: https:\/\/thirdwx\.qlogo\.cn https:\/\/wx\.qlogo\.cn(;|$)/);
+      expect(csp).toContain("default-src 'self'");
       expect(csp).not.toContain("upgrade-insecure-requests");
       expect(page.headers["x-content-type-options"]).toBe("nosniff");
+      const api = await t.app.inject({ method: "POST", url: "/weapi/adminapi", payload: { method: "getuserinfo" } });
+      expect(api.headers["content-security-policy"]).toBe(csp);
+      expect(api.headers["x-content-type-options"]).toBe("nosniff");
     });
   });
 });
