@@ -22,6 +22,14 @@ export function businessDay(at: Date): string {
   return dayFormat.format(at);
 }
 
+/**
+ * The instant a business day starts. Asia/Shanghai keeps UTC+8 all year (no daylight saving), so the offset is
+ * fixed.
+ */
+export function businessDayStart(day: string): Date {
+  return new Date(`${day}T00:00:00+08:00`);
+}
+
 /** YYYY-MM-DD plus a number of days (negative goes back). */
 export function addDays(day: string, days: number): string {
   const d = new Date(`${day}T00:00:00Z`);

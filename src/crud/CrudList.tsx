@@ -24,6 +24,7 @@ export const PAGE_SIZE_OPTIONS = [10, 20, 30, 50];
 export const DEFAULT_PAGE_SIZE = 20;
 
 type FilterValues = Record<string, unknown>;
+type LinkedPage = { entry: MenuEntry; route: string };
 
 function toCrudFilter(field: FieldDecl, value: unknown): CrudFilter {
   switch (field.filter) {
@@ -67,26 +68,21 @@ async function exportList(entity: EntityDecl, operation: string, filters: readon
 }
 
 /**
- * Other pages a row opens: hidden routes of the list's group with an :id that name this list as their menu
- * (e.g. a provider's contract maintenance and its activation codes beside the provider list), as the user's
- * roles allow.
+ * The hidden routes of the list's group that name this list as their menu, as the user's roles allow: those
+ * with an :id open a row (a provider's contract maintenance and its activation codes beside the provider
+ * list), the other custom ones stand beside Add (generating activation codes beside the code list).
  */
-function useRecordPages(list: BuiltPage | undefined, entity: EntityDecl): { entry: MenuEntry; route: string }[] {
+function useLinkedPages(list: BuiltPage | undefined, entity: EntityDecl): Record<"recordPages" | "listPages", LinkedPage[]> {
   const { data: roles } = usePermissions<string[]>({});
-  if (!list || !roles) return [];
+  if (!list || !roles || !hasAnyRole(roles, list.group.roles)) return { recordPages: [], listPages: [] };
   const { group, entry: listEntry } = list;
-  return group.children
-    .filter(
-      (entry) =>
-        entry.hidden &&
-        entry.activeMenu === listEntry.name &&
-        entry.params?.includes(":id") &&
-        entry.page &&
-        (entry.page.kind === "custom" || entry.page.entity !== entity.name) &&
-        hasAnyRole(roles, group.roles) &&
-        hasAnyRole(roles, entry.roles),
-    )
+  const linked = group.children
+    .filter((entry) => entry.hidden && entry.activeMenu === listEntry.name && entry.page && hasAnyRole(roles, entry.roles))
     .map((entry) => ({ entry, route: builtRoute(group, entry) }));
+  return {
+    recordPages: linked.filter(({ entry }) => entry.params?.includes(":id") && (entry.page!.kind === "custom" || entry.page!.entity !== entity.name)),
+    listPages: linked.filter(({ entry }) => !entry.params?.length && entry.page!.kind === "custom"),
+  };
 }
 
 export default function CrudList({ resource }: { resource: string }) {
@@ -128,7 +124,7 @@ export default function CrudList({ resource }: { resource: string }) {
     }));
   const edit = pages.edit && may("edit") ? pages.edit : undefined;
   const show = pages.info && may("info") ? pages.info : undefined;
-  const recordPages = useRecordPages(pages.list, entity);
+  const { recordPages, listPages } = useLinkedPages(pages.list, entity);
   if (edit || show || recordPages.length > 0) {
     columns.push({
       key: "actions",
@@ -179,6 +175,11 @@ export default function CrudList({ resource }: { resource: string }) {
               {translate("crud.export")}
             </Button>
           )}
+          {listPages.map((page) => (
+            <Button key={page.route} type="primary" icon={<PlusOutlined />} data-testid={`open-${page.entry.name}`} onClick={() => go({ to: page.route })}>
+              {translate(page.entry.title)}
+            </Button>
+          ))}
           {add && (
             <Button type="primary" icon={<PlusOutlined />} onClick={() => go({ to: add.route })}>
               {translate("crud.add")}

@@ -127,22 +127,21 @@ export function displayValue(field: FieldDecl, value: unknown, t: Translate): Re
 /** The filter control of a list filter field. */
 export function FilterControl({ field, t, ...rest }: { field: FieldDecl; t: Translate; id?: string }): ReactNode {
   const label = t(field.label);
-  if (field.filter === "range") {
-    return field.type === "date" ? (
-      <DatePicker.RangePicker {...rest} format={DATE_FORMAT} allowEmpty={[true, true]} />
-    ) : (
-      <Input {...rest} placeholder={label} />
-    );
-  }
+  if (isDayRange(field)) return <DatePicker.RangePicker {...rest} format={DATE_FORMAT} allowEmpty={[true, true]} />;
   if (field.filter === "eq" && field.options) {
     return <Select {...rest} allowClear options={fieldOptions(field, t)} placeholder={label} style={{ minWidth: 140 }} />;
   }
   return <Input {...rest} allowClear placeholder={label} />;
 }
 
-/** Filter form values: date ranges are kept as [start, end] strings so they survive the URL round trip. */
+/** Range filters on dates and times are chosen by day (the server reads a day of a time range as the whole business day). */
+function isDayRange(field: FieldDecl): boolean {
+  return field.filter === "range" && (field.type === "date" || field.type === "datetime");
+}
+
+/** Filter form values: day ranges are kept as [start, end] strings so they survive the URL round trip. */
 export function filterValueProps(field: FieldDecl): Pick<FormItemProps, "getValueProps" | "normalize"> {
-  if (field.filter !== "range" || field.type !== "date") return {};
+  if (!isDayRange(field)) return {};
   return {
     getValueProps: (value: unknown) => ({
       value: Array.isArray(value) ? value.map((v) => (typeof v === "string" && v ? dayjs(v, DATE_FORMAT) : null)) : undefined,

@@ -6,7 +6,7 @@
 import type { Page } from "playwright-core";
 import { expect, test } from "vitest";
 import { addDays, businessDay, extendedEnd } from "../../common/term";
-import { describeInBrowserOnDatabases, dismissExpiryReminder, login } from "../helpers/browser";
+import { describeInBrowserOnDatabases, dismissExpiryReminder, login, payInSandbox } from "../helpers/browser";
 import en from "../../locales/en.json";
 import zh from "../../locales/zh.json";
 
@@ -42,18 +42,6 @@ async function shownSchoolEnd(page: Page): Promise<string> {
 /** A dialog by its test id (antd puts the id on a wrapper without a box of its own). */
 function modal(page: Page, testId: string) {
   return page.getByTestId(testId).locator(".ant-modal-content");
-}
-
-/** Pays an order on its sandbox page, opened in another page as a phone would open the QR code. */
-async function payInSandbox(page: Page, codeUrl: string): Promise<void> {
-  const phone = await page.context().newPage();
-  try {
-    await phone.goto(codeUrl);
-    await phone.getByTestId("sandbox-pay").click();
-    await phone.getByTestId("sandbox-paid").waitFor();
-  } finally {
-    await phone.close();
-  }
 }
 
 describeInBrowserOnDatabases("subscription renewal", (suite) => {

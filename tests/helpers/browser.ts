@@ -212,6 +212,18 @@ export async function dismissExpiryReminder(page: Page): Promise<void> {
   await animationsSettled(page);
 }
 
+/** Pays an order on its sandbox page, opened in another page as a phone would open the QR code. */
+export async function payInSandbox(page: Page, codeUrl: string): Promise<void> {
+  const phone = await page.context().newPage();
+  try {
+    await phone.goto(codeUrl);
+    await phone.getByTestId("sandbox-pay").click();
+    await phone.getByTestId("sandbox-paid").waitFor();
+  } finally {
+    await phone.close();
+  }
+}
+
 /** The value of a cookie of the page's context (decoded), or undefined. */
 export async function cookieValue(page: Page, name: string): Promise<string | undefined> {
   const cookie = (await page.context().cookies()).find((c) => c.name === name);

@@ -242,6 +242,23 @@ describeOnDatabases("activation codes", (kind) => {
     expect((await call("school", "actcodeexport")).return_code).toBe("FAIL");
   });
 
+  it("filters codes by the business days they were created on, counted in Asia/Shanghai", async () => {
+    const [code] = await batch({ target: "school" });
+    // 17:00 UTC on 1 March is already 01:00 on 2 March in Shanghai
+    await t.db.update(activationCodes).set({ created_at: new Date("2026-03-01T17:00:00Z") }).where(eq(tableColumn(activationCodes, "code"), code));
+    const codesCreated = async (start: string, end: string) =>
+      ((await call("sysadmin", "actcodelist", { created_at_start: start, created_at_end: end, limit: 50 })).data?.items as Row[]).map((r) => r.code);
+    expect(await codesCreated("2026-03-02", "2026-03-02")).toEqual([code]);
+    expect(await codesCreated("2026-02-28", "2026-03-01")).toEqual([]);
+    expect(await codesCreated("2026-03-02", "")).toContain(code);
+    // exact times bound exactly
+    expect(await codesCreated("2026-03-02T00:59:59+08:00", "2026-03-02T01:00:00+08:00")).toEqual([code]);
+    expect(await codesCreated("2026-03-02T01:00:01+08:00", "2026-03-02T23:00:00+08:00")).toEqual([]);
+    for (const bad of ["2026-02-30", "2026-02-30T01:00:00+08:00", "yesterday", "2026-03-02 01:00"]) {
+      expect((await call("sysadmin", "actcodelist", { created_at_start: bad })).return_code, bad).toBe("FAIL");
+    }
+  });
+
   it("extends a provider by contract maintenance for operators only, with fee and remark recorded", async () => {
     const before = await endOf(providers, ids.oldTownProvider, "end_time");
     const res = await call("sysadmin", "servicedelay", { sysid: ids.oldTownProvider, term_months: 24, fee: "2000.00", remark: "two-year contract" });

@@ -2,7 +2,8 @@
  * The generic catalogue operations of every entity in resources.config.ts: {name}list / info / add / edit / del,
  * allowed to the role keys the entity declares, validated from its fields and filtered by the caller's tenant.
  */
-import { and, asc, count, desc, eq, gte, ilike, inArray, lte, ne, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, lte, ne, sql, type SQL } from "drizzle-orm";
 import type { CrudAction, EntityDecl, FieldDecl } from "../../../common/catalogue";
 import { fenToYuan, yuanToFen } from "../../../common/money";
 import { writeAudit } from "../../auth/audit";
@@ -10,12 +11,14 @@ import { parseTenantId, resolveScope, type Scope } from "../../auth/scope";
 import { isColumnField, tableColumn, tenantColumnNames, type CatalogueTable } from "../../db/catalogueTables";
 import type { DbOrTx } from "../../db/client";
 import { catalogueTables } from "../../db/schema";
-import { businessDay, isCalendarDay } from "../../../common/term";
+import { addDays, businessDay, businessDayStart, isCalendarDay } from "../../../common/term";
 import { labelText } from "../../lib/i18n";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { fieldErrors, formFields, recordSchema } from "./fieldSchemas";
 import { entityHooks, type EntityHooks, type Row } from "./hooks";
+
+const isoTime = z.iso.datetime({ offset: true });
 
 export const MAX_PAGE_SIZE = 100;
 /** rows an export may hold; a larger list must be narrowed by its filters first */
@@ -208,12 +211,18 @@ class EntityCrud {
       if (!field.filter || !isColumnField(field)) continue;
       const column = this.column(field.name);
       if (field.filter === "range") {
-        for (const [suffix, op] of [["_start", gte], ["_end", lte]] as const) {
+        for (const suffix of ["_start", "_end"] as const) {
           const raw = payload[`${field.name}${suffix}`];
           if (raw === undefined || raw === null || raw === "") continue;
+          // a time range given in days covers those business days whole
+          if (field.type === "datetime" && typeof raw === "string" && isCalendarDay(raw.trim())) {
+            const day = raw.trim();
+            conditions.push(suffix === "_start" ? gte(column, businessDayStart(day)) : lt(column, businessDayStart(addDays(day, 1))));
+            continue;
+          }
           const value = this.filterValue(field, raw);
           if (value === undefined) throw invalid(`${field.name}${suffix}`);
-          conditions.push(op(column, value));
+          conditions.push(suffix === "_start" ? gte(column, value) : lte(column, value));
         }
         continue;
       }
@@ -243,10 +252,9 @@ class EntityCrud {
         return yuanToFen(text) ?? undefined;
       case "date":
         return isCalendarDay(text) ? text : undefined;
-      case "datetime": {
-        const d = new Date(text);
-        return Number.isNaN(d.getTime()) ? undefined : d;
-      }
+      case "datetime":
+        // ISO 8601 with an offset (DESIGN 4); Date alone would take "2026-02-30" as 2 March
+        return isoTime.safeParse(text).success && isCalendarDay(text.slice(0, 10)) ? new Date(text) : undefined;
       case "yesno":
       case "enum":
         return (field.options ?? []).some((o) => o.value === text) ? text : undefined;
