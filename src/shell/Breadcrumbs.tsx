@@ -4,22 +4,34 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { findRoute, HOME_PATH } from "./routes";
 
+interface Crumb {
+  key: string;
+  text: string;
+  to?: string;
+}
+
 export function Breadcrumbs() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const route = findRoute(pathname);
-  const items: { key: string; title: React.ReactNode }[] = [];
+  const crumbs: Crumb[] = [];
   if (pathname === HOME_PATH) {
-    items.push({ key: "home", title: t("shell.dashboard") });
+    crumbs.push({ key: "home", text: t("shell.dashboard") });
   } else {
-    items.push({ key: "home", title: <Link to={HOME_PATH}>{t("shell.home")}</Link> });
-    if (route?.group) items.push({ key: "group", title: t(route.group.title) });
+    crumbs.push({ key: "home", text: t("shell.home"), to: HOME_PATH });
+    if (route?.group) crumbs.push({ key: "group", text: t(route.group.title) });
     const parent = route?.entry?.activeMenu;
-    if (route?.group && parent) {
-      const parentEntry = route.group.children.find((e) => e.name === parent);
-      if (parentEntry) items.push({ key: "parent", title: <Link to={`/${route.group.path}/${parent}`}>{t(parentEntry.title)}</Link> });
-    }
-    if (route) items.push({ key: "page", title: t(route.title) });
+    const parentEntry = parent ? route?.group?.children.find((e) => e.name === parent) : undefined;
+    if (route?.group && parentEntry) crumbs.push({ key: "parent", text: t(parentEntry.title), to: `/${route.group.path}/${parentEntry.name}` });
+    if (route) crumbs.push({ key: "page", text: t(route.title) });
   }
-  return <Breadcrumb data-testid="breadcrumb" items={items} />;
+  // a group named like its list (v1 activation codes) is said once, keeping the deeper crumb
+  const shown = crumbs.filter((crumb, i) => crumbs[i + 1]?.text !== crumb.text);
+  return (
+    <Breadcrumb
+      data-testid="breadcrumb"
+      className="console-breadcrumb"
+      items={shown.map(({ key, text, to }) => ({ key, title: to ? <Link to={to}>{text}</Link> : text }))}
+    />
+  );
 }

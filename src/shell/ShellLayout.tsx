@@ -157,6 +157,7 @@ export function ShellLayout({ pages }: { pages: ReactElement }) {
             schoolEndTime={scope.schoolEndTime}
             scopeTitle={scope.scopeTitle}
             onRenewed={scope.reload}
+            mobile={mobile}
           />
           {settings.tagsView && <TabBar />}
         </div>

@@ -15,7 +15,7 @@ import {
   SettingOutlined,
   UserOutlined,
 } from "@ant-design/icons";
-import { Avatar, Button, Dropdown, Layout, Space, Tag, Tooltip, Typography, type MenuProps } from "antd";
+import { Avatar, Button, Dropdown, Layout, Tag, Tooltip, Typography, type MenuProps } from "antd";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
@@ -108,9 +108,11 @@ export interface TopBarProps {
   scopeTitle?: string;
   /** after a renewal: reload the school's expiry */
   onRenewed: () => void;
+  /** narrow screens: the right side may wrap onto further rows */
+  mobile: boolean;
 }
 
-export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, schoolEndTime, scopeTitle, onRenewed }: TopBarProps) {
+export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, schoolEndTime, scopeTitle, onRenewed, mobile }: TopBarProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const user = useSessionUser();
@@ -150,7 +152,7 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sch
       data-testid="top-bar"
       style={{
         display: "flex",
-        flexWrap: "wrap",
+        flexWrap: mobile ? "wrap" : "nowrap",
         alignItems: "center",
         columnGap: 12,
         height: "auto",
@@ -164,11 +166,24 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sch
       }}
     >
       <Button type="text" data-testid="sidebar-toggle" aria-label={t("shell.toggle_sidebar")} icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />} onClick={onToggleSidebar} />
-      {/* the breadcrumb keeps room; on narrow screens the right side wraps onto a second row */}
-      <div style={{ flex: "1 1 240px", minWidth: 0, overflow: "hidden" }}>
+      {/* on a desktop everything stays on one row: the breadcrumb keeps its width (up to 40%), the scope tag and the welcome text give way */}
+      <div style={mobile ? { flex: "1 1 0", minWidth: 0, overflow: "hidden" } : { flex: "0 0 auto", maxWidth: "40%", overflow: "hidden" }}>
         <Breadcrumbs />
       </div>
-      <Space size={4} wrap style={{ flex: "0 0 auto", maxWidth: "100%", marginInlineStart: "auto", justifyContent: "flex-end", whiteSpace: "nowrap" }}>
+      <div
+        className="console-topbar-tools"
+        style={{
+          display: "flex",
+          alignItems: "center",
+          gap: 4,
+          flex: "1 1 auto",
+          minWidth: 0,
+          flexWrap: mobile ? "wrap" : "nowrap",
+          marginInlineStart: "auto",
+          justifyContent: "flex-end",
+          whiteSpace: "nowrap",
+        }}
+      >
         <HeaderSearch routes={routes} />
         <Tooltip title={t("shell.qr")}>
           <Button type="text" data-testid="header-qr" icon={<QrcodeOutlined />} onClick={() => setQrOpen(true)} />
@@ -184,7 +199,7 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sch
           </Tooltip>
         )}
         {typeLabel && (
-          <Tag color="blue" data-testid="header-login-type" style={{ maxWidth: 200, overflow: "hidden", textOverflow: "ellipsis", verticalAlign: "middle" }} title={scopeTitle}>
+          <Tag color="blue" data-testid="header-login-type" className="console-topbar-yields" style={{ maxWidth: 200, minWidth: 64, overflow: "hidden", textOverflow: "ellipsis", marginInlineEnd: 0 }} title={scopeTitle}>
             {t(typeLabel)}
             {scopeTitle ? `: ${scopeTitle}` : ""}
           </Tag>
@@ -206,7 +221,7 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sch
             {t("shell.expiry", { date: schoolEndTime })}
           </Typography.Text>
         )}
-        <Typography.Text data-testid="header-welcome" style={{ maxWidth: 260, verticalAlign: "middle", lineHeight: "normal" }} ellipsis={{ tooltip: true }}>
+        <Typography.Text data-testid="header-welcome" className="console-topbar-yields" style={{ maxWidth: 260, minWidth: 48, lineHeight: "normal" }} ellipsis={{ tooltip: true }}>
           {t("shell.welcome", { name: user?.name ?? "", username: user?.username ?? "" })}
         </Typography.Text>
         <SizeSelector />
@@ -218,7 +233,7 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sch
         <Dropdown trigger={["click"]} menu={{ items: avatarItems, onClick: onAvatarClick }}>
           <Avatar data-testid="avatar-dropdown" src={user?.avatar || undefined} icon={<UserOutlined />} style={{ cursor: "pointer" }} />
         </Dropdown>
-      </Space>
+      </div>
       <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
       {qrOpen && (
         <Suspense fallback={null}>

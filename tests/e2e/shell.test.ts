@@ -1,6 +1,6 @@
-/** Spec 2.4, 9, DESIGN 7: language switching (persisted in the language cookie) and the tab bar. */
+/** Spec 2.4, 9, DESIGN 7: language switching (persisted in the language cookie), the tab bar and the top bar's layout. */
 import { expect, test } from "vitest";
-import { cookieValue, describeInBrowser, expectPath, HOME_PATH, login, clickMenuEntry, menuEntry, tabKeys, tabMenu } from "../helpers/browser";
+import { cookieValue, describeInBrowser, dismissExpiryReminder, expectPath, HOME_PATH, login, clickMenuEntry, menuEntry, tabKeys, tabMenu } from "../helpers/browser";
 import en from "../../locales/en.json";
 import es from "../../locales/es.json";
 import zh from "../../locales/zh.json";
@@ -69,5 +69,20 @@ describeInBrowser("the console shell", (suite) => {
     await tabMenu(page, ADD, "close-all");
     await expectPath(page, HOME_PATH);
     await expect.poll(() => tabKeys(page)).toEqual([HOME_PATH]);
+  });
+
+  test("the school's crowded top bar stays one row on a 1366 px screen in Chinese, every tool inside the window", async () => {
+    const page = await (await suite.newContext("zh-CN")).newPage();
+    await login(page, suite.url, "school");
+    await dismissExpiryReminder(page);
+    await page.getByTestId("header-expiry").waitFor();
+    const bar = (await page.getByTestId("top-bar").boundingBox())!;
+    const breadcrumb = (await page.getByTestId("breadcrumb").boundingBox())!;
+    const avatar = (await page.getByTestId("avatar-dropdown").boundingBox())!;
+    expect(bar.height).toBeLessThanOrEqual(50);
+    // on one row: the breadcrumb and the avatar share it, and the avatar is not pushed out of the window
+    expect(Math.abs(breadcrumb.y + breadcrumb.height / 2 - (avatar.y + avatar.height / 2))).toBeLessThan(8);
+    expect(avatar.x + avatar.width).toBeLessThanOrEqual(page.viewportSize()!.width);
+    expect(await page.getByTestId("header-renew").isVisible()).toBe(true);
   });
 });
