@@ -3,7 +3,7 @@
  * menu generations (spec 2.2, 2.3). Server tables, validation and CRUD operations and the SPA's resources,
  * lists, forms and menus all come from here: a field list is never written twice.
  */
-import type { Catalogue, EntityDecl, MenuEntry, MenuGroup, PageRef } from "./common/catalogue";
+import type { Catalogue, EntityDecl, MenuEntry, MenuGroup, PageRef, RowAction } from "./common/catalogue";
 import { MAX_TERM_MONTHS, REMARK_MAX_LENGTH } from "./common/renewalLimits";
 
 const yesNo = [
@@ -167,6 +167,15 @@ export const serviceDelayEntity: EntityDecl = {
  * delay_foractcode (providers). `sysid` / `sch_id` bind a code to a provider or school (empty: anyone of its
  * target may use it); a provider sees the codes bound to it.
  */
+/** Voiding an unused code (a batch made by mistake, a code that leaked): it can then no longer be redeemed. */
+export const actcodeVoid: RowAction = {
+  operation: "actcodevoid",
+  label: "renewal.void_code",
+  confirm: "renewal.void_code_confirm",
+  roles: ["system", "systemv2"],
+  when: { field: "status", value: "unused" },
+};
+
 export const actcodeEntity: EntityDecl = {
   name: "actcode",
   table: "activation_codes",
@@ -175,6 +184,7 @@ export const actcodeEntity: EntityDecl = {
   titleField: "code",
   defaultSort: { field: "id", order: "desc" },
   exportOperation: "actcodeexport",
+  rowActions: [actcodeVoid],
   roles: {
     list: ["system", "systemv2", "service", "servicev2"],
     info: ["system", "systemv2", "service", "servicev2"],

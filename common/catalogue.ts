@@ -50,6 +50,21 @@ export interface FieldDecl {
   virtual?: boolean;
 }
 
+/**
+ * A named operation offered on each row of an entity's list, called with the row's `id` after a confirmation
+ * (e.g. voiding an unused activation code). The server registers the operation with these role keys.
+ */
+export interface RowAction {
+  operation: string;
+  /** translation key of the row's button */
+  label: string;
+  /** translation key of the question asked first */
+  confirm: string;
+  roles: string[];
+  /** offered only on rows whose field holds this value */
+  when?: { field: string; value: string };
+}
+
 export type TenantScope = "platform" | "provider" | "school";
 export type CrudAction = "list" | "info" | "add" | "edit" | "del";
 
@@ -79,6 +94,7 @@ export interface EntityDecl {
    * data.items {filename, mime, content_base64}. The list page then offers an Export button.
    */
   exportOperation?: string;
+  rowActions?: RowAction[];
 }
 
 /** What a menu entry opens. */

@@ -4,17 +4,18 @@
  * an export of the filtered list when the entity has an export operation. Filters fixed by the page's menu
  * entry are always sent and never shown.
  */
-import { Button, Card, Form, Space, Table } from "antd";
+import { Button, Card, Form, Popconfirm, Space, Table } from "antd";
 import type { TableProps } from "antd";
 import { DownloadOutlined, EyeOutlined, EditOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from "@ant-design/icons";
 import { useState } from "react";
 import { useParams } from "react-router";
 import { useTable, getDefaultSortOrder } from "@refinedev/antd";
 import { useGo, usePermissions, useTranslation, type BaseRecord, type CrudFilter, type CrudSort, type HttpError } from "@refinedev/core";
-import type { EntityDecl, FieldDecl, MenuEntry } from "../../common/catalogue";
+import type { EntityDecl, FieldDecl, MenuEntry, RowAction } from "../../common/catalogue";
 import { hasAnyRole } from "../../common/roleKeys";
 import { builtRoute, type BuiltPage } from "./builtPages";
 import { DEFAULT_API_PATH, filterPayload, scope as tenantScope, sortPayload } from "../../providers/dataProvider";
+import { feedback } from "../../providers/feedback";
 import { weapi } from "../../providers/weapi";
 import { displayValue, FilterControl, filterValueProps, type Translate } from "./fields";
 import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources";
@@ -85,6 +86,39 @@ function useLinkedPages(list: BuiltPage | undefined, entity: EntityDecl): Record
   };
 }
 
+/** The entity's row actions the user's roles allow. */
+function useRowActions(entity: EntityDecl): RowAction[] {
+  const { data: roles } = usePermissions<string[]>({});
+  return roles ? (entity.rowActions ?? []).filter((action) => hasAnyRole(roles, action.roles)) : [];
+}
+
+/** A row action's button: asks first, then calls the operation with the row's id and shows the server's answer. */
+function RowActionButton({ entity, action, record, onDone }: { entity: EntityDecl; action: RowAction; record: BaseRecord; onDone: () => void }) {
+  const { translate } = useTranslation();
+  const [running, setRunning] = useState(false);
+  const run = async () => {
+    setRunning(true);
+    try {
+      const res = await weapi(entity.apiPath ?? DEFAULT_API_PATH, action.operation, { id: record.id });
+      if (res.return_code === "SUCCESS") {
+        feedback().success(res.return_msg);
+        onDone();
+      }
+    } catch {
+      // the client showed the error
+    } finally {
+      setRunning(false);
+    }
+  };
+  return (
+    <Popconfirm title={translate(action.confirm)} okText={translate("common.confirm")} cancelText={translate("common.cancel")} onConfirm={() => run()}>
+      <Button size="small" danger loading={running} data-testid={`row-${action.operation}`}>
+        {translate(action.label)}
+      </Button>
+    </Popconfirm>
+  );
+}
+
 export default function CrudList({ resource }: { resource: string }) {
   const { entity, pages } = resourceByIdentifier(resource);
   const { translate } = useTranslation();
@@ -101,7 +135,7 @@ export default function CrudList({ resource }: { resource: string }) {
   });
   const filterFields = entity.fields.filter((f) => f.filter && !fixedFilters.some(([name]) => name === f.name));
 
-  const { tableProps, searchFormProps, sorters, filters } = useTable<BaseRecord, HttpError, FilterValues>({
+  const { tableProps, searchFormProps, sorters, filters, tableQuery } = useTable<BaseRecord, HttpError, FilterValues>({
     resource,
     syncWithLocation: true,
     pagination: { currentPage: 1, pageSize: DEFAULT_PAGE_SIZE, mode: "server" },
@@ -125,7 +159,8 @@ export default function CrudList({ resource }: { resource: string }) {
   const edit = pages.edit && may("edit") ? pages.edit : undefined;
   const show = pages.info && may("info") ? pages.info : undefined;
   const { recordPages, listPages } = useLinkedPages(pages.list, entity);
-  if (edit || show || recordPages.length > 0) {
+  const rowActions = useRowActions(entity);
+  if (edit || show || recordPages.length > 0 || rowActions.length > 0) {
     columns.push({
       key: "actions",
       title: translate("crud.actions"),
@@ -147,6 +182,11 @@ export default function CrudList({ resource }: { resource: string }) {
               {translate(page.entry.title)}
             </Button>
           ))}
+          {rowActions
+            .filter(({ when }) => !when || String(record[when.field]) === when.value)
+            .map((action) => (
+              <RowActionButton key={action.operation} entity={entity} action={action} record={record} onDone={() => void tableQuery.refetch()} />
+            ))}
         </Space>
       ),
     });

@@ -1,6 +1,6 @@
 /**
  * Issue 3 from the operator's and the provider's side, in the browser: generating activation codes and finding,
- * exporting and seeing them; contract maintenance and the extension records; the school's renewal records; the
+ * exporting, voiding and seeing them; contract maintenance and the extension records; the school's renewal records; the
  * daily business report binding through its sandbox page. On the embedded database and on PostgreSQL.
  */
 import ExcelJS from "exceljs";
@@ -36,7 +36,7 @@ async function columnTexts(page: Page, header: string): Promise<string[]> {
 }
 
 describeInBrowserOnDatabases("renewal administration", (suite) => {
-  test("an operator generates provider codes from the code list, finds the batch by its number and day, exports it, and the provider sees its codes", async () => {
+  test("an operator generates provider codes from the code list, finds the batch by its number and day, exports it and voids a code; the provider sees its codes", async () => {
     const { page } = suite;
     await login(page, suite.url, "sysadmin");
     await clickMenuEntry(page, "/schoolv2/actcodelist");
@@ -96,6 +96,17 @@ describeInBrowserOnDatabases("renewal administration", (suite) => {
     expect(exported).toHaveLength(3);
     for (const code of codes) expect(exported.some((row) => row.includes(code))).toBe(true);
 
+    // voiding the first code, after confirming
+    const firstRow = activePage(page).locator("tbody tr.ant-table-row").filter({ hasText: codes[0] });
+    await firstRow.getByTestId("row-actcodevoid").click();
+    const question = page.locator(".ant-popconfirm").filter({ hasText: en.renewal.void_code_confirm });
+    await question.waitFor();
+    await animationsSettled(page);
+    await question.getByRole("button", { name: en.common.confirm }).click();
+    await page.getByText(en.api.code_voided.replace("{{code}}", codes[0])).waitFor();
+    await expect.poll(() => columnTexts(page, en.field.code_status)).toEqual([en.enum.code_status.void, en.enum.code_status.unused, en.enum.code_status.unused]);
+    expect(await firstRow.getByTestId("row-actcodevoid").count()).toBe(0);
+
     // the provider sees the codes bound to it, and cannot generate any
     const providerPage = await (await suite.newContext()).newPage();
     await login(providerPage, suite.url, "svc");
@@ -105,6 +116,7 @@ describeInBrowserOnDatabases("renewal administration", (suite) => {
     await activePage(providerPage).getByRole("button", { name: en.crud.search }).click();
     await expect.poll(() => columnTexts(providerPage, en.field.act_code)).toEqual(codes);
     expect(await providerPage.getByTestId("open-actcodeadd").count()).toBe(0);
+    expect(await providerPage.getByTestId("row-actcodevoid").count()).toBe(0);
   });
 
   test("an operator extends a provider's contract from the provider list and finds it in the extension records", async () => {

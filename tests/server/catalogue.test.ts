@@ -5,6 +5,8 @@ import { auditLog, catalogueTables, providers, users } from "../../server/db/sch
 import * as schema from "../../server/db/schema";
 import { tableColumn } from "../../server/db/catalogueTables";
 import { queryRows } from "../../server/db/client";
+import { registerOperations } from "../../server/methods";
+import { OperationRegistry } from "../../server/protocol/registry";
 import { describeOnDatabases } from "../helpers/db";
 import { createTestApp, type TestApp } from "./support";
 
@@ -30,6 +32,18 @@ describe("schema", () => {
     for (const entity of entities) {
       expect(getTableName(catalogueTables[entity.name])).toBe(entity.table);
       expect(exportedTables.has(catalogueTables[entity.name])).toBe(true);
+    }
+  });
+});
+
+describe("row actions", () => {
+  it("are operations of the server allowed to exactly the role keys the catalogue gives them", () => {
+    const registry = new OperationRegistry();
+    registerOperations(registry);
+    const actions = entities.flatMap((entity) => (entity.rowActions ?? []).map((action) => ({ entity, action })));
+    expect(actions.length).toBeGreaterThan(0);
+    for (const { entity, action } of actions) {
+      expect(registry.get(entity.apiPath ?? "adminapiv2", action.operation)?.roles, action.operation).toEqual(action.roles);
     }
   });
 });
