@@ -162,11 +162,6 @@ export const serviceDelayEntity: EntityDecl = {
   ],
 };
 
-/**
- * Activation code (spec 4.3, 4.4): generated in batches by actcodeadd, redeemed once by renew (schools) or
- * delay_foractcode (providers). `sysid` / `sch_id` bind a code to a provider or school (empty: anyone of its
- * target may use it); a provider sees the codes bound to it.
- */
 /** Voiding an unused code (a batch made by mistake, a code that leaked): it can then no longer be redeemed. */
 export const actcodeVoid: RowAction = {
   operation: "actcodevoid",
@@ -176,6 +171,11 @@ export const actcodeVoid: RowAction = {
   when: { field: "status", value: "unused" },
 };
 
+/**
+ * Activation code (spec 4.3, 4.4): generated in batches by actcodeadd, redeemed once by renew (schools) or
+ * delay_foractcode (providers). `sysid` / `sch_id` bind a code to a provider or school (empty: anyone of its
+ * target may use it); a provider sees the codes bound to it.
+ */
 export const actcodeEntity: EntityDecl = {
   name: "actcode",
   table: "activation_codes",

@@ -40,7 +40,7 @@ export interface FieldDecl {
   unique?: boolean;
   /** shown as a list column */
   list?: boolean;
-  /** list filter: 'like' for text search, 'eq' for exact match, 'range' for date/number ranges */
+  /** list filter: 'like' for text search, 'eq' for exact match, 'range' for date and time ranges (chosen by day) */
   filter?: "like" | "eq" | "range";
   sortable?: boolean;
   /** in the create/edit form: true for both, or only one of them */

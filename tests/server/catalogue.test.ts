@@ -36,6 +36,14 @@ describe("schema", () => {
   });
 });
 
+describe("field declarations", () => {
+  it("put range filters only on dates and times, which the list page picks by day", () => {
+    const ranges = entities.flatMap((entity) => entity.fields.filter((f) => f.filter === "range").map((f) => `${entity.name}.${f.name}:${f.type}`));
+    expect(ranges.length).toBeGreaterThan(0);
+    expect(ranges.filter((r) => !/:(date|datetime)$/.test(r))).toEqual([]);
+  });
+});
+
 describe("row actions", () => {
   it("are operations of the server allowed to exactly the role keys the catalogue gives them", () => {
     const registry = new OperationRegistry();
