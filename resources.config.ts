@@ -5,6 +5,7 @@
  */
 import type { Catalogue, EntityDecl, MenuEntry, MenuGroup, PageRef, RowAction } from "./common/catalogue";
 import { MAX_TERM_MONTHS, REMARK_MAX_LENGTH } from "./common/renewalLimits";
+import { OPERATOR_ROLES } from "./common/roleKeys";
 
 const yesNo = [
   { value: "Y", label: "common.yes" },
@@ -20,11 +21,11 @@ export const serviceEntity: EntityDecl = {
   titleField: "title",
   defaultSort: { field: "id", order: "desc" },
   roles: {
-    list: ["system", "systemv2"],
+    list: OPERATOR_ROLES,
     // a provider reads its own record (top bar, renewal); the server narrows it to the caller's provider
     info: ["system", "systemv2", "service", "servicev2", "service_schadminv2", "pickup", "school", "schoolv2", "paymode"],
-    add: ["system", "systemv2"],
-    edit: ["system", "systemv2"],
+    add: OPERATOR_ROLES,
+    edit: OPERATOR_ROLES,
   },
   fields: [
     { name: "id", type: "int", label: "field.id", list: true, sortable: true, detail: true },
@@ -83,10 +84,10 @@ export const mealEntity: EntityDecl = {
   titleField: "title",
   defaultSort: { field: "sort", order: "asc" },
   roles: {
-    list: ["system", "systemv2"],
-    info: ["system", "systemv2"],
-    add: ["system", "systemv2"],
-    edit: ["system", "systemv2"],
+    list: OPERATOR_ROLES,
+    info: OPERATOR_ROLES,
+    add: OPERATOR_ROLES,
+    edit: OPERATOR_ROLES,
   },
   fields: [
     { name: "id", type: "int", label: "field.id", list: true, sortable: true, detail: true },
@@ -152,8 +153,8 @@ export const serviceDelayEntity: EntityDecl = {
   titleField: "title",
   defaultSort: { field: "created_at", order: "desc" },
   roles: {
-    list: ["system", "systemv2"],
-    info: ["system", "systemv2"],
+    list: OPERATOR_ROLES,
+    info: OPERATOR_ROLES,
   },
   fields: [
     { name: "id", type: "int", label: "field.id", list: true, detail: true },
@@ -167,7 +168,7 @@ export const actcodeVoid: RowAction = {
   operation: "actcodevoid",
   label: "renewal.void_code",
   confirm: "renewal.void_code_confirm",
-  roles: ["system", "systemv2"],
+  roles: OPERATOR_ROLES,
   when: { field: "status", value: "unused" },
 };
 

@@ -60,7 +60,7 @@ export interface RowAction {
   label: string;
   /** translation key of the question asked first */
   confirm: string;
-  roles: string[];
+  roles: readonly string[];
   /** offered only on rows whose field holds this value */
   when?: { field: string; value: string };
 }
@@ -80,7 +80,7 @@ export interface EntityDecl {
   titleField: string;
   fields: FieldDecl[];
   /** role keys allowed per action; an action without roles is not offered */
-  roles: Partial<Record<CrudAction, string[]>>;
+  roles: Partial<Record<CrudAction, readonly string[]>>;
   defaultSort?: { field: string; order: "asc" | "desc" };
   /** /weapi/ path of its operations (default adminapiv2) */
   apiPath?: string;

@@ -18,6 +18,9 @@ export interface RoleFacts {
 }
 
 /** Any user_type outside the known ones is treated as system (spec 1). */
+/** The platform operator's role keys in both menu generations (super administrators hold them too). */
+export const OPERATOR_ROLES: readonly string[] = ["system", "systemv2"];
+
 export function normaliseUserType(userType: string | null | undefined): UserType {
   switch (userType) {
     case "service":

@@ -3,6 +3,7 @@
  * payments) and each provider's. The merchant private key and the APIv3 key are stored encrypted
  * (server/payments/secrets.ts) and never leave the server: `paymerchantinfo` only says whether they are set.
  */
+import { OPERATOR_ROLES } from "../../common/roleKeys";
 import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
@@ -25,8 +26,7 @@ const PEM_MAX_LENGTH = 10_000;
 /** advisory lock serialising paymerchantset (any constant of this application) */
 const MERCHANT_LOCK_KEY = 720_301;
 
-const SYSTEM_ROLES = ["system", "systemv2"] as const;
-const MERCHANT_ROLES = [...SYSTEM_ROLES, "service", "servicev2"] as const;
+const MERCHANT_ROLES = [...OPERATOR_ROLES, "service", "servicev2"] as const;
 
 /** The merchant of a provider (sysid) or of the platform (null) for a gateway. */
 export async function loadMerchant(db: DbOrTx, sysid: number | null, gateway = "wechatpay"): Promise<PaymentMerchant | undefined> {

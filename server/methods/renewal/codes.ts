@@ -4,6 +4,7 @@
  * XXXX-XXXX-XXXX-XXXX-XXXX. Redemption is one conditional UPDATE (status unused, target, binding, expiry), so of two
  * concurrent attempts on one code exactly one wins; wrong codes count against the user and the address.
  */
+import { OPERATOR_ROLES } from "../../../common/roleKeys";
 import { randomBytes, randomInt } from "node:crypto";
 import { and, eq, gte, isNull, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
@@ -141,7 +142,7 @@ export function registerCodeOperations(registry: OperationRegistry): void {
     path: "adminapiv2",
     method: "actcodeadd",
     needsToken: true,
-    roles: ["system", "systemv2"],
+    roles: OPERATOR_ROLES,
     schema: batchPayload,
     async handler(ctx, p) {
       if (p.expires_on < businessDay(ctx.now)) throw new ApiFailure("api.invalid_params", { field: "expires_on" });

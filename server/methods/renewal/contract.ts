@@ -1,4 +1,5 @@
 /** Contract maintenance (servicedelayv2): an operator extends a provider's term by hand, with the fee agreed. */
+import { OPERATOR_ROLES } from "../../../common/roleKeys";
 import { z } from "zod";
 import { yuanToFen } from "../../../common/money";
 import { MAX_TERM_MONTHS, REMARK_MAX_LENGTH } from "../../../common/renewalLimits";
@@ -23,7 +24,7 @@ export function registerContractOperations(registry: OperationRegistry): void {
     path: "adminapiv2",
     method: "servicedelay",
     needsToken: true,
-    roles: ["system", "systemv2"],
+    roles: OPERATOR_ROLES,
     schema: delayPayload,
     async handler(ctx, p) {
       const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);
