@@ -68,7 +68,8 @@ export const schoolEntity: EntityDecl = {
     { name: "contact", type: "string", label: "field.contact", max: 50, list: true, form: true, detail: true },
     { name: "phone", type: "string", label: "field.phone", max: 20, pattern: "^[0-9+\\- ]{5,20}$", patternMessage: "validation.phone", list: true, form: true, detail: true },
     { name: "address", type: "string", label: "field.address", max: 200, form: true, detail: true },
-    { name: "endtime", type: "date", label: "field.endtime", required: true, list: true, filter: "range", sortable: true, form: true, detail: true },
+    // the first term is set with the school; later it moves only by renewal, payment, code or contract maintenance
+    { name: "endtime", type: "date", label: "field.endtime", required: true, list: true, filter: "range", sortable: true, form: "add", detail: true },
     { name: "select_paymode", type: "yesno", label: "field.select_paymode", default: "N", options: yesNo, form: true, detail: true },
     { name: "status", type: "enum", label: "field.status", required: true, default: "1", options: [{ value: "1", label: "enum.status.1" }, { value: "0", label: "enum.status.0" }], list: true, filter: "eq", form: true, detail: true },
     { name: "created_at", type: "datetime", label: "field.created_at", list: true, sortable: true, detail: true },

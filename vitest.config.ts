@@ -23,6 +23,8 @@ export default defineConfig({
           name: "server",
           environment: "node",
           include: ["tests/server/**/*.test.ts"],
+          // finds PostgreSQL, or fails unless TEST_SKIP=postgres leaves it out
+          globalSetup: ["tests/helpers/globalSetup.ts"],
           testTimeout: 30000,
           hookTimeout: 60000,
         },

@@ -11,7 +11,7 @@ export interface RoleFacts {
   servicer_ver?: string | null;
   /** school: v1 paymode switch */
   select_paymode?: string | null;
-  /** service: mini-program upload permission */
+  /** service and service_schadmin: the provider's mini-program upload permission */
   xcx_upload?: string | null;
   is_superadmin?: string | null;
   is_show_fee?: string | null;

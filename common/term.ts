@@ -37,9 +37,13 @@ export function addDays(day: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** Whether a string is a real calendar day written YYYY-MM-DD. */
+/** The days a date may name: years before 1900 are typing errors here, and 9999-12-31 is the calendar's end. */
+export const FIRST_DAY = "1900-01-01";
+export const LAST_DAY = "9999-12-31";
+
+/** Whether a string is a real calendar day written YYYY-MM-DD, between FIRST_DAY and LAST_DAY. */
 export function isCalendarDay(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value < FIRST_DAY) return false;
   const d = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
 }
@@ -64,9 +68,10 @@ export function expiryOffer(days: number | null): ExpiryOffer {
   return days > 0 ? "reminder" : "forced";
 }
 
-/** The term after an extension: months added to the later of today and the current end. */
-export function extendedEnd(currentEnd: string | null | undefined, months: number, today: string): string {
+/** The term after an extension: months added to the later of today and the current end; null past LAST_DAY. */
+export function extendedEnd(currentEnd: string | null | undefined, months: number, today: string): string | null {
   const end = currentEnd?.slice(0, 10);
   const from = end && end > today ? end : today;
-  return dayjs(from).add(months, "month").format("YYYY-MM-DD");
+  const next = dayjs(from).add(months, "month");
+  return next.isValid() && next.year() <= 9999 ? next.format("YYYY-MM-DD") : null;
 }

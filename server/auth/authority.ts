@@ -156,12 +156,14 @@ export function authorityOf(user: AuthorityUser, providerRow: CatalogueRow | nul
   const provider = user.sysid === null || !providerRow ? null : providerFacts(providerRow);
   const school = user.schid === null || !schoolRow ? null : schoolFacts(schoolRow);
   const ver: ServicerVersion = userType === "system" ? servicerVersion(user.servicerVer) : (provider?.servicerVer ?? "v1");
-  // flags count only where spec 4.1 reads them: upload and fee for a provider account, paymode for a school
+  // flags count only where spec 4.1 reads them: the provider's upload flag for its accounts and its staff alike,
+  // the fee flag for a provider account, paymode for a school
+  const providerSide = userType === "service" || userType === "service_schadmin";
   const facts: AccountFacts = {
     user_type: userType,
     servicer_ver: ver,
     is_superadmin: userType === "system" ? user.isSuperadmin : "N",
-    xcx_upload: userType === "service" ? (provider?.xcxUpload ?? "N") : "N",
+    xcx_upload: providerSide ? (provider?.xcxUpload ?? "N") : "N",
     is_show_fee: userType === "service" ? (provider?.isShowFee ?? "N") : "N",
     select_paymode: userType === "school" ? (school?.selectPaymode ?? "N") : "N",
   };

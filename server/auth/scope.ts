@@ -3,6 +3,7 @@
  * caller's authority. Outside it the answer is the same FAIL as for a record that does not exist.
  */
 import { notFound } from "../protocol/envelope";
+import { MAX_INT } from "../protocol/validation";
 import type { DbOrTx } from "../db/client";
 import { assignedSchoolIds, loadProvider, loadSchool, pickupPointIds, type Authority, type ProviderFacts } from "./authority";
 
@@ -16,11 +17,14 @@ export interface Scope {
   pickupPointIds: number[] | null;
 }
 
-/** A tenant id from the payload: absent ("", null, undefined) → undefined; not a positive integer → not found. */
+/**
+ * A tenant or record id from the payload: absent ("", null, undefined) → undefined; not a positive integer
+ * within the id columns' range → not found (no row can have it).
+ */
 export function parseTenantId(value: unknown): number | undefined {
   if (value === undefined || value === null || value === "") return undefined;
   const n = typeof value === "number" ? value : typeof value === "string" && /^\d{1,10}$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n <= 0) throw notFound();
+  if (!Number.isSafeInteger(n) || n <= 0 || n > MAX_INT) throw notFound();
   return n;
 }
 
@@ -36,7 +40,19 @@ export async function switchedProvider(db: DbOrTx, auth: Authority, payload: Rec
   return sysid === undefined ? null : loadProvider(db, sysid);
 }
 
-export async function resolveScope(db: DbOrTx, auth: Authority, payload: Record<string, unknown>): Promise<Scope> {
+/** scopes already resolved for a request's payload (the protocol checks it before the operation asks again) */
+const resolvedScopes = new WeakMap<Record<string, unknown>, Promise<Scope>>();
+
+export function resolveScope(db: DbOrTx, auth: Authority, payload: Record<string, unknown>): Promise<Scope> {
+  let scope = resolvedScopes.get(payload);
+  if (!scope) {
+    scope = scopeOf(db, auth, payload);
+    resolvedScopes.set(payload, scope);
+  }
+  return scope;
+}
+
+async function scopeOf(db: DbOrTx, auth: Authority, payload: Record<string, unknown>): Promise<Scope> {
   const askedSysid = parseTenantId(payload.sysid);
   const askedSchid = parseTenantId(payload.sch_id);
 

@@ -36,9 +36,12 @@ export function registerDailyReportOperations(registry: OperationRegistry): void
     method: "getdaycountnoticeset",
     needsToken: true,
     roles: READERS,
+    effect: "read",
     async handler(ctx) {
-      // the dialog names the provider as `id`
-      const sysid = await providerOf(ctx, { sysid: ctx.payload.id ?? ctx.payload.sysid });
+      // the dialog names the provider as `id`; naming two different providers is a mistake, not a choice
+      const { id, sysid: named } = ctx.payload;
+      if (id !== undefined && named !== undefined && String(id) !== String(named)) throw new ApiFailure("api.invalid_params", { field: "sysid" });
+      const sysid = await providerOf(ctx, { sysid: id ?? named });
       const token = randomBytes(32).toString("base64url");
       await ctx.db.transaction(async (tx) => {
         await tx.delete(dailyReportBindTokens).where(lt(dailyReportBindTokens.expiresAt, ctx.now));
@@ -58,6 +61,7 @@ export function registerDailyReportOperations(registry: OperationRegistry): void
     method: "daycountnoticeunbind",
     needsToken: true,
     roles: READERS,
+    effect: "write",
     async handler(ctx) {
       const sysid = await providerOf(ctx, { sysid: ctx.payload.sysid });
       const id = parseTenantId(ctx.payload.id);

@@ -144,6 +144,7 @@ export function registerMerchantOperations(registry: OperationRegistry): void {
     method: "paymerchantinfo",
     needsToken: true,
     roles: MERCHANT_ROLES,
+    effect: "read",
     schema: merchantInfoPayload,
     async handler(ctx, payload) {
       const scope = await resolveScope(ctx.db, ctx.auth!, { sysid: payload.sysid });
@@ -156,6 +157,7 @@ export function registerMerchantOperations(registry: OperationRegistry): void {
     method: "paymerchantset",
     needsToken: true,
     roles: MERCHANT_ROLES,
+    effect: "write",
     schema: merchantSetPayload,
     async handler(ctx, payload) {
       const auth = ctx.auth!;
@@ -169,7 +171,11 @@ export function registerMerchantOperations(registry: OperationRegistry): void {
         await tx.execute(sql`select pg_advisory_xact_lock(${MERCHANT_LOCK_KEY})`);
         const existing = await loadMerchant(tx, scope.sysid);
         const holder = await wechatPayMerchantById(tx, payload.merchant_id);
-        if (holder && holder.id !== existing?.id) throw new ApiFailure("api.merchant_taken");
+        if (holder && holder.id !== existing?.id) {
+          // an operator sees the whole platform; anyone else learns nothing about other accounts' merchants
+          if (auth.userType === "system") throw new ApiFailure("api.merchant_taken");
+          throw new ApiFailure("api.merchant_not_accepted");
+        }
         if (!existing?.privateKeyEnc && !payload.private_key) throw new ApiFailure("api.merchant_secret_required", { field: "private_key" });
         if (!existing?.apiV3KeyEnc && !payload.api_v3_key) throw new ApiFailure("api.merchant_secret_required", { field: "api_v3_key" });
         const values = {

@@ -5,6 +5,7 @@
  * checked against it). WeChat Pay reads any 2xx as received and retries otherwise.
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { writeAudit } from "../auth/audit";
 import type { AppServices } from "../protocol/registry";
 import { applyPaidOrder, PaymentMismatchError } from "./apply";
 import { GatewayVerificationError } from "./gateway";
@@ -30,7 +31,18 @@ export function registerNotifyRoutes(app: FastifyInstance, services: AppServices
       const rawBody = typeof request.body === "string" ? request.body : "";
       try {
         const notice = await wechatPayGatewayOf(services, merchant).verifyNotification(headers, rawBody);
-        if (notice.merchantId !== merchant.merchantId) throw new PaymentMismatchError("notification names another merchant");
+        if (notice.merchantId !== merchant.merchantId) {
+          // authentic for this merchant, but about another's order: someone holding one merchant's keys tries to pay
+          // another's orders
+          await writeAudit(services.db, {
+            action: "payment_mismatch",
+            entity: "payment_order",
+            entityId: notice.payNo,
+            ip: request.ip,
+            detail: { gateway: "wechatpay", merchant_id: notice.merchantId, notified_merchant_id: merchant.merchantId },
+          });
+          throw new PaymentMismatchError("notification names another merchant");
+        }
         // only a paid transaction changes anything; other states are acknowledged
         if (notice.state !== "SUCCESS") return reply.status(204).send();
         const applied = await applyPaidOrder(services.db, { ...notice, gateway: "wechatpay", ip: request.ip }, services.clock.now());

@@ -47,7 +47,17 @@ interface ChosenGateway {
   merchantId: string;
 }
 
-/** Renewals are paid to the platform: its WeChat Pay merchant when enabled, else the sandbox when it is on. */
+/**
+ * Whether the sandbox takes payments now: only while PAYMENT_SANDBOX is on and the platform has no live WeChat
+ * Pay merchant. Once a live merchant is configured, sandbox orders can no longer be created or confirmed.
+ */
+export async function sandboxActive(services: Pick<AppServices, "db" | "paymentSandbox">): Promise<boolean> {
+  if (!services.paymentSandbox) return false;
+  const merchant = await loadMerchant(services.db, null, "wechatpay");
+  return merchant?.enabled !== "Y";
+}
+
+/** Renewals are paid to the platform: its WeChat Pay merchant when live, else the sandbox while it is on. */
 async function platformGateway(services: AppServices, origin: string): Promise<ChosenGateway> {
   const merchant = await loadMerchant(services.db, null, "wechatpay");
   if (merchant?.enabled === "Y") return { gateway: wechatPayGatewayOf(services, merchant), merchantId: merchant.merchantId };

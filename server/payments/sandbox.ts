@@ -13,6 +13,7 @@ import { escapeHtml, phonePage } from "../lib/htmlPage";
 import { requestLanguage, translator, type Translate } from "../lib/i18n";
 import type { AppServices } from "../protocol/registry";
 import { applyPaidOrder, PaymentMismatchError, type PaymentOrder } from "./apply";
+import { sandboxActive } from "./orders";
 import {
   GatewayRequestError,
   GatewayVerificationError,
@@ -27,6 +28,7 @@ import {
 } from "./gateway";
 
 const SANDBOX_PATH = "/pay/sandbox";
+export const CONFIRMS_PER_MINUTE = 20;
 
 export function sandboxCodeUrl(origin: string, payNo: string): string {
   return `${origin}${SANDBOX_PATH}/${payNo}`;
@@ -117,8 +119,10 @@ function page(t: Translate, lang: string, body: string): string {
   return phonePage(lang, t("sandbox.title"), body);
 }
 
-function orderPage(t: Translate, lang: string, order: PaymentOrder | undefined, now: Date): string {
+function orderPage(t: Translate, lang: string, order: PaymentOrder | undefined, now: Date, active: boolean): string {
   if (!order) return page(t, lang, `<p class="closed" data-testid="sandbox-missing">${escapeHtml(t("sandbox.not_found"))}</p>`);
+  // said first and plainly: nobody should believe a real payment happened here
+  const banner = `<p class="test" data-testid="sandbox-test-banner">${escapeHtml(t("sandbox.test_banner"))}</p>`;
   const facts = `<dl>
 <dt>${escapeHtml(t("sandbox.order"))}</dt><dd data-testid="sandbox-orderid">${escapeHtml(order.orderid)}</dd>
 <dt>${escapeHtml(t("sandbox.product"))}</dt><dd>${escapeHtml(order.title)}</dd>
@@ -126,13 +130,14 @@ function orderPage(t: Translate, lang: string, order: PaymentOrder | undefined, 
 </dl>`;
   let action: string;
   if (order.status === "SUCCESS") action = `<p class="done" data-testid="sandbox-paid">${escapeHtml(t("sandbox.paid"))}</p>`;
+  else if (!active) action = `<p class="closed" data-testid="sandbox-off">${escapeHtml(t("sandbox.off"))}</p>`;
   else if (!payable(order, now)) action = `<p class="closed" data-testid="sandbox-closed">${escapeHtml(t("sandbox.closed"))}</p>`;
   else {
     action = `<form method="post" action="${SANDBOX_PATH}/${escapeHtml(order.payNo)}/confirm">
 <button type="submit" data-testid="sandbox-pay">${escapeHtml(t("sandbox.pay"))}</button></form>
 <p class="hint">${escapeHtml(t("sandbox.hint"))}</p>`;
   }
-  return page(t, lang, facts + action);
+  return page(t, lang, banner + facts + action);
 }
 
 /** GET /pay/sandbox/:payNo (the page) and POST /pay/sandbox/:payNo/confirm (an HTML form or an API call). */
@@ -149,23 +154,28 @@ export function registerSandboxRoutes(app: FastifyInstance, services: AppService
         .where(and(eq(paymentOrders.payNo, payNo), eq(paymentOrders.gateway, "sandbox")));
       return row;
     };
-    const sendPage = (request: FastifyRequest, reply: FastifyReply, order: PaymentOrder | undefined, status = 200) => {
+    const sendPage = async (request: FastifyRequest, reply: FastifyReply, order: PaymentOrder | undefined, status = 200) => {
       const lang = requestLanguage(request.headers);
+      const active = await sandboxActive(services);
       return reply
         .status(order ? status : 404)
         .header("cache-control", "no-store")
         .type("text/html; charset=utf-8")
-        .send(orderPage(translator(lang), lang, order, services.clock.now()));
+        .send(orderPage(translator(lang), lang, order, services.clock.now(), active));
     };
 
     scope.get<{ Params: { payNo: string } }>(`${SANDBOX_PATH}/:payNo`, async (request, reply) => sendPage(request, reply, await loadOrder(request.params.payNo)));
 
-    scope.post<{ Params: { payNo: string } }>(`${SANDBOX_PATH}/:payNo/confirm`, async (request, reply) => {
+    // whoever holds a QR code can confirm it: a few tries a minute per address are all a person needs
+    const confirmLimit = { rateLimit: { max: CONFIRMS_PER_MINUTE, timeWindow: 60_000 } };
+    scope.post<{ Params: { payNo: string } }>(`${SANDBOX_PATH}/:payNo/confirm`, { config: confirmLimit }, async (request, reply) => {
       const t = translator(requestLanguage(request.headers));
       const fromForm = String(request.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded");
       const gateway = new SandboxGateway(services.db, services.clock, originOf(request));
       let accepted = false;
       try {
+        // a live merchant (or PAYMENT_SANDBOX=off) ends the sandbox, for the orders it took before too
+        if (!(await sandboxActive(services))) throw new GatewayVerificationError("sandbox: off");
         const notice = await gateway.verifyNotification({}, JSON.stringify({ pay_no: request.params.payNo }));
         const applied = await applyPaidOrder(services.db, { ...notice, gateway: "sandbox", ip: request.ip }, services.clock.now());
         accepted = applied !== null;

@@ -13,7 +13,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { hasAnyRole, roleKeys } from "../../common/roleKeys";
 import { serviceFacts } from "../auth/authority";
 import { PasswordHasher, PRODUCTION_PASSWORD_COST, type PasswordCost } from "../auth/passwords";
-import { switchedProvider } from "../auth/scope";
+import { resolveScope, switchedProvider } from "../auth/scope";
 import { DEFAULT_SESSION_LIFETIME, resolveSession, type SessionLifetime } from "../auth/sessions";
 import { DEFAULT_THROTTLE, type ThrottleRules } from "../auth/throttle";
 import type { Db } from "../db/client";
@@ -25,8 +25,9 @@ import { registerNotifyRoutes } from "../payments/notify";
 import { registerSandboxRoutes } from "../payments/sandbox";
 import { PaymentSecrets, type PaymentKeyOptions } from "../payments/secrets";
 import { ApiFailure, fail, success, tokenError, type Envelope } from "./envelope";
-import { OperationRegistry, type AppServices, type OperationContext } from "./registry";
-import { payloadIssueMessage } from "./validation";
+import { ANY_SIGNED_IN, OperationRegistry, type AppServices, type OperationContext } from "./registry";
+import { termExpired } from "../auth/expiry";
+import { payloadIssueMessage, unacceptableValuePath } from "./validation";
 
 export const DEFAULT_STATIC_DIR = fileURLToPath(new URL("../../dist", import.meta.url));
 
@@ -74,6 +75,16 @@ const REDACTED_PATHS = [
   "*.mch_key",
 ];
 
+/**
+ * Path segments that are secrets of their own: a binding page's token and a payment's pay_no (whoever holds the
+ * sandbox page's address can pay the order). Request logs keep the route, not the value.
+ */
+const SECRET_PATH_SEGMENTS = /^(\/notice\/sandbox\/bind\/|\/pay\/sandbox\/)[^/?]+/;
+
+export function loggedUrl(url: string): string {
+  return url.replace(SECRET_PATH_SEGMENTS, "$1[redacted]");
+}
+
 function languageOf(request: FastifyRequest): Translate {
   return translator(requestLanguage(request.headers));
 }
@@ -85,6 +96,10 @@ function originOf(services: AppServices, request: FastifyRequest): string {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isApiUrl(url: string): boolean {
+  return url === "/weapi" || url.startsWith("/weapi/") || url.startsWith("/weapi?");
 }
 
 function headerValue(value: string | string[] | undefined): string {
@@ -104,16 +119,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   const registry = new OperationRegistry();
   registerOperations(registry);
-
-  const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : { level: options.logger?.level ?? "info", stream: options.logger?.stream, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } },
-    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    trustProxy: options.trustProxy ?? false,
-    genReqId: () => randomUUID(),
-  });
 
   // built once (the Fastify plugin rebuilds helmet on every request, a cost every polling call would pay)
   const securityHeaders = helmet({
@@ -136,19 +141,45 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
     },
   });
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: options.logger?.level ?? "info",
+            stream: options.logger?.stream,
+            redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+            serializers: {
+              req: (request: FastifyRequest) => ({ method: request.method, url: loggedUrl(request.url), remoteAddress: request.ip }),
+            },
+          },
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    trustProxy: options.trustProxy ?? false,
+    genReqId: () => randomUUID(),
+    // a malformed URL (bad percent-encoding) or an over-long one is answered like any other bad request
+    frameworkErrors: (error, request, reply: FastifyReply) => {
+      reply.header("x-request-id", request.id);
+      securityHeaders(request.raw, reply.raw, () => undefined);
+      if (isApiUrl(request.url)) reply.header("cache-control", "no-store");
+      const status = error.statusCode === 414 ? 414 : 400;
+      void reply.status(status).send(fail(languageOf(request)("api.bad_request")));
+    },
+  });
+
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    // answers of the API are never stored by a browser or a proxy: they carry tokens and tenant data
+    if (isApiUrl(request.url)) reply.header("cache-control", "no-store");
     // helmet throws rather than calling back with an error
     securityHeaders(request.raw, reply.raw, () => done());
   });
 
   const rateLimitOptions = options.rateLimit ?? DEFAULT_RATE_LIMIT;
-  if (rateLimitOptions) {
-    await app.register(rateLimit, {
-      global: false,
-      errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, code: "RATE_LIMITED", message: "rate limited" }),
-    });
-  }
+  // limits are per route (the API's from the options, the sandbox confirmation's its own)
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, code: "RATE_LIMITED", message: "rate limited" }),
+  });
 
   // Framework-level faults (bad JSON, wrong content type, body too large, rate limit): a FAIL envelope, never HTML.
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -213,6 +244,8 @@ async function dispatch(request: FastifyRequest<{ Params: { path: string } }>, r
     const { method, ...payload } = body;
     const operation = typeof method === "string" ? registry.get(apiPath, method) : undefined;
     if (!operation) return fail(t("api.unknown_method"));
+    const badPath = unacceptableValuePath(payload);
+    if (badPath !== null) return fail(t("api.invalid_params", { field: badPath }));
 
     const now = services.clock.now();
     const ctx: OperationContext = {
@@ -240,7 +273,10 @@ async function dispatch(request: FastifyRequest<{ Params: { path: string } }>, r
       ctx.tokenHash = session.tokenHash;
       const switched = await switchedProvider(services.db, auth, payload);
       ctx.roles = switched ? [...new Set([...auth.roles, ...roleKeys(serviceFacts(switched))])] : auth.roles;
-      if (operation.roles && !hasAnyRole(ctx.roles, operation.roles)) return fail(t("api.no_permission"));
+      if (operation.roles !== ANY_SIGNED_IN && !hasAnyRole(ctx.roles, operation.roles)) return fail(t("api.no_permission"));
+      // a tenant named in the payload must lie inside the caller's authority: refused, never ignored
+      if (payload.sysid !== undefined || payload.sch_id !== undefined) await resolveScope(services.db, auth, payload);
+      if (operation.effect === "write" && termExpired(auth, now)) return fail(t("api.term_expired"));
     }
 
     let input: unknown = payload;

@@ -56,16 +56,36 @@ export interface OperationResult {
   data?: Record<string, unknown>;
 }
 
-export interface Operation<P = Record<string, unknown>> {
+/** Who may call a session operation: role keys (any of them), or every signed-in user (their own session). */
+export const ANY_SIGNED_IN = "any signed-in user";
+
+/**
+ * What an operation does to data. While the caller's service term has expired only reading, renewing (and
+ * paying for it) and managing the caller's own account stay open; a "write" is refused.
+ */
+export type OperationEffect = "read" | "write" | "renewal" | "account";
+
+interface OperationBase<P> {
   path: string;
   method: string;
-  needsToken: boolean;
-  /** role keys allowed (any of); absent: any logged-in user */
-  roles?: readonly string[];
   /** payload check; its output is what the handler receives */
   schema?: ZodType<P>;
   handler(ctx: OperationContext, payload: P): Promise<OperationResult>;
 }
+
+/** Called without a session (login, the site settings). */
+export interface PublicOperation<P = Record<string, unknown>> extends OperationBase<P> {
+  needsToken: false;
+}
+
+/** Called with a session: its roles and effect are part of its declaration, never a default. */
+export interface SessionOperation<P = Record<string, unknown>> extends OperationBase<P> {
+  needsToken: true;
+  roles: readonly string[] | typeof ANY_SIGNED_IN;
+  effect: OperationEffect;
+}
+
+export type Operation<P = Record<string, unknown>> = PublicOperation<P> | SessionOperation<P>;
 
 export class OperationRegistry {
   private readonly operations = new Map<string, Operation<never>>();
@@ -74,6 +94,7 @@ export class OperationRegistry {
   add<P>(operation: Operation<P>): void {
     const key = `${operation.path}:${operation.method}`;
     if (this.operations.has(key)) throw new Error(`operation ${key} is registered twice`);
+    if (operation.needsToken && operation.roles !== ANY_SIGNED_IN && operation.roles.length === 0) throw new Error(`operation ${key} allows no role`);
     this.operations.set(key, operation as unknown as Operation<never>);
     this.paths.add(operation.path);
   }
@@ -84,5 +105,10 @@ export class OperationRegistry {
 
   get(path: string, method: string): Operation<unknown> | undefined {
     return this.operations.get(`${path}:${method}`) as Operation<unknown> | undefined;
+  }
+
+  /** Every registered operation (the tests derive their authorisation and fuzz cases from it). */
+  all(): Operation<unknown>[] {
+    return [...this.operations.values()] as Operation<unknown>[];
   }
 }

@@ -50,7 +50,7 @@ describeInBrowserOnDatabases("subscription renewal", (suite) => {
     await login(page, suite.url, "school");
     await dismissExpiryReminder(page);
     const oldEnd = await shownSchoolEnd(page);
-    const newEnd = extendedEnd(oldEnd, 12, businessDay(new Date()));
+    const newEnd = extendedEnd(oldEnd, 12, businessDay(new Date()))!;
 
     await page.getByTestId("header-renew").click();
     await modal(page, "renew-dialog").waitFor();
@@ -78,7 +78,7 @@ describeInBrowserOnDatabases("subscription renewal", (suite) => {
     const code = await newCode(suite.url, "school");
     await login(page, suite.url, "school");
     const oldEnd = await shownSchoolEnd(page);
-    const newEnd = extendedEnd(oldEnd, 12, businessDay(new Date()));
+    const newEnd = extendedEnd(oldEnd, 12, businessDay(new Date()))!;
     // far from its end now: no reminder
     expect(await modal(page, "expiry-reminder").isVisible()).toBe(false);
 
@@ -120,7 +120,7 @@ describeInBrowserOnDatabases("subscription renewal", (suite) => {
     await payInSandbox(page, codeUrl!);
     // polled every 3 seconds
     await page.getByTestId("pay-result-message").waitFor({ timeout: 15000 });
-    const end = extendedEnd(addDays(businessDay(new Date()), 10), 12, businessDay(new Date()));
+    const end = extendedEnd(addDays(businessDay(new Date()), 10), 12, businessDay(new Date()))!;
     expect(await page.getByTestId("pay-result-message").innerText()).toBe(en.api.pay_succeeded.replace("{{end}}", end));
     await dialog.waitFor({ state: "hidden" });
   });
@@ -145,7 +145,7 @@ describeInBrowserOnDatabases("subscription renewal", (suite) => {
     await page.getByTestId("provider-renew-code-input").fill(code);
     await page.getByTestId("provider-renew-submit").click();
     await page.getByTestId("pay-result-message").waitFor();
-    const end = extendedEnd(addDays(businessDay(new Date()), -5), 6, businessDay(new Date()));
+    const end = extendedEnd(addDays(businessDay(new Date()), -5), 6, businessDay(new Date()))!;
     expect(await page.getByTestId("pay-result-message").innerText()).toBe(zh.api.renewed.replace("{{end}}", end));
     await dialog.waitFor({ state: "hidden" });
   });

@@ -132,7 +132,7 @@ describeInBrowserOnDatabases("renewal administration", (suite) => {
     const oldEnd = await currentEnd.innerText();
     // Harbour's term is over: the extension runs from today
     expect(oldEnd < businessDay(new Date())).toBe(true);
-    const newEnd = extendedEnd(oldEnd, 12, businessDay(new Date()));
+    const newEnd = extendedEnd(oldEnd, 12, businessDay(new Date()))!;
     const form = activePage(page);
     await form.locator("#term_months").fill("12");
     await expect.poll(() => page.getByTestId("delay-new-end").innerText()).toBe(newEnd);

@@ -1,8 +1,8 @@
 /**
  * Browser test helpers: Debian's Chromium driven by playwright-core (no browser download), one fresh browser
  * per test file (playwright gives each launch its own temporary user-data directory, removed on close) and one
- * fresh context (cookies, storage) per test. Outside CI a missing Chromium skips the file with a printed
- * reason; under CI=true it fails.
+ * fresh context (cookies, storage) per test. A missing Chromium or build fails the tests, unless the browser
+ * tests are left out on purpose (TEST_SKIP=browser): then they show as skipped with the reason.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -10,6 +10,7 @@ import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from "vitest";
 import { createPostgresDatabase, testDatabaseKinds, type TestDatabaseKind } from "./db";
+import { isSkipped, skipReason } from "./requirements";
 import { startTestServer, type TestServer } from "./server";
 
 export const CHROMIUM_ARGS = [
@@ -63,12 +64,11 @@ const SCREENSHOT_DIR = path.join(os.tmpdir(), "cpc-e2e-screenshots");
  * SCREENSHOT_DIR (its path is printed).
  */
 export function describeInBrowser(name: string, body: (suite: BrowserSuite) => void, options: { locale?: string; database?: TestDatabaseKind } = {}): void {
-  const missing = chromiumMissingReason() ?? (fs.existsSync(DIST_INDEX) ? undefined : "dist/ is not built (run npm run build)");
-  if (missing && process.env.CI !== "true") {
-    console.warn(`Skipping browser tests "${name}": ${missing}`);
-    describe.skip(`${name} (skipped: ${missing})`, () => body(unavailableSuite(missing)));
+  if (isSkipped("browser")) {
+    describe.skip(`${name} (${skipReason()})`, () => body(unavailableSuite(skipReason())));
     return;
   }
+  const missing = chromiumMissingReason() ?? (fs.existsSync(DIST_INDEX) ? undefined : "dist/ is not built (run npm run build)");
   describe(name, () => {
     let server: TestServer | undefined;
     let postgres: { url: string; drop(): Promise<void> } | undefined;
@@ -87,8 +87,8 @@ export function describeInBrowser(name: string, body: (suite: BrowserSuite) => v
     };
 
     beforeAll(async () => {
-      // under CI a missing Chromium or build is a failure, with the reason
-      if (missing) throw new Error(missing);
+      // a missing Chromium or build is a failure, with the reason (TEST_SKIP=browser leaves the tests out)
+      if (missing) throw new Error(`${missing}; to leave the browser tests out on purpose, set TEST_SKIP=browser`);
       if (options.database === "postgres") postgres = await createPostgresDatabase();
       [server, browser] = await Promise.all([startTestServer({ seedDemo: true, databaseUrl: postgres?.url }), launchChromium()]);
     });
@@ -145,9 +145,10 @@ export function describeInBrowser(name: string, body: (suite: BrowserSuite) => v
   });
 }
 
-/** The same browser tests once per database kind (PostgreSQL too when TEST_DATABASE_URL is set). */
+/** The same browser tests once per database kind; PostgreSQL left out on purpose shows as skipped. */
 export function describeInBrowserOnDatabases(name: string, body: (suite: BrowserSuite) => void, options: { locale?: string } = {}): void {
   for (const database of testDatabaseKinds()) describeInBrowser(`${name} [${database}]`, body, { ...options, database });
+  if (isSkipped("postgres")) describe.skip(`${name} [postgres] (${skipReason()})`, () => body(unavailableSuite(skipReason())));
 }
 
 function unavailableSuite(reason: string): BrowserSuite {

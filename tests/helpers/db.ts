@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { describe } from "vitest";
 import { openDatabase, type Database } from "../../server/db/client";
+import { isSkipped, skipReason } from "./requirements";
 
 export type TestDatabaseKind = "pglite" | "postgres";
 
@@ -19,13 +20,13 @@ export interface TestDatabase {
 }
 
 /**
- * The kinds the suite runs on: PGlite, plus PostgreSQL when TEST_DATABASE_URL is set. Under CI a missing
- * TEST_DATABASE_URL is an error, never a silent PGlite-only run.
+ * The kinds the suite runs on: PGlite and PostgreSQL (TEST_DATABASE_URL, found by the global setup). PostgreSQL
+ * is left out only on purpose (TEST_SKIP=postgres), never silently.
  */
 export function testDatabaseKinds(): TestDatabaseKind[] {
-  if (process.env.TEST_DATABASE_URL) return ["pglite", "postgres"];
-  if (process.env.CI === "true") throw new Error("CI runs the server tests on PostgreSQL too: set TEST_DATABASE_URL");
-  return ["pglite"];
+  if (isSkipped("postgres")) return ["pglite"];
+  if (!process.env.TEST_DATABASE_URL) throw new Error("TEST_DATABASE_URL is not set: run the tests through vitest's global setup (npm test), or set TEST_SKIP=postgres");
+  return ["pglite", "postgres"];
 }
 
 /** An empty database on the TEST_DATABASE_URL server, not yet migrated; drop() removes it. */
@@ -79,9 +80,16 @@ export async function createTestDatabase(kind: TestDatabaseKind): Promise<TestDa
   }
 }
 
-/** Runs the same tests once per database kind, each block with its own fresh database. */
+/** Runs the same tests once per database kind, each block with its own fresh database; a kind left out shows as skipped. */
 export function describeOnDatabases(name: string, body: (kind: TestDatabaseKind) => void): void {
   for (const kind of testDatabaseKinds()) {
     describe(`${name} [${kind}]`, () => body(kind));
   }
+  if (isSkipped("postgres")) describe.skip(`${name} [postgres] (${skipReason()})`, () => body("postgres"));
+}
+
+/** A block that needs PostgreSQL: defined always, so that leaving PostgreSQL out shows as skipped. */
+export function describeOnPostgres(name: string, body: () => void): void {
+  if (isSkipped("postgres")) describe.skip(`${name} (${skipReason()})`, body);
+  else describe(name, body);
 }

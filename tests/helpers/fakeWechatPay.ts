@@ -54,6 +54,8 @@ export interface NotificationOptions {
   amountFen?: number;
   /** mchid written in the resource (default the order's) */
   mchid?: string;
+  /** trade_state written in the resource: the order is then left as it is (default: paid, SUCCESS) */
+  tradeState?: string;
 }
 
 type JsonObject = Record<string, unknown>;
@@ -280,8 +282,15 @@ export class FakeWechatPay {
 
   /** The encrypted, signed TRANSACTION.SUCCESS notification of a paid order, as WeChat Pay posts it. */
   notification(outTradeNo: string, options: NotificationOptions = {}): SignedNotification {
-    const order = this.markPaid(outTradeNo);
-    const transaction = { ...this.transaction(order), amount: { total: options.amountFen ?? order.totalFen, payer_total: order.totalFen, currency: "CNY", payer_currency: "CNY" }, mchid: options.mchid ?? order.mchid };
+    const order = options.tradeState ? this.orders.get(outTradeNo) : this.markPaid(outTradeNo);
+    if (!order) throw new Error(`fake WeChat Pay has no order ${outTradeNo}`);
+    const transaction = {
+      ...this.transaction(order),
+      amount: { total: options.amountFen ?? order.totalFen, payer_total: order.totalFen, currency: "CNY", payer_currency: "CNY" },
+      mchid: options.mchid ?? order.mchid,
+      // a trade that did not succeed still carries WeChat Pay's transaction id
+      ...(options.tradeState ? { trade_state: options.tradeState, trade_state_desc: options.tradeState, transaction_id: order.transactionId ?? `4200${String(++this.sequence).padStart(24, "0")}` } : {}),
+    };
     const nonce = randomBytes(6).toString("hex");
     const associatedData = "transaction";
     const cipher = createCipheriv("aes-256-gcm", Buffer.from(this.merchant.apiV3Key, "utf8"), Buffer.from(nonce, "utf8"));

@@ -51,7 +51,8 @@ describe("row actions", () => {
     const actions = entities.flatMap((entity) => (entity.rowActions ?? []).map((action) => ({ entity, action })));
     expect(actions.length).toBeGreaterThan(0);
     for (const { entity, action } of actions) {
-      expect(registry.get(entity.apiPath ?? "adminapiv2", action.operation)?.roles, action.operation).toEqual(action.roles);
+      const operation = registry.get(entity.apiPath ?? "adminapiv2", action.operation);
+      expect(operation?.needsToken ? operation.roles : undefined, action.operation).toEqual(action.roles);
     }
   });
 });
@@ -277,12 +278,26 @@ describeOnDatabases("catalogue", (kind) => {
       expect(add).toEqual({ return_code: "FAIL", return_msg: "记录不存在" });
       const own = await t.call("adminapiv2", "schooladd", { title: "Sunrise Night School", endtime: "2027-06-30", sysid: 0 }, { token: tokens.svc });
       expect(own.return_code).toBe("FAIL");
-      const ok = await t.call("adminapiv2", "schooladd", { title: "Sunrise Night School", endtime: "2027-06-30" }, { token: tokens.svc });
+      const ok = await t.call("adminapiv2", "schooladd", { title: "Sunrise Night School", endtime: "2026-03-10" }, { token: tokens.svc });
       expect(ok.data?.items).toMatchObject({ sysid: ids["Sunrise Campus Services"] });
       const editForeign = await t.call("adminapiv2", "schooledit", { id: ids["Harbour Bay School"], title: "Mine now" }, { token: tokens.svc });
       expect(editForeign).toEqual({ return_code: "FAIL", return_msg: "记录不存在" });
       const [row] = await t.db.select().from(providers).where(eq(tableColumn(providers, "id"), ids["Harbour Education Services"]));
       expect(row).toBeTruthy();
+    });
+
+    it("moves a school's term only by renewal: never past the provider's own term at add, never by edit", async () => {
+      const sunrise = await t.call("adminapiv2", "serviceinfo", { id: ids["Sunrise Campus Services"] }, { token: tokens.svc });
+      const sunriseEnd = String((sunrise.data?.items as Record<string, unknown>).end_time);
+      const beyond = await t.call("adminapiv2", "schooladd", { title: "Sunrise Forever School", endtime: "2099-12-31" }, { token: tokens.svc });
+      expect(beyond.return_code).toBe("FAIL");
+      expect(beyond.data?.errors).toEqual([{ field: "endtime", message: expect.stringContaining(sunriseEnd) }]);
+      const school = ids["Sunrise No.2 Primary School"];
+      const before = (await t.call("adminapiv2", "schoolinfo", { sch_id: school }, { token: tokens.svc })).data?.items as Record<string, unknown>;
+      const edit = await t.call("adminapiv2", "schooledit", { id: school, endtime: "2099-12-31" }, { token: tokens.svc });
+      expect(edit).toMatchObject({ return_code: "FAIL", data: { errors: [{ field: "endtime" }] } });
+      const after = (await t.call("adminapiv2", "schoolinfo", { sch_id: school }, { token: tokens.svc })).data?.items as Record<string, unknown>;
+      expect(after.endtime).toBe(before.endtime);
     });
   });
 });

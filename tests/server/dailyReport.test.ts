@@ -26,9 +26,10 @@ describeOnDatabases("daily report binding", (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind);
-    for (const u of ["svc", "harbour", "school", "sysadmin", "staff"]) tokens[u] = await t.login(u);
+    for (const u of ["svc", "harbour", "svcv1", "school", "sysadmin", "staff"]) tokens[u] = await t.login(u);
     ids.sunrise = await idByTitle(t.db, providers, "Sunrise Campus Services");
     ids.harbour = await idByTitle(t.db, providers, "Harbour Education Services");
+    ids.oldTown = await idByTitle(t.db, providers, "Old Town Education");
   });
   afterAll(async () => {
     await t?.close();
@@ -71,9 +72,11 @@ describeOnDatabases("daily report binding", (kind) => {
   it("unbinds a user of the caller's own provider only", async () => {
     const { daycount_notice_user: users } = await settings("svc", ids.sunrise);
     const id = users[0].id;
-    const foreign = await call("harbour", "daycountnoticeunbind", { sysid: ids.harbour, id });
+    const foreign = await call("svcv1", "daycountnoticeunbind", { sysid: ids.oldTown, id });
     expect(foreign).toMatchObject({ return_code: "FAIL", return_msg: "Record not found" });
-    expect((await call("harbour", "daycountnoticeunbind", { sysid: ids.sunrise, id })).return_code).toBe("FAIL");
+    expect((await call("svcv1", "daycountnoticeunbind", { sysid: ids.sunrise, id })).return_code).toBe("FAIL");
+    // an expired provider changes nothing, its own settings included
+    expect(await call("harbour", "daycountnoticeunbind", { sysid: ids.harbour, id })).toMatchObject({ return_code: "FAIL", return_msg: expect.stringContaining("expired") });
     const res = await call("svc", "daycountnoticeunbind", { sysid: ids.sunrise, id });
     expect(res).toMatchObject({ return_code: "SUCCESS", return_msg: "unbind succeeded" });
     expect((await settings("svc", ids.sunrise)).daycount_notice_user).toEqual([]);

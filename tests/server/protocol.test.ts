@@ -110,6 +110,28 @@ describeOnDatabases("protocol", (kind) => {
       expect(JSON.parse(errorLine!)).toMatchObject({ level: 50, reqId: requestId });
       for (const secret of ["cookie-secret-1", "header-secret-2", "password-secret-3"]) expect(logs).not.toContain(secret);
     });
+
+    it("keeps binding tokens and pay_no values out of the request logs", async () => {
+      const quiet = await createTestDatabase("pglite");
+      let logs = "";
+      const stream = new Writable({
+        write(chunk, _encoding, done) {
+          logs += String(chunk);
+          done();
+        },
+      });
+      const app = await buildApp({ db: quiet.database.db, passwordCost: TEST_PASSWORD_COST, rateLimit: false, staticDir: null, logger: { level: "info", stream } });
+      try {
+        for (const url of ["/pay/sandbox/P20260302100000123456789/confirm", "/notice/sandbox/bind/bind-token-secret-4"]) {
+          await app.inject({ method: "GET", url });
+        }
+      } finally {
+        await app.close();
+        await quiet.dispose();
+      }
+      expect(logs).toContain("/pay/sandbox/[redacted]");
+      for (const secret of ["P20260302100000123456789", "bind-token-secret-4"]) expect(logs).not.toContain(secret);
+    });
   });
 
   describe("messages", () => {
@@ -177,6 +199,56 @@ describeOnDatabases("protocol", (kind) => {
       const api = await t.app.inject({ method: "POST", url: "/weapi/adminapi", payload: { method: "getuserinfo" } });
       expect(api.headers["content-security-policy"]).toBe(csp);
       expect(api.headers["x-content-type-options"]).toBe("nosniff");
+    });
+
+    it("answers a malformed or over-long URL under /weapi/ with the envelope and the security headers, never Fastify's own error", async () => {
+      for (const url of ["/weapi/%E0%A4%A", `/weapi/${"a".repeat(5000)}`, "/weapi/adminapi%ZZ"]) {
+        const res = await t.app.inject({ method: "POST", url, headers: json, payload: JSON.stringify({ method: "login" }) });
+        expect([200, 400, 414], url.slice(0, 30)).toContain(res.statusCode);
+        expect(res.json(), url.slice(0, 30)).toMatchObject({ return_code: "FAIL" });
+        expect(res.json().return_msg).not.toMatch(/FST_|URI|Bad Request/);
+        expect(res.headers["content-security-policy"], url.slice(0, 30)).toContain("default-src 'self'");
+        expect(res.headers["cache-control"], url.slice(0, 30)).toBe("no-store");
+      }
+    });
+
+    it("marks every /weapi/ answer no-store: success, failure, unknown path and token error alike", async () => {
+      const answers = [
+        await post("/weapi/adminapiv2", JSON.stringify({ method: "getwebsetinfo" })),
+        await post("/weapi/adminapi", JSON.stringify({ method: "getuserinfo" })),
+        await post("/weapi/nowhere", JSON.stringify({ method: "x" })),
+        await post("/weapi/adminapi", "{broken"),
+      ];
+      for (const res of answers) expect(res.headers["cache-control"]).toBe("no-store");
+    });
+  });
+
+  describe("input every operation refuses", () => {
+    it("refuses NUL and other control characters in any string, naming the field, without a fault", async () => {
+      const login = await post("/weapi/adminapi", JSON.stringify({ method: "login", username: "a\u0000b", password: "x" }), { ...json, "accept-language": "en" });
+      expect(login.json()).toEqual({ return_code: "FAIL", return_msg: "Invalid parameter: username" });
+      const token = await t.login("sysadmin");
+      const nested = await t.call("adminapiv2", "servicelist", { title: ["ok", "bell\u0007"] }, { token, headers: { "accept-language": "en" } });
+      expect(nested).toEqual({ return_code: "FAIL", return_msg: "Invalid parameter: title.1" });
+      // tabs and line breaks are text
+      expect((await t.call("adminapiv2", "servicelist", { title: "a\tb" }, { token })).return_code).toBe("SUCCESS");
+    });
+
+    it("answers ids beyond the 32-bit range like missing records, and dates outside 1900..9999 as invalid", async () => {
+      const token = await t.login("sysadmin");
+      for (const [method, payload] of [
+        ["schoolinfo", { id: 9999999999 }],
+        ["schoolinfo", { sch_id: "2147483648" }],
+        ["actcodevoid", { id: 9999999999 }],
+        ["servicelist", { sysid: 2 ** 40 }],
+      ] as const) {
+        expect(await t.call("adminapiv2", method, payload, { token }), method).toEqual({ return_code: "FAIL", return_msg: "记录不存在" });
+      }
+      const svc = await t.login("svc");
+      const add = await t.call("adminapiv2", "schooladd", { title: "Year Zero School", endtime: "0000-01-01" }, { token: svc });
+      expect(add).toMatchObject({ return_code: "FAIL", data: { errors: [{ field: "endtime" }] } });
+      const filter = await t.call("adminapiv2", "servicelist", { end_time_start: "1899-12-31" }, { token });
+      expect(filter).toEqual({ return_code: "FAIL", return_msg: "参数错误：end_time_start" });
     });
   });
 });

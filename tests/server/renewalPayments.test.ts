@@ -9,6 +9,7 @@ import { tableColumn } from "../../server/db/catalogueTables";
 import { auditLog, paymentOrders, providers, schoolRenewals, schools } from "../../server/db/schema";
 import { applyPaidOrder, PaymentMismatchError } from "../../server/payments/apply";
 import { ORDER_PAYABLE_MS } from "../../server/payments/orders";
+import { CONFIRMS_PER_MINUTE } from "../../server/payments/sandbox";
 import { describeOnDatabases } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 
@@ -57,6 +58,8 @@ describeOnDatabases("renewal by QR payment", (kind) => {
     expect(order.total_fee).toBe("1000.00");
     expect(order.orderid).toMatch(/^\d{20}$/);
     expect(order.payparam.code_url).toMatch(new RegExp(`^https?://[^/]+/pay/sandbox/${order.pay_no}$`));
+    // the dialogs say plainly that this is a test payment, and so does the page the QR code opens
+    expect((order as { sandbox?: boolean }).sandbox).toBe(true);
 
     const pending = await call("school", "checkpay", { pay_no: order.pay_no });
     expect(pending).toMatchObject({ return_code: "FAIL", return_msg: "Payment not received yet" });
@@ -68,6 +71,7 @@ describeOnDatabases("renewal by QR payment", (kind) => {
     expect(page.body).toContain(order.orderid);
     expect(page.body).toContain("¥1000.00");
     expect(page.body).toContain('data-testid="sandbox-pay"');
+    expect(page.body).toContain('data-testid="sandbox-test-banner"');
     expect(page.body).not.toContain("<script");
   });
 
@@ -234,6 +238,24 @@ describeOnDatabases("renewal by QR payment", (kind) => {
     } finally {
       await production.close();
     }
+  });
+
+  it("limits the sandbox confirmations of one address", async () => {
+    const order = await buyOneYear("svc", ids.no2);
+    const answers = [];
+    for (let i = 0; i <= CONFIRMS_PER_MINUTE; i++) answers.push(await t.app.inject({ method: "POST", url: `${pathOf(order.payparam.code_url)}/confirm`, remoteAddress: "198.51.100.7" }));
+    expect(answers.slice(0, CONFIRMS_PER_MINUTE).every((a) => a.statusCode === 200)).toBe(true);
+    const limited = answers[CONFIRMS_PER_MINUTE]!;
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ return_code: "FAIL" });
+  });
+
+  it("shows a school only its own school's payments, not a sibling school's of the same provider", async () => {
+    const sibling = await buyOneYear("svc", ids.no2);
+    const res = await call("school", "checkpay", { pay_no: sibling.pay_no });
+    expect(res).toMatchObject({ return_code: "FAIL", return_msg: "Record not found" });
+    // the provider itself may follow it
+    expect((await call("svc", "checkpay", { pay_no: sibling.pay_no })).return_msg).toBe("Payment not received yet");
   });
 
   it("refuses a provider renewal without a yearly price, for another provider, or to a school", async () => {

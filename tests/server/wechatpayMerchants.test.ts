@@ -2,13 +2,13 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, paymentMerchants, users } from "../../server/db/schema";
+import { auditLog, paymentMerchants, paymentOrders, schools, users } from "../../server/db/schema";
 import { loadMerchant, wechatPayGatewayOf } from "../../server/payments/merchants";
 import { translator } from "../../server/lib/i18n";
 import { PaymentSecrets } from "../../server/payments/secrets";
 import { FAKE_PUBLIC_KEY_ID, FakeWechatPay } from "../helpers/fakeWechatPay";
 import { describeOnDatabases, type TestDatabaseKind } from "../helpers/db";
-import { createTestApp, type TestApp } from "./support";
+import { createTestApp, idByTitle, type TestApp } from "./support";
 
 const zh = translator("zh");
 const PAYMENT_KEY = randomBytes(32).toString("base64");
@@ -119,8 +119,12 @@ describeOnDatabases("payment merchants", (kind: TestDatabaseKind) => {
 
   it("keeps a merchant number to one account, so that nobody can pair a known one with keys of their own", async () => {
     const res = await t.call("adminapiv2", "paymerchantset", merchantPayload({ merchant_id: "1900009191" }), { token: svc });
-    expect(res).toMatchObject({ return_code: "FAIL", return_msg: zh("api.merchant_taken") });
+    // a provider is not told that another account holds the number
+    expect(res).toMatchObject({ return_code: "FAIL", return_msg: zh("api.merchant_not_accepted") });
     expect((await loadMerchant(t.db, sunrise))!.merchantId).toBe("1900000002");
+    // the platform's operators see the whole platform and are told why
+    const byOperator = await t.call("adminapiv2", "paymerchantset", merchantPayload({ sysid: sunrise, merchant_id: "1900009191" }), { token: sysadmin });
+    expect(byOperator).toMatchObject({ return_code: "FAIL", return_msg: zh("api.merchant_taken") });
   });
 
   it("lets the platform set any provider's merchant", async () => {
@@ -132,6 +136,10 @@ describeOnDatabases("payment merchants", (kind: TestDatabaseKind) => {
     for (const method of ["paymerchantinfo", "paymerchantset"]) {
       const res = await t.call("adminapiv2", method, merchantPayload({ sysid: harbour }), { token: svc });
       expect(res).toMatchObject({ return_code: "FAIL", return_msg: zh("api.not_found") });
+      // a school of another provider next to the caller's own provider is refused too, not ignored
+      const harbourSchool = await idByTitle(t.db, schools, "Harbour Hill Academy");
+      const bySchool = await t.call("adminapiv2", method, merchantPayload({ sch_id: harbourSchool }), { token: svc });
+      expect(bySchool).toMatchObject({ return_code: "FAIL", return_msg: zh("api.not_found") });
     }
     expect((await loadMerchant(t.db, harbour))!.merchantId).toBe("1900000003");
   });
@@ -206,5 +214,42 @@ describeOnDatabases("payment merchants without a payment key", (kind: TestDataba
     const res = await t.call("adminapiv2", "paymerchantset", merchantPayload(), { token: sysadmin });
     expect(res).toMatchObject({ return_code: "FAIL", return_msg: zh("api.payment_key_missing") });
     expect(await t.db.select().from(paymentMerchants)).toEqual([]);
+  });
+});
+
+describeOnDatabases("the payment sandbox beside a live merchant", (kind: TestDatabaseKind) => {
+  let t: TestApp;
+  const EN = { "accept-language": "en" };
+  beforeAll(async () => {
+    t = await createTestApp(kind, { paymentKey: { key: PAYMENT_KEY } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("sends no order to the sandbox once the platform's merchant is live, and confirms none it took before", async () => {
+    const [school, sysadmin] = [await t.login("school"), await t.login("sysadmin")];
+    const no1 = await idByTitle(t.db, schools, "Sunrise No.1 Primary School");
+    const meals = (await t.call("adminapiv2", "getsetmeal", {}, { token: school })).data?.items as Array<Record<string, unknown>>;
+    const buy = () => t.call("adminapiv2", "get_pay", { setmeal_id: meals[0]!.id, sch_id: no1 }, { token: school, headers: EN });
+    const before = await buy();
+    const sandboxOrder = before.data?.items as { pay_no: string; sandbox: boolean; payparam: { code_url: string } };
+    expect(sandboxOrder.sandbox).toBe(true);
+
+    // a live merchant whose gateway cannot be reached: the order fails instead of falling back to the sandbox
+    const live = await t.call("adminapiv2", "paymerchantset", merchantPayload({ api_base: "http://127.0.0.1:9" }), { token: sysadmin });
+    expect(live.return_code, live.return_msg).toBe("SUCCESS");
+    expect(await buy()).toMatchObject({ return_code: "FAIL", return_msg: "The payment service is unavailable, please try again later" });
+    const sandboxOrders = await t.db.select().from(paymentOrders).where(eq(paymentOrders.gateway, "sandbox"));
+    expect(sandboxOrders.map((o) => o.payNo)).toEqual([sandboxOrder.pay_no]);
+
+    const path = new URL(sandboxOrder.payparam.code_url).pathname;
+    const confirmed = await t.app.inject({ method: "POST", url: `${path}/confirm`, headers: EN });
+    expect(confirmed.json()).toMatchObject({ return_code: "FAIL" });
+    const page = await t.app.inject({ method: "GET", url: path, headers: EN });
+    expect(page.body).toContain('data-testid="sandbox-off"');
+    expect(page.body).not.toContain('data-testid="sandbox-pay"');
+    const [order] = await t.db.select().from(paymentOrders).where(eq(paymentOrders.payNo, sandboxOrder.pay_no));
+    expect(order!.status).toBe("NOTPAY");
   });
 });

@@ -8,7 +8,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { tableColumn } from "../../server/db/catalogueTables";
-import { auditLog, paymentOrders, schoolRenewals, schools } from "../../server/db/schema";
+import { auditLog, paymentOrders, providers, schoolRenewals, schools } from "../../server/db/schema";
 import { FAKE_PUBLIC_KEY_ID, FakeWechatPay, type SignedNotification, type Tamper } from "../helpers/fakeWechatPay";
 import { describeOnDatabases } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
@@ -18,6 +18,8 @@ const APPID = "wxd678efh567hg6787";
 const SERIAL = "5157F09EFDC096DE15EBE81A47057A7232F1B8E1";
 const API_V3_KEY = "0123456789abcdefghijABCDEFGHIJ01";
 const TAMPERS: Tamper[] = ["body", "signature", "stale", "serial"];
+const OTHER_MCHID = "1900000777";
+const OTHER_API_V3_KEY = "ZYXWVUTSRQPONMLKJIHGfedcba987654";
 
 describeOnDatabases("WeChat Pay notifications", (kind) => {
   let t: TestApp;
@@ -90,17 +92,72 @@ describeOnDatabases("WeChat Pay notifications", (kind) => {
     expect(await schoolEnd()).toBe(before);
   });
 
-  it("refuses a notification with another amount or merchant than the order, and records the mismatch", async () => {
+  const mismatchesOf = (payNo: string) => t.db.select().from(auditLog).where(and(eq(auditLog.action, "payment_mismatch"), eq(auditLog.entityId, payNo)));
+
+  it("refuses a notification with another amount or merchant than the order, and records each mismatch once", async () => {
     const before = await schoolEnd();
     for (const options of [{ amountFen: 1 }, { mchid: "1900000001" }]) {
       const bought = await buy();
       const res = await deliver(fake.notification(bought.pay_no, options));
       expect(res.statusCode, JSON.stringify(options)).toBe(400);
       expect((await order(bought.pay_no)).status).toBe("NOTPAY");
+      const recorded = await mismatchesOf(bought.pay_no);
+      expect(recorded, JSON.stringify(options)).toHaveLength(1);
+      expect(recorded[0]!.detail, JSON.stringify(options)).toMatchObject(options.amountFen ? { amount_fen: 1, expected_fen: 100000 } : { merchant_id: "1900000001" });
     }
     expect(await schoolEnd()).toBe(before);
-    const mismatches = await t.db.select().from(auditLog).where(eq(auditLog.action, "payment_mismatch"));
-    expect(mismatches.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("leaves the order unpaid when an authentic notification reports a trade that did not succeed", async () => {
+    const before = await schoolEnd();
+    for (const tradeState of ["NOTPAY", "CLOSED", "PAYERROR", "REVOKED"]) {
+      const bought = await buy();
+      const res = await deliver(fake.notification(bought.pay_no, { tradeState }));
+      expect(res.statusCode, tradeState).toBe(204);
+      expect((await order(bought.pay_no)).status, tradeState).toBe("NOTPAY");
+    }
+    expect(await schoolEnd()).toBe(before);
+  });
+
+  it("refuses a notification authentic for one merchant that names another merchant's order", async () => {
+    // a second merchant (a provider's) with keys of its own, on a WeChat Pay of its own
+    const otherKeys = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const other = await FakeWechatPay.start(
+      { mchid: OTHER_MCHID, appid: APPID, serialNo: "6A0B1C2D3E4F", publicKey: otherKeys.publicKey, apiV3Key: OTHER_API_V3_KEY },
+      t.clock,
+    );
+    try {
+      const sunrise = await idByTitle(t.db, providers, "Sunrise Campus Services");
+      const set = await t.call(
+        "adminapiv2",
+        "paymerchantset",
+        {
+          sysid: sunrise,
+          gateway: "wechatpay",
+          merchant_id: OTHER_MCHID,
+          appid: APPID,
+          merchant_serial_no: "6A0B1C2D3E4F",
+          private_key: otherKeys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+          api_v3_key: OTHER_API_V3_KEY,
+          platform_key_id: FAKE_PUBLIC_KEY_ID,
+          platform_public_key: other.publicKeyPem,
+          api_base: other.url,
+          enabled: "Y",
+        },
+        { token: await t.login("sysadmin") },
+      );
+      expect(set.return_code, set.return_msg).toBe("SUCCESS");
+      // an order of the platform's merchant, told to the other merchant's address with the other's keys
+      const bought = await buy();
+      other.orders.set(bought.pay_no, { ...fake.orders.get(bought.pay_no)!, mchid: MCHID });
+      const forged = other.notification(bought.pay_no);
+      const res = await t.app.inject({ method: "POST", url: `/pay/notify/wechatpay/${OTHER_MCHID}`, headers: forged.headers, payload: forged.body });
+      expect(res.statusCode).toBe(400);
+      expect((await order(bought.pay_no)).status).toBe("NOTPAY");
+      expect(await mismatchesOf(bought.pay_no)).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
   });
 
   it("applies an authentic notification once, however often it arrives", async () => {

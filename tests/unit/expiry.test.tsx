@@ -2,7 +2,7 @@
  * Subscription expiry (spec 4.2): days left from the end date plus one, the 15-day reminder, the forced
  * renewal dialog at 0 days or less (no close icon), and once per browser session. Only fetch is fake.
  */
-import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { Route } from "react-router";
 import { useState } from "react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -22,6 +22,15 @@ const now = () => NOW;
 function endFor(days: number): string {
   const end = new Date(Date.UTC(2026, 10, 23 + days - 1));
   return end.toISOString().slice(0, 10);
+}
+
+/** Lets the effects and answers the last render caused settle (nothing here waits on a timer). */
+async function settled(): Promise<void> {
+  await act(async () => undefined);
+}
+
+function modalWrap(testId: string): HTMLElement | null {
+  return document.querySelector<HTMLElement>(`[data-testid="${testId}"] .ant-modal-wrap`);
 }
 
 function closeIcon(testId: string): Element | null {
@@ -74,13 +83,16 @@ describe("days left (spec 4.2)", () => {
     expect(extendedEnd("2027-01-31", 1, "2026-11-23")).toBe("2027-02-28");
     expect(extendedEnd("2026-10-01", 12, "2026-11-23")).toBe("2027-11-23");
     expect(extendedEnd(undefined, 3, "2026-11-23")).toBe("2027-02-23");
+    // the calendar ends on 9999-12-31: a term cannot run past it
+    expect(extendedEnd("9999-06-30", 6, "2026-11-23")).toBe("9999-12-30");
+    expect(extendedEnd("9999-06-30", 7, "2026-11-23")).toBeNull();
   });
 });
 
 describe("expiry reminder", () => {
   it("15 days left: nothing shows", async () => {
     renderDialog(<ExpiryReminder kind="school" endTime={endFor(15)} sysid="5" onRenewed={() => {}} now={now} />);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await settled();
     expect(screen.queryByTestId("expiry-reminder")).toBeNull();
     expect(screen.queryByTestId("renew-dialog")).toBeNull();
   });
@@ -120,13 +132,46 @@ describe("expiry reminder", () => {
     expect(await screen.findByTestId("provider-renew-code-input")).toBeTruthy();
   });
 
+  it("an expired term holds the renewal dialog open on every load: the session flag is for the reminder only", async () => {
+    window.sessionStorage.setItem(EXPIRY_SHOWN_FLAG, "1");
+    for (let load = 1; load <= 2; load++) {
+      const view = renderDialog(<ExpiryReminder kind="school" endTime={endFor(-1)} sysid="5" onRenewed={() => {}} now={now} />);
+      expect(await screen.findByTestId("renew-dialog")).toBeTruthy();
+      expect(closeIcon("renew-dialog")).toBeNull();
+      // neither Esc nor the mask closes it
+      fireEvent.keyDown(modalWrap("renew-dialog")!, { key: "Escape", keyCode: 27 });
+      fireEvent.click(modalWrap("renew-dialog")!);
+      await settled();
+      expect(modalWrap("renew-dialog")?.style.display).not.toBe("none");
+      expect(screen.queryByTestId("expiry-reminder")).toBeNull();
+      view.unmount();
+    }
+  });
+
+  it("a renewal that moves the end date releases the forced dialog", async () => {
+    function Renewing() {
+      const [endTime, setEndTime] = useState(endFor(0));
+      return (
+        <>
+          <button type="button" data-testid="renewed" onClick={() => setEndTime(endFor(200))} />
+          <ExpiryReminder kind="school" endTime={endTime} sysid="5" onRenewed={() => {}} now={now} />
+        </>
+      );
+    }
+    renderDialog(<Renewing />);
+    expect(await screen.findByTestId("renew-dialog")).toBeTruthy();
+    fireEvent.click(screen.getByTestId("renewed"));
+    await waitFor(() => expect(modalWrap("renew-dialog")?.style.display).toBe("none"));
+    expect(screen.queryByTestId("expiry-reminder")).toBeNull();
+  });
+
   it("shows once per browser session", async () => {
     const first = renderDialog(<ExpiryReminder kind="school" endTime={endFor(5)} sysid="5" onRenewed={() => {}} now={now} />);
     expect(await screen.findByTestId("expiry-reminder")).toBeTruthy();
     expect(window.sessionStorage.getItem(EXPIRY_SHOWN_FLAG)).not.toBeNull();
     first.unmount();
     renderDialog(<ExpiryReminder kind="school" endTime={endFor(5)} sysid="5" onRenewed={() => {}} now={now} />);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await settled();
     expect(screen.queryByTestId("expiry-reminder")).toBeNull();
   });
 
@@ -141,7 +186,7 @@ describe("expiry reminder", () => {
       );
     }
     renderDialog(<Loading />);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await settled();
     expect(screen.queryByTestId("expiry-reminder")).toBeNull();
     expect(window.sessionStorage.getItem(EXPIRY_SHOWN_FLAG)).toBeNull();
     fireEvent.click(screen.getByTestId("loaded"));

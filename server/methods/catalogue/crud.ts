@@ -14,6 +14,7 @@ import { catalogueTables } from "../../db/schema";
 import { addDays, businessDay, businessDayStart, isCalendarDay } from "../../../common/term";
 import { labelText } from "../../lib/i18n";
 import { ApiFailure, notFound } from "../../protocol/envelope";
+import { MAX_INT, MIN_INT } from "../../protocol/validation";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { fieldErrors, formFields, recordSchema } from "./fieldSchemas";
 import { entityHooks, type EntityHooks, type Row } from "./hooks";
@@ -97,6 +98,14 @@ class EntityCrud {
     return conditions;
   }
 
+  /** A field set only when the record is added (a school's first term) is refused on edit, never ignored. */
+  private refuseAddOnlyFields(ctx: OperationContext): void {
+    const field = this.entity.fields.find((f) => f.form === "add" && ctx.payload[f.name] !== undefined);
+    if (!field) return;
+    const label = this.label(ctx, field);
+    throw new ApiFailure("api.field_readonly", { label }, { errors: [{ field: field.name, message: ctx.t("api.field_readonly", { label }) }] });
+  }
+
   private async scoped(ctx: OperationContext): Promise<{ scope: Scope; conditions: SQL[] }> {
     const auth = ctx.auth;
     if (!auth) throw notFound();
@@ -132,6 +141,7 @@ class EntityCrud {
   }
 
   private validate(ctx: OperationContext, action: "add" | "edit"): Row {
+    if (action === "edit") this.refuseAddOnlyFields(ctx);
     const parsed = recordSchema(this.entity, action).safeParse(ctx.payload);
     if (parsed.success) return parsed.data;
     const errors = fieldErrors(this.entity, parsed.error, ctx.t);
@@ -246,8 +256,10 @@ class EntityCrud {
     if (typeof raw !== "string" && typeof raw !== "number") return undefined;
     const text = String(raw).trim();
     switch (field.type) {
-      case "int":
-        return /^-?\d{1,15}$/.test(text) ? Number(text) : undefined;
+      case "int": {
+        const n = /^-?\d{1,10}$/.test(text) ? Number(text) : NaN;
+        return n >= MIN_INT && n <= MAX_INT ? n : undefined;
+      }
       case "money":
         return yuanToFen(text) ?? undefined;
       case "date":
@@ -290,6 +302,7 @@ class EntityCrud {
   async add(ctx: OperationContext) {
     const { scope } = await this.scoped(ctx);
     const record = this.validate(ctx, "add");
+    this.hooks.beforeAdd?.(ctx, scope, record);
     const virtual: Row = {};
     for (const field of formFields(this.entity, "add")) {
       if (!isColumnField(field)) {
@@ -394,6 +407,7 @@ export function registerCatalogueOperations(registry: OperationRegistry, entitie
         method: entity.exportOperation,
         needsToken: true,
         roles: entity.roles.list,
+        effect: "read",
         handler: (ctx) => crud.export(ctx),
       });
     }
@@ -405,6 +419,7 @@ export function registerCatalogueOperations(registry: OperationRegistry, entitie
         method: `${entity.name}${action}`,
         needsToken: true,
         roles,
+        effect: action === "list" || action === "info" ? "read" : "write",
         handler: (ctx) => actions[action](ctx),
       });
     }

@@ -7,6 +7,7 @@ import type { EntityDecl, FieldDecl } from "../../../common/catalogue";
 import { yuanToFen } from "../../../common/money";
 import { isCalendarDay } from "../../../common/term";
 import { labelText, type Translate } from "../../lib/i18n";
+import { MAX_INT, MIN_INT } from "../../protocol/validation";
 
 /** Message codes of field checks; each is api.validation.{code}. */
 type FieldMessage = "required" | "too_short" | "too_long" | "too_small" | "too_big" | "pattern" | "option" | "integer" | "money" | "date" | "datetime" | "text";
@@ -26,6 +27,8 @@ function isEmpty(value: unknown): boolean {
 }
 
 const wholeNumber = z.union([z.number().int(), z.string().regex(/^-?\d{1,15}$/).transform(Number)], { error: "integer" });
+/** ISO 8601 with an offset (DESIGN 4), on a day isCalendarDay accepts */
+const isoTime = z.iso.datetime({ offset: true });
 
 /** The schema of a present (non-empty) value of the field: its stored form (money in fen). */
 function valueSchema(field: FieldDecl): z.ZodType<unknown> {
@@ -40,9 +43,12 @@ function valueSchema(field: FieldDecl): z.ZodType<unknown> {
       return s;
     }
     case "int": {
+      // an undeclared bound is the column's own
+      const min = field.min ?? MIN_INT;
+      const max = field.max ?? MAX_INT;
       return wholeNumber.superRefine((n, ctx) => {
-        if (field.min !== undefined && n < field.min) ctx.addIssue({ code: "custom", message: "too_small" });
-        if (field.max !== undefined && n > field.max) ctx.addIssue({ code: "custom", message: "too_big" });
+        if (n < min) ctx.addIssue({ code: "custom", message: "too_small" });
+        if (n > max) ctx.addIssue({ code: "custom", message: "too_big" });
       });
     }
     case "money":
@@ -61,7 +67,7 @@ function valueSchema(field: FieldDecl): z.ZodType<unknown> {
     case "datetime":
       return z
         .string({ error: "datetime" })
-        .refine((v) => !Number.isNaN(Date.parse(v)), { error: "datetime" })
+        .refine((v) => isoTime.safeParse(v).success && isCalendarDay(v.slice(0, 10)), { error: "datetime" })
         .transform((v) => new Date(v));
     case "yesno":
       return z.enum(["Y", "N"], { error: "option" });
@@ -119,7 +125,8 @@ export function fieldErrors(entity: EntityDecl, error: z.ZodError, t: Translate)
     if (code === "pattern" && field?.patternMessage) {
       message = labelText(t, field.patternMessage, t("api.validation.pattern", { label }));
     } else {
-      message = t(`api.validation.${code}`, { label, min: field?.min ?? "", max: field?.max ?? "" });
+      const bounds = field?.type === "int" ? { min: field.min ?? MIN_INT, max: field.max ?? MAX_INT } : { min: field?.min ?? "", max: field?.max ?? "" };
+      message = t(`api.validation.${code}`, { label, ...bounds });
     }
     out.push({ field: name, message });
   }

@@ -8,6 +8,7 @@ import type { DbOrTx } from "../../db/client";
 import { users } from "../../db/schema";
 import { ApiFailure } from "../../protocol/envelope";
 import type { OperationContext } from "../../protocol/registry";
+import type { Scope } from "../../auth/scope";
 
 export type Row = Record<string, unknown>;
 
@@ -17,6 +18,8 @@ export interface EntityHooks {
    * column equals their own provider id.
    */
   ownProviderColumn?: string;
+  /** before a new row is written: checks of the record against the scope it is added in */
+  beforeAdd?(ctx: OperationContext, scope: Scope, record: Row): void;
   /** after the row is inserted, in the same transaction; `virtual` holds the entity's virtual fields */
   afterAdd?(ctx: OperationContext, tx: DbOrTx, row: Row, virtual: Row): Promise<void>;
   /** after the row is updated, in the same transaction */
@@ -24,6 +27,15 @@ export interface EntityHooks {
 }
 
 export const entityHooks: Record<string, EntityHooks> = {
+  school: {
+    // a provider cannot hand a school more time than it has itself
+    beforeAdd(ctx, scope, record) {
+      const providerEnd = scope.provider?.endTime.slice(0, 10);
+      if (ctx.auth?.userType === "system" || !providerEnd || typeof record.endtime !== "string" || record.endtime <= providerEnd) return;
+      const message = ctx.t("api.endtime_beyond_provider", { end: providerEnd });
+      throw new ApiFailure("api.endtime_beyond_provider", { end: providerEnd }, { errors: [{ field: "endtime", message }] });
+    },
+  },
   // a provider sees the activation codes bound to it
   actcode: { ownProviderColumn: "sysid" },
   service: {

@@ -25,6 +25,7 @@ export function registerContractOperations(registry: OperationRegistry): void {
     method: "servicedelay",
     needsToken: true,
     roles: OPERATOR_ROLES,
+    effect: "write",
     schema: delayPayload,
     async handler(ctx, p) {
       const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);

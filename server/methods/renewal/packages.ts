@@ -46,6 +46,7 @@ export function registerPackageOperations(registry: OperationRegistry): void {
     method: "getsetmeal",
     needsToken: true,
     roles: PACKAGE_READERS,
+    effect: "read",
     async handler(ctx) {
       const rows = await ctx.db
         .select(packageColumns)

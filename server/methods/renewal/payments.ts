@@ -23,7 +23,14 @@ const PROVIDER_BUYERS = ["service", "servicev2"] as const;
 
 function orderAnswer(order: PaymentOrder) {
   return {
-    items: { orderid: order.orderid, pay_no: order.payNo, total_fee: fenToYuan(order.totalFeeFen), payparam: { code_url: order.codeUrl } },
+    items: {
+      orderid: order.orderid,
+      pay_no: order.payNo,
+      total_fee: fenToYuan(order.totalFeeFen),
+      payparam: { code_url: order.codeUrl },
+      // a test payment: the dialogs say so plainly
+      sandbox: order.gateway === "sandbox",
+    },
   };
 }
 
@@ -70,6 +77,7 @@ export function registerPaymentOperations(registry: OperationRegistry): void {
     method: "get_pay",
     needsToken: true,
     roles: SCHOOL_BUYERS,
+    effect: "renewal",
     async handler(ctx) {
       const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);
       if (scope.schids === null || scope.schids.length !== 1 || ctx.payload.sch_id === undefined) throw new ApiFailure("api.school_required");
@@ -94,6 +102,7 @@ export function registerPaymentOperations(registry: OperationRegistry): void {
     method: "get_sysdelay_pay",
     needsToken: true,
     roles: PROVIDER_BUYERS,
+    effect: "renewal",
     async handler(ctx) {
       const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);
       const provider = scope.provider;
@@ -117,6 +126,7 @@ export function registerPaymentOperations(registry: OperationRegistry): void {
     method: "checkpay",
     needsToken: true,
     roles: [...SCHOOL_BUYERS],
+    effect: "renewal",
     async handler(ctx) {
       const payNo = ctx.payload.pay_no;
       if (typeof payNo !== "string" || !PAY_NO_PATTERN.test(payNo)) throw notFound();

@@ -10,7 +10,7 @@ import { writeAudit } from "../../auth/audit";
 import { tableColumn, type CatalogueTable } from "../../db/catalogueTables";
 import type { DbOrTx } from "../../db/client";
 import { providerExtensions, providers, schoolRenewals, schools } from "../../db/schema";
-import { notFound } from "../../protocol/envelope";
+import { ApiFailure, notFound } from "../../protocol/envelope";
 
 export type RenewWay = "pay" | "code" | "manual";
 
@@ -74,6 +74,7 @@ async function extendTerm(tx: DbOrTx, holder: TermHolder, id: number, extension:
   const current = row[holder.endColumn];
   const oldEnd = typeof current === "string" && current ? current : null;
   const newEnd = extendedEnd(oldEnd, extension.months, businessDay(now));
+  if (newEnd === null) throw new ApiFailure("api.term_too_long");
   await tx.update(holder.table).set({ [holder.endColumn]: newEnd }).where(eq(idColumn, id));
   const [record] = await tx
     .insert(holder.records)
