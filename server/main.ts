@@ -1,6 +1,6 @@
 /**
  * The server process: config from the environment, start, print the address (and the demo accounts when
- * present), and shut down cleanly on SIGINT/SIGTERM.
+ * present), and shut down cleanly on SIGINT/SIGTERM (or when the npm that started it is gone).
  */
 import { configFromEnv } from "./config";
 import { DataDirLockedError } from "./db/lock";
@@ -35,10 +35,10 @@ async function main(): Promise<void> {
   if (running.demoAccounts) console.log(`Demo accounts:\n${demoAccountsTable()}`);
 
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (reason: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received, shutting down`);
+    console.log(`${reason}, shutting down`);
     running.close().then(
       () => process.exit(0),
       (err: unknown) => {
@@ -47,8 +47,29 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.on("SIGINT", () => stop("SIGINT"));
-  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT received"));
+  process.on("SIGTERM", () => stop("SIGTERM received"));
+  if (process.env.npm_lifecycle_event) stopWithParent(() => stop("npm is gone"));
+}
+
+/**
+ * Started by npm, the server lives as long as npm does: a shell that cannot exec (or an npm killed outright)
+ * would otherwise leave it running, holding the port and the data directory.
+ */
+function stopWithParent(stop: () => void): void {
+  const parent = process.ppid;
+  const gone = () => {
+    if (process.ppid !== parent) return true;
+    try {
+      process.kill(parent, 0);
+      return false;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code !== "EPERM";
+    }
+  };
+  setInterval(() => {
+    if (gone()) stop();
+  }, 1000).unref();
 }
 
 main().catch((err: unknown) => {

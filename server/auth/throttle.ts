@@ -1,22 +1,30 @@
 /**
- * Throttling of logins (per username and per IP) and of activation-code attempts (per user and per IP), kept
- * in the database so every server process counts the same failures. Too many failures within a minute lock the
- * key; each further lock lasts twice as long (capped).
+ * Throttling of password checks (logins and password changes, per username and per IP) and of activation-code
+ * attempts (per user and per IP), kept in the database so every server process counts the same attempts.
+ *
+ * An attempt is counted before the password or code is checked, by one atomic upsert per key that also answers
+ * whether it may go ahead: however many requests arrive at once, no more than `maxFailures` checks happen per
+ * key and window. An attempt that turns out right is given back (a successful login clears its username), so the
+ * count is of failures and of checks still running. The first attempt beyond the limit locks the key; each
+ * lock in a row lasts twice as long as the last, never longer than `maxLockMs`, and refused attempts neither
+ * count nor extend it.
  */
-import { eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { loginThrottle } from "../db/schema";
+import { sql } from "drizzle-orm";
+import { queryRows, type DbOrTx } from "../db/client";
 
 export interface ThrottleRule {
-  /** failures allowed within the window before a lock */
+  /** attempts allowed within the window (failed or still being checked) */
   maxFailures: number;
   windowMs: number;
+  /** the first lock (> 0); each further lock in a row doubles it */
   firstLockMs: number;
+  /** the longest lock; a lock that ended this long ago no longer makes the next one longer */
   maxLockMs: number;
 }
 
 export interface ThrottleRules {
   perUsername: ThrottleRule;
+  /** generous and short: many people may share an address (a school behind one NAT) */
   perIp: ThrottleRule;
   /** wrong activation codes per user (guessing codes); per IP the perIp rule counts them apart from logins */
   perRedeemer: ThrottleRule;
@@ -24,9 +32,14 @@ export interface ThrottleRules {
 
 export const DEFAULT_THROTTLE: ThrottleRules = {
   perUsername: { maxFailures: 5, windowMs: 60_000, firstLockMs: 60_000, maxLockMs: 3_600_000 },
-  perIp: { maxFailures: 30, windowMs: 60_000, firstLockMs: 60_000, maxLockMs: 3_600_000 },
+  perIp: { maxFailures: 30, windowMs: 60_000, firstLockMs: 30_000, maxLockMs: 300_000 },
   perRedeemer: { maxFailures: 10, windowMs: 60_000, firstLockMs: 60_000, maxLockMs: 3_600_000 },
 };
+
+export interface ThrottleKey {
+  key: string;
+  rule: ThrottleRule;
+}
 
 export function usernameKey(username: string): string {
   return `user:${username.toLowerCase()}`;
@@ -36,41 +49,57 @@ export function ipKey(ip: string): string {
   return `ip:${ip}`;
 }
 
-/** Milliseconds the key stays locked, or 0 when it is free. */
-export async function lockRemainingMs(db: Db, keys: string[], now: Date): Promise<number> {
-  let remaining = 0;
-  for (const key of keys) {
-    const [row] = await db.select({ lockedUntil: loginThrottle.lockedUntil }).from(loginThrottle).where(eq(loginThrottle.key, key));
-    if (row?.lockedUntil && row.lockedUntil > now) remaining = Math.max(remaining, row.lockedUntil.getTime() - now.getTime());
+const millis = (ms: number) => sql`(${ms}::double precision * interval '1 millisecond')`;
+
+/** Counts one attempt on the key if it may go ahead: 0, else the milliseconds it stays locked. */
+async function reserveAttempt(db: DbOrTx, key: string, rule: ThrottleRule, now: Date): Promise<number> {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  // times beyond the rule's reach (a clock set back, or another server's clock ahead of ours) end the lock or window
+  const locked = sql`coalesce(t.locked_until > ${at} and t.locked_until <= ${at} + ${millis(rule.maxLockMs)}, false)`;
+  const windowOver = sql`(t.window_start <= ${at} - ${millis(rule.windowMs)} or t.window_start > ${at})`;
+  const room = sql`t.failures < ${rule.maxFailures}::integer`;
+  const counts = sql`(${locked} or ${windowOver} or ${room})`;
+  const locksInARow = sql`(case when t.locked_until > ${at} - ${millis(rule.maxLockMs)} then t.lock_count else 0 end)`;
+  const lockMs = sql`least(${rule.firstLockMs}::double precision * power(2, least(${locksInARow}, 40)), ${rule.maxLockMs}::double precision)`;
+  // locked: nothing changes; a window over: a new one starts with this attempt; room left: counted; else: locked
+  const [row] = await queryRows<{ locked_until: Date | string | null; lock_count: number }>(
+    db,
+    sql`insert into login_throttle as t (key, failures, window_start, lock_count) values (${key}, 1, ${at}, 0)
+        on conflict (key) do update set
+          failures = case when ${locked} then t.failures when ${windowOver} then 1 when ${room} then t.failures + 1 else 0 end,
+          window_start = case when ${locked} then t.window_start when ${windowOver} then ${at} when ${room} then t.window_start else ${at} end,
+          locked_until = case when ${counts} then t.locked_until else ${at} + ${lockMs} * interval '1 millisecond' end,
+          lock_count = case when ${counts} then t.lock_count else ${locksInARow} + 1 end
+        returning locked_until, lock_count`,
+  );
+  const lockedUntil = row.locked_until === null ? 0 : new Date(row.locked_until).getTime();
+  if (lockedUntil <= now.getTime() || lockedUntil > now.getTime() + rule.maxLockMs) return 0;
+  // a request that came in before the one that set the lock is told no longer than the lock lasts
+  const lockLength = Math.min(rule.firstLockMs * 2 ** Math.min(Number(row.lock_count) - 1, 40), rule.maxLockMs);
+  return Math.min(lockedUntil - now.getTime(), lockLength);
+}
+
+/**
+ * Counts one attempt on every key, in order, before anything is checked: 0 when the attempt may go ahead, else the
+ * milliseconds to wait, and then nothing stays counted (a key refused does not use up the others').
+ */
+export async function reserveAttempts(db: DbOrTx, keys: ThrottleKey[], now: Date): Promise<number> {
+  for (let i = 0; i < keys.length; i++) {
+    const lockedMs = await reserveAttempt(db, keys[i].key, keys[i].rule, now);
+    if (lockedMs > 0) {
+      await releaseAttempts(db, keys.slice(0, i).map((k) => k.key));
+      return lockedMs;
+    }
   }
-  return remaining;
+  return 0;
 }
 
-/** Counts a failed login on the key; locks it when the rule's limit is reached. */
-export async function recordFailure(db: Db, key: string, rule: ThrottleRule, now: Date): Promise<void> {
-  const windowStartLimit = sql`${new Date(now.getTime() - rule.windowMs).toISOString()}::timestamptz`;
-  const nowValue = sql`${now.toISOString()}::timestamptz`;
-  // one atomic upsert: a new window starts when the old one has passed
-  const [row] = await db
-    .insert(loginThrottle)
-    .values({ key, failures: 1, windowStart: now })
-    .onConflictDoUpdate({
-      target: loginThrottle.key,
-      set: {
-        failures: sql`case when ${loginThrottle.windowStart} < ${windowStartLimit} then 1 else ${loginThrottle.failures} + 1 end`,
-        windowStart: sql`case when ${loginThrottle.windowStart} < ${windowStartLimit} then ${nowValue} else ${loginThrottle.windowStart} end`,
-      },
-    })
-    .returning();
-  if (row.failures < rule.maxFailures) return;
-  const lockMs = Math.min(rule.firstLockMs * 2 ** row.lockCount, rule.maxLockMs);
-  await db
-    .update(loginThrottle)
-    .set({ failures: 0, windowStart: now, lockedUntil: new Date(now.getTime() + lockMs), lockCount: row.lockCount + 1 })
-    .where(eq(loginThrottle.key, key));
+/** Gives attempts back that turned out right (or were never checked). */
+export async function releaseAttempts(db: DbOrTx, keys: string[]): Promise<void> {
+  for (const key of keys) await db.execute(sql`update login_throttle set failures = greatest(failures - 1, 0) where key = ${key}`);
 }
 
-/** A successful login clears the username's failures and lock history. */
-export async function clearFailures(db: Db, key: string): Promise<void> {
-  await db.delete(loginThrottle).where(eq(loginThrottle.key, key));
+/** A successful login (or a proven password) clears the username's failures and lock history. */
+export async function clearFailures(db: DbOrTx, key: string): Promise<void> {
+  await db.execute(sql`delete from login_throttle where key = ${key}`);
 }

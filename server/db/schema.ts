@@ -113,11 +113,12 @@ export const sessions = pgTable(
 );
 
 /**
- * Login throttle state per key ("user:{name}" or "ip:{address}"), in the database so that every server process
- * sees the same counts.
+ * Throttle state per key ("user:{name}", "ip:{address}", "redeem:..."), in the database so that every server
+ * process sees the same counts (server/auth/throttle.ts).
  */
 export const loginThrottle = pgTable("login_throttle", {
   key: varchar("key", { length: 200 }).primaryKey(),
+  /** attempts in the window that failed or are still being checked (each is counted before its check) */
   failures: integer("failures").notNull().default(0),
   windowStart: timestamptz("window_start").notNull(),
   lockedUntil: timestamptz("locked_until"),

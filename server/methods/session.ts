@@ -4,10 +4,10 @@ import { z } from "zod";
 import { writeAudit } from "../auth/audit";
 import { loadAuthority, type Authority } from "../auth/authority";
 import { createSession, revokeSession } from "../auth/sessions";
-import { clearFailures, ipKey, lockRemainingMs, recordFailure, usernameKey } from "../auth/throttle";
+import { clearFailures, ipKey, releaseAttempts, reserveAttempts, usernameKey } from "../auth/throttle";
 import { users } from "../db/schema";
 import { ApiFailure } from "../protocol/envelope";
-import type { OperationContext, OperationRegistry } from "../protocol/registry";
+import { ANY_SIGNED_IN, type OperationContext, type OperationRegistry } from "../protocol/registry";
 import { loadSiteSettings } from "./siteSettings";
 
 const loginPayload = z.object({
@@ -41,23 +41,33 @@ async function login(ctx: OperationContext, payload: z.infer<typeof loginPayload
   const { db, now, services } = ctx;
   const userKey = usernameKey(payload.username);
   const addressKey = ipKey(ctx.ip);
-  const lockedMs = await lockRemainingMs(db, [userKey, addressKey], now);
+  // counted before the password is checked, so that requests arriving together get no more checks than the rules
+  // allow; the username first, so that a burst on one account does not use up its address's allowance
+  const lockedMs = await reserveAttempts(
+    db,
+    [
+      { key: userKey, rule: services.throttle.perUsername },
+      { key: addressKey, rule: services.throttle.perIp },
+    ],
+    now,
+  );
   if (lockedMs > 0) throw new ApiFailure("api.login_locked", { seconds: Math.ceil(lockedMs / 1000) });
 
   const [user] = await db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(eq(users.username, payload.username));
   const passwordOk = user ? await services.hasher.verify(user.passwordHash, payload.password) : await services.hasher.verifyNothing(payload.password);
   if (!user || !passwordOk) {
-    await recordFailure(db, userKey, services.throttle.perUsername, now);
-    await recordFailure(db, addressKey, services.throttle.perIp, now);
+    // the attempts counted above stay as this failure
     await writeAudit(db, { userId: user?.id, username: payload.username, action: "login_failed", ip: ctx.ip });
     throw new ApiFailure("api.login_failed");
   }
   const auth = await loadAuthority(db, user.id);
   if (!auth || !auth.usable) {
+    await releaseAttempts(db, [userKey, addressKey]);
     await writeAudit(db, { userId: user.id, username: payload.username, action: "login_refused", ip: ctx.ip, detail: { reason: "disabled" } });
     throw new ApiFailure("api.account_disabled");
   }
   await clearFailures(db, userKey);
+  await releaseAttempts(db, [addressKey]);
   const token = await createSession(db, { userId: user.id, now, ip: ctx.ip, userAgent: ctx.userAgent });
   await writeAudit(db, { userId: user.id, username: auth.username, action: "login", ip: ctx.ip });
   const settings = await loadSiteSettings(db);
@@ -71,6 +81,8 @@ export function registerSessionOperations(registry: OperationRegistry): void {
     path: "adminapi",
     method: "getuserinfo",
     needsToken: true,
+    roles: ANY_SIGNED_IN,
+    effect: "account",
     async handler(ctx) {
       const auth = ctx.auth!;
       return {
@@ -92,6 +104,8 @@ export function registerSessionOperations(registry: OperationRegistry): void {
     path: "adminapi",
     method: "logout",
     needsToken: true,
+    roles: ANY_SIGNED_IN,
+    effect: "account",
     async handler(ctx) {
       await revokeSession(ctx.db, ctx.tokenHash!, ctx.now);
       await writeAudit(ctx.db, { userId: ctx.auth!.userId, username: ctx.auth!.username, action: "logout", ip: ctx.ip });

@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEFAULT_THROTTLE } from "../../server/auth/throttle";
 import { tableColumn } from "../../server/db/catalogueTables";
-import { activationCodes, auditLog, providers, schoolRenewals, schools } from "../../server/db/schema";
+import { activationCodes, auditLog, loginThrottle, providers, schoolRenewals, schools } from "../../server/db/schema";
 import { generateCode, normaliseCode } from "../../server/methods/renewal/codes";
 import { describeOnDatabases } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
@@ -230,6 +230,35 @@ describeOnDatabases("activation codes", (kind) => {
     t.clock.advance(61_000);
     const later = await call("svcv1", "delay_foractcode", { sysid: ids.oldTownProvider, act_code: good });
     expect(later.return_code, later.return_msg).toBe("SUCCESS");
+  });
+
+  it("looks up no more codes of a burst of wrong ones than the limit allows, and refuses a good code sent with them", async () => {
+    // from a clean count (earlier tests moved the clock back and forth over the users' windows)
+    await t.db.delete(loginThrottle);
+    const [good] = await batch({ target: "school", sysid: ids.sunrise });
+    const refusals = async () => (await t.db.select().from(auditLog).where(eq(auditLog.action, "actcode_refused"))).filter((r) => r.username === "school").length;
+    const before = await refusals();
+    const renew = (code: string) => call("school", "renew", { code, sch_id: ids.no1, sysid: ids.sunrise });
+    const burst = await Promise.all([...Array.from({ length: 30 }, () => renew(generateCode())), renew(good)]);
+
+    expect((await refusals()) - before).toBe(5);
+    expect(burst.filter((r) => r.return_msg === "This activation code is not valid")).toHaveLength(5);
+    expect(burst.filter((r) => r.return_msg === "Too many wrong activation codes, please try again in 60 seconds")).toHaveLength(26);
+    expect(burst.at(-1)?.return_code).toBe("FAIL");
+    const [row] = await t.db.select().from(activationCodes).where(eq(tableColumn(activationCodes, "code"), good));
+    expect(row.status).toBe("unused");
+  });
+
+  it("does not count the losers of a concurrent redemption of a good code as wrong codes", async () => {
+    await t.db.delete(loginThrottle);
+    const [code] = await batch({ target: "school", sysid: ids.oldTownProvider });
+    const renew = (c: string) => call("schoolv1", "renew", { code: c, sch_id: ids.oldTown, sysid: ids.oldTownProvider });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => renew(code)));
+    expect(answers.filter((a) => a.return_code === "SUCCESS")).toHaveLength(1);
+    expect(answers.filter((a) => a.return_msg === "This activation code has already been used")).toHaveLength(4);
+    // all five tries are still there
+    for (let i = 0; i < 5; i++) expect((await renew(generateCode())).return_msg).toBe("This activation code is not valid");
+    expect((await renew(generateCode())).return_msg).toBe("Too many wrong activation codes, please try again in 60 seconds");
   });
 
   it("shows providers the codes bound to them only, and exports the filtered list as a spreadsheet", async () => {

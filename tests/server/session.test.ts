@@ -11,7 +11,7 @@ const EXPECTED_ROLES: Record<string, string[]> = {
   sysop: ["systemv2"],
   sysv1: ["system", "superadmin"],
   svc: ["servicev2", "xcxuploadv2", "is_show_fee"],
-  staff: ["service_schadminv2"],
+  staff: ["service_schadminv2", "xcxuploadv2"],
   pickup: ["pickup"],
   school: ["schoolv2"],
   harbour: ["servicev2"],

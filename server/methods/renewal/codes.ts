@@ -2,7 +2,8 @@
  * Activation codes (spec 4.3, 4.4): actcodeadd generates a batch; renew (a school) and delay_foractcode (a
  * provider) redeem one. A code is 20 Crockford base32 characters (100 random bits) shown as
  * XXXX-XXXX-XXXX-XXXX-XXXX. Redemption is one conditional UPDATE (status unused, target, binding, expiry), so of two
- * concurrent attempts on one code exactly one wins; wrong codes count against the user and the address.
+ * concurrent attempts on one code exactly one wins; wrong codes count against the user and the address, each attempt
+ * counted before the code is looked at.
  */
 import { OPERATOR_ROLES } from "../../../common/roleKeys";
 import { randomBytes, randomInt } from "node:crypto";
@@ -13,7 +14,7 @@ import { businessDay, isCalendarDay } from "../../../common/term";
 import { writeAudit } from "../../auth/audit";
 import { loadProvider, loadSchool } from "../../auth/authority";
 import { parseTenantId, resolveScope } from "../../auth/scope";
-import { lockRemainingMs, recordFailure } from "../../auth/throttle";
+import { releaseAttempts, reserveAttempts, type ThrottleKey } from "../../auth/throttle";
 import { actcodeVoid } from "../../../resources.config";
 import { tableColumn } from "../../db/catalogueTables";
 import type { DbOrTx } from "../../db/client";
@@ -73,8 +74,11 @@ function actorOf(ctx: OperationContext): RenewalActor {
   return { userId: ctx.auth?.userId ?? null, username: ctx.auth?.username ?? "", ip: ctx.ip };
 }
 
-function throttleKeys(ctx: OperationContext): { user: string; ip: string } {
-  return { user: `redeem:user:${ctx.auth?.userId ?? 0}`, ip: `redeem:ip:${ctx.ip}` };
+function throttleKeys(ctx: OperationContext): ThrottleKey[] {
+  return [
+    { key: `redeem:user:${ctx.auth?.userId ?? 0}`, rule: ctx.services.throttle.perRedeemer },
+    { key: `redeem:ip:${ctx.ip}`, rule: ctx.services.throttle.perIp },
+  ];
 }
 
 interface Redeemer {
@@ -91,9 +95,11 @@ interface Redeemer {
  * reads as unknown).
  */
 async function redeem(ctx: OperationContext, rawCode: unknown, redeemer: Redeemer): Promise<ExtendedTerm> {
+  // counted before the code is looked at, so that concurrent guesses get no more tries than the rules allow
   const keys = throttleKeys(ctx);
-  const lockedMs = await lockRemainingMs(ctx.db, [keys.user, keys.ip], ctx.now);
+  const lockedMs = await reserveAttempts(ctx.db, keys, ctx.now);
   if (lockedMs > 0) throw new ApiFailure("api.code_locked", { seconds: Math.ceil(lockedMs / 1000) });
+  const notAGuess = () => releaseAttempts(ctx.db, keys.map((k) => k.key));
 
   const code = normaliseCode(rawCode);
   const today = businessDay(ctx.now);
@@ -105,21 +111,28 @@ async function redeem(ctx: OperationContext, rawCode: unknown, redeemer: Redeeme
   ];
   if (redeemer.target === "school") usable.push(or(isNull(col("sch_id")), eq(col("sch_id"), redeemer.schId ?? -1))!);
 
-  const term =
-    code === null
-      ? null
-      : await ctx.db.transaction(async (tx) => {
-          const [used] = await tx
-            .update(activationCodes)
-            .set({ status: "used", used_at: ctx.now, used_by: ctx.auth?.username ?? "", used_sysid: redeemer.sysid, used_sch_id: redeemer.schId })
-            .where(and(eq(col("code"), code), ...usable))
-            .returning();
-          return used ? redeemer.extend(tx, used) : null;
-        });
-  if (term) return term;
+  let term: ExtendedTerm | null = null;
+  try {
+    if (code !== null) {
+      term = await ctx.db.transaction(async (tx) => {
+        const [used] = await tx
+          .update(activationCodes)
+          .set({ status: "used", used_at: ctx.now, used_by: ctx.auth?.username ?? "", used_sysid: redeemer.sysid, used_sch_id: redeemer.schId })
+          .where(and(eq(col("code"), code), ...usable))
+          .returning();
+        return used ? redeemer.extend(tx, used) : null;
+      });
+    }
+  } catch (err) {
+    // a good code whose renewal failed (and was rolled back)
+    await notAGuess();
+    throw err;
+  }
+  if (term) {
+    await notAGuess();
+    return term;
+  }
 
-  await recordFailure(ctx.db, keys.user, ctx.services.throttle.perRedeemer, ctx.now);
-  await recordFailure(ctx.db, keys.ip, ctx.services.throttle.perIp, ctx.now);
   await writeAudit(ctx.db, { ...actorOf(ctx), action: "actcode_refused", entity: "actcode", entityId: code ?? "", detail: { target: redeemer.target, sysid: redeemer.sysid, sch_id: redeemer.schId } });
   // why it failed, without telling codes bound to someone else from unknown ones
   const [row] = code === null ? [] : await ctx.db.select().from(activationCodes).where(eq(col("code"), code));
@@ -128,7 +141,10 @@ async function redeem(ctx: OperationContext, rawCode: unknown, redeemer: Redeeme
     row.target === redeemer.target &&
     (row.sysid === null || row.sysid === redeemer.sysid) &&
     (redeemer.target !== "school" || row.sch_id === null || row.sch_id === redeemer.schId);
+  // only a code that reads as not valid counts as a wrong one: one of theirs that is used (maybe by a
+  // concurrent redemption a moment ago) or expired was typed right
   if (!theirs || row.status === "void") throw new ApiFailure("api.code_invalid");
+  await notAGuess();
   if (row.status === "used") throw new ApiFailure("api.code_used");
   throw new ApiFailure("api.code_expired");
 }
@@ -143,6 +159,7 @@ export function registerCodeOperations(registry: OperationRegistry): void {
     method: "actcodeadd",
     needsToken: true,
     roles: OPERATOR_ROLES,
+    effect: "write",
     schema: batchPayload,
     async handler(ctx, p) {
       if (p.expires_on < businessDay(ctx.now)) throw new ApiFailure("api.invalid_params", { field: "expires_on" });
@@ -199,6 +216,7 @@ export function registerCodeOperations(registry: OperationRegistry): void {
     method: actcodeVoid.operation,
     needsToken: true,
     roles: actcodeVoid.roles,
+    effect: "write",
     async handler(ctx) {
       const id = parseTenantId(ctx.payload.id);
       if (id === undefined) throw notFound();
@@ -223,6 +241,7 @@ export function registerCodeOperations(registry: OperationRegistry): void {
     method: "renew",
     needsToken: true,
     roles: ["school", "schoolv2", "service", "servicev2"],
+    effect: "renewal",
     async handler(ctx) {
       const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);
       if (scope.sysid === null || scope.schids === null || scope.schids.length !== 1 || ctx.payload.sch_id === undefined) throw new ApiFailure("api.school_required");
@@ -242,6 +261,7 @@ export function registerCodeOperations(registry: OperationRegistry): void {
     method: "delay_foractcode",
     needsToken: true,
     roles: ["service", "servicev2"],
+    effect: "renewal",
     async handler(ctx) {
       const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);
       const sysid = scope.sysid;

@@ -1,0 +1,200 @@
+/**
+ * Throttling under concurrency (DESIGN 5): attempts are counted before the password is checked, so a burst of
+ * simultaneous requests gets no more password checks than the rules allow, the right password inside the burst
+ * is refused like the rest, other accounts behind the same address are not shut out, and no lock outlasts the
+ * rule's cap. The same holds for the password change of a logged-in user.
+ */
+import { and, eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { PasswordHasher } from "../../server/auth/passwords";
+import { DEFAULT_THROTTLE, type ThrottleRule } from "../../server/auth/throttle";
+import type { Db } from "../../server/db/client";
+import { auditLog, loginThrottle } from "../../server/db/schema";
+import type { Envelope } from "../../server/protocol/envelope";
+import { createPostgresDatabase, describeOnDatabases } from "../helpers/db";
+import { startTestServer, type TestServer } from "../helpers/server";
+import { TEST_PASSWORD_COST, createTestApp, type TestApp } from "./support";
+
+const WRONG = "用户名或密码错误";
+const locked = (seconds: number) => `登录失败次数过多，请在 ${seconds} 秒后再试`;
+const SECONDS = /(\d+) 秒后再试$/;
+
+const realVerify = PasswordHasher.prototype.verify;
+
+/** Polls until the condition holds. */
+async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** password checks made (a check for an unknown user counts too: it verifies against a dummy hash) */
+let checks: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  checks = vi.spyOn(PasswordHasher.prototype, "verify");
+});
+afterEach(() => {
+  checks.mockRestore();
+});
+
+async function auditCount(db: Db, username: string, action: string): Promise<number> {
+  return (await db.select().from(auditLog).where(and(eq(auditLog.username, username), eq(auditLog.action, action)))).length;
+}
+
+async function lockedUntil(db: Db, key: string): Promise<Date | null> {
+  const [row] = await db.select().from(loginThrottle).where(eq(loginThrottle.key, key));
+  return row?.lockedUntil ?? null;
+}
+
+describeOnDatabases("login throttling under concurrency", (kind) => {
+  const apps: TestApp[] = [];
+  const app = async (throttle = DEFAULT_THROTTLE) => {
+    const t = await createTestApp(kind, { throttle });
+    apps.push(t);
+    return t;
+  };
+  afterAll(async () => {
+    for (const t of apps) await t.close();
+  });
+  const login = (t: TestApp, username: string, password: string) => t.call("adminapi", "login", { username, password });
+
+  it("checks at most five passwords of a burst of 50 wrong ones, refuses the right one sent with them, and keeps the address open", async () => {
+    const t = await app();
+    const before = await auditCount(t.db, "sysadmin", "login_failed");
+    checks.mockClear();
+    const burst = await Promise.all([...Array.from({ length: 50 }, () => login(t, "sysadmin", "wrong-password")), login(t, "sysadmin", "demo1234")]);
+
+    expect(checks).toHaveBeenCalledTimes(DEFAULT_THROTTLE.perUsername.maxFailures);
+    expect((await auditCount(t.db, "sysadmin", "login_failed")) - before).toBe(DEFAULT_THROTTLE.perUsername.maxFailures);
+    expect(burst.filter((r) => r.return_msg === WRONG)).toHaveLength(DEFAULT_THROTTLE.perUsername.maxFailures);
+    expect(burst.filter((r) => r.return_msg === locked(60))).toHaveLength(51 - DEFAULT_THROTTLE.perUsername.maxFailures);
+    expect(burst.at(-1)).toEqual({ return_code: "FAIL", return_msg: locked(60) });
+    expect((await lockedUntil(t.db, "user:sysadmin"))!.getTime() - t.clock.now().getTime()).toBe(60_000);
+
+    // another account behind the same address is not shut out, and the locked one opens again after its minute
+    await expect(t.login("sysop")).resolves.toBeTruthy();
+    t.clock.advance(60_001);
+    await expect(t.login("sysadmin")).resolves.toBeTruthy();
+  });
+
+  it("counts wrong logins across accounts from one address up to the address's limit, with a short lock", async () => {
+    const perIp: ThrottleRule = { maxFailures: 5, windowMs: 60_000, firstLockMs: 30_000, maxLockMs: 60_000 };
+    const t = await app({ ...DEFAULT_THROTTLE, perIp });
+    checks.mockClear();
+    const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => login(t, `nobody${i}`, "wrong-password")));
+    expect(checks).toHaveBeenCalledTimes(perIp.maxFailures);
+    expect(burst.filter((r) => r.return_msg === WRONG)).toHaveLength(perIp.maxFailures);
+    expect(burst.filter((r) => r.return_msg === locked(30))).toHaveLength(30 - perIp.maxFailures);
+    // an attempt the address refused is not left counted against its account
+    const counted = await t.db.select().from(loginThrottle);
+    expect(counted.filter((row) => row.key.startsWith("user:nobody")).reduce((sum, row) => sum + row.failures, 0)).toBe(perIp.maxFailures);
+    expect(await login(t, "staff", "demo1234")).toEqual({ return_code: "FAIL", return_msg: locked(30) });
+    t.clock.advance(30_001);
+    await expect(t.login("staff")).resolves.toBeTruthy();
+  });
+
+  it("never locks longer than the rule's cap, and refused attempts do not extend a lock", async () => {
+    const perUsername: ThrottleRule = { maxFailures: 3, windowMs: 60_000, firstLockMs: 60_000, maxLockMs: 90_000 };
+    const t = await app({ ...DEFAULT_THROTTLE, perUsername });
+    const burst = () => Promise.all(Array.from({ length: 20 }, () => login(t, "school", "wrong-password")));
+    const longestLock = (answers: Envelope[]) => Math.max(...answers.map((r) => Number(SECONDS.exec(r.return_msg)?.[1] ?? 0)));
+
+    expect(longestLock(await burst())).toBe(60);
+    const firstLock = await lockedUntil(t.db, "user:school");
+    t.clock.advance(30_000);
+    expect(longestLock(await burst())).toBe(30);
+    expect(await lockedUntil(t.db, "user:school")).toEqual(firstLock);
+
+    for (let round = 0; round < 3; round++) {
+      t.clock.advance(90_001);
+      checks.mockClear();
+      const answers = await burst();
+      expect(checks).toHaveBeenCalledTimes(perUsername.maxFailures);
+      // 60 s doubled would be 120 s, 240 s...: capped at 90 s
+      expect(longestLock(answers)).toBe(90);
+      expect((await lockedUntil(t.db, "user:school"))!.getTime() - t.clock.now().getTime()).toBe(90_000);
+    }
+    // a clock set back (or another server's clock running ahead) cannot stretch a lock past the cap either
+    t.clock.advance(-60_000);
+    await expect(t.login("school")).resolves.toBeTruthy();
+  });
+
+  it("checks at most five current passwords of a burst sent with one session, and refuses the right one sent with them", async () => {
+    const t = await app();
+    const token = await t.login("schoolv1");
+    const change = (password1: string) => t.call("adminapiv2", "sysusereditpassword", { password1, password2: "new-secret", password3: "new-secret" }, { token });
+    checks.mockClear();
+    const burst = await Promise.all([...Array.from({ length: 30 }, () => change("guess")), change("demo1234")]);
+
+    expect(checks).toHaveBeenCalledTimes(DEFAULT_THROTTLE.perUsername.maxFailures);
+    expect(await auditCount(t.db, "schoolv1", "password_change_failed")).toBe(DEFAULT_THROTTLE.perUsername.maxFailures);
+    expect(burst.filter((r) => r.return_msg === "当前密码不正确")).toHaveLength(DEFAULT_THROTTLE.perUsername.maxFailures);
+    expect(burst.at(-1)).toEqual({ return_code: "FAIL", return_msg: "密码错误次数过多，请在 60 秒后再试" });
+    expect(await change("demo1234")).toMatchObject({ return_msg: "密码错误次数过多，请在 60 秒后再试" });
+    const english = await t.call("adminapiv2", "sysusereditpassword", { password1: "demo1234", password2: "x", password3: "x" }, { token, headers: { "accept-language": "en" } });
+    expect(english.return_msg).toBe("Too many wrong passwords, please try again in 60 seconds");
+    // one allowance per account: the guesses count against its logins too
+    expect(await login(t, "schoolv1", "demo1234")).toEqual({ return_code: "FAIL", return_msg: locked(60) });
+
+    t.clock.advance(60_001);
+    expect(await change("demo1234")).toEqual({ return_code: "SUCCESS", return_msg: "密码修改成功" });
+    await expect(t.login("schoolv1", "new-secret")).resolves.toBeTruthy();
+  });
+});
+
+describeOnDatabases("login throttling over a loopback port", (kind) => {
+  let server: TestServer;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  afterAll(async () => {
+    await server?.close();
+    await dropDatabase?.();
+  });
+
+  it("checks at most five of 50 wrong logins sent at once and refuses the right password sent while they are checked", async () => {
+    if (kind === "postgres") {
+      const created = await createPostgresDatabase();
+      dropDatabase = created.drop;
+      server = await startTestServer({ databaseUrl: created.url, passwordCost: TEST_PASSWORD_COST, staticDir: null });
+    } else {
+      server = await startTestServer({ passwordCost: TEST_PASSWORD_COST, staticDir: null });
+    }
+    const db = server.server.database.db;
+    const login = async (username: string, password: string) => {
+      const res = await fetch(`${server.url}/weapi/adminapi`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ method: "login", username, password }) });
+      return (await res.json()) as Envelope;
+    };
+    // the checks that go ahead are held until the right password has been sent, so it meets them all in progress
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    checks.mockImplementation(async function (this: PasswordHasher, hash: string, password: string) {
+      await gate;
+      return realVerify.call(this, hash, password);
+    });
+    const max = DEFAULT_THROTTLE.perUsername.maxFailures;
+    const answered: Envelope[] = [];
+    const wrong = Array.from({ length: 50 }, () => login("sysv1", "wrong-password").then((r) => (answered.push(r), r)));
+    await until(() => checks.mock.calls.length === max && answered.length === 50 - max, "the burst to be counted");
+    const right = await login("sysv1", "demo1234");
+    openGate();
+    const burst = await Promise.all(wrong);
+
+    // on the real clock the wait told shrinks as time passes
+    const lockedNow = /^登录失败次数过多，请在 (5\d|60) 秒后再试$/;
+    expect(right).toEqual({ return_code: "FAIL", return_msg: expect.stringMatching(lockedNow) });
+    expect(checks).toHaveBeenCalledTimes(max);
+    expect(await auditCount(db, "sysv1", "login_failed")).toBe(max);
+    expect(burst.filter((r) => r.return_msg === WRONG)).toHaveLength(max);
+    expect(burst.filter((r) => lockedNow.test(r.return_msg))).toHaveLength(50 - max);
+    expect((await login("svcv1", "demo1234")).return_code).toBe("SUCCESS");
+  });
+});
+
+describe("the default rules", () => {
+  it("keep the address's allowance well above an account's, and its lock short", () => {
+    const { perUsername, perIp } = DEFAULT_THROTTLE;
+    expect(perIp.maxFailures).toBeGreaterThanOrEqual(5 * perUsername.maxFailures);
+    expect(perIp.maxLockMs).toBeLessThanOrEqual(5 * 60_000);
+  });
+});
