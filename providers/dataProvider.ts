@@ -145,7 +145,9 @@ export const dataProvider: DataProvider = {
 
   getOne: async <T extends BaseRecord>({ resource, id }: Parameters<DataProvider["getOne"]>[0]) => {
     const data = await call<ItemData<T>>(entityOf(resource), "info", { id });
-    return { data: (data?.items ?? {}) as T };
+    // an answer without the record is a missing record, never an empty one to edit
+    if (!data?.items) throw new ApiFailError({ return_code: "FAIL", return_msg: i18n.t("crud.not_found_title") });
+    return { data: data.items };
   },
 
   create: async <T extends BaseRecord, V>({ resource, variables }: Parameters<DataProvider["create"]>[0] & { variables: V }) => {

@@ -13,6 +13,7 @@ import { dataProvider } from "../providers/dataProvider";
 import { loadUserOrLogin } from "../providers/guard";
 import { i18nProvider } from "../providers/i18n";
 import { getToken } from "../providers/session";
+import { REFINE_OPTIONS } from "./refineOptions";
 import { catalogueResources, catalogueRouteElements } from "./crud";
 import { useSessionUser } from "./lib/session";
 import { Dashboard } from "./pages/Dashboard";
@@ -89,7 +90,7 @@ export default function ConsoleApp() {
         accessControlProvider={accessControlProvider}
         i18nProvider={i18nProvider}
         resources={resources}
-        options={{ disableTelemetry: true, syncWithLocation: true, warnWhenUnsavedChanges: false }}
+        options={REFINE_OPTIONS}
       >
         <AuthStoreSync />
         <Routes>

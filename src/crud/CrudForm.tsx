@@ -10,6 +10,7 @@ import { useBack, useGo, useTranslation, type BaseRecord, type HttpError } from 
 import { useParams } from "react-router";
 import { feedback } from "../../providers/feedback";
 import { FieldControl, fieldRules, inForm, valueProps, type Translate } from "./fields";
+import { RecordUnavailable } from "./LoadFailed";
 import { resourceByIdentifier } from "./resources";
 
 export type FormAction = "add" | "edit";
@@ -25,7 +26,7 @@ export default function CrudForm({ resource, action }: { resource: string; actio
   const defaults: Record<string, string | number> = {};
   for (const f of fields) if (f.default !== undefined) defaults[f.name] = f.default;
 
-  const { formProps, saveButtonProps, formLoading } = useForm<BaseRecord, HttpError>({
+  const { formProps, saveButtonProps, formLoading, query } = useForm<BaseRecord, HttpError>({
     resource,
     action: action === "add" ? "create" : "edit",
     id: action === "edit" ? id : undefined,
@@ -40,6 +41,14 @@ export default function CrudForm({ resource, action }: { resource: string; actio
   });
 
   const title = pages[action]?.entry.title ?? entity.title;
+  const toList = () => (pages.list ? go({ to: pages.list.route }) : back());
+  if (action === "edit" && query?.isError) {
+    return (
+      <Card title={translate(title)}>
+        <RecordUnavailable error={query.error} entityTitle={entity.title} onRetry={() => void query.refetch()} onBack={toList} />
+      </Card>
+    );
+  }
   return (
     <Card title={translate(title)}>
       <Spin spinning={formLoading}>
@@ -54,7 +63,7 @@ export default function CrudForm({ resource, action }: { resource: string; actio
               <Button type="primary" icon={<SaveOutlined />} htmlType="submit" loading={saveButtonProps.disabled}>
                 {translate("crud.save")}
               </Button>
-              <Button icon={<RollbackOutlined />} onClick={() => (pages.list ? go({ to: pages.list.route }) : back())}>
+              <Button icon={<RollbackOutlined />} onClick={toList}>
                 {translate("crud.back")}
               </Button>
             </Space>

@@ -3,11 +3,15 @@
  * sortable columns, the shared pagination control of spec 2.4, buttons to the add / edit / detail routes, and
  * an export of the filtered list when the entity has an export operation. Filters fixed by the page's menu
  * entry are always sent and never shown.
+ *
+ * Under 992 px (the mobile width of spec 4.1) each row is a card (title, status, every listed field and the
+ * row's buttons) and the filters fold behind a toggle; wider, a table whose columns keep their natural widths
+ * (words wrap, never letters) and scroll sideways rather than squeeze, with the row buttons kept in view.
  */
-import { Button, Card, Form, Popconfirm, Space, Table } from "antd";
+import { Badge, Button, Card, Descriptions, Form, Grid, List, Popconfirm, Select, Space, Table } from "antd";
 import type { TableProps } from "antd";
-import { DownloadOutlined, EyeOutlined, EditOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from "@ant-design/icons";
-import { useState } from "react";
+import { DownloadOutlined, EyeOutlined, EditOutlined, FilterOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from "@ant-design/icons";
+import { useState, type ReactNode } from "react";
 import { useParams } from "react-router";
 import { useTable, getDefaultSortOrder } from "@refinedev/antd";
 import { useGo, usePermissions, useTranslation, type BaseRecord, type CrudFilter, type CrudSort, type HttpError } from "@refinedev/core";
@@ -17,7 +21,8 @@ import { builtRoute, type BuiltPage } from "./builtPages";
 import { DEFAULT_API_PATH, filterPayload, scope as tenantScope, sortPayload } from "../../providers/dataProvider";
 import { feedback } from "../../providers/feedback";
 import { weapi } from "../../providers/weapi";
-import { displayValue, FilterControl, filterValueProps, type Translate } from "./fields";
+import { cellStyle, displayValue, FilterControl, filterValueProps, type Translate } from "./fields";
+import { ListLoadFailed } from "./LoadFailed";
 import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources";
 import { scrollToTop } from "./scrollToTop";
 
@@ -119,12 +124,26 @@ function RowActionButton({ entity, action, record, onDone }: { entity: EntityDec
   );
 }
 
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || value === "" || (Array.isArray(value) && !value.some((v) => v !== undefined && v !== null && v !== ""));
+}
+
+/** The list's order (its first sorter) as a "field:order" choice of the card view's sort control. */
+function sortChoice(sorters: readonly CrudSort[]): string | undefined {
+  const first = sorters[0];
+  return first ? `${first.field}:${first.order}` : undefined;
+}
+
 export default function CrudList({ resource }: { resource: string }) {
   const { entity, pages } = resourceByIdentifier(resource);
   const { translate } = useTranslation();
   const t: Translate = (key, options) => translate(key, options);
   const may = useEntityAbility(entity);
   const go = useGo();
+  const screens = Grid.useBreakpoint();
+  // below lg (992 px): cards; unknown before the first measure, when the table is assumed
+  const narrow = screens.lg === false;
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const [exporting, setExporting] = useState(false);
   const listRef = pages.list?.entry.page;
   const { id: recordId } = useParams();
@@ -135,7 +154,7 @@ export default function CrudList({ resource }: { resource: string }) {
   });
   const filterFields = entity.fields.filter((f) => f.filter && !fixedFilters.some(([name]) => name === f.name));
 
-  const { tableProps, searchFormProps, sorters, filters, tableQuery } = useTable<BaseRecord, HttpError, FilterValues>({
+  const { tableProps, searchFormProps, sorters, setSorters, filters, tableQuery, setCurrentPage, setPageSize, pageSize } = useTable<BaseRecord, HttpError, FilterValues>({
     resource,
     syncWithLocation: true,
     pagination: { currentPage: 1, pageSize: DEFAULT_PAGE_SIZE, mode: "server" },
@@ -146,50 +165,47 @@ export default function CrudList({ resource }: { resource: string }) {
     onSearch: (values) => filterFields.map((f) => toCrudFilter(f, values[f.name])),
   });
 
-  const columns: NonNullable<TableProps<BaseRecord>["columns"]> = entity.fields
-    .filter((f) => f.list)
-    .map((f) => ({
-      key: f.name,
-      dataIndex: f.name,
-      title: translate(f.label),
-      sorter: f.sortable ? true : undefined,
-      sortOrder: f.sortable ? (getDefaultSortOrder(f.name, sorters) ?? null) : undefined,
-      render: (value: unknown) => displayValue(f, value, t),
-    }));
+  const listFields = entity.fields.filter((f) => f.list);
+  const columns: NonNullable<TableProps<BaseRecord>["columns"]> = listFields.map((f) => ({
+    key: f.name,
+    dataIndex: f.name,
+    title: translate(f.label),
+    sorter: f.sortable ? true : undefined,
+    sortOrder: f.sortable ? (getDefaultSortOrder(f.name, sorters) ?? null) : undefined,
+    render: (value: unknown) => <div style={cellStyle(f)}>{displayValue(f, value, t)}</div>,
+  }));
   const edit = pages.edit && may("edit") ? pages.edit : undefined;
   const show = pages.info && may("info") ? pages.info : undefined;
   const { recordPages, listPages } = useLinkedPages(pages.list, entity);
   const rowActions = useRowActions(entity);
-  if (edit || show || recordPages.length > 0 || rowActions.length > 0) {
-    columns.push({
-      key: "actions",
-      title: translate("crud.actions"),
-      fixed: "right",
-      render: (_: unknown, record: BaseRecord) => (
-        <Space size="small">
-          {edit && (
-            <Button size="small" icon={<EditOutlined />} onClick={() => go({ to: recordPath(edit.route, record.id) })}>
-              {translate("crud.edit")}
-            </Button>
-          )}
-          {show && (
-            <Button size="small" icon={<EyeOutlined />} onClick={() => go({ to: recordPath(show.route, record.id) })}>
-              {translate("crud.detail")}
-            </Button>
-          )}
-          {recordPages.map((page) => (
-            <Button key={page.route} size="small" data-testid={`row-${page.entry.name}`} onClick={() => go({ to: recordPath(page.route, record.id) })}>
-              {translate(page.entry.title)}
-            </Button>
-          ))}
-          {rowActions
-            .filter(({ when }) => !when || String(record[when.field]) === when.value)
-            .map((action) => (
-              <RowActionButton key={action.operation} entity={entity} action={action} record={record} onDone={() => void tableQuery.refetch()} />
-            ))}
-        </Space>
-      ),
-    });
+  const hasRowButtons = Boolean(edit || show || recordPages.length > 0 || rowActions.length > 0);
+  const rowButtons = (record: BaseRecord): ReactNode => (
+    <Space size={[8, 8]} wrap>
+      {edit && (
+        <Button size="small" icon={<EditOutlined />} onClick={() => go({ to: recordPath(edit.route, record.id) })}>
+          {translate("crud.edit")}
+        </Button>
+      )}
+      {show && (
+        <Button size="small" icon={<EyeOutlined />} onClick={() => go({ to: recordPath(show.route, record.id) })}>
+          {translate("crud.detail")}
+        </Button>
+      )}
+      {recordPages.map((page) => (
+        <Button key={page.route} size="small" data-testid={`row-${page.entry.name}`} onClick={() => go({ to: recordPath(page.route, record.id) })}>
+          {translate(page.entry.title)}
+        </Button>
+      ))}
+      {rowActions
+        .filter(({ when }) => !when || String(record[when.field]) === when.value)
+        .map((action) => (
+          <RowActionButton key={action.operation} entity={entity} action={action} record={record} onDone={() => void tableQuery.refetch()} />
+        ))}
+    </Space>
+  );
+  if (hasRowButtons) {
+    // kept in view at the right while a wide table scrolls; the buttons wrap, so the column stays narrow
+    columns.push({ key: "actions", title: translate("crud.actions"), fixed: "right", render: (_: unknown, record: BaseRecord) => rowButtons(record) });
   }
 
   const add = pages.add && may("add") ? pages.add : undefined;
@@ -205,73 +221,170 @@ export default function CrudList({ resource }: { resource: string }) {
     }
   };
 
-  return (
-    <Card
-      title={translate(pages.list?.entry.title ?? entity.title)}
-      extra={
-        <Space>
-          {exportOperation && (
-            <Button icon={<DownloadOutlined />} loading={exporting} data-testid="export-button" onClick={() => void onExport(exportOperation)}>
-              {translate("crud.export")}
-            </Button>
-          )}
-          {listPages.map((page) => (
-            <Button key={page.route} type="primary" icon={<PlusOutlined />} data-testid={`open-${page.entry.name}`} onClick={() => go({ to: page.route })}>
-              {translate(page.entry.title)}
-            </Button>
-          ))}
-          {add && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => go({ to: add.route })}>
-              {translate("crud.add")}
-            </Button>
-          )}
-        </Space>
-      }
-    >
-      {filterFields.length > 0 && (
-        <Form {...searchFormProps} layout="inline" style={{ marginBottom: 16, rowGap: 8 }}>
-          {filterFields.map((f) => (
-            <Form.Item key={f.name} name={f.name} label={translate(f.label)} {...filterValueProps(f)}>
-              <FilterControl field={f} t={t} />
-            </Form.Item>
-          ))}
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-                {translate("crud.search")}
-              </Button>
-              <Button
-                icon={<ReloadOutlined />}
-                onClick={() => {
-                  searchFormProps.form?.resetFields();
-                  searchFormProps.form?.submit();
-                }}
-              >
-                {translate("crud.reset")}
-              </Button>
-            </Space>
-          </Form.Item>
-        </Form>
+  const pageButtons = (
+    <Space wrap>
+      {exportOperation && (
+        <Button icon={<DownloadOutlined />} loading={exporting} data-testid="export-button" onClick={() => void onExport(exportOperation)}>
+          {translate("crud.export")}
+        </Button>
       )}
+      {listPages.map((page) => (
+        <Button key={page.route} type="primary" icon={<PlusOutlined />} data-testid={`open-${page.entry.name}`} onClick={() => go({ to: page.route })}>
+          {translate(page.entry.title)}
+        </Button>
+      ))}
+      {add && (
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => go({ to: add.route })}>
+          {translate("crud.add")}
+        </Button>
+      )}
+    </Space>
+  );
+
+  const activeFilters = filters.filter((f) => "field" in f && filterFields.some((field) => field.name === f.field) && !isBlank(f.value)).length;
+  const filterForm = filterFields.length > 0 && (!narrow || filtersOpen) && (
+    <Form
+      {...searchFormProps}
+      onFinish={(values) => {
+        void searchFormProps.onFinish?.(values);
+        // on a phone the results matter now: fold the filters away
+        if (narrow) setFiltersOpen(false);
+      }}
+      layout={narrow ? "vertical" : "inline"}
+      style={{ marginBottom: 16, rowGap: 8 }}
+      data-testid="list-filters"
+    >
+      {filterFields.map((f) => (
+        <Form.Item key={f.name} name={f.name} label={translate(f.label)} {...filterValueProps(f)} style={narrow ? { marginBottom: 12 } : undefined}>
+          <FilterControl field={f} t={t} block={narrow} />
+        </Form.Item>
+      ))}
+      <Form.Item style={narrow ? { marginBottom: 0 } : undefined}>
+        <Space>
+          <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
+            {translate("crud.search")}
+          </Button>
+          <Button
+            icon={<ReloadOutlined />}
+            onClick={() => {
+              searchFormProps.form?.resetFields();
+              searchFormProps.form?.submit();
+            }}
+          >
+            {translate("crud.reset")}
+          </Button>
+        </Space>
+      </Form.Item>
+    </Form>
+  );
+
+  const failed = tableQuery.isError ? <ListLoadFailed onRetry={() => void tableQuery.refetch()} /> : undefined;
+  const pagination = tableProps.pagination && {
+    ...tableProps.pagination,
+    simple: false,
+    position: ["bottomRight" as const],
+    pageSizeOptions: PAGE_SIZE_OPTIONS,
+    showSizeChanger: true,
+    showQuickJumper: true,
+    showTotal: (total: number) => translate("crud.total", { total }),
+  };
+
+  if (narrow) {
+    const titleField = listFields.find((f) => f.name === entity.titleField);
+    const statusField = listFields.find((f) => f.name === "status");
+    const detailFields = listFields.filter((f) => f !== titleField && f !== statusField);
+    // every sortable field, listed or not: the default order may be on one the cards do not show
+    const sortable = entity.fields.filter((f) => f.sortable);
+    return (
+      <Card title={translate(pages.list?.entry.title ?? entity.title)} styles={{ body: { padding: 12 } }}>
+        <Space wrap style={{ marginBottom: 12 }}>
+          {filterFields.length > 0 && (
+            <Badge count={activeFilters} size="small">
+              <Button icon={<FilterOutlined />} aria-expanded={filtersOpen} data-testid="list-filters-toggle" onClick={() => setFiltersOpen((open) => !open)}>
+                {translate("crud.filters")}
+              </Button>
+            </Badge>
+          )}
+          {sortable.length > 0 && (
+            <Select
+              aria-label={translate("crud.sort_by")}
+              placeholder={translate("crud.sort_by")}
+              data-testid="list-sort"
+              value={sortChoice(sorters)}
+              onChange={(choice: string) => {
+                const [field, order] = choice.split(":");
+                setSorters([{ field, order: order as "asc" | "desc" }]);
+              }}
+              options={sortable.flatMap((f) => [
+                { value: `${f.name}:asc`, label: translate("crud.sort_asc", { field: translate(f.label) }) },
+                { value: `${f.name}:desc`, label: translate("crud.sort_desc", { field: translate(f.label) }) },
+              ])}
+              popupMatchSelectWidth={false}
+              style={{ minWidth: 160 }}
+            />
+          )}
+          {pageButtons}
+        </Space>
+        {filterForm}
+        <List<BaseRecord>
+          rowKey="id"
+          loading={tableProps.loading}
+          dataSource={tableProps.dataSource ? [...tableProps.dataSource] : []}
+          locale={failed ? { emptyText: failed } : undefined}
+          pagination={
+            pagination && {
+              ...pagination,
+              position: "bottom",
+              showQuickJumper: false,
+              size: "small",
+              align: "center",
+              onChange: (page, size) => {
+                setCurrentPage(size !== pageSize ? 1 : page);
+                setPageSize(size);
+                scrollToTop();
+              },
+            }
+          }
+          renderItem={(record) => (
+            <List.Item style={{ padding: 0, border: 0, marginBottom: 12 }}>
+              <Card
+                size="small"
+                style={{ width: "100%" }}
+                data-testid="record-card"
+                title={<span data-testid="record-card-title">{titleField ? displayValue(titleField, record[titleField.name], t) : `#${String(record.id)}`}</span>}
+                extra={statusField && <span data-testid="record-card-status">{displayValue(statusField, record[statusField.name], t)}</span>}
+                styles={{ title: { whiteSpace: "normal", overflowWrap: "anywhere" } }}
+              >
+                <Descriptions
+                  size="small"
+                  column={1}
+                  items={detailFields.map((f) => ({ key: f.name, label: translate(f.label), children: displayValue(f, record[f.name], t) }))}
+                />
+                {hasRowButtons && <div style={{ marginTop: 8 }}>{rowButtons(record)}</div>}
+              </Card>
+            </List.Item>
+          )}
+        />
+      </Card>
+    );
+  }
+
+  return (
+    <Card title={translate(pages.list?.entry.title ?? entity.title)} extra={pageButtons}>
+      {filterForm}
       <Table
         {...tableProps}
         rowKey="id"
         columns={columns}
+        // natural column widths: a fixed layout would share the width out evenly and squeeze short values
+        // letter by letter under the pinned action column
+        tableLayout="auto"
+        locale={failed ? { emptyText: failed } : undefined}
         onChange={(pagination, filters, sorter, extra) => {
           tableProps.onChange?.(pagination, filters, sorter, extra);
           if (extra.action === "paginate") scrollToTop();
         }}
-        pagination={
-          tableProps.pagination && {
-            ...tableProps.pagination,
-            simple: false,
-            position: ["bottomRight"],
-            pageSizeOptions: PAGE_SIZE_OPTIONS,
-            showSizeChanger: true,
-            showQuickJumper: true,
-            showTotal: (total) => translate("crud.total", { total }),
-          }
-        }
+        pagination={pagination}
       />
     </Card>
   );

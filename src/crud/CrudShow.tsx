@@ -4,6 +4,7 @@ import { EditOutlined, RollbackOutlined } from "@ant-design/icons";
 import { useShow, useBack, useGo, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
 import { useParams } from "react-router";
 import { displayValue, type Translate } from "./fields";
+import { RecordUnavailable } from "./LoadFailed";
 import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources";
 
 export default function CrudShow({ resource }: { resource: string }) {
@@ -17,34 +18,39 @@ export default function CrudShow({ resource }: { resource: string }) {
   // the weapi client has already shown a failure's message
   const { query, result } = useShow<BaseRecord, HttpError>({ resource, id, errorNotification: false });
   const edit = pages.edit && may("edit") ? pages.edit : undefined;
+  const toList = () => (pages.list ? go({ to: pages.list.route }) : back());
 
   return (
     <Card
       title={translate(pages.info?.entry.title ?? entity.title)}
       extra={
         <Space>
-          {edit && (
+          {edit && !query.isError && (
             <Button type="primary" icon={<EditOutlined />} onClick={() => go({ to: recordPath(edit.route, id) })}>
               {translate("crud.edit")}
             </Button>
           )}
-          <Button icon={<RollbackOutlined />} onClick={() => (pages.list ? go({ to: pages.list.route }) : back())}>
+          <Button icon={<RollbackOutlined />} onClick={toList}>
             {translate("crud.back")}
           </Button>
         </Space>
       }
     >
-      <Spin spinning={query.isLoading}>
-        <Descriptions bordered column={1} size="middle">
-          {entity.fields
-            .filter((f) => f.detail)
-            .map((f) => (
-              <Descriptions.Item key={f.name} label={translate(f.label)}>
-                {displayValue(f, result?.[f.name], t)}
-              </Descriptions.Item>
-            ))}
-        </Descriptions>
-      </Spin>
+      {query.isError ? (
+        <RecordUnavailable error={query.error} entityTitle={entity.title} onRetry={() => void query.refetch()} onBack={toList} />
+      ) : (
+        <Spin spinning={query.isLoading}>
+          <Descriptions bordered column={1} size="middle">
+            {entity.fields
+              .filter((f) => f.detail)
+              .map((f) => (
+                <Descriptions.Item key={f.name} label={translate(f.label)}>
+                  {displayValue(f, result?.[f.name], t)}
+                </Descriptions.Item>
+              ))}
+          </Descriptions>
+        </Spin>
+      )}
     </Card>
   );
 }

@@ -2,7 +2,7 @@
  * How a FieldDecl appears in the generic pages: its form control and client validation (the same limits the
  * server checks), its list column text and its filter control.
  */
-import type { ReactNode } from "react";
+import type { CSSProperties, ReactNode } from "react";
 import { DatePicker, Input, InputNumber, Radio, Select, Tag } from "antd";
 import type { FormItemProps } from "antd";
 import type { Rule } from "antd/es/form";
@@ -124,14 +124,35 @@ export function displayValue(field: FieldDecl, value: unknown, t: Translate): Re
   return String(value);
 }
 
-/** The filter control of a list filter field. */
-export function FilterControl({ field, t, ...rest }: { field: FieldDecl; t: Translate; id?: string }): ReactNode {
-  const label = t(field.label);
-  if (isDayRange(field)) return <DatePicker.RangePicker {...rest} format={DATE_FORMAT} allowEmpty={[true, true]} />;
-  if (field.filter === "eq" && field.options) {
-    return <Select {...rest} allowClear options={fieldOptions(field, t)} placeholder={label} style={{ minWidth: 140 }} />;
+/**
+ * The layout of a value in a list cell: short values (numbers, amounts, dates, choices) never break; free text
+ * wraps between words within a readable width (set on the value: browsers ignore widths on table cells).
+ */
+export function cellStyle(field: FieldDecl): CSSProperties {
+  switch (field.type) {
+    case "int":
+    case "money":
+    case "date":
+    case "enum":
+    case "yesno":
+      return { whiteSpace: "nowrap" };
+    case "datetime":
+      // date and time may go on two lines, never a digit alone
+      return { minWidth: 90 };
+    default:
+      return { minWidth: 64, maxWidth: 280 };
   }
-  return <Input {...rest} allowClear placeholder={label} />;
+}
+
+/** The filter control of a list filter field; `block` fills the width (the folded filters of a phone). */
+export function FilterControl({ field, t, block, ...rest }: { field: FieldDecl; t: Translate; block?: boolean; id?: string }): ReactNode {
+  const label = t(field.label);
+  const width = block ? { width: "100%" } : undefined;
+  if (isDayRange(field)) return <DatePicker.RangePicker {...rest} format={DATE_FORMAT} allowEmpty={[true, true]} style={width} />;
+  if (field.filter === "eq" && field.options) {
+    return <Select {...rest} allowClear options={fieldOptions(field, t)} placeholder={label} style={width ?? { minWidth: 140 }} />;
+  }
+  return <Input {...rest} allowClear placeholder={label} style={width} />;
 }
 
 /** Range filters on dates and times are chosen by day (the server reads a day of a time range as the whole business day). */

@@ -87,8 +87,23 @@ export default function SelectionPage() {
 
   return (
     <Layout style={{ minHeight: "100vh" }} data-testid="selection-page">
-      <Layout.Header style={{ display: "flex", alignItems: "center", gap: 16, background: "transparent", borderBottom: "1px solid rgba(5,5,5,0.06)" }}>
-        <Typography.Text strong style={{ flex: 1 }} data-testid="selection-prompt">
+      {/* on a phone the prompt takes its own row rather than squeezing to a letter per line */}
+      <Layout.Header
+        style={{
+          display: "flex",
+          flexWrap: "wrap",
+          alignItems: "center",
+          gap: "8px 16px",
+          height: "auto",
+          minHeight: 64,
+          lineHeight: "normal",
+          paddingBlock: 12,
+          paddingInline: 16,
+          background: "transparent",
+          borderBottom: "1px solid rgba(5,5,5,0.06)",
+        }}
+      >
+        <Typography.Text strong style={{ flex: "1 1 220px" }} data-testid="selection-prompt">
           {t(mode === "provider" ? "pages.choose_provider" : "pages.choose_school")}
         </Typography.Text>
         <Button type="link" onClick={toConsole} data-testid="selection-console">
@@ -115,7 +130,7 @@ export default function SelectionPage() {
           </Button>
         </Dropdown>
       </Layout.Header>
-      <Layout.Content style={{ padding: 24 }}>
+      <Layout.Content style={{ padding: 16 }}>
         <Card>
           <Input.Search
             data-testid="selection-search"
@@ -132,9 +147,9 @@ export default function SelectionPage() {
             loading={loading}
             dataSource={rows}
             columns={[
-              { title: t("pages.id"), dataIndex: "id", width: 90 },
+              { title: t("pages.id"), dataIndex: "id", width: 60 },
               { title: t(mode === "provider" ? "pages.provider" : "pages.school"), dataIndex: "title" },
-              { title: t("pages.end_time"), render: (_, row) => row.end_time ?? row.endtime ?? "" },
+              { title: t("pages.end_time"), render: (_, row) => <span style={{ whiteSpace: "nowrap" }}>{row.end_time ?? row.endtime ?? ""}</span> },
               {
                 title: t("pages.action"),
                 width: 120,

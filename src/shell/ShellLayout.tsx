@@ -4,19 +4,17 @@
  */
 import { CustomerServiceOutlined } from "@ant-design/icons";
 import { FloatButton, Layout, theme, Watermark } from "antd";
-import { Activity, useCallback, useEffect, useMemo, useState, type ReactElement } from "react";
+import { Activity, useEffect, useMemo, useState, type ReactElement } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, Routes, useLocation } from "react-router";
-import { normaliseUserType } from "../../common/roleKeys";
 import { canReachPath } from "../../providers/accessControl";
-import { getCookie, setCookie, storeProviderFacts, type ProviderFacts } from "../../providers/session";
-import { weapi } from "../../providers/weapi";
+import { getCookie, setCookie } from "../../providers/session";
 import { useRoles, useSessionUser } from "../lib/session";
 import { useSettings } from "../lib/settings";
 import { useSiteSettings } from "../lib/site";
 import { LazyCommandPalette } from "./LazyCommandPalette";
 import { ExpiryReminder } from "./renewal/ExpiryReminder";
-import { TermReloadContext } from "./renewal/termReload";
+import { ScopeContext, useScopeInfo } from "./renewal/termReload";
 import { findRoute, searchableRoutes } from "./routes";
 import { SettingsDrawer } from "./SettingsDrawer";
 import { Sidebar } from "./Sidebar";
@@ -30,6 +28,11 @@ export const MOBILE_WIDTH = 992;
 /** Spec 9 watermark values. */
 export const WATERMARK = { gap: 200, width: 300, rotate: -40, opacity: 0.05, fontSize: 18 } as const;
 
+/** The watermark's text colour: black on the light theme, white on the dark one, at the same faint opacity. */
+export function watermarkColour(dark: boolean): string {
+  return dark ? `rgba(255,255,255,${WATERMARK.opacity})` : `rgba(0,0,0,${WATERMARK.opacity})`;
+}
+
 function useIsMobile(): boolean {
   const measure = () => document.body.getBoundingClientRect().width < MOBILE_WIDTH;
   const [mobile, setMobile] = useState(measure);
@@ -39,41 +42,6 @@ function useIsMobile(): boolean {
     return () => window.removeEventListener("resize", onResize);
   }, []);
   return mobile;
-}
-
-interface ScopeInfo {
-  scopeTitle?: string;
-  schoolEndTime?: string;
-  providerEndTime?: string;
-}
-
-/**
- * Provider info for service, service_schadmin and pickup; school info for school (spec 6). `reload` reads it
- * again after a renewal.
- */
-function useScopeInfo(): ScopeInfo & { reload: () => void } {
-  const [info, setInfo] = useState<ScopeInfo>({ scopeTitle: getCookie("service_name") || undefined });
-  const [version, setVersion] = useState(0);
-  const reload = useCallback(() => setVersion((v) => v + 1), []);
-  useEffect(() => {
-    const type = normaliseUserType(getCookie("select_user_type"));
-    const sysid = getCookie("select_sysid");
-    const schid = getCookie("select_schid");
-    if (type === "school" && schid) {
-      void weapi<{ items?: { title: string; endtime: string } }>("adminapiv2", "schoolinfo", { sch_id: schid, sysid }, { silent: true })
-        .then((res) => res.data?.items && setInfo({ scopeTitle: res.data.items.title, schoolEndTime: res.data.items.endtime }))
-        .catch(() => undefined);
-    } else if (["service", "service_schadmin", "pickup"].includes(type) && sysid) {
-      void weapi<{ items?: ProviderFacts }>("adminapiv2", "serviceinfo", { id: sysid }, { silent: true })
-        .then((res) => {
-          if (res.return_code !== "SUCCESS" || !res.data?.items) return;
-          storeProviderFacts(res.data.items);
-          setInfo({ scopeTitle: res.data.items.title, providerEndTime: res.data.items.end_time });
-        })
-        .catch(() => undefined);
-    }
-  }, [version]);
-  return { ...info, reload };
 }
 
 export function ShellLayout({ pages }: { pages: ReactElement }) {
@@ -154,9 +122,7 @@ export function ShellLayout({ pages }: { pages: ReactElement }) {
             onToggleSidebar={toggleSidebar}
             onOpenSettings={() => setSettingsOpen(true)}
             routes={routes}
-            schoolEndTime={scope.schoolEndTime}
-            scopeTitle={scope.scopeTitle}
-            onRenewed={scope.reload}
+            scope={scope}
             mobile={mobile}
           />
           {settings.tagsView && <TabBar />}
@@ -166,11 +132,11 @@ export function ShellLayout({ pages }: { pages: ReactElement }) {
           gap={[WATERMARK.gap, WATERMARK.gap]}
           width={WATERMARK.width}
           rotate={WATERMARK.rotate}
-          font={{ color: `rgba(0,0,0,${WATERMARK.opacity})`, fontSize: WATERMARK.fontSize }}
+          font={{ color: watermarkColour(settings.dark), fontSize: WATERMARK.fontSize }}
           style={{ flex: 1 }}
         >
           <Layout.Content style={{ padding: 16 }}>
-            <TermReloadContext value={scope.reload}>{content}</TermReloadContext>
+            <ScopeContext value={scope}>{content}</ScopeContext>
           </Layout.Content>
         </Watermark>
         <Layout.Footer style={{ textAlign: "center", padding: "12px 16px" }} data-testid="footer">

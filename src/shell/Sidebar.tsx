@@ -56,6 +56,10 @@ export function Sidebar({ collapsed, mobile, onNavigate }: { collapsed: boolean;
     onNavigate();
   };
 
+  // a phone's closed sidebar is gone, not a zero-width strip: a collapsed menu there would still pop its open
+  // group up over the top bar
+  if (mobile && collapsed) return null;
+
   return (
     <Layout.Sider
       data-testid="sidebar"

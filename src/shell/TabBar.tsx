@@ -29,7 +29,10 @@ export function TabBar() {
       { key: "others", label: <span data-testid="tab-menu-close-others">{t("shell.tab_close_others")}</span> },
       { key: "all", label: <span data-testid="tab-menu-close-all">{t("shell.tab_close_all")}</span> },
     ],
-    onClick: ({ key }) => {
+    onClick: ({ key, domEvent }) => {
+      // the menu sits in a portal, but React bubbles its click through the tab's label to the tab, which
+      // would activate (and so reopen) the tab being closed
+      domEvent.stopPropagation();
       if (key === "refresh") {
         refreshTab(tab.key);
         if (tab.key !== pathname) navigate(tab.path);

@@ -30,6 +30,7 @@ import { Breadcrumbs } from "./Breadcrumbs";
 import { ChangePasswordDialog } from "./ChangePasswordDialog";
 import { DOWNLOAD_PATH, HOME_PATH, type SearchableRoute } from "./routes";
 import { HeaderSearch } from "./HeaderSearch";
+import type { Scope } from "./renewal/termReload";
 import { useShellActions } from "./useShellActions";
 
 // the QR library loads with the dialog, not with the console
@@ -102,17 +103,13 @@ export interface TopBarProps {
   onToggleSidebar: () => void;
   onOpenSettings: () => void;
   routes: SearchableRoute[];
-  /** the school's expiry date (school users) */
-  schoolEndTime?: string;
-  /** the school or provider title shown beside the login type */
-  scopeTitle?: string;
-  /** after a renewal: reload the school's expiry */
-  onRenewed: () => void;
+  /** the provider and school acted in: titles beside the login type, the school's expiry; reload after a renewal */
+  scope: Scope;
   /** narrow screens: the right side may wrap onto further rows */
   mobile: boolean;
 }
 
-export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, schoolEndTime, scopeTitle, onRenewed, mobile }: TopBarProps) {
+export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, scope, mobile }: TopBarProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const user = useSessionUser();
@@ -129,6 +126,14 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sch
   const sysid = getCookie("select_sysid");
   const hasProvider = Boolean(sysid);
   const isProvider = userType === "service" && hasProvider;
+  const schoolEndTime = scope.schoolEndTime;
+  // a school user's tag names its school; a provider-side user's names the provider, and the school it
+  // chose on the selection page has a tag of its own
+  const scopeTitle = userType === "school" ? scope.schoolTitle : scope.providerTitle;
+  const managedSchool = userType !== "school" && scope.schoolId ? scope.schoolTitle : undefined;
+  // the scope tags and the welcome text are cut only when the bar has no room left for them (they shrink
+  // together); on a phone the bar wraps and they may take a row of their own
+  const yields = mobile ? { maxWidth: "100%" } : {};
 
   const avatarItems: MenuProps["items"] = [
     { key: "home", label: <span data-testid="avatar-home">{t("shell.home")}</span> },
@@ -199,9 +204,14 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sch
           </Tooltip>
         )}
         {typeLabel && (
-          <Tag color="blue" data-testid="header-login-type" className="console-topbar-yields" style={{ maxWidth: 200, minWidth: 64, overflow: "hidden", textOverflow: "ellipsis", marginInlineEnd: 0 }} title={scopeTitle}>
+          <Tag color="blue" data-testid="header-login-type" className="console-topbar-yields" style={{ ...yields, minWidth: 64, overflow: "hidden", textOverflow: "ellipsis", marginInlineEnd: 0 }} title={scopeTitle}>
             {t(typeLabel)}
             {scopeTitle ? `: ${scopeTitle}` : ""}
+          </Tag>
+        )}
+        {managedSchool && (
+          <Tag color="geekblue" data-testid="header-school" className="console-topbar-yields" style={{ ...yields, minWidth: 64, overflow: "hidden", textOverflow: "ellipsis", marginInlineEnd: 0 }} title={managedSchool}>
+            {t("shell.managing_school", { title: managedSchool })}
           </Tag>
         )}
         {userType === "school" && (
@@ -221,7 +231,7 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sch
             {t("shell.expiry", { date: schoolEndTime })}
           </Typography.Text>
         )}
-        <Typography.Text data-testid="header-welcome" className="console-topbar-yields" style={{ maxWidth: 260, minWidth: 48, lineHeight: "normal" }} ellipsis={{ tooltip: true }}>
+        <Typography.Text data-testid="header-welcome" className="console-topbar-yields" style={{ ...yields, minWidth: 48, lineHeight: "normal" }} ellipsis={{ tooltip: true }}>
           {t("shell.welcome", { name: user?.name ?? "", username: user?.username ?? "" })}
         </Typography.Text>
         <SizeSelector />
@@ -242,7 +252,7 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sch
       )}
       {renewMounted && (
         <Suspense fallback={null}>
-          <QuickRenewDialog open={renewOpen} onClose={() => setRenewOpen(false)} onRenewed={onRenewed} />
+          <QuickRenewDialog open={renewOpen} onClose={() => setRenewOpen(false)} onRenewed={scope.reload} />
         </Suspense>
       )}
       {dailyReportOpen && (

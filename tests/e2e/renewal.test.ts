@@ -62,6 +62,8 @@ describeInBrowserOnDatabases("subscription renewal", (suite) => {
     const codeUrl = await page.getByTestId("pay-qr").getAttribute("data-code-url");
     expect(codeUrl).toMatch(/\/pay\/sandbox\/P\d+$/);
     expect(await page.getByTestId("pay-qr").locator("svg").count()).toBe(1);
+    // the sandbox says plainly that this is a test payment
+    expect(await page.getByTestId("pay-test-notice").isVisible()).toBe(true);
 
     await payInSandbox(page, codeUrl!);
     // the dialog's polling (every second) sees the payment
@@ -113,6 +115,7 @@ describeInBrowserOnDatabases("subscription renewal", (suite) => {
     const dialog = modal(page, "provider-renew-dialog");
     await dialog.waitFor();
     await page.getByTestId("provider-renew-price").waitFor();
+    expect(await page.getByTestId("pay-test-notice").isVisible()).toBe(true);
     expect(await page.getByTestId("provider-renew-price").innerText()).toBe(en.renewal.per_year.replace("{{amount}}", "3650.00"));
     const codeUrl = await page.getByTestId("provider-renew-qr").getAttribute("data-code-url");
     expect(codeUrl).toMatch(/\/pay\/sandbox\/P\d+$/);

@@ -9,6 +9,18 @@ import { createTestApp, TEST_PASSWORD_COST, type TestApp } from "./support";
 
 const json = { "content-type": "application/json" };
 
+/** A log stream for buildApp whose lines the test reads. */
+function capturedLog(): { stream: Writable; text(): string } {
+  let text = "";
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
 describeOnDatabases("protocol", (kind) => {
   let t: TestApp;
   let staticDir: string;
@@ -85,14 +97,8 @@ describeOnDatabases("protocol", (kind) => {
 
     it("turns an operation's fault into 系统错误, logged with the request id and no secrets", async () => {
       const broken = await createTestDatabase("pglite");
-      let logs = "";
-      const stream = new Writable({
-        write(chunk, _encoding, done) {
-          logs += String(chunk);
-          done();
-        },
-      });
-      const app = await buildApp({ db: broken.database.db, passwordCost: TEST_PASSWORD_COST, rateLimit: false, staticDir: null, logger: { level: "info", stream } });
+      const log = capturedLog();
+      const app = await buildApp({ db: broken.database.db, passwordCost: TEST_PASSWORD_COST, rateLimit: false, staticDir: null, logger: { level: "info", stream: log.stream } });
       await broken.dispose();
       const res = await app.inject({
         method: "POST",
@@ -105,22 +111,16 @@ describeOnDatabases("protocol", (kind) => {
       const requestId = String(res.headers["x-request-id"]);
       expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
       await app.close();
-      const errorLine = logs.split("\n").find((line) => line.includes("operation failed"));
+      const errorLine = log.text().split("\n").find((line) => line.includes("operation failed"));
       expect(errorLine).toBeDefined();
       expect(JSON.parse(errorLine!)).toMatchObject({ level: 50, reqId: requestId });
-      for (const secret of ["cookie-secret-1", "header-secret-2", "password-secret-3"]) expect(logs).not.toContain(secret);
+      for (const secret of ["cookie-secret-1", "header-secret-2", "password-secret-3"]) expect(log.text()).not.toContain(secret);
     });
 
     it("keeps binding tokens and pay_no values out of the request logs", async () => {
       const quiet = await createTestDatabase("pglite");
-      let logs = "";
-      const stream = new Writable({
-        write(chunk, _encoding, done) {
-          logs += String(chunk);
-          done();
-        },
-      });
-      const app = await buildApp({ db: quiet.database.db, passwordCost: TEST_PASSWORD_COST, rateLimit: false, staticDir: null, logger: { level: "info", stream } });
+      const log = capturedLog();
+      const app = await buildApp({ db: quiet.database.db, passwordCost: TEST_PASSWORD_COST, rateLimit: false, staticDir: null, logger: { level: "info", stream: log.stream } });
       try {
         for (const url of ["/pay/sandbox/P20260302100000123456789/confirm", "/notice/sandbox/bind/bind-token-secret-4"]) {
           await app.inject({ method: "GET", url });
@@ -129,8 +129,8 @@ describeOnDatabases("protocol", (kind) => {
         await app.close();
         await quiet.dispose();
       }
-      expect(logs).toContain("/pay/sandbox/[redacted]");
-      for (const secret of ["P20260302100000123456789", "bind-token-secret-4"]) expect(logs).not.toContain(secret);
+      expect(log.text()).toContain("/pay/sandbox/[redacted]");
+      for (const secret of ["P20260302100000123456789", "bind-token-secret-4"]) expect(log.text()).not.toContain(secret);
     });
   });
 

@@ -176,7 +176,9 @@ describe("generic add / edit page (provider entity)", { timeout: 20000 }, () => 
     submit();
     expect(await screen.findByText("Provider name already exists")).toBeTruthy();
     expect(await screen.findByText("Invalid parameter: title")).toBeTruthy();
-    await act(() => new Promise((resolve) => setTimeout(resolve, 300)));
+    // the save has settled (its button no longer loading): any second notice would be on screen by now
+    await waitFor(() => expect(screen.getByRole("button", { name: /Save/ }).classList.contains("ant-btn-loading")).toBe(false));
+    await act(async () => undefined);
     expect(screen.getAllByText("Invalid parameter: title")).toHaveLength(1);
     expect(net.of("serviceedit")).toHaveLength(1);
     expect(location()).toBe("/servicev2/serviceedit/7");

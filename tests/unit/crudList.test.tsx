@@ -102,14 +102,27 @@ describe("generic list page (provider entity)", { timeout: 20000 }, () => {
     try {
       renderCrud("/servicev2/servicelist");
       await screen.findByText("Sunrise Campus Services", {}, { timeout: 10000 });
+      // the animation's clock only: the page and the fake network keep real time
+      vi.useFakeTimers({ toFake: ["requestAnimationFrame", "cancelAnimationFrame", "performance"] });
       fireEvent.click(screen.getByTitle("2"));
       await waitFor(() => expect(net.of("servicelist").at(-1)?.body).toEqual({ method: "servicelist", page: 2, limit: 20, sort: "-id" }));
       await waitFor(() => expect(screen.getByTestId("location").textContent).toContain("currentPage=2"));
-      await act(() => new Promise((resolve) => setTimeout(resolve, 300)));
+      act(() => {
+        vi.advanceTimersByTime(400);
+      });
+      // half-way through the 800 ms
       expect(scroller.scrollTop).toBeGreaterThan(0);
       expect(scroller.scrollTop).toBeLessThan(600);
-      await waitFor(() => expect(scroller.scrollTop).toBe(0), { timeout: 1500 });
+      act(() => {
+        vi.advanceTimersByTime(399);
+      });
+      expect(scroller.scrollTop).toBeGreaterThan(0);
+      act(() => {
+        vi.advanceTimersByTime(20);
+      });
+      expect(scroller.scrollTop).toBe(0);
     } finally {
+      vi.useRealTimers();
       Reflect.deleteProperty(document, "scrollingElement");
     }
   });
@@ -206,5 +219,53 @@ describe("generic list page (provider entity)", { timeout: 20000 }, () => {
     await screen.findByText("Sunrise Campus Services", {}, { timeout: 10000 });
     expect(screen.queryByRole("button", { name: /Add/ })).toBeNull();
     expect(screen.queryByRole("button", { name: /Edit/ })).toBeNull();
+  });
+});
+
+describe("generic list page under 992 px", { timeout: 20000 }, () => {
+  const desktopWidth = window.innerWidth;
+  beforeAll(async () => {
+    await changeLanguage("en");
+  });
+  beforeEach(() => {
+    clearCookies();
+    setCookies({ token: "tok", select_user_type: "system", login_user_type: "system", servicer_ver: "v2", is_superadmin: "Y", language: "en" });
+    window.innerWidth = 390;
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    window.innerWidth = desktopWidth;
+  });
+
+  it("shows a card per row: its title, its status, every listed field and the row's buttons", async () => {
+    listServer();
+    renderCrud("/servicev2/servicelist");
+    const cards = await screen.findAllByTestId("record-card", {}, { timeout: 10000 });
+    expect(cards).toHaveLength(2);
+    expect(document.querySelector(".ant-table")).toBeNull();
+    const first = within(cards[0]);
+    expect(first.getByTestId("record-card-title").textContent).toBe("Sunrise Campus Services");
+    expect(first.getByTestId("record-card-status").textContent).toBe("Enabled");
+    expect(first.getByText("Contact person")).toBeTruthy();
+    expect(first.getByText("Li Lei")).toBeTruthy();
+    fireEvent.click(first.getByTestId("row-serviceactcode"));
+    await waitFor(() => expect(screen.getByTestId("location").textContent).toBe("/servicev2/serviceactcode/2"));
+  });
+
+  it("folds the filters behind a toggle and sorts from a menu", async () => {
+    const net = listServer();
+    renderCrud("/servicev2/servicelist");
+    await screen.findAllByTestId("record-card", {}, { timeout: 10000 });
+    expect(screen.queryByTestId("list-filters")).toBeNull();
+    fireEvent.click(screen.getByTestId("list-filters-toggle"));
+    fireEvent.change(within(await screen.findByTestId("list-filters")).getByPlaceholderText("Provider name"), { target: { value: "Sun" } });
+    fireEvent.click(screen.getByRole("button", { name: /Search/ }));
+    await waitFor(() => expect(net.of("servicelist").at(-1)?.body).toMatchObject({ title: "Sun", page: 1 }));
+    await waitFor(() => expect(screen.queryByTestId("list-filters")).toBeNull());
+
+    openSelect(screen.getByTestId("list-sort").closest(".ant-select") as HTMLElement);
+    await chooseOption("Provider name ↑");
+    await waitFor(() => expect(net.of("servicelist").at(-1)?.body).toMatchObject({ sort: "title", title: "Sun" }));
   });
 });

@@ -4,7 +4,7 @@
  * entity and two test groups; everything else (refine, data provider, weapi client) is real, only fetch is
  * fake.
  */
-import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { EntityDecl, MenuGroup } from "../../common/catalogue";
 import { changeLanguage } from "../../providers/i18n";
@@ -192,7 +192,9 @@ describe("fixed list filters", () => {
     catchDownloads();
     renderCrud("/testsvc/servicevouchers");
     await screen.findByText("ABCD-EFGH-JKMN-PQRS-TVWX");
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // the list has settled: a second read, if the page made one, would have been sent by now
+    await waitFor(() => expect(document.querySelector(".ant-table .ant-spin-spinning")).toBeNull());
+    await act(async () => undefined);
     expect(server.of("voucherlist")).toHaveLength(1);
     expect(server.of("voucherlist")[0].body).toMatchObject({ target: "service", page: 1, limit: 20 });
     expect(screen.queryByText("Version", { selector: "label" })).toBeNull();

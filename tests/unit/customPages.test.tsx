@@ -3,6 +3,7 @@
  * batches and contract maintenance. Only fetch is fake.
  */
 import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { Route, Routes, useLocation } from "react-router";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { MenuEntry, MenuGroup } from "../../common/catalogue";
@@ -145,6 +146,42 @@ describe("activation-code batch page", () => {
     fireEvent.click(screen.getByTestId("actcode-to-list"));
     expect(await screen.findByText("code list")).toBeTruthy();
     expect(screen.getByTestId("location").textContent).toBe("/schoolv2/actcodelist");
+  });
+  it("Enter in a field generates nothing, even with the form complete: only the button does", async () => {
+    setCookies({ token: "tok", select_user_type: "system", login_user_type: "system", servicer_ver: "v2" });
+    const server = fakeWeapi((body) => {
+      switch (body.method) {
+        case "getsetmeal":
+          return { return_code: "SUCCESS", return_msg: "", data: { items: [] } };
+        case "servicelist":
+          return { return_code: "SUCCESS", return_msg: "", data: { items: [], total: 0 } };
+        case "actcodeadd":
+          return { return_code: "SUCCESS", return_msg: "", data: { items: { batch_no: "B20261123002", count: 25 } } };
+        default:
+          return { return_code: "FAIL", return_msg: `unexpected ${String(body.method)}` };
+      }
+    });
+    const user = userEvent.setup();
+    renderDialog(<ActcodeAddPage {...menuEntry("schoolv2", "actcodeadd")} />, { path: "/schoolv2/actcodeadd" });
+    const count = (await screen.findByTestId("actcode-count")) as HTMLInputElement;
+    await user.clear(count);
+    await user.type(count, "25{Enter}");
+    await user.click(screen.getByText("By months"));
+    await user.type(await screen.findByTestId("actcode-term"), "12{Enter}");
+    // a date typed and confirmed with Enter, as the user did
+    const expires = dayjs().add(30, "day").format("YYYY-MM-DD");
+    const date = screen.getByTestId("actcode-expires") as HTMLInputElement;
+    await user.click(date);
+    await user.type(date, `${expires}{Enter}`);
+    await waitFor(() => expect(date.value).toBe(expires));
+    await user.type(count, "{Enter}");
+    expect(server.of("actcodeadd")).toHaveLength(0);
+    expect(screen.queryByTestId("actcode-batch")).toBeNull();
+
+    await user.click(screen.getByTestId("actcode-submit"));
+    await waitFor(() => expect(server.of("actcodeadd")).toHaveLength(1));
+    expect(server.of("actcodeadd")[0].body).toEqual({ method: "actcodeadd", count: 25, target: "school", term_months: 12, expires_on: expires });
+    expect((await screen.findByTestId("actcode-batch")).textContent).toContain("B20261123002");
   });
 });
 

@@ -10,7 +10,7 @@ import { renderDialog } from "../helpers/renderDialog";
 import { clearCookies, fakeWeapi, setCookies } from "../helpers/weapiFetch";
 
 function topBar() {
-  return <TopBar collapsed={false} onToggleSidebar={() => {}} onOpenSettings={() => {}} routes={[]} schoolEndTime="2026-12-05" onRenewed={() => {}} mobile={false} />;
+  return <TopBar collapsed={false} onToggleSidebar={() => {}} onOpenSettings={() => {}} routes={[]} scope={{ schoolEndTime: "2026-12-05", reload: () => {} }} mobile={false} />;
 }
 
 function server() {

@@ -9,6 +9,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { weapi } from "../../../providers/weapi";
+import { submitOnlyByButton } from "../../lib/forms";
 import { DATE_FORMAT } from "../../crud/fields";
 import { useMealPackages } from "../../shell/renewal/SchoolRenewal";
 import type { CustomPageProps } from ".";
@@ -112,6 +113,7 @@ export default function ActcodeAddPage({ group, entry }: CustomPageProps) {
         style={{ maxWidth: 640 }}
         initialValues={{ target: "school", term_by: "meal", count: 10 }}
         onFinish={(values) => void submit(values)}
+        onKeyDown={submitOnlyByButton}
       >
         <Form.Item name="count" label={t("renewal.code_count")} rules={[{ required: true, message: t("renewal.code_count_required", { max: MAX_CODES_PER_BATCH }) }]}>
           <InputNumber min={1} max={MAX_CODES_PER_BATCH} precision={0} style={{ width: "100%" }} data-testid="actcode-count" />

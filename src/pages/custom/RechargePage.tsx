@@ -45,7 +45,8 @@ export default function RechargePage({ entry }: CustomPageProps) {
   const reloadShellTerm = useTermReload();
   const renewal = useSchoolRenewal(school, () => {
     term.reload();
-    if (ownSchool) reloadShellTerm();
+    // the shell shows the own school's end, and a provider's chosen school on the dashboard
+    reloadShellTerm();
   });
   const meals = useMealPackages();
 

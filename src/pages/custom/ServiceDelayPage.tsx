@@ -9,10 +9,12 @@ import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
 import { sanitiseMoneyInput, yuanToFen } from "../../../common/money";
 import { weapi } from "../../../providers/weapi";
+import { submitOnlyByButton } from "../../lib/forms";
 import { businessDay, extendedEnd } from "../../../common/term";
 import type { CustomPageProps } from ".";
 import { MAX_TERM_MONTHS, REMARK_MAX_LENGTH } from "../../../common/renewalLimits";
 import { RemoteSelect, type RemoteRecord } from "./RemoteSelect";
+import { useTermReload } from "../../shell/renewal/termReload";
 
 
 interface DelayForm {
@@ -38,6 +40,7 @@ export default function ServiceDelayPage({ group, entry }: CustomPageProps) {
   const [saving, setSaving] = useState(false);
   const sysid = Form.useWatch("sysid", form);
   const months = Form.useWatch("term_months", form);
+  const reloadShellTerm = useTermReload();
 
   // the chosen provider's current term (serviceinfo)
   useEffect(() => {
@@ -65,6 +68,8 @@ export default function ServiceDelayPage({ group, entry }: CustomPageProps) {
       if (res.return_code === "SUCCESS" && end) {
         void message.success(t("renewal.delay_done", { end }));
         setProvider((p) => p && { ...p, end_time: end });
+        // an operator acting in this provider sees its new end in the shell at once
+        reloadShellTerm();
         form.setFieldsValue({ term_months: undefined, fee: undefined, remark: undefined });
       }
     } catch {
@@ -79,7 +84,7 @@ export default function ServiceDelayPage({ group, entry }: CustomPageProps) {
 
   return (
     <Card title={t(entry.title)}>
-      <Form<DelayForm> form={form} labelCol={{ flex: "160px" }} style={{ maxWidth: 640 }} initialValues={{ sysid: id }} onFinish={(values) => void submit(values)}>
+      <Form<DelayForm> form={form} labelCol={{ flex: "160px" }} style={{ maxWidth: 640 }} initialValues={{ sysid: id }} onFinish={(values) => void submit(values)} onKeyDown={submitOnlyByButton}>
         <Form.Item name="sysid" label={t("renewal.provider")} rules={[{ required: true, message: t("renewal.choose_provider") }]}>
           <RemoteSelect operation="servicelist" knownRecord={known} placeholder={t("renewal.choose_provider")} data-testid="delay-provider" />
         </Form.Item>

@@ -1,7 +1,8 @@
 /**
- * Subscription expiry (spec 4.2): days left = end date - today (Asia/Shanghai, dates only) + 1. Once per
- * browser session (sessionStorage flag endtimeshow): under 15 days and above 0 a reminder with the day count;
- * 0 or less the renewal dialog opens without a close icon (school: quick renewal, provider: provider renewal).
+ * Subscription expiry (spec 4.2): days left = end date - today (Asia/Shanghai, dates only) + 1. Under 15 days
+ * and above 0 a reminder with the day count, once per browser session (sessionStorage flag endtimeshow). At 0
+ * or less the renewal dialog (school: quick renewal, provider: provider renewal) is held open without a close
+ * icon on every load, until a renewal moves the end date: the session flag never lets an expired account in.
  */
 import { Button, Modal, Space } from "antd";
 import { lazy, Suspense, useEffect, useState } from "react";
@@ -54,21 +55,27 @@ export function ExpiryReminder({ kind, endTime, sysid, onRenewed, now = () => ne
     setRenewOpen(true);
   };
 
+  const left = endTime ? daysLeft(endTime, businessDay(now())) : null;
+  // derived on every render: a reload, or a term read again, cannot lose it
+  const forced = expiryOffer(left) === "forced";
+
   useEffect(() => {
-    if (!endTime || shownThisSession()) return;
-    const left = daysLeft(endTime, businessDay(now()));
-    const offer = expiryOffer(left);
-    if (offer === "none") return;
+    if (forced) {
+      // the reminder would only repeat what the forced dialog says
+      markShown();
+      setRenewMounted(true);
+      return;
+    }
+    if (left === null || expiryOffer(left) !== "reminder" || shownThisSession()) return;
     markShown();
     setDays(left);
-    if (offer === "reminder") setReminderOpen(true);
-    else openRenewal();
-    // evaluated once, when the term is first known
-  }, [endTime]);
+    setReminderOpen(true);
+    // evaluated when the term is known and each time it is read again
+  }, [endTime, forced]);
 
-  if (days === null) return null;
-  const closable = days > 0;
-  const renewProps = { open: renewOpen, onClose: () => setRenewOpen(false), onRenewed, closable };
+  // after a forced renewal the dialog stays mounted: its result dialog outlives it
+  if (days === null && !forced && !renewMounted) return null;
+  const renewProps = { open: renewOpen || forced, onClose: () => setRenewOpen(false), onRenewed, closable: !forced };
 
   return (
     <>
@@ -97,7 +104,7 @@ export function ExpiryReminder({ kind, endTime, sysid, onRenewed, now = () => ne
       >
         <p data-testid="expiry-reminder-days">{t("renewal.reminder_days", { days })}</p>
       </Modal>
-      {renewMounted && (
+      {(renewMounted || forced) && (
         <Suspense fallback={null}>
           {kind === "school" ? <QuickRenewDialog {...renewProps} /> : <ProviderRenewDialog {...renewProps} sysid={sysid} />}
         </Suspense>

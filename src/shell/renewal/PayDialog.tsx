@@ -3,7 +3,7 @@
  * the 200 x 200 QR code. checkpay runs every second, silently; Finish payment checks at once and, when not
  * paid yet, shows the answer in the result dialog and stops polling. Closing stops polling.
  */
-import { Button, Descriptions, Modal, Typography } from "antd";
+import { Alert, Button, Descriptions, Modal, Typography } from "antd";
 import { QRCodeSVG } from "qrcode.react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -62,6 +62,7 @@ export function PayDialog({ order, onClose, onPaid, onUnpaid }: PayDialogProps) 
     >
       {order && (
         <>
+          {order.sandbox && <TestPaymentNotice />}
           <Descriptions column={1} size="small">
             <Descriptions.Item label={t("renewal.order_number")}>
               <span data-testid="pay-orderid">{order.orderid}</span>
@@ -84,4 +85,10 @@ export function PayDialog({ order, onClose, onPaid, onUnpaid }: PayDialogProps) 
       )}
     </Modal>
   );
+}
+
+/** Said above every QR code of the payment sandbox: nobody should take a test payment for a real one. */
+export function TestPaymentNotice() {
+  const { t } = useTranslation();
+  return <Alert type="warning" showIcon message={t("renewal.test_payment")} style={{ marginBottom: 12 }} data-testid="pay-test-notice" />;
 }

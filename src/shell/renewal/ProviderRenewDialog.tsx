@@ -14,6 +14,7 @@ import { GuardedButton } from "../../lib/clickGuard";
 import { QR_SIZE } from "../QrDialog";
 import { useShellActions } from "../useShellActions";
 import { createProviderOrder, renewProviderWithCode, type PayOrder } from "./api";
+import { TestPaymentNotice } from "./PayDialog";
 import { PayResultDialog } from "./PayResultDialog";
 import { RenewalModal } from "./RenewalModal";
 import { usePaymentPolling } from "./usePaymentPolling";
@@ -118,6 +119,7 @@ export default function ProviderRenewDialog({ open, onClose, onRenewed, sysid, c
             <Spin style={{ display: "block", margin: "24px auto" }} />
           ) : (
             <div style={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 8 }}>
+              {order.sandbox && <TestPaymentNotice />}
               <Typography.Text strong type="danger" style={{ fontSize: 18 }} data-testid="provider-renew-price">
                 {t("renewal.per_year", { amount: order.total_fee })}
               </Typography.Text>

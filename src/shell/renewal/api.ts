@@ -20,6 +20,8 @@ export interface PayOrder {
   pay_no: string;
   total_fee: string;
   code_url: string;
+  /** taken by the payment sandbox: a test payment, which the dialogs say plainly */
+  sandbox: boolean;
 }
 
 interface OrderItems {
@@ -27,6 +29,7 @@ interface OrderItems {
   pay_no: string;
   total_fee: string;
   payparam?: { code_url?: string };
+  sandbox?: boolean;
 }
 
 /** The school a renewal is for: a school user's own, or the one a provider user chose. */
@@ -48,7 +51,7 @@ function orderOf(envelope: Envelope<{ items?: OrderItems; qrcode?: string }>): P
   const items = envelope.data?.items;
   const codeUrl = items?.payparam?.code_url || envelope.data?.qrcode;
   if (!isSuccess(envelope) || !items || !codeUrl) return null;
-  return { orderid: items.orderid, pay_no: items.pay_no, total_fee: items.total_fee, code_url: codeUrl };
+  return { orderid: items.orderid, pay_no: items.pay_no, total_fee: items.total_fee, code_url: codeUrl, sandbox: items.sandbox === true };
 }
 
 export async function fetchMealPackages(): Promise<MealPackage[]> {

@@ -1,0 +1,221 @@
+/**
+ * The generic lists in the browser: on a phone (390 px) every row is readable and its buttons reachable, the
+ * filters fold and fit; on a wide Spanish screen (1440 px) every column header shows, none under the action
+ * column; a failed read shows one toast and a retry instead of a spinner, and a missing record one error and
+ * a not-found page instead of an empty form.
+ */
+import type { Locator, Page } from "playwright-core";
+import { beforeAll, expect, test } from "vitest";
+import { addDays, businessDay } from "../../common/term";
+import { describeInBrowser, dismissExpiryReminder, login } from "../helpers/browser";
+import en from "../../locales/en.json";
+
+type Envelope = { return_code: string; return_msg: string; data?: Record<string, unknown> };
+
+async function api(baseUrl: string, path: string, method: string, payload: Record<string, unknown> = {}, token?: string): Promise<Envelope> {
+  const res = await fetch(`${baseUrl}/weapi/${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { "x-token": token } : {}) },
+    body: JSON.stringify({ method, ...payload }),
+  });
+  return (await res.json()) as Envelope;
+}
+
+async function apiLogin(baseUrl: string, username: string): Promise<{ token: string; facts: Record<string, string> }> {
+  const res = await api(baseUrl, "adminapi", "login", { username, password: "demo1234" });
+  expect(res.return_code, res.return_msg).toBe("SUCCESS");
+  const data = res.data as { token: string; items: { data: Record<string, string> } };
+  return { token: data.token, facts: data.items.data };
+}
+
+/** Codes for the code list, and one school renewal for the renewal records. */
+async function seedListRows(baseUrl: string): Promise<void> {
+  const { token } = await apiLogin(baseUrl, "sysadmin");
+  const expires = addDays(businessDay(new Date()), 30);
+  const batch = await api(baseUrl, "adminapiv2", "actcodeadd", { count: 3, target: "school", term_months: 12, expires_on: expires, remark: "lists" }, token);
+  expect(batch.return_code, batch.return_msg).toBe("SUCCESS");
+  await api(baseUrl, "adminapiv2", "actcodeadd", { count: 2, target: "service", term_months: 6, expires_on: expires, sysid: 1 }, token);
+  const codes = await api(baseUrl, "adminapiv2", "actcodelist", { batch_no: (batch.data?.items as { batch_no: string }).batch_no }, token);
+  const code = (codes.data?.items as { code: string }[])[0].code;
+  const school = await apiLogin(baseUrl, "school");
+  const renewed = await api(baseUrl, "adminapiv2", "renew", { code, sch_id: school.facts.schid, sysid: school.facts.sysid }, school.token);
+  expect(renewed.return_code, renewed.return_msg).toBe("SUCCESS");
+}
+
+/** Whether an element is shown whole inside the viewport's width (and below its top). */
+async function insideViewport(page: Page, locator: Locator): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const viewport = page.viewportSize();
+  if (!box || !viewport || !(await locator.isVisible())) return false;
+  return box.x >= 0 && box.x + box.width <= viewport.width && box.y >= 0 && box.width > 0 && box.height > 0;
+}
+
+/** Whether the centre of an element is the element itself, not something drawn over it. */
+async function uncovered(locator: Locator): Promise<boolean> {
+  return locator.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return top !== null && (top === el || el.contains(top));
+  });
+}
+
+/** The page of the active tab (the other open tabs stay mounted, hidden). */
+function active(page: Page): Locator {
+  return page.getByTestId("page-active");
+}
+
+describeInBrowser("lists on a phone and on a wide screen", (suite) => {
+  beforeAll(() => seedListRows(suite.url));
+
+  test("390 px: provider, code and renewal lists show each row's name and status and a reachable button; the filters fold and fit", async () => {
+    const { page } = suite;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await login(page, suite.url, "sysadmin");
+
+    await page.goto(`${suite.url}/servicev2/servicelist`);
+    const card = active(page).getByTestId("record-card").first();
+    await card.waitFor();
+    expect(await card.getByTestId("record-card-title").innerText()).toBe("Old Town Education");
+    expect(await card.getByTestId("record-card-status").innerText()).toBe(en.enum.status["1"]);
+    for (const part of [card.getByTestId("record-card-title"), card.getByTestId("record-card-status"), card.getByTestId("row-servicedelayv2"), card.getByRole("button", { name: en.crud.edit })]) {
+      expect(await insideViewport(page, part)).toBe(true);
+    }
+    // nothing is wider than the phone
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // the closed sidebar leaves nothing behind: no menu group pops up over the top bar
+    expect(await page.locator(".ant-menu-submenu-popup").filter({ visible: true }).count()).toBe(0);
+    expect(await uncovered(page.getByTestId("breadcrumb"))).toBe(true);
+
+    // the filters are folded behind a toggle; opened, the date range fits the screen
+    expect(await active(page).getByTestId("list-filters").count()).toBe(0);
+    await active(page).getByTestId("list-filters-toggle").click();
+    const range = active(page).getByTestId("list-filters").locator(".ant-picker-range");
+    await range.waitFor();
+    expect(await insideViewport(page, range)).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await active(page).getByTestId("list-filters").getByPlaceholder(en.field.service_title).fill("Harbour");
+    await active(page).getByTestId("list-filters").getByRole("button", { name: en.crud.search }).click();
+    await expect.poll(() => active(page).getByTestId("record-card-title").allInnerTexts()).toEqual(["Harbour Education Services"]);
+    // searching folds the filters away again
+    expect(await active(page).getByTestId("list-filters").count()).toBe(0);
+
+    await active(page).getByTestId("record-card").first().getByRole("button", { name: en.crud.edit }).click();
+    await page.waitForURL((url) => url.pathname === "/servicev2/serviceedit/2");
+
+    await page.goto(`${suite.url}/schoolv2/actcodelist`);
+    const code = active(page).getByTestId("record-card").first();
+    await code.waitFor();
+    expect(await code.getByTestId("record-card-title").innerText()).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){4}$/);
+    expect(await insideViewport(page, code.getByTestId("record-card-status"))).toBe(true);
+    const voidButton = code.getByTestId("row-actcodevoid");
+    expect(await insideViewport(page, voidButton)).toBe(true);
+    await voidButton.click();
+    await page.locator(".ant-popconfirm").waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    for (const username of ["svc", "school"]) {
+      const other = await (await suite.newContext()).newPage();
+      await other.setViewportSize({ width: 390, height: 844 });
+      await login(other, suite.url, username);
+      // the provider's term ends within 15 days (the school's was renewed above)
+      if (username === "svc") await dismissExpiryReminder(other);
+      if (username === "svc") {
+        // the selection page's prompt keeps to one line above the table
+        await other.goto(`${suite.url}/secservice`);
+        const prompt = other.getByTestId("selection-prompt");
+        await prompt.waitFor();
+        expect(await insideViewport(other, prompt)).toBe(true);
+        expect((await prompt.boundingBox())!.height).toBeLessThan(32);
+        expect(await insideViewport(other, other.locator("[data-testid^='select-school-']").first())).toBe(true);
+      }
+      await other.goto(`${suite.url}/schoolv2/schoolrenewlist`);
+      const record = active(other).getByTestId("record-card").first();
+      await record.waitFor();
+      expect(await insideViewport(other, record.getByTestId("record-card-title"))).toBe(true);
+      expect(await record.innerText()).toContain("Sunrise No.1 Primary School");
+      const details = record.getByRole("button", { name: en.crud.detail });
+      expect(await insideViewport(other, details)).toBe(true);
+      await details.click();
+      await other.waitForURL((url) => url.pathname.startsWith("/schoolv2/schoolrenewinfo/"));
+    }
+  });
+
+  test("1440 px in Spanish: every column header of the provider, code and renewal lists is in view and uncovered", async () => {
+    const lists: [string, string][] = [
+      ["sysadmin", "/servicev2/servicelist"],
+      ["sysadmin", "/schoolv2/actcodelist"],
+      ["svc", "/schoolv2/schoolrenewlist"],
+    ];
+    for (const [username, path] of lists) {
+      const page = await (await suite.newContext("es-ES")).newPage();
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await login(page, suite.url, username);
+      if (username === "svc") await dismissExpiryReminder(page);
+      await page.goto(`${suite.url}${path}`);
+      await active(page).locator(".ant-table-tbody tr.ant-table-row").first().waitFor();
+      const headers = active(page).locator(".ant-table-thead th.ant-table-cell");
+      const count = await headers.count();
+      expect(count).toBeGreaterThan(5);
+      for (let i = 0; i < count; i++) {
+        const header = headers.nth(i);
+        const text = (await header.innerText()).trim();
+        if (!text) continue;
+        expect(await insideViewport(page, header), `${path}: ${text}`).toBe(true);
+        expect(await uncovered(header), `${path}: ${text}`).toBe(true);
+      }
+      // the table does not need a sideways scroll at this width
+      const table = active(page).locator(".ant-table-content");
+      expect(await table.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      // short values are never broken up: the first row's status and dates stay on one line
+      const texts = (await headers.allInnerTexts()).map((t) => t.trim());
+      const cells = active(page).locator(".ant-table-tbody tr.ant-table-row").first().locator("td");
+      for (const name of ["Estado", "Fin del plazo", "Válido hasta", "Nuevo fin"]) {
+        const index = texts.indexOf(name);
+        if (index >= 0) expect(await cells.nth(index).innerText(), `${path}: ${name}`).not.toContain("\n");
+      }
+    }
+  });
+
+  test("a list whose read fails shows one toast and a retry, then the rows once the network is back", async () => {
+    const { page } = suite;
+    await login(page, suite.url, "sysadmin");
+    let reads = 0;
+    let failing = true;
+    await page.route("**/weapi/**", async (route) => {
+      if (route.request().postDataJSON()?.method !== "servicelist") return route.continue();
+      reads++;
+      return failing ? route.abort() : route.continue();
+    });
+    await page.goto(`${suite.url}/servicev2/servicelist`);
+    await page.getByTestId("list-load-failed").waitFor();
+    expect(await active(page).locator(".ant-table .ant-spin-spinning").count()).toBe(0);
+    // a retry would come within 3 s (1 s, then 2 s): none comes, and the toast is not repeated
+    await page.waitForTimeout(3500);
+    expect(reads).toBe(1);
+    expect(await page.locator(".ant-message-notice").filter({ hasText: en.errors.network }).count()).toBeLessThanOrEqual(1);
+
+    failing = false;
+    await page.getByTestId("list-retry").click();
+    await active(page).locator(".ant-table-tbody tr.ant-table-row").first().waitFor();
+    expect(reads).toBe(2);
+    expect(await page.getByTestId("list-load-failed").count()).toBe(0);
+  });
+
+  test("editing a record that does not exist shows one error and a not-found page, not an empty form", async () => {
+    const { page } = suite;
+    await login(page, suite.url, "sysadmin");
+    let reads = 0;
+    page.on("request", (request) => {
+      if (request.url().includes("/weapi/") && request.postDataJSON()?.method === "serviceinfo") reads++;
+    });
+    await page.goto(`${suite.url}/servicev2/serviceedit/999`);
+    await page.getByTestId("record-not-found").waitFor();
+    expect(await page.locator("#title").count()).toBe(0);
+    expect(await page.getByRole("button", { name: en.crud.save }).count()).toBe(0);
+    await page.waitForTimeout(2500);
+    expect(reads).toBe(1);
+    expect(await page.locator(".ant-message-notice").count()).toBe(1);
+    await page.getByTestId("record-back").click();
+    await page.waitForURL((url) => url.pathname === "/servicev2/servicelist");
+  });
+});
