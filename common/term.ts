@@ -22,6 +22,11 @@ export function businessDay(at: Date): string {
   return dayFormat.format(at);
 }
 
+/** An instant as the business time zone reads it, YYYY-MM-DD HH:mm:ss (Asia/Shanghai keeps UTC+8 all year). */
+export function businessTime(at: Date): string {
+  return new Date(at.getTime() + 8 * 3_600_000).toISOString().slice(0, 19).replace("T", " ");
+}
+
 /**
  * The instant a business day starts. Asia/Shanghai keeps UTC+8 all year (no daylight saving), so the offset is
  * fixed.

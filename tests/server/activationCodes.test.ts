@@ -11,6 +11,7 @@ import { DEFAULT_THROTTLE } from "../../server/auth/throttle";
 import { tableColumn } from "../../server/db/catalogueTables";
 import { activationCodes, auditLog, loginThrottle, providers, schoolRenewals, schools } from "../../server/db/schema";
 import { generateCode, normaliseCode } from "../../server/methods/renewal/codes";
+import { businessTime } from "../../common/term";
 import { describeOnDatabases } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 
@@ -290,6 +291,12 @@ describeOnDatabases("activation codes", (kind) => {
     expect(codes).toContain(mine[0]);
     expect(codes.length).toBe(rows.filter((r) => r.target === "service").length);
     expect((sheet.getRow(2).values as unknown[]).slice(1)).toContain("Providers");
+    // times read as the list shows them, in the business time zone, not raw UTC ISO strings
+    const createdColumn = header.indexOf("Created") + 1;
+    expect(createdColumn).toBeGreaterThan(0);
+    const created = rows.find((r) => r.code === sheet.getRow(2).getCell(codeColumn).value)!.created_at as string;
+    expect(sheet.getRow(2).getCell(createdColumn).value).toBe(businessTime(new Date(created)));
+    expect(String(sheet.getRow(2).getCell(createdColumn).value)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect((await call("school", "actcodeexport")).return_code).toBe("FAIL");
   });
 

@@ -11,7 +11,7 @@ import { parseTenantId, resolveScope, type Scope } from "../../auth/scope";
 import { isColumnField, tableColumn, tenantColumnNames, type CatalogueTable } from "../../db/catalogueTables";
 import type { DbOrTx } from "../../db/client";
 import { catalogueTables } from "../../db/schema";
-import { addDays, businessDay, businessDayStart, isCalendarDay } from "../../../common/term";
+import { addDays, businessDay, businessDayStart, businessTime, isCalendarDay } from "../../../common/term";
 import { labelText } from "../../lib/i18n";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import { MAX_INT, MIN_INT } from "../../protocol/validation";
@@ -48,9 +48,13 @@ export function serialiseRow(entity: EntityDecl, row: Row): Row {
   return out;
 }
 
-/** A value as a spreadsheet cell: option labels in the caller's language, everything else as the API gives it. */
+/**
+ * A value as a spreadsheet cell: option labels in the caller's language, times as the business time zone reads
+ * them (as the list shows them), everything else as the API gives it.
+ */
 function exportCell(ctx: OperationContext, field: FieldDecl, value: unknown): string | number | null {
   if (value === null || value === undefined) return null;
+  if (field.type === "datetime" && typeof value === "string") return businessTime(new Date(value));
   const option = field.options?.find((o) => o.value === value);
   if (option) return labelText(ctx.t, option.label, String(value));
   return typeof value === "number" ? value : String(value);
