@@ -5,9 +5,10 @@
  * An attempt is counted before the password or code is checked, by one atomic upsert per key that also answers
  * whether it may go ahead: however many requests arrive at once, no more than `maxFailures` checks happen per
  * key and window. An attempt that turns out right is given back (a successful login clears its username), so the
- * count is of failures and of checks still running. The first attempt beyond the limit locks the key; each
- * lock in a row lasts twice as long as the last, never longer than `maxLockMs`, and refused attempts neither
- * count nor extend it.
+ * count is of failures and of checks still running. Attempts beyond the count while checks are still running
+ * are refused for a moment (BUSY_MS) without a lock, so that people logging in together are not locked out; a
+ * failure that finds the count used up locks the key. Each lock in a row lasts twice as long as the last, never
+ * longer than `maxLockMs`, and refused attempts neither count nor extend it.
  */
 import { sql } from "drizzle-orm";
 import { queryRows, type DbOrTx } from "../db/client";
@@ -36,6 +37,9 @@ export const DEFAULT_THROTTLE: ThrottleRules = {
   perRedeemer: { maxFailures: 10, windowMs: 60_000, firstLockMs: 60_000, maxLockMs: 3_600_000 },
 };
 
+/** how long an attempt waits while the key's checks are all still running */
+export const BUSY_MS = 1000;
+
 export interface ThrottleKey {
   key: string;
   rule: ThrottleRule;
@@ -59,24 +63,45 @@ async function reserveAttempt(db: DbOrTx, key: string, rule: ThrottleRule, now: 
   const windowOver = sql`(t.window_start <= ${at} - ${millis(rule.windowMs)} or t.window_start > ${at})`;
   const room = sql`t.failures < ${rule.maxFailures}::integer`;
   const counts = sql`(${locked} or ${windowOver} or ${room})`;
-  const locksInARow = sql`(case when t.locked_until > ${at} - ${millis(rule.maxLockMs)} then t.lock_count else 0 end)`;
-  const lockMs = sql`least(${rule.firstLockMs}::double precision * power(2, least(${locksInARow}, 40)), ${rule.maxLockMs}::double precision)`;
-  // locked: nothing changes; a window over: a new one starts with this attempt; room left: counted; else: locked
+  // locked: nothing changes; a window over: a new one starts with this attempt; room left: counted; else: busy
+  // for a moment (the count may be checks still running, which a lock would wrongly punish)
   const [row] = await queryRows<{ locked_until: Date | string | null; lock_count: number }>(
     db,
     sql`insert into login_throttle as t (key, failures, window_start, lock_count) values (${key}, 1, ${at}, 0)
         on conflict (key) do update set
-          failures = case when ${locked} then t.failures when ${windowOver} then 1 when ${room} then t.failures + 1 else 0 end,
-          window_start = case when ${locked} then t.window_start when ${windowOver} then ${at} when ${room} then t.window_start else ${at} end,
-          locked_until = case when ${counts} then t.locked_until else ${at} + ${lockMs} * interval '1 millisecond' end,
-          lock_count = case when ${counts} then t.lock_count else ${locksInARow} + 1 end
+          failures = case when ${locked} then t.failures when ${windowOver} then 1 when ${room} then t.failures + 1 else t.failures end,
+          window_start = case when ${locked} then t.window_start when ${windowOver} then ${at} else t.window_start end,
+          locked_until = case when ${counts} then t.locked_until else ${at} + ${millis(BUSY_MS)} end
         returning locked_until, lock_count`,
   );
   const lockedUntil = row.locked_until === null ? 0 : new Date(row.locked_until).getTime();
   if (lockedUntil <= now.getTime() || lockedUntil > now.getTime() + rule.maxLockMs) return 0;
   // a request that came in before the one that set the lock is told no longer than the lock lasts
-  const lockLength = Math.min(rule.firstLockMs * 2 ** Math.min(Number(row.lock_count) - 1, 40), rule.maxLockMs);
+  const lockLength = Math.max(BUSY_MS, Math.min(rule.firstLockMs * 2 ** Math.min(Number(row.lock_count) - 1, 40), rule.maxLockMs));
   return Math.min(lockedUntil - now.getTime(), lockLength);
+}
+
+/**
+ * A check failed: when the key's attempts are used up, it is locked, once however many of them fail together
+ * (the lock sets the count back to 0, and a locked key counts nothing).
+ */
+async function lockIfExhausted(db: DbOrTx, key: string, rule: ThrottleRule, now: Date): Promise<void> {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const locksInARow = sql`(case when t.locked_until > ${at} - ${millis(rule.maxLockMs)} then t.lock_count else 0 end)`;
+  const lockMs = sql`least(${rule.firstLockMs}::double precision * power(2, least(${locksInARow}, 40)), ${rule.maxLockMs}::double precision)`;
+  await db.execute(
+    sql`update login_throttle as t set
+          locked_until = ${at} + ${lockMs} * interval '1 millisecond',
+          lock_count = ${locksInARow} + 1,
+          failures = 0,
+          window_start = ${at}
+        where t.key = ${key} and t.failures >= ${rule.maxFailures}::integer`,
+  );
+}
+
+/** The check of a reserved attempt failed: its count stays, and each key whose attempts are used up is locked. */
+export async function recordFailures(db: DbOrTx, keys: ThrottleKey[], now: Date): Promise<void> {
+  for (const { key, rule } of keys) await lockIfExhausted(db, key, rule, now);
 }
 
 /**

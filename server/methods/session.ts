@@ -4,7 +4,7 @@ import { z } from "zod";
 import { writeAudit } from "../auth/audit";
 import { loadAuthority, type Authority } from "../auth/authority";
 import { createSession, revokeSession } from "../auth/sessions";
-import { clearFailures, ipKey, releaseAttempts, reserveAttempts, usernameKey } from "../auth/throttle";
+import { clearFailures, ipKey, recordFailures, releaseAttempts, reserveAttempts, usernameKey } from "../auth/throttle";
 import { users } from "../db/schema";
 import { ApiFailure } from "../protocol/envelope";
 import { ANY_SIGNED_IN, type OperationContext, type OperationRegistry } from "../protocol/registry";
@@ -43,20 +43,18 @@ async function login(ctx: OperationContext, payload: z.infer<typeof loginPayload
   const addressKey = ipKey(ctx.ip);
   // counted before the password is checked, so that requests arriving together get no more checks than the rules
   // allow; the username first, so that a burst on one account does not use up its address's allowance
-  const lockedMs = await reserveAttempts(
-    db,
-    [
-      { key: userKey, rule: services.throttle.perUsername },
-      { key: addressKey, rule: services.throttle.perIp },
-    ],
-    now,
-  );
+  const keys = [
+    { key: userKey, rule: services.throttle.perUsername },
+    { key: addressKey, rule: services.throttle.perIp },
+  ];
+  const lockedMs = await reserveAttempts(db, keys, now);
   if (lockedMs > 0) throw new ApiFailure("api.login_locked", { seconds: Math.ceil(lockedMs / 1000) });
 
   const [user] = await db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(eq(users.username, payload.username));
   const passwordOk = user ? await services.hasher.verify(user.passwordHash, payload.password) : await services.hasher.verifyNothing(payload.password);
   if (!user || !passwordOk) {
     // the attempts counted above stay as this failure
+    await recordFailures(db, keys, now);
     await writeAudit(db, { userId: user?.id, username: payload.username, action: "login_failed", ip: ctx.ip });
     throw new ApiFailure("api.login_failed");
   }

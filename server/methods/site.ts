@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { writeAudit } from "../auth/audit";
 import { revokeUserSessions } from "../auth/sessions";
-import { clearFailures, ipKey, releaseAttempts, reserveAttempts, usernameKey } from "../auth/throttle";
+import { clearFailures, ipKey, recordFailures, releaseAttempts, reserveAttempts, usernameKey } from "../auth/throttle";
 import { users } from "../db/schema";
 import { ApiFailure } from "../protocol/envelope";
 import { ANY_SIGNED_IN, type OperationRegistry } from "../protocol/registry";
@@ -55,17 +55,15 @@ export function registerSiteOperations(registry: OperationRegistry): void {
       const userKey = usernameKey(auth.username);
       const addressKey = ipKey(ctx.ip);
       const throttle = ctx.services.throttle;
-      const lockedMs = await reserveAttempts(
-        ctx.db,
-        [
-          { key: userKey, rule: throttle.perUsername },
-          { key: addressKey, rule: throttle.perIp },
-        ],
-        ctx.now,
-      );
+      const keys = [
+        { key: userKey, rule: throttle.perUsername },
+        { key: addressKey, rule: throttle.perIp },
+      ];
+      const lockedMs = await reserveAttempts(ctx.db, keys, ctx.now);
       if (lockedMs > 0) throw new ApiFailure("api.password_locked", { seconds: Math.ceil(lockedMs / 1000) });
       const [user] = await ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, auth.userId));
       if (!user || !(await ctx.services.hasher.verify(user.passwordHash, payload.password1))) {
+        await recordFailures(ctx.db, keys, ctx.now);
         await writeAudit(ctx.db, { userId: auth.userId, username: auth.username, action: "password_change_failed", ip: ctx.ip });
         throw new ApiFailure("api.password_wrong");
       }

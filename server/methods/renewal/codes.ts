@@ -14,7 +14,7 @@ import { businessDay, isCalendarDay } from "../../../common/term";
 import { writeAudit } from "../../auth/audit";
 import { loadProvider, loadSchool } from "../../auth/authority";
 import { parseTenantId, resolveScope } from "../../auth/scope";
-import { releaseAttempts, reserveAttempts, type ThrottleKey } from "../../auth/throttle";
+import { recordFailures, releaseAttempts, reserveAttempts, type ThrottleKey } from "../../auth/throttle";
 import { actcodeVoid } from "../../../resources.config";
 import { tableColumn } from "../../db/catalogueTables";
 import type { DbOrTx } from "../../db/client";
@@ -143,7 +143,10 @@ async function redeem(ctx: OperationContext, rawCode: unknown, redeemer: Redeeme
     (redeemer.target !== "school" || row.sch_id === null || row.sch_id === redeemer.schId);
   // only a code that reads as not valid counts as a wrong one: one of theirs that is used (maybe by a
   // concurrent redemption a moment ago) or expired was typed right
-  if (!theirs || row.status === "void") throw new ApiFailure("api.code_invalid");
+  if (!theirs || row.status === "void") {
+    await recordFailures(ctx.db, keys, ctx.now);
+    throw new ApiFailure("api.code_invalid");
+  }
   await notAGuess();
   if (row.status === "used") throw new ApiFailure("api.code_used");
   throw new ApiFailure("api.code_expired");
