@@ -1,6 +1,7 @@
 /**
- * Types of the catalogue (resources.config.ts): entities with their fields, tenant scope and roles, and the
- * menu groups of both generations. Shared by the SPA and the server: no React, antd or database imports here.
+ * Types of the catalogue (resources.config.ts, assembled from the domain modules and menu trees of catalogue/):
+ * entities with their fields, tenant scope and roles, and the menu groups of both generations. Shared by the SPA
+ * and the server: no React, antd or database imports here.
  * Titles and labels are translation keys (locales/*.json), icons are @ant-design/icons names.
  */
 
@@ -147,4 +148,27 @@ export interface MenuGroup {
 export interface Catalogue {
   entities: EntityDecl[];
   menus: MenuGroup[];
+}
+
+/**
+ * A domain module of the catalogue (catalogue/<domain>.ts): its entities and the pages it binds to route names.
+ * A binding serves every menu entry of that name in both generations, so a page reference is written once.
+ */
+export interface CatalogueDomain {
+  entities: EntityDecl[];
+  /** route name -> the page it opens */
+  pages: Record<string, PageRef>;
+}
+
+/** A menu entry as a menu tree writes it: its page comes from the domain that binds its route name. */
+export type MenuTreeEntry = Omit<MenuEntry, "page">;
+
+export interface MenuTreeGroup extends Omit<MenuGroup, "generation" | "children"> {
+  children: MenuTreeEntry[];
+}
+
+/** The menu groups of one generation (catalogue/menus.v1.ts, catalogue/menus.v2.ts). */
+export interface MenuTree {
+  generation: MenuGroup["generation"];
+  groups: MenuTreeGroup[];
 }

@@ -1,12 +1,13 @@
 /**
  * i18next with the three locales (spec 9): language from the `language` cookie, else the browser's language
- * (zh*, es*, en*), else en. Each locale is its own chunk, loaded when chosen (only one ships with the login
- * page). The refine i18nProvider passes refine's default message as defaultValue, because i18next answers a
- * missing key with the key itself.
+ * (zh*, es*, en*), else en. Each locale is its own chunk of the browser's namespaces (providers/locales.ts),
+ * loaded when chosen (only one ships with the login page). The refine i18nProvider passes refine's default
+ * message as defaultValue, because i18next answers a missing key with the key itself.
  */
 import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
 import type { I18nProvider } from "@refinedev/core";
+import { loadMessages } from "./locales";
 import { getCookie, setCookie } from "./session";
 
 export const LANGUAGES = ["zh", "en", "es"] as const;
@@ -27,13 +28,6 @@ function browserLanguages(): string[] {
   return navigator.languages?.length ? [...navigator.languages] : [navigator.language];
 }
 
-type Messages = Record<string, unknown>;
-const localeLoaders: Record<Language, () => Promise<{ default: Messages }>> = {
-  zh: () => import("../locales/zh.json"),
-  en: () => import("../locales/en.json"),
-  es: () => import("../locales/es.json"),
-};
-
 const initialLanguage = chooseLanguage(getCookie("language"), browserLanguages());
 
 export const i18n = i18next.createInstance();
@@ -51,8 +45,7 @@ void i18n.use(initReactI18next).init({
 
 async function loadLocale(lang: Language): Promise<void> {
   if (i18n.hasResourceBundle(lang, "translation")) return;
-  const messages = await localeLoaders[lang]();
-  i18n.addResourceBundle(lang, "translation", messages.default, true, true);
+  i18n.addResourceBundle(lang, "translation", await loadMessages(lang), true, true);
 }
 
 /** Resolves when the initial language's texts are loaded: render after it. */

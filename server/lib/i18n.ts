@@ -1,11 +1,9 @@
 /**
- * Server-side messages: the "api" namespace (and field labels) of locales/*.json through i18next, in the
- * language of the request (`language` cookie, then Accept-Language, zh by default).
+ * Server-side messages: the "api" namespace (and the catalogue's labels) of locales/<lang>/ through i18next, in
+ * the language of the request (`language` cookie, then Accept-Language, zh by default).
  */
 import i18next, { type TFunction } from "i18next";
-import en from "../../locales/en.json" with { type: "json" };
-import es from "../../locales/es.json" with { type: "json" };
-import zh from "../../locales/zh.json" with { type: "json" };
+import { readLocale } from "./locales";
 
 export const LANGUAGES = ["zh", "en", "es"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -13,7 +11,7 @@ export const DEFAULT_LANGUAGE: Language = "zh";
 
 const i18n = i18next.createInstance();
 void i18n.init({
-  resources: { zh: { translation: zh }, en: { translation: en }, es: { translation: es } },
+  resources: Object.fromEntries(LANGUAGES.map((language) => [language, { translation: readLocale(language) }])),
   lng: DEFAULT_LANGUAGE,
   fallbackLng: DEFAULT_LANGUAGE,
   initAsync: false,

@@ -8,7 +8,7 @@ import type { Locator, Page } from "playwright-core";
 import { beforeAll, expect, test } from "vitest";
 import { addDays, businessDay } from "../../common/term";
 import { describeInBrowser, dismissExpiryReminder, login } from "../helpers/browser";
-import en from "../../locales/en.json";
+import { en } from "../helpers/locales";
 
 type Envelope = { return_code: string; return_msg: string; data?: Record<string, unknown> };
 

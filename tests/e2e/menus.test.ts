@@ -5,7 +5,7 @@
  */
 import { expect, test } from "vitest";
 import { clickMenuEntry, cookieValue, describeInBrowser, dismissExpiryReminder, expectPath, HOME_PATH, login, sidebarMenu } from "../helpers/browser";
-import en from "../../locales/en.json";
+import { en } from "../helpers/locales";
 import { expectedMenu } from "./specMenus";
 
 /** DESIGN 11: the role keys of the demo accounts; svc (10 days left) and school (12) get the expiry reminder */

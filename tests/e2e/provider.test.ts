@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import type { Page } from "playwright-core";
 import { expect, test } from "vitest";
 import { describeInBrowser, expectPath, login, clickMenuEntry } from "../helpers/browser";
-import en from "../../locales/en.json";
+import { en } from "../helpers/locales";
 
 const LIST = "/servicev2/servicelist";
 

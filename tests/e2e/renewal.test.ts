@@ -7,8 +7,7 @@ import type { Page } from "playwright-core";
 import { expect, test } from "vitest";
 import { addDays, businessDay, extendedEnd } from "../../common/term";
 import { describeInBrowserOnDatabases, dismissExpiryReminder, login, payInSandbox } from "../helpers/browser";
-import en from "../../locales/en.json";
-import zh from "../../locales/zh.json";
+import { en, zh } from "../helpers/locales";
 
 type Envelope = { return_code: string; return_msg: string; data?: Record<string, unknown> };
 

@@ -8,7 +8,7 @@ import type { Locator, Page } from "playwright-core";
 import { expect, test } from "vitest";
 import { addDays, businessDay, extendedEnd } from "../../common/term";
 import { animationsSettled, clickMenuEntry, describeInBrowserOnDatabases, dismissExpiryReminder, expectPath, login, payInSandbox } from "../helpers/browser";
-import en from "../../locales/en.json";
+import { en } from "../helpers/locales";
 
 /** The page of the open tab (the tabs keep the pages they left mounted, hidden). */
 function activePage(page: Page): Locator {

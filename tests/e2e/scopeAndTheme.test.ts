@@ -7,7 +7,7 @@ import type { Page } from "playwright-core";
 import { expect, test } from "vitest";
 import { addDays, businessDay, extendedEnd } from "../../common/term";
 import { describeInBrowser, dismissExpiryReminder, HOME_PATH, login } from "../helpers/browser";
-import en from "../../locales/en.json";
+import { en } from "../helpers/locales";
 
 type Envelope = { return_code: string; return_msg: string; data?: Record<string, unknown> };
 

@@ -4,7 +4,7 @@
  */
 import { expect, test } from "vitest";
 import { cookieValue, describeInBrowser, expectPath, HOME_PATH, login, clickMenuEntry } from "../helpers/browser";
-import en from "../../locales/en.json";
+import { en } from "../helpers/locales";
 
 describeInBrowser("session and navigation", (suite) => {
   test("a wrong password shows the server's message and stays on the login page", async () => {

@@ -1,9 +1,7 @@
 /** Spec 2.4, 9, DESIGN 7: language switching (persisted in the language cookie), the tab bar and the top bar's layout. */
 import { expect, test } from "vitest";
 import { cookieValue, describeInBrowser, dismissExpiryReminder, expectPath, HOME_PATH, login, clickMenuEntry, menuEntry, tabKeys, tabMenu } from "../helpers/browser";
-import en from "../../locales/en.json";
-import es from "../../locales/es.json";
-import zh from "../../locales/zh.json";
+import { en, es, zh } from "../helpers/locales";
 
 const LIST = "/servicev2/servicelist";
 const ADD = "/servicev2/serviceadd";

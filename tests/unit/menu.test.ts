@@ -7,9 +7,7 @@ import * as icons from "@ant-design/icons";
 import { reachableEntries, sidebarItems } from "../../common/menu";
 import { canReachPath } from "../../providers/accessControl";
 import { menus } from "../../resources.config";
-import en from "../../locales/en.json";
-import es from "../../locales/es.json";
-import zh from "../../locales/zh.json";
+import { en, es, zh } from "../helpers/locales";
 
 type Reach = Record<string, string[]>;
 

@@ -1,0 +1,49 @@
+/**
+ * Binds the menu trees to the domains' pages: every menu entry gets the page its route name is bound to, in
+ * both generations. A binding no menu uses, a route bound twice, an entity declared twice or a page naming an
+ * undeclared entity is a mistake in the catalogue: it throws when the catalogue loads, before anything serves it.
+ */
+import type { Catalogue, CatalogueDomain, MenuGroup, MenuTree, PageRef } from "../common/catalogue";
+
+/** `domains` in the order their entities are listed (domain name -> module). */
+export function assembleCatalogue(domains: Record<string, CatalogueDomain>, trees: readonly MenuTree[]): Catalogue {
+  const entityDomain = new Map<string, string>();
+  const bindings = new Map<string, { domain: string; page: PageRef }>();
+  for (const [domain, { entities, pages }] of Object.entries(domains)) {
+    for (const entity of entities) {
+      const other = entityDomain.get(entity.name);
+      if (other) throw new Error(`catalogue: entity "${entity.name}" is declared by both ${other} and ${domain}`);
+      entityDomain.set(entity.name, domain);
+    }
+    for (const [route, page] of Object.entries(pages)) {
+      const other = bindings.get(route);
+      if (other) throw new Error(`catalogue: route "${route}" is bound by both ${other.domain} and ${domain}`);
+      bindings.set(route, { domain, page });
+    }
+  }
+  for (const [route, { domain, page }] of bindings) {
+    if (page.kind !== "custom" && !entityDomain.has(page.entity)) {
+      throw new Error(`catalogue: ${domain} binds route "${route}" to the undeclared entity "${page.entity}"`);
+    }
+  }
+
+  const used = new Set<string>();
+  const menus: MenuGroup[] = trees.flatMap(({ generation, groups }) =>
+    groups.map(({ path, children, ...group }) => ({
+      path,
+      generation,
+      ...group,
+      children: children.map((entry) => {
+        const binding = bindings.get(entry.name);
+        if (!binding) return entry;
+        used.add(entry.name);
+        return { ...entry, page: binding.page };
+      }),
+    })),
+  );
+  for (const [route, { domain }] of bindings) {
+    if (!used.has(route)) throw new Error(`catalogue: ${domain} binds route "${route}", which no menu names`);
+  }
+
+  return { entities: Object.values(domains).flatMap((d) => d.entities), menus };
+}

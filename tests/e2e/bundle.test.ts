@@ -1,0 +1,40 @@
+/**
+ * The built SPA (dist/) ships the browser's messages and none of those only the server speaks (API answers,
+ * the sandbox's phone pages): they are the server's to localise, and need not travel to every browser.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { readLocale } from "../../server/lib/locales";
+
+const ASSETS = path.resolve(import.meta.dirname, "../../dist/assets");
+const SERVER_ONLY = ["api", "sandbox", "notice_sandbox"];
+
+function messages(node: unknown): string[] {
+  if (typeof node === "string") return [node];
+  return node !== null && typeof node === "object" ? Object.values(node).flatMap(messages) : [];
+}
+
+describe("built SPA", () => {
+  it("holds browser messages but no server-only message", () => {
+    if (!fs.existsSync(ASSETS)) throw new Error("dist/ is not built (run npm run build)");
+    const shipped = fs
+      .readdirSync(ASSETS)
+      .filter((file) => file.endsWith(".js"))
+      .map((file) => fs.readFileSync(path.join(ASSETS, file), "utf8"))
+      .join("\n");
+    for (const lang of ["zh", "en", "es"]) {
+      const locale = readLocale(lang);
+      const browserTexts = Object.entries(locale).filter(([ns]) => !SERVER_ONLY.includes(ns)).flatMap(([, m]) => messages(m));
+      // long enough to be distinctive, no character a bundler would escape, and not part of a browser message
+      const distinctive = (text: string) => text.length >= 8 && !/["'\\\n<]/.test(text);
+      const serverTexts = SERVER_ONLY.flatMap((ns) => messages(locale[ns]))
+        .filter(distinctive)
+        .filter((text) => !browserTexts.some((browserText) => browserText.includes(text)));
+      expect(serverTexts.length, lang).toBeGreaterThan(20);
+      expect(serverTexts.filter((text) => shipped.includes(text)), lang).toEqual([]);
+      // the same search finds what the browser does get, so an absence above is not an artefact of encoding
+      expect(browserTexts.filter(distinctive).filter((text) => !shipped.includes(text)), lang).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * Every message of each language, all namespaces (the server's too), as tests name them: `en.crud.add`,
+ * `zh.login.submit`. Typed from the English files so that a misspelt key fails the typecheck.
+ */
+import { readLocale } from "../../server/lib/locales";
+
+// a type alias, not an interface, so that it still reads as a plain record of namespaces
+type Messages = {
+  api: typeof import("../../locales/en/api.json");
+  common: typeof import("../../locales/en/common.json");
+  crud: typeof import("../../locales/en/crud.json");
+  dialog: typeof import("../../locales/en/dialog.json");
+  entity: typeof import("../../locales/en/entity.json");
+  enum: typeof import("../../locales/en/enum.json");
+  errors: typeof import("../../locales/en/errors.json");
+  field: typeof import("../../locales/en/field.json");
+  login: typeof import("../../locales/en/login.json");
+  menu: typeof import("../../locales/en/menu.json");
+  notice_sandbox: typeof import("../../locales/en/notice_sandbox.json");
+  pages: typeof import("../../locales/en/pages.json");
+  renewal: typeof import("../../locales/en/renewal.json");
+  sandbox: typeof import("../../locales/en/sandbox.json");
+  settings: typeof import("../../locales/en/settings.json");
+  shell: typeof import("../../locales/en/shell.json");
+  validation: typeof import("../../locales/en/validation.json");
+};
+
+// tests/unit/localeKeys.test.ts checks that the three languages hold the same keys
+export const en = readLocale("en") as unknown as Messages;
+export const zh = readLocale("zh") as unknown as Messages;
+export const es = readLocale("es") as unknown as Messages;
