@@ -2,7 +2,7 @@
  * Types of the catalogue (resources.config.ts, assembled from the domain modules and menu trees of catalogue/):
  * entities with their fields, tenant scope and roles, and the menu groups of both generations. Shared by the SPA
  * and the server: no React, antd or database imports here.
- * Titles and labels are translation keys (locales/*.json), icons are @ant-design/icons names.
+ * Titles and labels are translation keys (locales/<lang>/<namespace>.json), icons are @ant-design/icons names.
  */
 
 export type FieldType =

@@ -7,7 +7,6 @@ import * as icons from "@ant-design/icons";
 import { reachableEntries, sidebarItems } from "../../common/menu";
 import { canReachPath } from "../../providers/accessControl";
 import { menus } from "../../resources.config";
-import { en, es, zh } from "../helpers/locales";
 
 type Reach = Record<string, string[]>;
 
@@ -233,19 +232,6 @@ describe("sidebar (spec 2.4)", () => {
 });
 
 describe("catalogue menu declarations", () => {
-  const locales = { zh, en, es } as Record<string, Record<string, unknown>>;
-  function lookup(dict: Record<string, unknown>, key: string): unknown {
-    return key.split(".").reduce<unknown>((node, part) => (node && typeof node === "object" ? (node as Record<string, unknown>)[part] : undefined), dict);
-  }
-
-  it("gives every group and entry a title in zh, en and es", () => {
-    const keys = menus.flatMap((g) => [g.title, ...g.children.map((e) => e.title)]);
-    for (const [lang, dict] of Object.entries(locales)) {
-      const missing = keys.filter((k) => typeof lookup(dict, k) !== "string");
-      expect(missing, lang).toEqual([]);
-    }
-  });
-
   it("names icons that @ant-design/icons exports", () => {
     const names = menus.flatMap((g) => [g.icon, ...g.children.map((e) => e.icon)]).filter((n): n is string => Boolean(n));
     const exported = icons as unknown as Record<string, unknown>;
