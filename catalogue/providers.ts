@@ -8,6 +8,8 @@ export const serviceEntity: EntityDecl = {
   name: "service",
   table: "providers",
   scope: "platform",
+  // a provider reads its own record
+  providerColumn: "id",
   title: "entity.service",
   titleField: "title",
   defaultSort: { field: "id", order: "desc" },

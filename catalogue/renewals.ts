@@ -113,6 +113,8 @@ export const actcodeEntity: EntityDecl = {
   name: "actcode",
   table: "activation_codes",
   scope: "platform",
+  // a provider sees the codes bound to it
+  providerColumn: "sysid",
   title: "entity.actcode",
   titleField: "code",
   defaultSort: { field: "id", order: "desc" },

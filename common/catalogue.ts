@@ -91,6 +91,12 @@ export interface EntityDecl {
    */
   tenantColumns?: { sysid?: string; schid?: string };
   /**
+   * A platform-scoped entity whose rows belong to a provider all the same (a provider's own record, the codes
+   * bound to it): the column naming that provider. Callers other than the platform's operators see only the
+   * rows of their own provider.
+   */
+  providerColumn?: string;
+  /**
    * Operation exporting the filtered list as a file (same roles and filters as the list); its answer is
    * data.items {filename, mime, content_base64}. The list page then offers an Export button.
    */

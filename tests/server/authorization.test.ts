@@ -10,7 +10,6 @@ import { hasAnyRole } from "../../common/roleKeys";
 import { termExpired } from "../../server/auth/expiry";
 import { tenantColumnNames } from "../../server/db/catalogueTables";
 import { catalogueTables } from "../../server/db/schema";
-import { entityHooks } from "../../server/methods/catalogue/hooks";
 import { translator } from "../../server/lib/i18n";
 import { ANY_SIGNED_IN, type Operation, type SessionOperation } from "../../server/protocol/registry";
 import { describeOnDatabases } from "../helpers/db";
@@ -113,12 +112,12 @@ describeOnDatabases("authorisation matrix", (kind) => {
       if (!entity || !["info", "edit", "del"].some((action) => operation.method === `${entity.name}${action}`)) continue;
       const table = catalogueTables[entity.name]!;
       const tenant = tenantColumnNames(entity);
-      const ownProviderColumn = entityHooks[entity.name]?.ownProviderColumn;
-      if (!tenant.sysid && !tenant.schid && !ownProviderColumn) continue;
+      const providerColumn = entity.providerColumn;
+      if (!tenant.sysid && !tenant.schid && !providerColumn) continue;
       const rows = (await t.db.select().from(table)) as Record<string, unknown>[];
       for (const account of accounts.filter((a) => a.sysid !== null && allows(operation, a))) {
         const foreignRow = rows.find((row) => {
-          const sysid = Number(row[tenant.sysid ?? ownProviderColumn ?? ""]);
+          const sysid = Number(row[tenant.sysid ?? providerColumn ?? ""]);
           const schId = tenant.schid ? Number(row[tenant.schid]) : null;
           return sysid !== account.sysid || (schId !== null && account.schids !== null && !account.schids.includes(schId));
         });

@@ -90,8 +90,8 @@ class EntityCrud {
   private tenantConditions(ctx: OperationContext, scope: Scope): SQL[] {
     const conditions: SQL[] = [];
     if (this.entity.scope === "platform") {
-      if (this.hooks.ownProviderColumn && ctx.auth?.userType !== "system") {
-        conditions.push(eq(this.column(this.hooks.ownProviderColumn), scope.sysid ?? -1));
+      if (this.entity.providerColumn && ctx.auth?.userType !== "system") {
+        conditions.push(eq(this.column(this.entity.providerColumn), scope.sysid ?? -1));
       }
       return conditions;
     }

@@ -13,11 +13,6 @@ import type { Scope } from "../../auth/scope";
 export type Row = Record<string, unknown>;
 
 export interface EntityHooks {
-  /**
-   * For a platform-scoped entity whose rows are providers: callers other than system see only the row whose
-   * column equals their own provider id.
-   */
-  ownProviderColumn?: string;
   /** before a new row is written: checks of the record against the scope it is added in */
   beforeAdd?(ctx: OperationContext, scope: Scope, record: Row): void;
   /** after the row is inserted, in the same transaction; `virtual` holds the entity's virtual fields */
@@ -36,10 +31,7 @@ export const entityHooks: Record<string, EntityHooks> = {
       throw new ApiFailure("api.endtime_beyond_provider", { end: providerEnd }, { errors: [{ field: "endtime", message }] });
     },
   },
-  // a provider sees the activation codes bound to it
-  actcode: { ownProviderColumn: "sysid" },
   service: {
-    ownProviderColumn: "id",
     // the provider's first administrator account is created with it
     async afterAdd(ctx, tx, row, virtual) {
       const username = String(virtual.username);
