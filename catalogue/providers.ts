@@ -1,6 +1,6 @@
 /** Service providers: the platform's tenants, each with its version, term and first administrator. */
 import type { CatalogueDomain, EntityDecl } from "../common/catalogue";
-import { OPERATOR_ROLES } from "../common/roleKeys";
+import { anyOf, OPERATOR_ROLES, PICKUP_ROLES, PROVIDER_ROLES, PROVIDER_STAFF_ROLES, SCHOOL_ROLES } from "../common/roleKeys";
 import { statusOptions, yesNo } from "./shared";
 
 /** Service provider (spec: serviceinfo gives title, end_time, open_activity_mode, xcx_upload). */
@@ -16,7 +16,7 @@ export const serviceEntity: EntityDecl = {
   roles: {
     list: OPERATOR_ROLES,
     // a provider reads its own record (top bar, renewal); the server narrows it to the caller's provider
-    info: ["system", "systemv2", "service", "servicev2", "service_schadminv2", "pickup", "school", "schoolv2", "paymode"],
+    info: anyOf(OPERATOR_ROLES, PROVIDER_ROLES, PROVIDER_STAFF_ROLES, PICKUP_ROLES, SCHOOL_ROLES, ["paymode"]),
     add: OPERATOR_ROLES,
     edit: OPERATOR_ROLES,
   },

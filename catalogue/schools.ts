@@ -1,5 +1,6 @@
 /** Schools of a provider; grades, classes and students join them here. */
 import type { CatalogueDomain, EntityDecl } from "../common/catalogue";
+import { anyOf, OPERATOR_ROLES, PROVIDER_ROLES, PROVIDER_STAFF_ROLES, SCHOOL_ROLES } from "../common/roleKeys";
 import { statusOptions, yesNo } from "./shared";
 
 /** School of a provider; its own id is the school id (sch_id) of everything school-scoped. */
@@ -12,10 +13,11 @@ export const schoolEntity: EntityDecl = {
   titleField: "title",
   defaultSort: { field: "id", order: "desc" },
   roles: {
-    list: ["system", "systemv2", "service", "servicev2", "service_schadminv2", "school", "schoolv2"],
-    info: ["system", "systemv2", "service", "servicev2", "service_schadminv2", "school", "schoolv2", "paymode"],
-    add: ["service", "servicev2"],
-    edit: ["service", "servicev2"],
+    list: anyOf(OPERATOR_ROLES, PROVIDER_ROLES, PROVIDER_STAFF_ROLES, SCHOOL_ROLES),
+    // paymode: the v1 school's fee-project switch, whose pages read the school too
+    info: anyOf(OPERATOR_ROLES, PROVIDER_ROLES, PROVIDER_STAFF_ROLES, SCHOOL_ROLES, ["paymode"]),
+    add: PROVIDER_ROLES,
+    edit: PROVIDER_ROLES,
   },
   fields: [
     { name: "id", type: "int", label: "field.id", list: true, sortable: true, detail: true },

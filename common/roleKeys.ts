@@ -17,9 +17,27 @@ export interface RoleFacts {
   is_show_fee?: string | null;
 }
 
-/** Any user_type outside the known ones is treated as system (spec 1). */
-/** The platform operator's role keys in both menu generations (super administrators hold them too). */
+/*
+ * Named sets of role keys, in both menu generations, so that who may do what reads as words: an operation or an
+ * entity action names the sets it allows (anyOf), never a list written out again.
+ */
+/** the platform's operators (super administrators hold these keys too) */
 export const OPERATOR_ROLES: readonly string[] = ["system", "systemv2"];
+/** a service provider's own accounts */
+export const PROVIDER_ROLES: readonly string[] = ["service", "servicev2"];
+/** provider-side school administrators (v2 only) */
+export const PROVIDER_STAFF_ROLES: readonly string[] = ["service_schadminv2"];
+/** schools */
+export const SCHOOL_ROLES: readonly string[] = ["school", "schoolv2"];
+/** pickup clerks (v2 only) */
+export const PICKUP_ROLES: readonly string[] = ["pickup"];
+
+/** The role keys of several sets, once each. */
+export function anyOf(...sets: ReadonlyArray<readonly string[]>): readonly string[] {
+  return [...new Set(sets.flat())];
+}
+
+/** Any user_type outside the known ones is treated as system (spec 1). */
 
 export function normaliseUserType(userType: string | null | undefined): UserType {
   switch (userType) {

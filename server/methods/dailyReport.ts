@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, asc, eq, gt, lt } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { PROVIDER_ROLES } from "../../common/roleKeys";
 import { writeAudit } from "../auth/audit";
 import { parseTenantId, resolveScope } from "../auth/scope";
 import { dailyReportBindTokens, dailyReportSubscribers } from "../db/schema";
@@ -20,7 +21,7 @@ const BIND_PATH = "/notice/sandbox/bind";
 const BIND_TOKEN_MS = 10 * 60 * 1000;
 const NICKNAME_MAX = 64;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-const READERS = ["service", "servicev2"] as const;
+const READERS = PROVIDER_ROLES;
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 

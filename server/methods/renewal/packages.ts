@@ -1,6 +1,7 @@
 /** Renewal packages as buyers see them: getsetmeal, and the package an order or a code is for. */
 import { and, asc, eq } from "drizzle-orm";
 import { fenToYuan } from "../../../common/money";
+import { anyOf, OPERATOR_ROLES, PROVIDER_ROLES, SCHOOL_ROLES } from "../../../common/roleKeys";
 import { tableColumn } from "../../db/catalogueTables";
 import type { DbOrTx } from "../../db/client";
 import { mealPackages } from "../../db/schema";
@@ -9,7 +10,7 @@ import { ApiFailure } from "../../protocol/envelope";
 import type { OperationRegistry } from "../../protocol/registry";
 
 /** Who may look at the packages: schools buy them, providers buy them for a school, operators issue codes for them. */
-const PACKAGE_READERS = ["system", "systemv2", "service", "servicev2", "school", "schoolv2"] as const;
+const PACKAGE_READERS = anyOf(OPERATOR_ROLES, PROVIDER_ROLES, SCHOOL_ROLES);
 
 const packageColumns = {
   id: tableColumn(mealPackages, "id"),

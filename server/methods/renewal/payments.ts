@@ -4,6 +4,7 @@
  * one indexed row. The payment itself is applied by server/payments/apply.ts when it is reported.
  */
 import { fenToYuan } from "../../../common/money";
+import { anyOf, PROVIDER_ROLES, SCHOOL_ROLES } from "../../../common/roleKeys";
 import { loadSchool } from "../../auth/authority";
 import { resolveScope } from "../../auth/scope";
 import { applyPaidOrder, type PaymentOrder } from "../../payments/apply";
@@ -18,8 +19,9 @@ const PROVIDER_TERM_MONTHS = 12;
 /** an open WeChat Pay order is asked about at most this often when checkpay finds it unpaid (lost notifications) */
 const GATEWAY_QUERY_INTERVAL_MS = 10_000;
 
-const SCHOOL_BUYERS = ["school", "schoolv2", "service", "servicev2"] as const;
-const PROVIDER_BUYERS = ["service", "servicev2"] as const;
+/** a school renews itself, or its provider renews it */
+const SCHOOL_BUYERS = anyOf(SCHOOL_ROLES, PROVIDER_ROLES);
+const PROVIDER_BUYERS = PROVIDER_ROLES;
 
 function orderAnswer(order: PaymentOrder) {
   return {
