@@ -4,7 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import { normaliseUserType, roleKeys, servicerVersion, type RoleFacts, type ServicerVersion, type UserType } from "../../common/roleKeys";
-import { tableColumn } from "../db/catalogueTables";
+import { tableColumn, type CatalogueTable } from "../db/catalogueTables";
 import type { DbOrTx } from "../db/client";
 import { pickupPointUsers, providers, schools, userSchools, users } from "../db/schema";
 
@@ -114,7 +114,7 @@ export function serviceFacts(provider: ProviderFacts): AccountFacts {
   };
 }
 
-const columnsOf = (table: typeof providers, names: string[]) => Object.fromEntries(names.map((name) => [name, tableColumn(table, name)]));
+const columnsOf = (table: CatalogueTable, names: string[]) => Object.fromEntries(names.map((name) => [name, tableColumn(table, name)]));
 
 /**
  * The columns an authority is made of, and nothing more: every authenticated request reads them (never the

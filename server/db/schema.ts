@@ -1,8 +1,8 @@
 /**
- * The database schema: catalogue entity tables (generated from resources.config.ts) and the hand-written
- * tables of accounts, sessions, throttling, audit and site settings. drizzle-kit reads the exports of this file
- * to generate server/db/migrations: every catalogue entity's table must be exported here by name (a test checks
- * it) and `npx drizzle-kit generate` run after changing the catalogue.
+ * The database schema: the catalogue entities' typed tables (catalogue.generated.ts, written from their
+ * declarations by `npm run generate:tables`) and the hand-written tables of accounts, sessions, throttling,
+ * audit and site settings. drizzle-kit reads the exports of this file to generate server/db/migrations; tests
+ * fail while the generated tables or the migrations lag behind the catalogue.
  */
 import { sql } from "drizzle-orm";
 import {
@@ -20,25 +20,13 @@ import {
   uniqueIndex,
   varchar,
 } from "drizzle-orm/pg-core";
-import { entities } from "../../resources.config";
-import { catalogueTable, type CatalogueTable } from "./catalogueTables";
+import type { CatalogueTable } from "./catalogueTables";
+import { catalogueTablesByEntity } from "./catalogue.generated";
 
-export const catalogueTables: Record<string, CatalogueTable> = Object.fromEntries(
-  entities.map((e) => [e.name, catalogueTable(e)]),
-);
+export * from "./catalogue.generated";
 
-/** Service providers (entity "service"). */
-export const providers = catalogueTables.service;
-/** Schools (entity "school"). */
-export const schools = catalogueTables.school;
-/** Renewal packages (entity "meal"). */
-export const mealPackages = catalogueTables.meal;
-/** School renewals (entity "schoolrenew"). */
-export const schoolRenewals = catalogueTables.schoolrenew;
-/** Provider term extensions (entity "servicedelay"). */
-export const providerExtensions = catalogueTables.servicedelay;
-/** Activation codes (entity "actcode"). */
-export const activationCodes = catalogueTables.actcode;
+/** The generic catalogue operations reach every entity's table by the entity's name. */
+export const catalogueTables: Record<string, CatalogueTable> = catalogueTablesByEntity;
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 

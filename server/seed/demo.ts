@@ -51,14 +51,14 @@ export async function hasDemoAccounts(db: DbOrTx): Promise<boolean> {
   return DEMO_ACCOUNTS.every((a) => names.has(a.username));
 }
 
-async function insertProvider(tx: DbOrTx, values: Record<string, unknown>): Promise<number> {
-  const [row] = (await tx.insert(providers).values(values).returning()) as Record<string, unknown>[];
-  return Number(row.id);
+async function insertProvider(tx: DbOrTx, values: typeof providers.$inferInsert): Promise<number> {
+  const [row] = await tx.insert(providers).values(values).returning({ id: providers.id });
+  return row.id;
 }
 
-async function insertSchool(tx: DbOrTx, values: Record<string, unknown>): Promise<number> {
-  const [row] = (await tx.insert(schools).values(values).returning()) as Record<string, unknown>[];
-  return Number(row.id);
+async function insertSchool(tx: DbOrTx, values: typeof schools.$inferInsert): Promise<number> {
+  const [row] = await tx.insert(schools).values(values).returning({ id: schools.id });
+  return row.id;
 }
 
 /** Seeds the demo data into an empty database; refuses (SeedRefusedError) when any user exists. */

@@ -28,7 +28,7 @@ const newProvider = (overrides: Row = {}): Row => ({
 
 describe("schema", () => {
   it("exports a table for every catalogue entity by name, for drizzle-kit", () => {
-    const exportedTables = new Set(Object.values(schema).filter((v) => v && typeof v === "object" && Object.values(catalogueTables).includes(v as never)));
+    const exportedTables = new Set<unknown>(Object.values(schema).filter((v) => v && typeof v === "object" && Object.values(catalogueTables).includes(v as never)));
     for (const entity of entities) {
       expect(getTableName(catalogueTables[entity.name])).toBe(entity.table);
       expect(exportedTables.has(catalogueTables[entity.name])).toBe(true);

@@ -1,0 +1,188 @@
+// Generated from the catalogue's entity declarations by `npm run generate:tables` (server/db/generateTables.ts).
+// Do not edit: change the declaration, run the generator, then `npx drizzle-kit generate`.
+import { bigint, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex, varchar } from "drizzle-orm/pg-core";
+
+/** service (entity.service) */
+export const providers = pgTable(
+  "providers",
+  {
+    id: serial("id").primaryKey(),
+    title: varchar("title", { length: 100 }).notNull(),
+    contact: varchar("contact", { length: 50 }),
+    phone: varchar("phone", { length: 20 }),
+    servicer_ver: varchar("servicer_ver", { length: 32 }).default("v2").notNull(),
+    end_time: date("end_time", { mode: "string" }).notNull(),
+    year_fee: bigint("year_fee", { mode: "number" }).default(0).notNull(),
+    xcx_upload: varchar("xcx_upload", { length: 1 }).default("N").notNull(),
+    is_show_fee: varchar("is_show_fee", { length: 1 }).default("N").notNull(),
+    open_activity_mode: varchar("open_activity_mode", { length: 32 }).default("1").notNull(),
+    status: varchar("status", { length: 32 }).default("1").notNull(),
+    remark: text("remark"),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+  },
+  (t) => [
+    index("providers_phone_idx").on(t.phone),
+    index("providers_servicer_ver_idx").on(t.servicer_ver),
+    index("providers_end_time_idx").on(t.end_time),
+    index("providers_xcx_upload_idx").on(t.xcx_upload),
+    index("providers_status_idx").on(t.status),
+    index("providers_created_at_idx").on(t.created_at),
+    uniqueIndex("providers_title_unique").on(t.title),
+  ],
+);
+
+/** school (entity.school) */
+export const schools = pgTable(
+  "schools",
+  {
+    id: serial("id").primaryKey(),
+    title: varchar("title", { length: 100 }).notNull(),
+    contact: varchar("contact", { length: 50 }),
+    phone: varchar("phone", { length: 20 }),
+    address: varchar("address", { length: 200 }),
+    endtime: date("endtime", { mode: "string" }).notNull(),
+    select_paymode: varchar("select_paymode", { length: 1 }).default("N").notNull(),
+    status: varchar("status", { length: 32 }).default("1").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("schools_sysid_id_idx").on(t.sysid, t.id),
+    index("schools_title_idx").on(t.title),
+    index("schools_endtime_idx").on(t.endtime),
+    index("schools_status_idx").on(t.status),
+    index("schools_created_at_idx").on(t.created_at),
+  ],
+);
+
+/** meal (entity.meal) */
+export const mealPackages = pgTable(
+  "meal_packages",
+  {
+    id: serial("id").primaryKey(),
+    title: varchar("title", { length: 100 }).notNull(),
+    term_months: integer("term_months").notNull(),
+    fee: bigint("fee", { mode: "number" }).notNull(),
+    status: varchar("status", { length: 32 }).default("1").notNull(),
+    sort: integer("sort").default(0).notNull(),
+    remark: text("remark"),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+  },
+  (t) => [
+    index("meal_packages_title_idx").on(t.title),
+    index("meal_packages_term_months_idx").on(t.term_months),
+    index("meal_packages_fee_idx").on(t.fee),
+    index("meal_packages_status_idx").on(t.status),
+    index("meal_packages_sort_idx").on(t.sort),
+    index("meal_packages_created_at_idx").on(t.created_at),
+  ],
+);
+
+/** schoolrenew (entity.schoolrenew) */
+export const schoolRenewals = pgTable(
+  "school_renewals",
+  {
+    id: serial("id").primaryKey(),
+    school_title: varchar("school_title", { length: 100 }).notNull(),
+    way: varchar("way", { length: 32 }).notNull(),
+    title: varchar("title", { length: 100 }).notNull(),
+    term_months: integer("term_months").notNull(),
+    fee: bigint("fee", { mode: "number" }).default(0).notNull(),
+    old_end: date("old_end", { mode: "string" }),
+    new_end: date("new_end", { mode: "string" }).notNull(),
+    pay_no: varchar("pay_no", { length: 32 }),
+    act_code: varchar("act_code", { length: 24 }),
+    remark: text("remark"),
+    operator: varchar("operator", { length: 50 }),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+    sch_id: integer("sch_id").notNull(),
+  },
+  (t) => [
+    index("school_renewals_sch_id_created_at_id_idx").on(t.sch_id, t.created_at, t.id),
+    index("school_renewals_sysid_idx").on(t.sysid),
+    index("school_renewals_school_title_idx").on(t.school_title),
+    index("school_renewals_way_idx").on(t.way),
+    index("school_renewals_new_end_idx").on(t.new_end),
+    index("school_renewals_pay_no_idx").on(t.pay_no),
+    index("school_renewals_act_code_idx").on(t.act_code),
+    index("school_renewals_created_at_idx").on(t.created_at),
+  ],
+);
+
+/** servicedelay (entity.servicedelay) */
+export const providerExtensions = pgTable(
+  "provider_extensions",
+  {
+    id: serial("id").primaryKey(),
+    service_title: varchar("service_title", { length: 100 }).notNull(),
+    way: varchar("way", { length: 32 }).notNull(),
+    title: varchar("title", { length: 100 }).notNull(),
+    term_months: integer("term_months").notNull(),
+    fee: bigint("fee", { mode: "number" }).default(0).notNull(),
+    old_end: date("old_end", { mode: "string" }),
+    new_end: date("new_end", { mode: "string" }).notNull(),
+    pay_no: varchar("pay_no", { length: 32 }),
+    act_code: varchar("act_code", { length: 24 }),
+    remark: text("remark"),
+    operator: varchar("operator", { length: 50 }),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("provider_extensions_sysid_created_at_id_idx").on(t.sysid, t.created_at, t.id),
+    index("provider_extensions_service_title_idx").on(t.service_title),
+    index("provider_extensions_way_idx").on(t.way),
+    index("provider_extensions_new_end_idx").on(t.new_end),
+    index("provider_extensions_pay_no_idx").on(t.pay_no),
+    index("provider_extensions_act_code_idx").on(t.act_code),
+    index("provider_extensions_created_at_idx").on(t.created_at),
+  ],
+);
+
+/** actcode (entity.actcode) */
+export const activationCodes = pgTable(
+  "activation_codes",
+  {
+    id: serial("id").primaryKey(),
+    code: varchar("code", { length: 24 }).notNull(),
+    batch_no: varchar("batch_no", { length: 32 }).notNull(),
+    target: varchar("target", { length: 32 }).notNull(),
+    sysid: integer("sysid"),
+    sch_id: integer("sch_id"),
+    bound_title: varchar("bound_title", { length: 100 }),
+    meal_id: integer("meal_id"),
+    title: varchar("title", { length: 100 }).notNull(),
+    term_months: integer("term_months").notNull(),
+    status: varchar("status", { length: 32 }).default("unused").notNull(),
+    expires_on: date("expires_on", { mode: "string" }).notNull(),
+    used_at: timestamp("used_at", { withTimezone: true, mode: "date" }),
+    used_by: varchar("used_by", { length: 50 }),
+    used_sysid: integer("used_sysid"),
+    used_sch_id: integer("used_sch_id"),
+    remark: text("remark"),
+    created_by: varchar("created_by", { length: 50 }),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+  },
+  (t) => [
+    index("activation_codes_batch_no_idx").on(t.batch_no),
+    index("activation_codes_target_idx").on(t.target),
+    index("activation_codes_sysid_idx").on(t.sysid),
+    index("activation_codes_sch_id_idx").on(t.sch_id),
+    index("activation_codes_status_idx").on(t.status),
+    index("activation_codes_expires_on_idx").on(t.expires_on),
+    index("activation_codes_used_at_idx").on(t.used_at),
+    index("activation_codes_created_at_idx").on(t.created_at),
+    uniqueIndex("activation_codes_code_unique").on(t.code),
+  ],
+);
+
+/** Every catalogue entity's table by entity name. */
+export const catalogueTablesByEntity = {
+  service: providers,
+  school: schools,
+  meal: mealPackages,
+  schoolrenew: schoolRenewals,
+  servicedelay: providerExtensions,
+  actcode: activationCodes,
+} as const;
