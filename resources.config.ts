@@ -3,7 +3,7 @@
  * and the menu trees of both generations (spec 2.2, 2.3), assembled into one catalogue. Server tables, validation
  * and CRUD operations and the SPA's resources, lists, forms and menus all come from here.
  */
-import type { Catalogue, EntityDecl, MenuGroup } from "./common/catalogue";
+import type { Catalogue, EntityDecl, MenuGroup, OperationDecl } from "./common/catalogue";
 import { assembleCatalogue } from "./catalogue/assemble";
 import { v1Menus } from "./catalogue/menus.v1";
 import { v2Menus } from "./catalogue/menus.v2";
@@ -13,7 +13,7 @@ import { schools } from "./catalogue/schools";
 
 export { serviceEntity } from "./catalogue/providers";
 export { schoolEntity } from "./catalogue/schools";
-export { actcodeEntity, actcodeVoid, mealEntity, schoolRenewEntity, serviceDelayEntity } from "./catalogue/renewals";
+export { actcodeAddOperation, actcodeEntity, actcodeVoid, mealEntity, schoolRenewEntity, serviceDelayEntity, serviceDelayOperation } from "./catalogue/renewals";
 
 export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals }, [v1Menus, v2Menus]);
 
@@ -21,6 +21,12 @@ export const entities: EntityDecl[] = catalogue.entities;
 
 export const menus: MenuGroup[] = catalogue.menus;
 
+export const operations: OperationDecl[] = catalogue.operations;
+
 export function entityByName(name: string): EntityDecl | undefined {
   return entities.find((e) => e.name === name);
+}
+
+export function operationByName(name: string): OperationDecl | undefined {
+  return operations.find((o) => o.name === name);
 }

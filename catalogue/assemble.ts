@@ -1,9 +1,9 @@
 /**
  * Binds the menu trees to the domains' pages: every menu entry gets the page its route name is bound to, in
- * both generations. A binding no menu uses, a route bound twice, an entity declared twice or a page naming an
- * undeclared entity is a mistake in the catalogue: it throws when the catalogue loads, before anything serves it.
+ * both generations. A binding no menu uses, a route bound twice, an entity or operation declared twice or a page
+ * (or an operation's refresh) naming an undeclared entity is a mistake in the catalogue: it throws when the catalogue loads, before anything serves it.
  */
-import type { Catalogue, CatalogueDomain, MenuGroup, MenuTree, PageRef } from "../common/catalogue";
+import type { Catalogue, CatalogueDomain, MenuGroup, MenuTree, OperationDecl, PageRef } from "../common/catalogue";
 
 /** `domains` in the order their entities are listed (domain name -> module). */
 export function assembleCatalogue(domains: Record<string, CatalogueDomain>, trees: readonly MenuTree[]): Catalogue {
@@ -27,6 +27,8 @@ export function assembleCatalogue(domains: Record<string, CatalogueDomain>, tree
     }
   }
 
+  const operations = assembleOperations(domains, entityDomain);
+
   const used = new Set<string>();
   const menus: MenuGroup[] = trees.flatMap(({ generation, groups }) =>
     groups.map(({ path, children, ...group }) => ({
@@ -45,5 +47,22 @@ export function assembleCatalogue(domains: Record<string, CatalogueDomain>, tree
     if (!used.has(route)) throw new Error(`catalogue: ${domain} binds route "${route}", which no menu names`);
   }
 
-  return { entities: Object.values(domains).flatMap((d) => d.entities), menus };
+  return { entities: Object.values(domains).flatMap((d) => d.entities), operations, menus };
+}
+
+function assembleOperations(domains: Record<string, CatalogueDomain>, entityDomain: ReadonlyMap<string, string>): OperationDecl[] {
+  const declaredBy = new Map<string, string>();
+  const operations: OperationDecl[] = [];
+  for (const [domain, { operations: declared = [] }] of Object.entries(domains)) {
+    for (const operation of declared) {
+      const other = declaredBy.get(operation.name);
+      if (other) throw new Error(`catalogue: operation "${operation.name}" is declared by both ${other} and ${domain}`);
+      declaredBy.set(operation.name, domain);
+      for (const entity of operation.invalidates ?? []) {
+        if (!entityDomain.has(entity)) throw new Error(`catalogue: operation "${operation.name}" refreshes the undeclared entity "${entity}"`);
+      }
+      operations.push(operation);
+    }
+  }
+  return operations;
 }

@@ -2,8 +2,8 @@
  * Renewals: the packages a school buys, the activation codes, and the records of every term extension of a school
  * or a provider (by payment, code or contract maintenance). The server side is server/methods/renewal/.
  */
-import type { CatalogueDomain, EntityDecl, RowAction } from "../common/catalogue";
-import { MAX_TERM_MONTHS, REMARK_MAX_LENGTH } from "../common/renewalLimits";
+import type { CatalogueDomain, EntityDecl, OperationDecl, RowAction } from "../common/catalogue";
+import { MAX_CODES_PER_BATCH, MAX_TERM_MONTHS, REMARK_MAX_LENGTH } from "../common/renewalLimits";
 import { OPERATOR_ROLES } from "../common/roleKeys";
 import { statusOptions } from "./shared";
 
@@ -148,8 +148,57 @@ export const actcodeEntity: EntityDecl = {
   ],
 };
 
+/**
+ * A batch of activation codes (custom page actcodeadd): a package (`meal_id`) or a number of months, never both,
+ * optionally bound to a provider (`sysid`) or one of its schools (`sch_id`).
+ */
+export const actcodeAddOperation: OperationDecl = {
+  name: "actcodeadd",
+  roles: OPERATOR_ROLES,
+  effect: "write",
+  title: "menu.actcodeadd",
+  submit: "renewal.generate",
+  invalidates: ["actcode"],
+  fields: [
+    { name: "count", type: "int", label: "renewal.code_count", required: true, min: 1, max: MAX_CODES_PER_BATCH },
+    {
+      name: "target",
+      type: "enum",
+      label: "renewal.code_target",
+      required: true,
+      options: [
+        { value: "school", label: "renewal.target_school" },
+        { value: "service", label: "renewal.target_service" },
+      ],
+    },
+    { name: "meal_id", type: "int", label: "renewal.package", min: 1 },
+    { name: "term_months", type: "int", label: "renewal.term_months", min: 1, max: MAX_TERM_MONTHS },
+    { name: "expires_on", type: "date", label: "renewal.expires_on", required: true },
+    { name: "sysid", type: "int", label: "renewal.bound_provider", min: 1 },
+    { name: "sch_id", type: "int", label: "renewal.bound_school", min: 1 },
+    { name: "remark", type: "text", label: "renewal.remark", max: REMARK_MAX_LENGTH },
+  ],
+};
+
+/** Contract maintenance (custom page servicedelayv2): a provider's term extended by hand, with the fee agreed. */
+export const serviceDelayOperation: OperationDecl = {
+  name: "servicedelay",
+  roles: OPERATOR_ROLES,
+  effect: "write",
+  title: "menu.servicedelayv2",
+  submit: "renewal.extend",
+  invalidates: ["servicedelay", "service"],
+  fields: [
+    { name: "sysid", type: "int", label: "renewal.provider", required: true, min: 1 },
+    { name: "term_months", type: "int", label: "renewal.term_months", required: true, min: 1, max: MAX_TERM_MONTHS },
+    { name: "fee", type: "money", label: "renewal.fee", min: 0, max: 100_000_000 },
+    { name: "remark", type: "text", label: "renewal.remark", max: REMARK_MAX_LENGTH },
+  ],
+};
+
 export const renewals: CatalogueDomain = {
   entities: [mealEntity, schoolRenewEntity, serviceDelayEntity, actcodeEntity],
+  operations: [actcodeAddOperation, serviceDelayOperation],
   pages: {
     meallist: { kind: "list", entity: "meal" },
     mealadd: { kind: "add", entity: "meal" },

@@ -153,6 +153,8 @@ export interface MenuGroup {
 
 export interface Catalogue {
   entities: EntityDecl[];
+  /** operations beyond CRUD, declared by the domains */
+  operations: OperationDecl[];
   menus: MenuGroup[];
 }
 
@@ -164,6 +166,7 @@ export interface CatalogueDomain {
   entities: EntityDecl[];
   /** route name -> the page it opens */
   pages: Record<string, PageRef>;
+  operations?: OperationDecl[];
 }
 
 /** A menu entry as a menu tree writes it: its page comes from the domain that binds its route name. */
@@ -177,4 +180,31 @@ export interface MenuTreeGroup extends Omit<MenuGroup, "generation" | "children"
 export interface MenuTree {
   generation: MenuGroup["generation"];
   groups: MenuTreeGroup[];
+}
+
+/**
+ * What an operation does to data. While the caller's service term has expired only reading, renewing (and
+ * paying for it) and managing the caller's own account stay open; a "write" is refused.
+ */
+export type OperationEffect = "read" | "write" | "renewal" | "account";
+
+/**
+ * An operation beyond CRUD, declared once: the server registers it with these roles and effect and checks its
+ * payload against `fields`; the SPA renders its form from `fields` and calls it through the data provider.
+ * Rules between fields (one of two, a date after today) stay in the handler and the page.
+ */
+export interface OperationDecl {
+  /** the /weapi/ method */
+  name: string;
+  /** /weapi/ path (default adminapiv2) */
+  path?: string;
+  roles: readonly string[];
+  effect: OperationEffect;
+  /** its payload: the same kinds and rules as entity fields; an absent optional field reaches the handler as null */
+  fields: FieldDecl[];
+  /** translation keys of the form's title and of its submit button */
+  title: string;
+  submit: string;
+  /** entities whose lists and records refresh after it */
+  invalidates?: readonly string[];
 }

@@ -3,6 +3,9 @@
  * name; getList -> {entity}list, getOne -> {entity}info, create -> {entity}add, update -> {entity}edit,
  * deleteOne -> {entity}del, on the path the entity declares (default adminapiv2).
  *
+ * custom -> a declared operation (catalogue operations): `url` names it, and its path and method come from its
+ * declaration; its payload is exactly the values given (the form decides what to send).
+ *
  * refine merges URL query parameters into `meta`, so nothing here reads `meta`: the path and method come from
  * the catalogue alone, and only filters and sorters on fields the entity declares reach the payload.
  */
@@ -16,7 +19,7 @@ import type {
   ValidationErrors,
 } from "@refinedev/core";
 import type { CrudAction, EntityDecl } from "../common/catalogue";
-import { entityByName } from "../resources.config";
+import { entityByName, operationByName } from "../resources.config";
 import { getCookie } from "./session";
 import { weapi, type Envelope } from "./weapi";
 import { i18n } from "./i18n";
@@ -163,5 +166,14 @@ export const dataProvider: DataProvider = {
   deleteOne: async <T extends BaseRecord>({ resource, id }: Parameters<DataProvider["deleteOne"]>[0]) => {
     const data = await call<ItemData<T>>(entityOf(resource), "del", { id });
     return { data: (data?.items ?? { id }) as T };
+  },
+
+  // `data` is the answer's data.items, as for create
+  custom: async <T extends BaseRecord>({ url, payload }: Parameters<NonNullable<DataProvider["custom"]>>[0]) => {
+    const operation = operationByName(url);
+    if (!operation) throw new Error(`unknown declared operation: ${url}`);
+    const envelope = await weapi<ItemData<T>>(operation.path ?? DEFAULT_API_PATH, operation.name, { ...((payload ?? {}) as Record<string, unknown>) });
+    if (envelope.return_code !== "SUCCESS") throw new ApiFailError(envelope);
+    return { data: (envelope.data?.items ?? {}) as T };
   },
 };

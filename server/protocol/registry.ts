@@ -3,6 +3,7 @@
  * and its payload schema.
  */
 import type { FastifyBaseLogger } from "fastify";
+import type { OperationDecl, OperationEffect } from "../../common/catalogue";
 import type { ZodType } from "zod";
 import type { Authority } from "../auth/authority";
 import type { PasswordHasher } from "../auth/passwords";
@@ -59,11 +60,8 @@ export interface OperationResult {
 /** Who may call a session operation: role keys (any of them), or every signed-in user (their own session). */
 export const ANY_SIGNED_IN = "any signed-in user";
 
-/**
- * What an operation does to data. While the caller's service term has expired only reading, renewing (and
- * paying for it) and managing the caller's own account stay open; a "write" is refused.
- */
-export type OperationEffect = "read" | "write" | "renewal" | "account";
+/** What an operation does to data (common/catalogue.ts): it decides what stays open once a term has expired. */
+export type { OperationEffect };
 
 interface OperationBase<P> {
   path: string;
@@ -83,6 +81,8 @@ export interface SessionOperation<P = Record<string, unknown>> extends Operation
   needsToken: true;
   roles: readonly string[] | typeof ANY_SIGNED_IN;
   effect: OperationEffect;
+  /** the catalogue's declaration it was registered from (server/methods/declared.ts) */
+  declaration?: OperationDecl;
 }
 
 export type Operation<P = Record<string, unknown>> = PublicOperation<P> | SessionOperation<P>;

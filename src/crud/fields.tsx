@@ -35,7 +35,17 @@ export function fieldRules(field: FieldDecl, t: Translate): Rule[] {
   const rules: Rule[] = [];
   if (field.required) {
     const key = isChoice(field) || field.type === "date" ? "validation.select_required" : "validation.required";
-    rules.push({ required: true, whitespace: field.type !== "password", message: t(key, { label }) });
+    const message = t(key, { label });
+    // a number, or an id picked as a digit string: the string rule of a plain `required` would refuse a number
+    if (field.type === "int") {
+      rules.push({
+        required: true,
+        message,
+        validator: async (_rule, value: unknown) => {
+          if (value === undefined || value === null || value === "") throw new Error(message);
+        },
+      });
+    } else rules.push({ required: true, whitespace: field.type === "string" || field.type === "text", message });
   }
   switch (field.type) {
     case "string":
@@ -48,9 +58,16 @@ export function fieldRules(field: FieldDecl, t: Translate): Rule[] {
       }
       break;
     case "int":
-      rules.push({ type: "integer", message: t("validation.integer", { label }) });
-      if (field.min !== undefined) rules.push({ type: "number", min: field.min, message: t("validation.min_value", { label, min: field.min }) });
-      if (field.max !== undefined) rules.push({ type: "number", max: field.max, message: t("validation.max_value", { label, max: field.max }) });
+      // a number typed, or an id chosen in a picker (a digit string)
+      rules.push({
+        validator: async (_rule, value: unknown) => {
+          if (value === undefined || value === null || value === "") return;
+          const n = typeof value === "number" ? value : /^-?\d{1,15}$/.test(String(value)) ? Number(value) : NaN;
+          if (!Number.isInteger(n)) throw new Error(t("validation.integer", { label }));
+          if (field.min !== undefined && n < field.min) throw new Error(t("validation.min_value", { label, min: field.min }));
+          if (field.max !== undefined && n > field.max) throw new Error(t("validation.max_value", { label, max: field.max }));
+        },
+      });
       break;
     case "money":
       rules.push({
@@ -85,7 +102,7 @@ export function valueProps(field: FieldDecl): Pick<FormItemProps, "getValueProps
 }
 
 /** The form control of a field. */
-export function FieldControl({ field, t, ...rest }: { field: FieldDecl; t: Translate; id?: string }): ReactNode {
+export function FieldControl({ field, t, ...rest }: { field: FieldDecl; t: Translate; id?: string; "data-testid"?: string }): ReactNode {
   const placeholder = t(field.label);
   switch (field.type) {
     case "text":

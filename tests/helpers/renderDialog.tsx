@@ -1,12 +1,16 @@
 /**
- * Mounts a shell dialog or page the way the console does (antd App, a router, the toast bridge) and records
- * the toasts; with fake timers, `advance` moves time and lets the fake network answer.
+ * Mounts a shell dialog or page the way the console does (antd App, a router, refine with the real data
+ * provider, the toast bridge) and records the toasts; with fake timers, `advance` moves time and lets the fake
+ * network answer.
  */
+import { Refine } from "@refinedev/core";
+import routerProvider from "@refinedev/react-router";
 import { act, render } from "@testing-library/react";
 import { App as AntdApp, ConfigProvider } from "antd";
 import { useEffect, type ReactElement } from "react";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { vi } from "vitest";
+import { dataProvider } from "../../providers/dataProvider";
 import { registerFeedback } from "../../providers/feedback";
 
 export interface Toasts {
@@ -38,9 +42,11 @@ export function renderDialog(ui: ReactElement, { path = "/", route = "*" }: { pa
       <AntdApp>
         <ToastRecorder toasts={toasts} />
         <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route path={route} element={ui} />
-          </Routes>
+          <Refine routerProvider={routerProvider} dataProvider={dataProvider} options={{ disableTelemetry: true, reactQuery: { clientConfig: { defaultOptions: { queries: { retry: false } } } } }}>
+            <Routes>
+              <Route path={route} element={ui} />
+            </Routes>
+          </Refine>
         </MemoryRouter>
       </AntdApp>
     </ConfigProvider>,

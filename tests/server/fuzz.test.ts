@@ -43,10 +43,11 @@ const BAD_VALUES: unknown[] = [
   "%_\\",
 ];
 
-/** The field names an operation reads: its schema's, its catalogue entity's, and the common ones. */
+/** The field names an operation reads: its schema's, its declaration's, its catalogue entity's, and the common ones. */
 function fieldsOf(operation: Operation<unknown>): string[] {
   const names = new Set(COMMON_FIELDS);
   if (operation.schema instanceof ZodObject) for (const key of Object.keys(operation.schema.shape)) names.add(key);
+  if (operation.needsToken) for (const field of operation.declaration?.fields ?? []) names.add(field.name);
   const entity = entityOf(operation);
   if (entity) {
     for (const field of entity.fields) {

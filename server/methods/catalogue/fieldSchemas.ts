@@ -89,7 +89,12 @@ export function storedDefault(field: FieldDecl): unknown {
  * cannot be emptied.
  */
 export function recordSchema(entity: EntityDecl, action: "add" | "edit"): z.ZodType<Record<string, unknown>> {
-  const fields = formFields(entity, action).map((field) => ({ field, present: valueSchema(field), dflt: storedDefault(field) }));
+  return fieldsSchema(formFields(entity, action), action);
+}
+
+/** The schema of a payload of these fields (an entity's form, a declared operation's input), as recordSchema. */
+export function fieldsSchema(declared: readonly FieldDecl[], action: "add" | "edit"): z.ZodType<Record<string, unknown>> {
+  const fields = declared.map((field) => ({ field, present: valueSchema(field), dflt: storedDefault(field) }));
   // one transform over the whole payload: an absent field must still be seen (required, default)
   return z.record(z.string(), z.unknown()).transform((payload, ctx) => {
     const record: Record<string, unknown> = {};
@@ -113,7 +118,7 @@ export function recordSchema(entity: EntityDecl, action: "add" | "edit"): z.ZodT
 const FIELD_MESSAGES = new Set<string>(["required", "too_short", "too_long", "too_small", "too_big", "pattern", "option", "integer", "money", "date", "datetime", "text"]);
 
 /** Localised messages of a failed record check, one per field. */
-export function fieldErrors(entity: EntityDecl, error: z.ZodError, t: Translate): FieldError[] {
+export function fieldErrors(entity: Pick<EntityDecl, "fields">, error: z.ZodError, t: Translate): FieldError[] {
   const out: FieldError[] = [];
   for (const issue of error.issues) {
     const name = String(issue.path[0] ?? "");

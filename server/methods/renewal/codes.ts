@@ -5,22 +5,20 @@
  * concurrent attempts on one code exactly one wins; wrong codes count against the user and the address, each attempt
  * counted before the code is looked at.
  */
-import { OPERATOR_ROLES } from "../../../common/roleKeys";
 import { randomBytes, randomInt } from "node:crypto";
 import { and, eq, gte, isNull, or, type SQL } from "drizzle-orm";
-import { z } from "zod";
-import { MAX_CODES_PER_BATCH, MAX_TERM_MONTHS, REMARK_MAX_LENGTH } from "../../../common/renewalLimits";
 import { businessDay, isCalendarDay } from "../../../common/term";
 import { writeAudit } from "../../auth/audit";
 import { loadProvider, loadSchool } from "../../auth/authority";
 import { parseTenantId, resolveScope } from "../../auth/scope";
 import { recordFailures, releaseAttempts, reserveAttempts, type ThrottleKey } from "../../auth/throttle";
-import { actcodeVoid } from "../../../resources.config";
+import { actcodeAddOperation, actcodeVoid } from "../../../resources.config";
 import { tableColumn } from "../../db/catalogueTables";
 import type { DbOrTx } from "../../db/client";
 import { activationCodes } from "../../db/schema";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
+import { missingField, registerDeclared } from "../declared";
 import { enabledPackage } from "./packages";
 import { extendProviderTerm, extendSchoolTerm, type ExtendedTerm, type RenewalActor } from "./terms";
 
@@ -52,23 +50,17 @@ export function normaliseCode(input: unknown): string | null {
 
 const col = (name: string) => tableColumn(activationCodes, name);
 
-const intParam = (min: number, max: number) =>
-  z.union([z.number(), z.string().regex(/^\d{1,6}$/).transform(Number)]).pipe(z.number().int().min(min).max(max));
-const optionalId = z.union([z.number(), z.string().max(12)]).nullish();
-
-const batchPayload = z
-  .object({
-    count: intParam(1, MAX_CODES_PER_BATCH),
-    target: z.enum(["school", "service"]),
-    meal_id: optionalId,
-    term_months: intParam(1, MAX_TERM_MONTHS).optional(),
-    expires_on: z.string().refine(isCalendarDay),
-    sysid: optionalId,
-    sch_id: optionalId,
-    remark: z.string().trim().max(REMARK_MAX_LENGTH).optional(),
-  })
-  // a package or a number of months, never both
-  .refine((p) => (p.meal_id === undefined || p.meal_id === null || p.meal_id === "") !== (p.term_months === undefined), { path: ["term_months"] });
+/** The checked actcodeadd payload (catalogue/renewals.ts actcodeAddOperation). */
+interface BatchPayload {
+  count: number;
+  target: "school" | "service";
+  meal_id: number | null;
+  term_months: number | null;
+  expires_on: string;
+  sysid: number | null;
+  sch_id: number | null;
+  remark: string | null;
+}
 
 function actorOf(ctx: OperationContext): RenewalActor {
   return { userId: ctx.auth?.userId ?? null, username: ctx.auth?.username ?? "", ip: ctx.ip };
@@ -157,61 +149,55 @@ function codeExtension(code: Record<string, unknown>) {
 }
 
 export function registerCodeOperations(registry: OperationRegistry): void {
-  registry.add({
-    path: "adminapiv2",
-    method: "actcodeadd",
-    needsToken: true,
-    roles: OPERATOR_ROLES,
-    effect: "write",
-    schema: batchPayload,
-    async handler(ctx, p) {
-      if (p.expires_on < businessDay(ctx.now)) throw new ApiFailure("api.invalid_params", { field: "expires_on" });
-      let sysid = parseTenantId(p.sysid);
-      const schId = p.target === "school" ? parseTenantId(p.sch_id) : undefined;
-      let boundTitle: string | null = null;
-      if (schId !== undefined) {
-        const school = await loadSchool(ctx.db, schId);
-        if (!school || (sysid !== undefined && school.sysid !== sysid)) throw notFound();
-        sysid = school.sysid;
-        boundTitle = school.title;
-      } else if (sysid !== undefined) {
-        const provider = await loadProvider(ctx.db, sysid);
-        if (!provider) throw notFound();
-        boundTitle = provider.title;
-      }
-      const meal = p.term_months === undefined ? await enabledPackage(ctx.db, p.meal_id) : null;
-      const months = meal?.termMonths ?? p.term_months!;
-      const title = meal?.title ?? ctx.t("api.code_term_title", { count: months });
-      const batchNo = `B${businessDay(ctx.now).replace(/-/g, "")}${String(randomInt(1_000_000)).padStart(6, "0")}`;
-      const codes = new Set<string>();
-      while (codes.size < p.count) codes.add(generateCode());
-      await ctx.db.transaction(async (tx) => {
-        await tx.insert(activationCodes).values(
-          [...codes].map((code) => ({
-            code,
-            batch_no: batchNo,
-            target: p.target,
-            sysid: sysid ?? null,
-            sch_id: schId ?? null,
-            bound_title: boundTitle,
-            meal_id: meal?.id ?? null,
-            title,
-            term_months: months,
-            expires_on: p.expires_on,
-            remark: p.remark || null,
-            created_by: ctx.auth?.username ?? "",
-          })),
-        );
-        await writeAudit(tx, {
-          ...actorOf(ctx),
-          action: "actcodeadd",
-          entity: "actcode",
-          entityId: batchNo,
-          detail: { count: p.count, target: p.target, term_months: months, meal_id: meal?.id, sysid, sch_id: schId, expires_on: p.expires_on },
-        });
+  registerDeclared<BatchPayload>(registry, actcodeAddOperation, async (ctx, p) => {
+    // a package or a number of months, never both
+    if ((p.meal_id === null) === (p.term_months === null)) throw missingField(actcodeAddOperation, "term_months", ctx);
+    if (p.expires_on < businessDay(ctx.now)) throw new ApiFailure("api.invalid_params", { field: "expires_on" });
+    let sysid = parseTenantId(p.sysid);
+    const schId = p.target === "school" ? parseTenantId(p.sch_id) : undefined;
+    let boundTitle: string | null = null;
+    if (schId !== undefined) {
+      const school = await loadSchool(ctx.db, schId);
+      if (!school || (sysid !== undefined && school.sysid !== sysid)) throw notFound();
+      sysid = school.sysid;
+      boundTitle = school.title;
+    } else if (sysid !== undefined) {
+      const provider = await loadProvider(ctx.db, sysid);
+      if (!provider) throw notFound();
+      boundTitle = provider.title;
+    }
+    const meal = p.term_months === null ? await enabledPackage(ctx.db, p.meal_id) : null;
+    const months = meal?.termMonths ?? p.term_months!;
+    const title = meal?.title ?? ctx.t("api.code_term_title", { count: months });
+    const batchNo = `B${businessDay(ctx.now).replace(/-/g, "")}${String(randomInt(1_000_000)).padStart(6, "0")}`;
+    const codes = new Set<string>();
+    while (codes.size < p.count) codes.add(generateCode());
+    await ctx.db.transaction(async (tx) => {
+      await tx.insert(activationCodes).values(
+        [...codes].map((code) => ({
+          code,
+          batch_no: batchNo,
+          target: p.target,
+          sysid: sysid ?? null,
+          sch_id: schId ?? null,
+          bound_title: boundTitle,
+          meal_id: meal?.id ?? null,
+          title,
+          term_months: months,
+          expires_on: p.expires_on,
+          remark: p.remark?.trim() || null,
+          created_by: ctx.auth?.username ?? "",
+        })),
+      );
+      await writeAudit(tx, {
+        ...actorOf(ctx),
+        action: "actcodeadd",
+        entity: "actcode",
+        entityId: batchNo,
+        detail: { count: p.count, target: p.target, term_months: months, meal_id: meal?.id, sysid, sch_id: schId, expires_on: p.expires_on },
       });
-      return { messageKey: "api.codes_created", messageParams: { count: p.count }, data: { items: { batch_no: batchNo, count: p.count } } };
-    },
+    });
+    return { messageKey: "api.codes_created", messageParams: { count: p.count }, data: { items: { batch_no: batchNo, count: p.count } } };
   });
 
   registry.add({

@@ -1,0 +1,33 @@
+/**
+ * Calls a declared operation (catalogue operations) through refine's data provider (`custom`), so that the lists
+ * and records of the entities it declares it changes refresh after it, on every page that shows them.
+ */
+import { useCustomMutation, useInvalidate, type BaseRecord, type HttpError } from "@refinedev/core";
+import type { OperationDecl } from "../../common/catalogue";
+import { entityResources } from "./builtPages";
+
+export function useDeclaredOperation<T extends BaseRecord = BaseRecord>(operation: OperationDecl) {
+  const { mutateAsync, mutation } = useCustomMutation<T, HttpError, Record<string, unknown>>();
+  const invalidate = useInvalidate();
+
+  /** Resolves with the answer's data.items; rejects with the failure (the weapi client has shown its message). */
+  const call = async (values: Record<string, unknown>): Promise<T> => {
+    const { data } = await mutateAsync({
+      url: operation.name,
+      method: "post",
+      values,
+      // the console's toasts: the weapi client shows a failure once, the page says what succeeded
+      successNotification: false,
+      errorNotification: false,
+    });
+    const refreshed = new Set(operation.invalidates ?? []);
+    await Promise.all(
+      entityResources()
+        .filter((r) => refreshed.has(r.entity.name))
+        .map((r) => invalidate({ resource: r.identifier, invalidates: ["resourceAll"] })),
+    );
+    return data;
+  };
+
+  return { call, isPending: mutation.isPending };
+}
