@@ -203,13 +203,13 @@ export const renewals: CatalogueDomain = {
     meallist: { kind: "list", entity: "meal" },
     mealadd: { kind: "add", entity: "meal" },
     mealedit: { kind: "edit", entity: "meal" },
-    recharge: { kind: "custom", id: "recharge" },
+    recharge: { kind: "custom", id: "recharge", calls: ["schoolinfo", "schoollist", "getsetmeal", "get_pay", "checkpay", "renew"] },
     schoolrenewlist: { kind: "list", entity: "schoolrenew" },
     schoolrenewinfo: { kind: "info", entity: "schoolrenew" },
     actcodelist: { kind: "list", entity: "actcode" },
-    actcodeadd: { kind: "custom", id: "actcodeadd" },
+    actcodeadd: { kind: "custom", id: "actcodeadd", calls: ["actcodeadd", "servicelist", "schoollist"] },
     // contract maintenance of the provider of the row it is opened from
-    servicedelayv2: { kind: "custom", id: "servicedelayv2" },
+    servicedelayv2: { kind: "custom", id: "servicedelayv2", calls: ["serviceinfo", "servicelist", "servicedelay"] },
     // the codes generated for the provider of the row it is opened from
     serviceactcode: { kind: "list", entity: "actcode", filters: { target: "service" }, recordFilter: "sysid" },
     servicedelaylist: { kind: "list", entity: "servicedelay" },

@@ -115,7 +115,12 @@ export type PageRef =
       recordFilter?: string;
     }
   | { kind: "add" | "edit" | "info"; entity: string }
-  | { kind: "custom"; id: string };
+  | {
+      kind: "custom";
+      id: string;
+      /** the operations the page calls: the menu may show it only to roles they all allow (a test checks it) */
+      calls: readonly string[];
+    };
 
 export interface MenuEntry {
   /** route name, unique within its group (routes are /{group}/{name}) */

@@ -1,6 +1,6 @@
 /**
  * Mounts a shell dialog or page the way the console does (antd App, a router, refine with the real data
- * provider, the toast bridge) and records the toasts; with fake timers, `advance` moves time and lets the fake
+ * provider and the catalogue's resources, the toast bridge) and records the toasts; with fake timers, `advance` moves time and lets the fake
  * network answer.
  */
 import { Refine } from "@refinedev/core";
@@ -12,6 +12,7 @@ import { MemoryRouter, Route, Routes } from "react-router";
 import { vi } from "vitest";
 import { dataProvider } from "../../providers/dataProvider";
 import { registerFeedback } from "../../providers/feedback";
+import { catalogueResources } from "../../src/crud";
 
 export interface Toasts {
   errors: string[];
@@ -42,7 +43,7 @@ export function renderDialog(ui: ReactElement, { path = "/", route = "*" }: { pa
       <AntdApp>
         <ToastRecorder toasts={toasts} />
         <MemoryRouter initialEntries={[path]}>
-          <Refine routerProvider={routerProvider} dataProvider={dataProvider} options={{ disableTelemetry: true, reactQuery: { clientConfig: { defaultOptions: { queries: { retry: false } } } } }}>
+          <Refine routerProvider={routerProvider} dataProvider={dataProvider} resources={catalogueResources()} options={{ disableTelemetry: true, reactQuery: { clientConfig: { defaultOptions: { queries: { retry: false } } } } }}>
             <Routes>
               <Route path={route} element={ui} />
             </Routes>

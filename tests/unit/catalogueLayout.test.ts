@@ -125,7 +125,7 @@ describe("assembleCatalogue", () => {
       assembleCatalogue(
         {
           things: { entities: [entity("thing")], pages: { thinglist: list } },
-          others: { entities: [], pages: { thinglist: { kind: "custom", id: "thinglist" } } },
+          others: { entities: [], pages: { thinglist: { kind: "custom", id: "thinglist", calls: [] } } },
         },
         [tree("v2", "thinglist")],
       ),

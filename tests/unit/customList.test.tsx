@@ -47,8 +47,8 @@ const testCatalogue = vi.hoisted(() => {
       roles: ["systemv2", "schoolv2"],
       children: [
         { name: "voucherlist", title: "menu.servicelist", roles: ["systemv2"], page: { kind: "list", entity: "voucher" } },
-        { name: "recharge", title: "menu.recharge", roles: ["schoolv2"], page: { kind: "custom", id: "recharge" } },
-        { name: "unbuilt", title: "menu.recharge", page: { kind: "custom", id: "no-such-page" } },
+        { name: "recharge", title: "menu.recharge", roles: ["schoolv2"], page: { kind: "custom", id: "recharge", calls: [] } },
+        { name: "unbuilt", title: "menu.recharge", page: { kind: "custom", id: "no-such-page", calls: [] } },
       ],
     },
     {

@@ -4,10 +4,9 @@
  * Opened from the provider list with the provider's id, or on its own to choose the provider.
  */
 import { App as AntdApp, Button, Card, Descriptions, Form } from "antd";
-import { useEffect, useState } from "react";
+import { useOne } from "@refinedev/core";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
-import { weapi } from "../../../providers/weapi";
 import { serviceDelayOperation } from "../../../resources.config";
 import { OperationForm } from "../../crud/OperationForm";
 import { businessDay, extendedEnd } from "../../../common/term";
@@ -34,28 +33,23 @@ export default function ServiceDelayPage({ group, entry }: CustomPageProps) {
   const navigate = useNavigate();
   const { id } = useParams();
   const [form] = Form.useForm<DelayForm>();
-  const [provider, setProvider] = useState<Provider | undefined>();
   const sysid = Form.useWatch("sysid", form);
   const months = Form.useWatch("term_months", form);
   const reloadShellTerm = useTermReload();
 
-  // the chosen provider's current term (serviceinfo)
-  useEffect(() => {
-    setProvider(undefined);
-    if (!sysid) return;
-    let live = true;
-    weapi<{ items?: Provider }>("adminapiv2", "serviceinfo", { id: sysid })
-      .then((res) => live && res.return_code === "SUCCESS" && setProvider(res.data?.items))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [sysid]);
+  // the chosen provider's current term (serviceinfo), read through refine: the extension refreshes it
+  const { result } = useOne<Provider>({
+    resource: `service@${group.path}`,
+    id: sysid,
+    queryOptions: { enabled: Boolean(sysid) },
+    // the weapi client has shown a failure already
+    errorNotification: false,
+  });
+  const provider = sysid ? result : undefined;
 
   const done = ({ end_time: end }: { end_time?: string }) => {
     if (!end) return;
     void message.success(t("renewal.delay_done", { end }));
-    setProvider((p) => p && { ...p, end_time: end });
     // an operator acting in this provider sees its new end in the shell at once
     reloadShellTerm();
     form.setFieldsValue({ term_months: undefined, fee: undefined, remark: undefined });
