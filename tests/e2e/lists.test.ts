@@ -8,18 +8,9 @@ import type { Locator, Page } from "playwright-core";
 import { beforeAll, expect, test } from "vitest";
 import { addDays, businessDay } from "../../common/term";
 import { describeInBrowser, dismissExpiryReminder, login } from "../helpers/browser";
+import { api } from "../helpers/server";
 import { en } from "../helpers/locales";
 
-type Envelope = { return_code: string; return_msg: string; data?: Record<string, unknown> };
-
-async function api(baseUrl: string, path: string, method: string, payload: Record<string, unknown> = {}, token?: string): Promise<Envelope> {
-  const res = await fetch(`${baseUrl}/weapi/${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { "x-token": token } : {}) },
-    body: JSON.stringify({ method, ...payload }),
-  });
-  return (await res.json()) as Envelope;
-}
 
 async function apiLogin(baseUrl: string, username: string): Promise<{ token: string; facts: Record<string, string> }> {
   const res = await api(baseUrl, "adminapi", "login", { username, password: "demo1234" });

@@ -61,3 +61,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     throw err;
   }
 }
+
+type Envelope = { return_code: string; return_msg: string; data?: Record<string, unknown> };
+
+/** One /weapi/ call to a running server, as a client outside the browser makes it. */
+export async function api(baseUrl: string, path: string, method: string, payload: Record<string, unknown> = {}, token?: string): Promise<Envelope> {
+  const res = await fetch(`${baseUrl}/weapi/${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { "x-token": token } : {}) },
+    body: JSON.stringify({ method, ...payload }),
+  });
+  return (await res.json()) as Envelope;
+}

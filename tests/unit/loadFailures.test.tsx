@@ -1,63 +1,18 @@
 /**
- * Failed reads on the generic pages, mounted with the console's own refine options: a list whose read fails
+ * Failed reads on the generic pages, mounted with the console's own refine options (renderCrud): a list whose read fails
  * shows the one toast of the weapi client and stops loading, with a retry; an edit or detail page for a
  * record that does not exist shows one error and a not-found state, never an empty form. Only fetch is fake.
  */
-import { Refine } from "@refinedev/core";
-import routerProvider from "@refinedev/react-router";
-import { App as AntdApp, ConfigProvider } from "antd";
-import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { useEffect } from "react";
-import { MemoryRouter, Outlet, Route, Routes } from "react-router";
+import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { authProvider } from "../../providers/authProvider";
-import { dataProvider } from "../../providers/dataProvider";
-import { registerFeedback } from "../../providers/feedback";
-import { changeLanguage, i18nProvider } from "../../providers/i18n";
-import { catalogueResources, catalogueRouteElements } from "../../src/crud";
-import { REFINE_OPTIONS } from "../../src/refineOptions";
+import { changeLanguage } from "../../providers/i18n";
+import { renderCrud } from "../helpers/renderCrud";
 import { clearCookies, setCookies } from "../helpers/weapiFetch";
 
-const errors: string[] = [];
-
-function ToastRecorder() {
-  useEffect(
-    () =>
-      registerFeedback({
-        error: (text) => void errors.push(text),
-        warning: () => undefined,
-        success: () => undefined,
-        confirm: () => undefined,
-      }),
-    [],
-  );
-  return null;
-}
-
-function renderConsolePage(path: string) {
-  return render(
-    <ConfigProvider theme={{ token: { motion: false } }}>
-      <AntdApp>
-        <ToastRecorder />
-        <MemoryRouter initialEntries={[path]}>
-          <Refine
-            routerProvider={routerProvider}
-            dataProvider={dataProvider}
-            authProvider={authProvider}
-            i18nProvider={i18nProvider}
-            resources={catalogueResources()}
-            options={REFINE_OPTIONS}
-          >
-            <Routes>
-              <Route path="/" element={<Outlet />}>
-                {catalogueRouteElements()}
-              </Route>
-            </Routes>
-          </Refine>
-        </MemoryRouter>
-      </AntdApp>
-    </ConfigProvider>,
-  );
+/** the error toasts of the page mounted last */
+let errors: string[] = [];
+function renderConsolePage(path: string): void {
+  errors = renderCrud(path).toasts.errors;
 }
 
 type Reply = Record<string, unknown> | "network-error";
@@ -84,7 +39,6 @@ beforeAll(async () => {
   await changeLanguage("en");
 });
 beforeEach(() => {
-  errors.length = 0;
   clearCookies();
   setCookies({ token: "tok", select_user_type: "system", login_user_type: "system", servicer_ver: "v2", is_superadmin: "Y" });
 });
