@@ -3,19 +3,23 @@
  * and the menu trees of both generations (spec 2.2, 2.3), assembled into one catalogue. Server tables, validation
  * and CRUD operations and the SPA's resources, lists, forms and menus all come from here.
  */
-import type { Catalogue, EntityDecl, MenuGroup, OperationDecl } from "./common/catalogue";
+import type { Catalogue, EntityDecl, MenuGroup, OperationDecl, ReportDecl, SettingsDecl } from "./common/catalogue";
+import { accounts } from "./catalogue/accounts";
 import { assembleCatalogue } from "./catalogue/assemble";
+import { imports } from "./catalogue/imports";
 import { v1Menus } from "./catalogue/menus.v1";
 import { v2Menus } from "./catalogue/menus.v2";
 import { providers } from "./catalogue/providers";
 import { renewals } from "./catalogue/renewals";
+import { reports as reportsDomain } from "./catalogue/reports";
 import { schools } from "./catalogue/schools";
+import { site } from "./catalogue/site";
 
 export { serviceEntity } from "./catalogue/providers";
 export { schoolEntity } from "./catalogue/schools";
 export { actcodeAddOperation, actcodeEntity, actcodeVoid, mealEntity, schoolRenewEntity, serviceDelayEntity, serviceDelayOperation } from "./catalogue/renewals";
 
-export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals }, [v1Menus, v2Menus]);
+export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports }, [v1Menus, v2Menus]);
 
 export const entities: EntityDecl[] = catalogue.entities;
 
@@ -23,8 +27,20 @@ export const menus: MenuGroup[] = catalogue.menus;
 
 export const operations: OperationDecl[] = catalogue.operations;
 
+export const settingsPages: SettingsDecl[] = catalogue.settings;
+
+export const reports: ReportDecl[] = catalogue.reports;
+
 export function entityByName(name: string): EntityDecl | undefined {
   return entities.find((e) => e.name === name);
+}
+
+export function settingsByName(name: string): SettingsDecl | undefined {
+  return settingsPages.find((s) => s.name === name);
+}
+
+export function reportByName(name: string): ReportDecl | undefined {
+  return reports.find((r) => r.name === name);
 }
 
 export function operationByName(name: string): OperationDecl | undefined {

@@ -14,7 +14,11 @@ export default defineConfig({
         // a language's namespace files travel together: one request when it is chosen, not one per namespace
         manualChunks: (id) => {
           const language = /\/locales\/([a-z]{2})\/[^/]+\.json$/.exec(id)?.[1];
-          return language ? `locale-${language}` : undefined;
+          if (language) return `locale-${language}`;
+          // the charting library (only the report pages' chart imports it): a lazy chunk of its own, kept in the
+          // browser's cache across releases that change the report pages only
+          if (/\/node_modules\/(echarts|zrender)\//.test(id)) return "echarts";
+          return undefined;
         },
       },
     },

@@ -3,7 +3,7 @@
  * both generations. A binding no menu uses, a route bound twice, an entity or operation declared twice or a page
  * (or an operation's refresh) naming an undeclared entity is a mistake in the catalogue: it throws when the catalogue loads, before anything serves it.
  */
-import type { Catalogue, CatalogueDomain, MenuGroup, MenuTree, OperationDecl, PageRef } from "../common/catalogue";
+import type { Catalogue, CatalogueDomain, MenuGroup, MenuTree, OperationDecl, PageRef, ReportDecl, SettingsDecl } from "../common/catalogue";
 
 /** `domains` in the order their entities are listed (domain name -> module). */
 export function assembleCatalogue(domains: Record<string, CatalogueDomain>, trees: readonly MenuTree[]): Catalogue {
@@ -21,13 +21,16 @@ export function assembleCatalogue(domains: Record<string, CatalogueDomain>, tree
       bindings.set(route, { domain, page });
     }
   }
-  for (const [route, { domain, page }] of bindings) {
-    if (page.kind !== "custom" && !entityDomain.has(page.entity)) {
-      throw new Error(`catalogue: ${domain} binds route "${route}" to the undeclared entity "${page.entity}"`);
-    }
-  }
-
   const operations = assembleOperations(domains, entityDomain);
+  const settings = declaredOnce(domains, "settings", (d) => d.settings ?? []);
+  const reports = declaredOnce(domains, "report", (d) => d.reports ?? []);
+  for (const [route, { domain, page }] of bindings) {
+    const missing =
+      (page.kind === "settings" && !settings.some((s) => s.name === page.settings) && `settings "${page.settings}"`) ||
+      (page.kind === "report" && !reports.some((r) => r.name === page.report) && `report "${page.report}"`) ||
+      ("entity" in page && !entityDomain.has(page.entity) && `entity "${page.entity}"`);
+    if (missing) throw new Error(`catalogue: ${domain} binds route "${route}" to the undeclared ${missing}`);
+  }
 
   const used = new Set<string>();
   const menus: MenuGroup[] = trees.flatMap(({ generation, groups }) =>
@@ -47,7 +50,21 @@ export function assembleCatalogue(domains: Record<string, CatalogueDomain>, tree
     if (!used.has(route)) throw new Error(`catalogue: ${domain} binds route "${route}", which no menu names`);
   }
 
-  return { entities: Object.values(domains).flatMap((d) => d.entities), operations, menus };
+  return { entities: Object.values(domains).flatMap((d) => d.entities), operations, settings, reports, menus };
+}
+
+function declaredOnce<T extends SettingsDecl | ReportDecl>(domains: Record<string, CatalogueDomain>, what: string, of: (d: CatalogueDomain) => T[]): T[] {
+  const declaredBy = new Map<string, string>();
+  const all: T[] = [];
+  for (const [domain, module] of Object.entries(domains)) {
+    for (const decl of of(module)) {
+      const other = declaredBy.get(decl.name);
+      if (other) throw new Error(`catalogue: ${what} "${decl.name}" is declared by both ${other} and ${domain}`);
+      declaredBy.set(decl.name, domain);
+      all.push(decl);
+    }
+  }
+  return all;
 }
 
 function assembleOperations(domains: Record<string, CatalogueDomain>, entityDomain: ReadonlyMap<string, string>): OperationDecl[] {

@@ -1,6 +1,6 @@
 /**
  * Renewals: the packages a school buys, the activation codes, and the records of every term extension of a school
- * or a provider (by payment, code or contract maintenance). The server side is server/methods/renewal/.
+ * or a provider (by payment, code or contract maintenance). The server side is server/domains/renewals/.
  */
 import type { CatalogueDomain, EntityDecl, OperationDecl, RowAction } from "../common/catalogue";
 import { MAX_CODES_PER_BATCH, MAX_TERM_MONTHS, REMARK_MAX_LENGTH } from "../common/renewalLimits";

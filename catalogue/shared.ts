@@ -1,5 +1,5 @@
 /** Field options that several domains' entities use. */
-import type { FieldOption } from "../common/catalogue";
+import type { FieldDecl, FieldOption } from "../common/catalogue";
 
 export const yesNo: FieldOption[] = [
   { value: "Y", label: "common.yes" },
@@ -11,3 +11,9 @@ export const statusOptions: FieldOption[] = [
   { value: "1", label: "enum.status.1" },
   { value: "0", label: "enum.status.0" },
 ];
+
+/**
+ * The school a school-scoped record belongs to (its tenant column, set from the caller's scope): a column and a
+ * filter for whoever works across several schools (a provider), hidden once a school is chosen.
+ */
+export const schoolField: FieldDecl = { name: "sch_id", type: "ref", ref: { entity: "school" }, label: "field.school", list: true, filter: "eq", detail: true };

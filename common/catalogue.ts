@@ -5,6 +5,7 @@
  * Titles and labels are translation keys (locales/<lang>/<namespace>.json), icons are @ant-design/icons names.
  */
 
+/** The field kinds of the registry (server/engine/fieldKinds, src/engine/fieldKinds): one module per kind. */
 export type FieldType =
   | "string" // single-line text
   | "text" // multi-line text
@@ -14,7 +15,23 @@ export type FieldType =
   | "datetime" // ISO 8601 with offset
   | "enum" // one of options
   | "yesno" // 'Y' | 'N'
-  | "password"; // write-only, never returned
+  | "status" // '1' in use | '0' disabled: a switch in lists for whoever may edit the record
+  | "password" // write-only, never returned
+  | "ref" // the id of a record of another entity (`ref`), shown by that record's name
+  | "phone" // a mainland mobile or landline number
+  | "image" // an image by its http(s) URL
+  | "idcard"; // a resident identity card number (18 characters, checksum), masked in lists and exports
+
+/** What a `ref` field refers to. */
+export interface FieldRef {
+  /** the entity referred to (same or wider tenant scope) */
+  entity: string;
+  /**
+   * another ref field of the same record that narrows this one (a class within the chosen grade): the referred
+   * entity has a field of that name, and the record's value must match it
+   */
+  narrowBy?: string;
+}
 
 export interface FieldOption {
   value: string;
@@ -37,8 +54,13 @@ export interface FieldDecl {
   /** translation key of the message shown when `pattern` fails */
   patternMessage?: string;
   options?: FieldOption[];
+  /** type "ref": the entity referred to */
+  ref?: FieldRef;
+  /** type "ref": several records (a list of ids, e.g. the schools assigned to an account; a virtual field) */
+  multiple?: boolean;
   default?: string | number;
-  unique?: boolean;
+  /** true: unique platform-wide; "tenant": unique within the record's school (or provider) */
+  unique?: boolean | "tenant";
   /** shown as a list column */
   list?: boolean;
   /** list filter: 'like' for text search, 'eq' for exact match, 'range' for date and time ranges (chosen by day) */
@@ -46,6 +68,8 @@ export interface FieldDecl {
   sortable?: boolean;
   /** in the create/edit form: true for both, or only one of them */
   form?: boolean | "add" | "edit";
+  /** in the form only while another field holds this value (an account's schools, for a school administrator) */
+  formWhen?: { field: string; value: string };
   detail?: boolean;
   /** not a database column of the entity (handled by the entity's server hooks, e.g. the first account) */
   virtual?: boolean;
@@ -64,6 +88,8 @@ export interface RowAction {
   roles: readonly string[];
   /** offered only on rows whose field holds this value */
   when?: { field: string; value: string };
+  /** a small form asked with the confirmation (an amount, a reason, a new password), sent beside the row's id */
+  fields?: FieldDecl[];
 }
 
 export type TenantScope = "platform" | "provider" | "school";
@@ -101,7 +127,27 @@ export interface EntityDecl {
    * data.items {filename, mime, content_base64}. The list page then offers an Export button.
    */
   exportOperation?: string;
+  /**
+   * Import of the entity's records from an .xlsx file: the list page then offers Import (template download,
+   * every row checked before anything is written, all or nothing, progress, row errors) and the import is logged.
+   */
+  import?: ImportDecl;
   rowActions?: RowAction[];
+  /**
+   * "domain": the entity's operations and table are its domain's own (server/domains/<domain>/); the engine
+   * builds its pages from the declaration but registers no generic operation and generates no table.
+   */
+  implementedBy?: "engine" | "domain";
+}
+
+/** An entity's spreadsheet import (see EntityDecl.import). */
+export interface ImportDecl {
+  /** the operation taking {sch_id, filename, content_base64}; answers items {log_id, total, imported, errors} */
+  operation: string;
+  /** the operation answering the template like an export */
+  templateOperation: string;
+  /** the columns of the template and of a file, in order: field names of the entity, or a ref field's title */
+  columns: readonly string[];
 }
 
 /** What a menu entry opens. */
@@ -113,8 +159,14 @@ export type PageRef =
       filters?: Record<string, string>;
       /** on a route with :id, the field the list is filtered by that id (e.g. a provider's codes) */
       recordFilter?: string;
+      /** a second list of the entity in the same menu group (the operators' list of every school): its own resource */
+      view?: string;
     }
   | { kind: "add" | "edit" | "info"; entity: string }
+  /** one record per tenant edited in a form, no list (a declared SettingsDecl) */
+  | { kind: "settings"; settings: string }
+  /** figures by a dimension with filters, a table and a chart, exported (a declared ReportDecl) */
+  | { kind: "report"; report: string }
   | {
       kind: "custom";
       id: string;
@@ -160,6 +212,8 @@ export interface Catalogue {
   entities: EntityDecl[];
   /** operations beyond CRUD, declared by the domains */
   operations: OperationDecl[];
+  settings: SettingsDecl[];
+  reports: ReportDecl[];
   menus: MenuGroup[];
 }
 
@@ -172,6 +226,8 @@ export interface CatalogueDomain {
   /** route name -> the page it opens */
   pages: Record<string, PageRef>;
   operations?: OperationDecl[];
+  settings?: SettingsDecl[];
+  reports?: ReportDecl[];
 }
 
 /** A menu entry as a menu tree writes it: its page comes from the domain that binds its route name. */
@@ -212,4 +268,48 @@ export interface OperationDecl {
   submit: string;
   /** entities whose lists and records refresh after it */
   invalidates?: readonly string[];
+}
+
+/**
+ * A settings page: one record per tenant (the platform, a provider or a school) edited in a form, no list. The
+ * server registers `{name}info` (the record, defaults while none is saved) and `{name}edit` (saves the fields sent).
+ */
+export interface SettingsDecl {
+  name: string;
+  scope: TenantScope;
+  /** translation key of the page's title */
+  title: string;
+  roles: { info: readonly string[]; edit: readonly string[] };
+  fields: FieldDecl[];
+  /** /weapi/ path of its operations (default adminapiv2) */
+  apiPath?: string;
+}
+
+/** A figure of a report: a count or sum per row of the dimension. */
+export interface ReportMeasure {
+  name: string;
+  /** translation key */
+  label: string;
+  type: "int" | "money";
+}
+
+/**
+ * A report page: filters, then one row per value of its dimension (a class, a gender, a day) with its measures,
+ * drawn as a chart and exported to .xlsx. The server registers `name` (answer items: rows, total: row count)
+ * and `exportOperation`; the figures come from the domain's query.
+ */
+export interface ReportDecl {
+  /** the /weapi/ method answering the figures */
+  name: string;
+  exportOperation: string;
+  scope: TenantScope;
+  /** translation key of the page's title */
+  title: string;
+  roles: readonly string[];
+  /** filter inputs (date range, a reference, a choice); sent as the list filters are */
+  filters: FieldDecl[];
+  /** the field naming each row (its label: a class title, a gender's option label) */
+  dimension: FieldDecl;
+  measures: ReportMeasure[];
+  chart: "bar" | "pie" | "line";
 }

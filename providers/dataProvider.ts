@@ -3,8 +3,9 @@
  * name; getList -> {entity}list, getOne -> {entity}info, create -> {entity}add, update -> {entity}edit,
  * deleteOne -> {entity}del, on the path the entity declares (default adminapiv2).
  *
- * custom -> a declared operation (catalogue operations): `url` names it, and its path and method come from its
- * declaration; its payload is exactly the values given (the form decides what to send).
+ * custom -> an operation the catalogue declares beyond CRUD (a declared operation, a settings page's `{name}info` /
+ * `{name}edit`, a report's figures and export): `url` names it, and its path comes from its declaration; its
+ * payload is exactly the values given (the form decides what to send).
  *
  * refine merges URL query parameters into `meta`, so nothing here reads `meta`: the path and method come from
  * the catalogue alone, and only filters and sorters on fields the entity declares reach the payload.
@@ -19,7 +20,7 @@ import type {
   ValidationErrors,
 } from "@refinedev/core";
 import type { CrudAction, EntityDecl } from "../common/catalogue";
-import { entityByName, operationByName } from "../resources.config";
+import { entityByName, operationByName, reports, settingsPages } from "../resources.config";
 import { getCookie } from "./session";
 import { weapi, type Envelope } from "./weapi";
 import { i18n } from "./i18n";
@@ -132,6 +133,16 @@ function pagePayload(pagination: Pagination | undefined): { page: number; limit:
   return { page: pagination?.currentPage ?? 1, limit: Math.min(pagination?.pageSize ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) };
 }
 
+/** The /weapi/ path of an operation `custom` may call (a declared operation, a settings page's info or edit, a report). */
+function customOperationPath(name: string): string | undefined {
+  const declared = operationByName(name);
+  if (declared) return declared.path ?? DEFAULT_API_PATH;
+  const settings = settingsPages.find((s) => name === `${s.name}info` || name === `${s.name}edit`);
+  if (settings) return settings.apiPath ?? DEFAULT_API_PATH;
+  // a report's figures and its export
+  return reports.some((r) => name === r.name || name === r.exportOperation) ? DEFAULT_API_PATH : undefined;
+}
+
 export const dataProvider: DataProvider = {
   getApiUrl: () => "/weapi",
 
@@ -147,7 +158,9 @@ export const dataProvider: DataProvider = {
   },
 
   getOne: async <T extends BaseRecord>({ resource, id }: Parameters<DataProvider["getOne"]>[0]) => {
-    const data = await call<ItemData<T>>(entityOf(resource), "info", { id });
+    const entity = entityOf(resource);
+    // a school's own id is its school id: schoolinfo takes sch_id (spec 7)
+    const data = await call<ItemData<T>>(entity, "info", entity.tenantColumns?.schid === "id" ? { sch_id: id } : { id });
     // an answer without the record is a missing record, never an empty one to edit
     if (!data?.items) throw new ApiFailError({ return_code: "FAIL", return_msg: i18n.t("crud.not_found_title") });
     return { data: data.items };
@@ -170,9 +183,9 @@ export const dataProvider: DataProvider = {
 
   // `data` is the answer's data.items, as for create
   custom: async <T extends BaseRecord>({ url, payload }: Parameters<NonNullable<DataProvider["custom"]>>[0]) => {
-    const operation = operationByName(url);
-    if (!operation) throw new Error(`unknown declared operation: ${url}`);
-    const envelope = await weapi<ItemData<T>>(operation.path ?? DEFAULT_API_PATH, operation.name, { ...((payload ?? {}) as Record<string, unknown>) });
+    const path = customOperationPath(url);
+    if (path === undefined) throw new Error(`unknown declared operation: ${url}`);
+    const envelope = await weapi<ItemData<T>>(path, url, { ...((payload ?? {}) as Record<string, unknown>) });
     if (envelope.return_code !== "SUCCESS") throw new ApiFailError(envelope);
     return { data: (envelope.data?.items ?? {}) as T };
   },

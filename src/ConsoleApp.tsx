@@ -14,7 +14,7 @@ import { loadUserOrLogin } from "../providers/guard";
 import { i18nProvider } from "../providers/i18n";
 import { getToken } from "../providers/session";
 import { REFINE_OPTIONS } from "./refineOptions";
-import { catalogueResources, catalogueRouteElements } from "./crud";
+import { catalogueResources, catalogueRouteElements } from "./engine";
 import { useSessionUser } from "./lib/session";
 import { Dashboard } from "./pages/Dashboard";
 import { DownloadList } from "./pages/DownloadList";

@@ -1,6 +1,6 @@
 // Generated from the catalogue's entity declarations by `npm run generate:tables` (server/db/generateTables.ts).
 // Do not edit: change the declaration, run the generator, then `npx drizzle-kit generate`.
-import { bigint, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex, varchar } from "drizzle-orm/pg-core";
+import { bigint, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex, varchar, type AnyPgColumn } from "drizzle-orm/pg-core";
 
 /** service (entity.service) */
 export const providers = pgTable(
@@ -37,14 +37,14 @@ export const schools = pgTable(
   {
     id: serial("id").primaryKey(),
     title: varchar("title", { length: 100 }).notNull(),
+    sysid: integer("sysid").notNull().references((): AnyPgColumn => providers.id),
     contact: varchar("contact", { length: 50 }),
     phone: varchar("phone", { length: 20 }),
     address: varchar("address", { length: 200 }),
     endtime: date("endtime", { mode: "string" }).notNull(),
     select_paymode: varchar("select_paymode", { length: 1 }).default("N").notNull(),
-    status: varchar("status", { length: 32 }).default("1").notNull(),
+    status: varchar("status", { length: 1 }).default("1").notNull(),
     created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
-    sysid: integer("sysid").notNull(),
   },
   (t) => [
     index("schools_sysid_id_idx").on(t.sysid, t.id),
@@ -52,6 +52,76 @@ export const schools = pgTable(
     index("schools_endtime_idx").on(t.endtime),
     index("schools_status_idx").on(t.status),
     index("schools_created_at_idx").on(t.created_at),
+  ],
+);
+
+/** grade (entity.grade) */
+export const grades = pgTable(
+  "grades",
+  {
+    id: serial("id").primaryKey(),
+    sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
+    title: varchar("title", { length: 50 }).notNull(),
+    sort: integer("sort").default(0).notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("grades_sch_id_sort_id_idx").on(t.sch_id, t.sort, t.id),
+    index("grades_sysid_sort_id_idx").on(t.sysid, t.sort, t.id),
+    index("grades_sort_idx").on(t.sort),
+    uniqueIndex("grades_sch_id_title_unique").on(t.sch_id, t.title),
+  ],
+);
+
+/** classes (entity.classes) */
+export const classes = pgTable(
+  "classes",
+  {
+    id: serial("id").primaryKey(),
+    sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
+    grade_id: integer("grade_id").notNull().references((): AnyPgColumn => grades.id),
+    title: varchar("title", { length: 50 }).notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("classes_sch_id_grade_id_id_idx").on(t.sch_id, t.grade_id, t.id),
+    index("classes_sysid_grade_id_id_idx").on(t.sysid, t.grade_id, t.id),
+    index("classes_grade_id_id_idx").on(t.grade_id, t.id),
+    index("classes_title_idx").on(t.title),
+  ],
+);
+
+/** student (entity.student) */
+export const students = pgTable(
+  "students",
+  {
+    id: serial("id").primaryKey(),
+    name: varchar("name", { length: 50 }).notNull(),
+    sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
+    student_no: varchar("student_no", { length: 32 }).notNull(),
+    sex: varchar("sex", { length: 32 }).notNull(),
+    grade_id: integer("grade_id").notNull().references((): AnyPgColumn => grades.id),
+    class_id: integer("class_id").notNull().references((): AnyPgColumn => classes.id),
+    guardian_name: varchar("guardian_name", { length: 50 }),
+    guardian_phone: varchar("guardian_phone", { length: 20 }),
+    id_card: varchar("id_card", { length: 18 }),
+    status: varchar("status", { length: 1 }).default("1").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("students_sch_id_id_idx").on(t.sch_id, t.id),
+    index("students_sysid_id_idx").on(t.sysid, t.id),
+    index("students_name_idx").on(t.name),
+    index("students_sex_idx").on(t.sex),
+    index("students_grade_id_id_idx").on(t.grade_id, t.id),
+    index("students_class_id_id_idx").on(t.class_id, t.id),
+    index("students_guardian_phone_idx").on(t.guardian_phone),
+    index("students_status_idx").on(t.status),
+    index("students_created_at_idx").on(t.created_at),
+    uniqueIndex("students_sch_id_student_no_unique").on(t.sch_id, t.student_no),
   ],
 );
 
@@ -100,7 +170,7 @@ export const schoolRenewals = pgTable(
   },
   (t) => [
     index("school_renewals_sch_id_created_at_id_idx").on(t.sch_id, t.created_at, t.id),
-    index("school_renewals_sysid_idx").on(t.sysid),
+    index("school_renewals_sysid_created_at_id_idx").on(t.sysid, t.created_at, t.id),
     index("school_renewals_school_title_idx").on(t.school_title),
     index("school_renewals_way_idx").on(t.way),
     index("school_renewals_new_end_idx").on(t.new_end),
@@ -177,12 +247,42 @@ export const activationCodes = pgTable(
   ],
 );
 
+/** schoolimportlog (import.entity) */
+export const schoolImportLogs = pgTable(
+  "school_import_logs",
+  {
+    id: serial("id").primaryKey(),
+    entity: varchar("entity", { length: 32 }).notNull(),
+    sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
+    filename: varchar("filename", { length: 255 }).notNull(),
+    username: varchar("username", { length: 50 }).notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    total: integer("total").default(0).notNull(),
+    imported: integer("imported").default(0).notNull(),
+    error_count: integer("error_count").default(0).notNull(),
+    status: varchar("status", { length: 32 }).notNull(),
+    errors: text("errors"),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("school_import_logs_sch_id_created_at_id_idx").on(t.sch_id, t.created_at, t.id),
+    index("school_import_logs_sysid_created_at_id_idx").on(t.sysid, t.created_at, t.id),
+    index("school_import_logs_entity_idx").on(t.entity),
+    index("school_import_logs_created_at_idx").on(t.created_at),
+    index("school_import_logs_status_idx").on(t.status),
+  ],
+);
+
 /** Every catalogue entity's table by entity name. */
 export const catalogueTablesByEntity = {
   service: providers,
   school: schools,
+  grade: grades,
+  classes: classes,
+  student: students,
   meal: mealPackages,
   schoolrenew: schoolRenewals,
   servicedelay: providerExtensions,
   actcode: activationCodes,
+  schoolimportlog: schoolImportLogs,
 } as const;

@@ -1,8 +1,7 @@
 /**
  * Writes the typed Drizzle tables of the catalogue entities (server/db/catalogue.generated.ts) from their
  * declarations, so that a column is named in the declaration only and a misspelt one fails the typecheck:
- * money → integer fen (bigint), date → date string, datetime → timestamptz, yesno/enum → varchar; virtual and
- * password fields are not columns. Indexes: one per filter and sort, the tenant column leading a composite index
+ * each field's column comes from its kind (server/engine/fieldKinds); virtual and password fields are not columns. Indexes: one per filter and sort, the tenant column leading a composite index
  * with the list's default order (a tenant's list is read in that order), a unique index per unique field.
  *
  * `npm run generate:tables` writes the file; a test fails while it differs from what the catalogue gives. Then
@@ -12,6 +11,7 @@ import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { EntityDecl, FieldDecl } from "../../common/catalogue";
 import { yuanToFen } from "../../common/money";
+import { kindOf } from "../engine/fieldKinds";
 import { isColumnField, tenantColumnNames } from "./catalogueTables";
 
 export const GENERATED_TABLES_FILE = fileURLToPath(new URL("./catalogue.generated.ts", import.meta.url));
@@ -35,59 +35,54 @@ function withRules(builder: string, field: FieldDecl): string {
   return out;
 }
 
-function columnSource(field: FieldDecl): string {
-  const name = JSON.stringify(field.name);
+function columnSource(field: FieldDecl, entities: readonly EntityDecl[]): string {
   // "id" is the record's own key in every entity
-  if (field.name === "id") return `serial(${name}).primaryKey()`;
-  switch (field.type) {
-    case "string":
-      return withRules(`varchar(${name}, { length: ${field.max ?? 255} })`, field);
-    case "text":
-      return withRules(`text(${name})`, field);
-    case "int":
-      return withRules(`integer(${name})`, field);
-    case "money":
-      return withRules(`bigint(${name}, { mode: "number" })`, field);
-    case "date":
-      return withRules(`date(${name}, { mode: "string" })`, field);
-    case "datetime":
-      // a record's creation time is stamped by the database
-      return field.name === "created_at" ? `timestamp(${name}, { withTimezone: true, mode: "date" }).defaultNow().notNull()` : withRules(`timestamp(${name}, { withTimezone: true, mode: "date" })`, field);
-    case "yesno":
-      return withRules(`varchar(${name}, { length: 1 })`, field);
-    case "enum":
-      return withRules(`varchar(${name}, { length: 32 })`, field);
-    case "password":
-      throw new Error(`password field ${field.name} is never a column`);
-  }
+  if (field.name === "id") return `serial(${JSON.stringify(field.name)}).primaryKey()`;
+  const column = kindOf(field).column(field);
+  if (field.name === "created_at") return `${column}.notNull()`;
+  const target = field.type === "ref" ? entities.find((e) => e.name === field.ref?.entity) : undefined;
+  // a referred record cannot be deleted while referred to (the engine says so first, with a clear message)
+  const references = target ? `.references((): AnyPgColumn => ${tableExportName(target)}.id)` : "";
+  return withRules(column, field) + references;
 }
 
 const key = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name));
 
-function tableSource(entity: EntityDecl): string {
+function tableSource(entity: EntityDecl, entities: readonly EntityDecl[]): string {
   const columns = new Map<string, string>();
-  for (const field of entity.fields) if (isColumnField(field)) columns.set(field.name, columnSource(field));
+  for (const field of entity.fields) if (isColumnField(field)) columns.set(field.name, columnSource(field, entities));
   if (!columns.has("id")) columns.set("id", `serial("id").primaryKey()`);
   const tenant = tenantColumnNames(entity);
-  for (const name of [tenant.sysid, tenant.schid]) if (name && !columns.has(name)) columns.set(name, `integer(${JSON.stringify(name)}).notNull()`);
+  for (const name of [tenant.sysid, tenant.schid]) {
+    if (!name || name === "id") continue;
+    // a tenant column is always set (from the caller's scope), declared as a field or not
+    const declared = columns.get(name);
+    if (!declared) columns.set(name, `integer(${JSON.stringify(name)}).notNull()`);
+    else if (!declared.includes(".notNull()")) columns.set(name, declared.replace(/^(integer\([^)]*\))/, "$1.notNull()"));
+  }
 
   const indexes: string[] = [];
-  // the narrowest tenant column first, then the default order: a tenant's list page is one index range
-  const tenantColumn = [tenant.schid, tenant.sysid].find((name) => name && name !== "id");
   const order = entity.defaultSort?.field ?? "id";
-  if (tenantColumn) {
-    const on = order === "id" ? [tenantColumn, "id"] : [tenantColumn, order, "id"];
+  /** an index led by `lead` and then the default order: a list narrowed by `lead` is read as one index range */
+  const ordered = (lead: string) => {
+    const on = order === "id" || order === lead ? [lead, "id"] : [lead, order, "id"];
     indexes.push(`index("${entity.table}_${on.join("_")}_idx").on(${on.map((c) => `t.${c}`).join(", ")})`);
-  }
-  for (const name of [tenant.sysid, tenant.schid]) {
-    if (name && name !== "id" && name !== tenantColumn) indexes.push(`index("${entity.table}_${name}_idx").on(t.${name})`);
-  }
+  };
+  // the narrowest tenant column first: a school's list; the provider column too: a provider's list of all its schools
+  const tenantColumn = [tenant.schid, tenant.sysid].find((name) => name && name !== "id");
+  for (const name of [tenant.schid, tenant.sysid]) if (name && name !== "id") ordered(name);
   for (const field of entity.fields) {
     if (!isColumnField(field) || field.name === "id" || field.unique || !(field.filter || field.sortable)) continue;
     if (field.name === tenant.sysid || field.name === tenant.schid) continue;
-    indexes.push(`index("${entity.table}_${field.name}_idx").on(t.${field.name})`);
+    // a reference picked in a filter (the students of a class) is read in the list's order
+    if (field.type === "ref" && field.filter === "eq") ordered(field.name);
+    else indexes.push(`index("${entity.table}_${field.name}_idx").on(t.${field.name})`);
   }
-  for (const field of entity.fields.filter((f) => f.unique && isColumnField(f))) indexes.push(`uniqueIndex("${entity.table}_${field.name}_unique").on(t.${field.name})`);
+  for (const field of entity.fields.filter((f) => f.unique && isColumnField(f))) {
+    // unique within the tenant: the tenant column leads, so the index also serves the tenant's lookups
+    const on = field.unique === "tenant" && tenantColumn ? [tenantColumn, field.name] : [field.name];
+    indexes.push(`uniqueIndex("${entity.table}_${on.join("_")}_unique").on(${on.map((c) => `t.${c}`).join(", ")})`);
+  }
 
   const body = [...columns].map(([name, source]) => `    ${key(name)}: ${source},`).join("\n");
   return `/** ${entity.name} (${entity.title}) */
@@ -104,13 +99,15 @@ ${indexes.map((i) => `    ${i},`).join("\n")}
 
 const BUILDERS = ["bigint", "date", "index", "integer", "pgTable", "serial", "text", "timestamp", "uniqueIndex", "varchar"];
 
-export function renderCatalogueTables(entities: readonly EntityDecl[]): string {
-  const tables = entities.map(tableSource).join("\n\n");
+export function renderCatalogueTables(declared: readonly EntityDecl[]): string {
+  // an entity its domain implements keeps its own hand-written table
+  const entities = declared.filter((e) => e.implementedBy !== "domain");
+  const tables = entities.map((e) => tableSource(e, entities)).join("\n\n");
   const used = BUILDERS.filter((b) => new RegExp(`\\b${b}\\(`).test(tables));
   const byEntity = entities.map((e) => `  ${key(e.name)}: ${tableExportName(e)},`).join("\n");
   return `// Generated from the catalogue's entity declarations by \`npm run generate:tables\` (server/db/generateTables.ts).
 // Do not edit: change the declaration, run the generator, then \`npx drizzle-kit generate\`.
-import { ${used.join(", ")} } from "drizzle-orm/pg-core";
+import { ${used.join(", ")}${tables.includes("AnyPgColumn") ? ", type AnyPgColumn" : ""} } from "drizzle-orm/pg-core";
 
 ${tables}
 

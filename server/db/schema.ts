@@ -1,8 +1,8 @@
 /**
  * The database schema: the catalogue entities' typed tables (catalogue.generated.ts, written from their
  * declarations by `npm run generate:tables`) and the hand-written tables of accounts, sessions, throttling,
- * audit and site settings. drizzle-kit reads the exports of this file to generate server/db/migrations; tests
- * fail while the generated tables or the migrations lag behind the catalogue.
+ * audit and the settings pages' records. drizzle-kit reads the exports of this file to generate
+ * server/db/migrations; tests fail while the generated tables or the migrations lag behind the catalogue.
  */
 import { sql } from "drizzle-orm";
 import {
@@ -131,16 +131,22 @@ export const auditLog = pgTable(
   (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_user_idx").on(t.userId), index("audit_log_entity_idx").on(t.entity, t.entityId)],
 );
 
-/** The single row (id 1) of site settings: getwebsetinfo and getsysinfo. */
-export const siteSettings = pgTable("site_settings", {
-  id: integer("id").primaryKey(),
-  title: varchar("title", { length: 100 }).notNull().default(""),
-  keywords: varchar("keywords", { length: 300 }).notNull().default(""),
-  description: varchar("description", { length: 500 }).notNull().default(""),
-  icon: varchar("icon", { length: 500 }).notNull().default(""),
-  kfurl: varchar("kfurl", { length: 500 }).notNull().default(""),
-  userManualUrl: varchar("user_manual_url", { length: 500 }).notNull().default(""),
-});
+/**
+ * The records of the settings pages (SettingsDecl, server/engine/settings.ts): one row per settings page and
+ * tenant, the saved fields in their stored form by field name. `tenantId` is 0 for a platform-wide page, the
+ * provider's id (sysid) for a provider's page, the school's id for a school's page.
+ */
+export const settingsRecords = pgTable(
+  "settings_records",
+  {
+    name: varchar("name", { length: 50 }).notNull(),
+    tenantId: integer("tenant_id").notNull(),
+    fields: jsonb("fields").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    updatedAt: timestamptz("updated_at").notNull().defaultNow(),
+    updatedBy: integer("updated_by"),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.tenantId] })],
+);
 
 /**
  * Orders paid through a payment gateway (renewals now, fee collection later). `payNo` is the out_trade_no the

@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { writeAudit } from "../auth/audit";
 import type { Db } from "../db/client";
 import { paymentOrders, users } from "../db/schema";
-import { extendProviderTerm, extendSchoolTerm, type RenewalActor } from "../methods/renewal/terms";
+import { extendProviderTerm, extendSchoolTerm, type RenewalActor } from "../domains/renewals/terms";
 import type { GatewayName } from "./gateway";
 
 export type PaymentOrder = typeof paymentOrders.$inferSelect;

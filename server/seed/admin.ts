@@ -4,7 +4,7 @@ import { writeAudit } from "../auth/audit";
 import type { PasswordHasher } from "../auth/passwords";
 import type { Db } from "../db/client";
 import { users } from "../db/schema";
-import { MIN_PASSWORD_LENGTH } from "../methods/site";
+import { MIN_PASSWORD_LENGTH } from "../domains/site/site";
 
 export interface NewAdmin {
   username: string;

@@ -1,13 +1,15 @@
 /**
- * The demo data of DESIGN 11: ten accounts (password demo1234) with their providers, schools, assignments, a
- * pickup point and the site settings. Dates are relative to today in Asia/Shanghai.
+ * The demo data of DESIGN 11: ten accounts (password demo1234) with their providers, schools (each with its
+ * grades, classes and students: schoolWorld.ts), assignments, a pickup point and the site settings. Dates are
+ * relative to today in Asia/Shanghai.
  */
 import { count } from "drizzle-orm";
 import type { PasswordHasher } from "../auth/passwords";
 import type { Db, DbOrTx } from "../db/client";
-import { mealPackages, pickupPoints, pickupPointUsers, providers, schools, siteSettings, users, userSchools } from "../db/schema";
+import { mealPackages, pickupPoints, pickupPointUsers, providers, schools, users, userSchools } from "../db/schema";
 import { addDays, businessDay } from "../../common/term";
-import { SITE_SETTINGS_ID } from "../methods/siteSettings";
+import { saveSiteSettings } from "../domains/site/siteSettings";
+import { seedSchoolWorld } from "./schoolWorld";
 
 export const DEMO_PASSWORD = "demo1234";
 
@@ -70,12 +72,11 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
   await db.transaction(async (tx) => {
     if ((await userCount(tx)) > 0) throw new SeedRefusedError();
 
-    await tx.insert(siteSettings).values({
-      id: SITE_SETTINGS_ID,
+    // no icon of its own: the console shows its built-in one
+    await saveSiteSettings(tx, {
       title: "Campus Pay Console",
       keywords: "campus, school fees, payments",
       description: "Back office of the campus school-fee payment platform",
-      icon: "/favicon.svg",
       kfurl: "https://support.example.com/chat",
       userManualUrl: "https://docs.example.com/campus-pay-console/manual",
     });
@@ -104,11 +105,22 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
       insertSchool(tx, { sysid, title, endtime: addDays(today, endDays), status: "1", select_paymode: "N", ...extra });
     const sunriseNo1 = await school(sunrise, "Sunrise No.1 Primary School", 12, { contact: "Zhao Min", phone: "021-5551001", address: "1 Sunrise Road" });
     const sunriseNo2 = await school(sunrise, "Sunrise No.2 Primary School", 90, { address: "2 Sunrise Road" });
-    await school(sunrise, "Sunrise Middle School", 200, { address: "8 Dawn Avenue" });
-    await school(harbour, "Harbour Bay School", -5, { address: "10 Bay Street" });
-    await school(harbour, "Harbour Hill Academy", 30, { address: "22 Hill Road" });
+    const sunriseMiddle = await school(sunrise, "Sunrise Middle School", 200, { address: "8 Dawn Avenue" });
+    const harbourBay = await school(harbour, "Harbour Bay School", -5, { address: "10 Bay Street" });
+    const harbourHill = await school(harbour, "Harbour Hill Academy", 30, { address: "22 Hill Road" });
     const oldTownMiddle = await school(oldTown, "Old Town Middle School", 365, { select_paymode: "Y", address: "5 Bell Tower Lane" });
-    await school(oldTown, "Old Town Primary School", 180, { address: "9 Drum Tower Lane" });
+    const oldTownPrimary = await school(oldTown, "Old Town Primary School", 180, { address: "9 Drum Tower Lane" });
+
+    // every school's grades, classes and students (region: its pupils' identity cards)
+    await seedSchoolWorld(tx, [
+      { id: sunriseNo1, sysid: sunrise, title: "Sunrise No.1 Primary School", stage: "primary", region: "310101" },
+      { id: sunriseNo2, sysid: sunrise, title: "Sunrise No.2 Primary School", stage: "primary", region: "310104" },
+      { id: sunriseMiddle, sysid: sunrise, title: "Sunrise Middle School", stage: "middle", region: "310115" },
+      { id: harbourBay, sysid: harbour, title: "Harbour Bay School", stage: "nineYear", region: "440305" },
+      { id: harbourHill, sysid: harbour, title: "Harbour Hill Academy", stage: "high", region: "440304" },
+      { id: oldTownMiddle, sysid: oldTown, title: "Old Town Middle School", stage: "middle", region: "110101" },
+      { id: oldTownPrimary, sysid: oldTown, title: "Old Town Primary School", stage: "primary", region: "110102" },
+    ], today);
 
     const account = async (username: string, values: Partial<typeof users.$inferInsert>) => {
       const meta = DEMO_ACCOUNTS.find((a) => a.username === username)!;

@@ -1,46 +1,183 @@
 /**
- * Home page: who is logged in and in which scope (reports come with a later issue). Titles and term ends come
- * from the shell's scope, so a renewal shows here at once.
+ * Home page: who is logged in and in which scope, then the figures the caller's role cares about (the
+ * `dashboard` operation: providers, schools, students, terms ending soon, renewals...). Each figure links to the
+ * list it counts when the user's menu has one (the first of the figure's links that the role keys reach), and
+ * none otherwise. Titles and term ends come from the shell's scope, so a renewal shows here at once, and the
+ * figures are read again whenever the page shows again or the scope's dates move.
  */
-import { Card, Descriptions, Space, Tag, Typography } from "antd";
+import { Button, Card, Descriptions, Empty, Space, Spin, Typography, theme } from "antd";
+import { ReloadOutlined, RightOutlined } from "@ant-design/icons";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import type { MenuGroup } from "../../common/catalogue";
+import { isBuilt, reachableEntries } from "../../common/menu";
 import { normaliseUserType } from "../../common/roleKeys";
+import { entryPattern } from "../../providers/accessControl";
+import { scope as tenantScope } from "../../providers/dataProvider";
 import { sessionValues } from "../../providers/session";
-import { useSessionUser } from "../lib/session";
+import { weapi } from "../../providers/weapi";
+import type { Dashboard as DashboardData, DashboardFigure, DashboardLink, LinkFilter } from "../../common/dashboard";
+import { entityByName, menus as catalogueMenus } from "../../resources.config";
+import { useRoles, useSessionUser } from "../lib/session";
 import { useScope } from "../shell/renewal/termReload";
+import { refreshTab } from "../shell/tabs";
+
+/**
+ * A list's query opening it with these filters, as the list keeps its filters in the URL (refine's
+ * syncWithLocation); filters the entity does not offer are left out.
+ */
+export function listQuery(entityName: string, filters: Record<string, LinkFilter> | undefined): string {
+  const entity = entityByName(entityName);
+  const params = new URLSearchParams();
+  let i = 0;
+  for (const [name, value] of Object.entries(filters ?? {})) {
+    const field = entity?.fields.find((f) => f.name === name && f.filter);
+    if (!field) continue;
+    params.append(`filters[${i}][field]`, name);
+    if (Array.isArray(value)) {
+      params.append(`filters[${i}][operator]`, "between");
+      value.forEach((v, j) => params.append(`filters[${i}][value][${j}]`, v));
+    } else {
+      params.append(`filters[${i}][operator]`, "eq");
+      params.append(`filters[${i}][value]`, value);
+    }
+    i++;
+  }
+  return i > 0 ? `?${params.toString()}` : "";
+}
+
+/**
+ * The route of the first link the role keys reach in the menus: an entity's plain list (no fixed filters, no
+ * record) with the figure's filters, a report page or a route by name; undefined when the menu has none of them.
+ */
+export function figureRoute(links: readonly DashboardLink[], roles: readonly string[], menus: readonly MenuGroup[] = catalogueMenus): string | undefined {
+  const reachable = reachableEntries(menus, roles).filter(({ entry }) => isBuilt(entry) && !entry.external && !entry.params?.length);
+  for (const link of links) {
+    const found = reachable.find(({ entry }) => {
+      const page = entry.page;
+      if ("route" in link) return entry.name === link.route;
+      if ("report" in link) return page?.kind === "report" && page.report === link.report;
+      return page?.kind === "list" && page.entity === link.entity && !page.filters && !page.recordFilter;
+    });
+    if (found) return `${entryPattern(found.group, found.entry)}${"entity" in link ? listQuery(link.entity, link.filters) : ""}`;
+  }
+  return undefined;
+}
+
+type Load = { state: "loading" } | { state: "failed" } | { state: "done"; data: DashboardData };
+
+/** The caller's figures, read again when the scope's dates move (a renewal) or `version` changes (retry). */
+function useDashboard(version: number, scopeKey: string): Load {
+  const [load, setLoad] = useState<Load>({ state: "loading" });
+  useEffect(() => {
+    let live = true;
+    void weapi<{ items?: DashboardData }>("adminapiv2", "dashboard", tenantScope(), { silent: true })
+      .then((res) => {
+        if (!live) return;
+        const data = res.data?.items;
+        setLoad(res.return_code === "SUCCESS" && data && Array.isArray(data.figures) ? { state: "done", data } : { state: "failed" });
+      })
+      .catch(() => live && setLoad({ state: "failed" }));
+    return () => {
+      live = false;
+    };
+  }, [version, scopeKey]);
+  return load;
+}
+
+function FigureCard({ figure, route }: { figure: DashboardFigure; route: string | undefined }) {
+  const { t, i18n } = useTranslation();
+  const { token } = theme.useToken();
+  const title = t(`dashboard.figure.${figure.key}`);
+  const colour = figure.tone === "danger" && figure.value > 0 ? token.colorError : figure.tone === "warning" && figure.value > 0 ? token.colorWarning : undefined;
+  const card = (
+    <Card size="small" hoverable={Boolean(route)} style={{ height: "100%" }} data-testid={`dashboard-figure-${figure.key}`}>
+      <div style={{ display: "flex", justifyContent: "space-between", alignItems: "flex-start", gap: 8, color: token.colorTextSecondary }}>
+        <span>{title}</span>
+        {route && <RightOutlined style={{ fontSize: 12, marginTop: 5, color: token.colorTextTertiary }} />}
+      </div>
+      <div style={{ fontSize: 24, lineHeight: "36px", marginTop: 4, color: colour ?? token.colorText, fontVariantNumeric: "tabular-nums" }} data-testid={`dashboard-figure-${figure.key}-value`}>
+        {figure.value.toLocaleString(i18n.language)}
+      </div>
+    </Card>
+  );
+  if (!route) return card;
+  return (
+    <Link
+      to={route}
+      // a list already open in a tab keeps its own filters: it opens afresh with the figure's
+      onClick={() => refreshTab(route.split("?")[0]!)}
+      aria-label={t("dashboard.open", { title })}
+      data-testid={`dashboard-link-${figure.key}`}
+      style={{ display: "block", height: "100%" }}
+    >
+      {card}
+    </Link>
+  );
+}
+
+function Figures({ load, onRetry }: { load: Load; onRetry: () => void }) {
+  const { t } = useTranslation();
+  const roles = useRoles();
+  if (load.state === "loading") {
+    return <Spin style={{ display: "block", margin: "24px auto" }} data-testid="dashboard-loading" />;
+  }
+  if (load.state === "failed") {
+    return (
+      <Space wrap data-testid="dashboard-load-failed">
+        <Typography.Text type="warning">{t("dashboard.load_failed")}</Typography.Text>
+        <Button size="small" icon={<ReloadOutlined />} onClick={onRetry} data-testid="dashboard-retry">
+          {t("dashboard.retry")}
+        </Button>
+      </Space>
+    );
+  }
+  const { audience, figures } = load.data;
+  return (
+    <div data-testid="dashboard-figures" data-audience={audience}>
+      <div style={{ display: "grid", gridTemplateColumns: "repeat(auto-fill, minmax(min(160px, 40%), 1fr))", gap: 12 }}>
+        {figures.map((figure) => (
+          <FigureCard key={figure.key} figure={figure} route={figureRoute(figure.links, roles)} />
+        ))}
+      </div>
+      {audience === "pickup" && (
+        <div data-testid="dashboard-pickup-empty">
+          <Empty style={{ marginTop: 24 }} description={t("dashboard.pickup_empty")} />
+        </div>
+      )}
+    </div>
+  );
+}
 
 export function Dashboard() {
   const { t } = useTranslation();
   const user = useSessionUser();
   const session = sessionValues();
   const scope = useScope();
+  const [version, setVersion] = useState(0);
+  const load = useDashboard(version, [session.sysid, session.schid, scope.providerEndTime, scope.schoolEndTime].join("|"));
   const providerTitle = scope.providerTitle ?? session.serviceName;
   const providerEnd = scope.providerEndTime ?? session.serviceEndTime;
   const type = normaliseUserType(session.userType);
   const items = [
     { key: "username", label: t("pages.username"), children: user?.username },
     { key: "type", label: t("pages.user_type"), children: t(`pages.type_${type}`) },
-    { key: "version", label: t("pages.version"), children: session.servicerVer || "v1" },
     ...(providerTitle ? [{ key: "provider", label: t("pages.provider"), children: <span data-testid="dashboard-provider">{providerTitle}</span> }] : []),
     ...(providerEnd ? [{ key: "end", label: t("pages.provider_end_time"), children: <span data-testid="dashboard-provider-end">{providerEnd}</span> }] : []),
     ...(session.schid ? [{ key: "school", label: t("pages.school"), children: <span data-testid="dashboard-school">{scope.schoolTitle ?? "-"}</span> }] : []),
     ...(session.schid && scope.schoolEndTime ? [{ key: "school-end", label: t("pages.school_end_time"), children: <span data-testid="dashboard-school-end">{scope.schoolEndTime}</span> }] : []),
-    {
-      key: "roles",
-      label: t("pages.roles"),
-      children: (
-        <Space wrap size={4}>
-          {(user?.roles ?? []).map((r) => (
-            <Tag key={r}>{r}</Tag>
-          ))}
-        </Space>
-      ),
-    },
   ];
   return (
     <Card data-testid="dashboard">
-      <Typography.Title level={4}>{t("pages.welcome", { name: user?.name ?? "" })}</Typography.Title>
-      <Descriptions column={1} bordered size="small" items={items} />
+      <Typography.Title level={4} style={{ marginTop: 0 }}>
+        {t("pages.welcome", { name: user?.name ?? "" })}
+      </Typography.Title>
+      <Figures load={load} onRetry={() => setVersion((v) => v + 1)} />
+      <Typography.Title level={5} style={{ marginTop: 24 }}>
+        {t("dashboard.account")}
+      </Typography.Title>
+      <Descriptions column={{ xs: 1, sm: 1, md: 2 }} bordered size="small" items={items} />
     </Card>
   );
 }

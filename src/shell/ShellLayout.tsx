@@ -106,7 +106,8 @@ export function ShellLayout({ pages }: { pages: ReactElement }) {
     );
   }
 
-  const kfurl = getCookie("kfurl") || site.kfurl;
+  // the site settings as saved now; the login's cookie serves until they are read
+  const kfurl = site.kfurl || getCookie("kfurl");
   const siderCollapsed = !sidebarOpen;
 
   return (

@@ -6,22 +6,27 @@ import { readLocale } from "../../server/lib/locales";
 
 // a type alias, not an interface, so that it still reads as a plain record of namespaces
 type Messages = {
+  accounts: typeof import("../../locales/en/accounts.json");
   api: typeof import("../../locales/en/api.json");
   common: typeof import("../../locales/en/common.json");
   crud: typeof import("../../locales/en/crud.json");
+  dashboard: typeof import("../../locales/en/dashboard.json");
   dialog: typeof import("../../locales/en/dialog.json");
   entity: typeof import("../../locales/en/entity.json");
   enum: typeof import("../../locales/en/enum.json");
   errors: typeof import("../../locales/en/errors.json");
   field: typeof import("../../locales/en/field.json");
+  import: typeof import("../../locales/en/import.json");
   login: typeof import("../../locales/en/login.json");
   menu: typeof import("../../locales/en/menu.json");
   notice_sandbox: typeof import("../../locales/en/notice_sandbox.json");
   pages: typeof import("../../locales/en/pages.json");
   renewal: typeof import("../../locales/en/renewal.json");
+  reports: typeof import("../../locales/en/reports.json");
   sandbox: typeof import("../../locales/en/sandbox.json");
   settings: typeof import("../../locales/en/settings.json");
   shell: typeof import("../../locales/en/shell.json");
+  site: typeof import("../../locales/en/site.json");
   validation: typeof import("../../locales/en/validation.json");
 };
 

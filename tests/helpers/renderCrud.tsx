@@ -14,7 +14,7 @@ import { authProvider } from "../../providers/authProvider";
 import { dataProvider } from "../../providers/dataProvider";
 import { registerFeedback } from "../../providers/feedback";
 import { i18nProvider } from "../../providers/i18n";
-import { catalogueResources, catalogueRouteElements } from "../../src/crud";
+import { catalogueResources, catalogueRouteElements } from "../../src/engine";
 import { REFINE_OPTIONS } from "../../src/refineOptions";
 
 function LocationProbe() {

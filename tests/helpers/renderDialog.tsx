@@ -12,7 +12,7 @@ import { MemoryRouter, Route, Routes } from "react-router";
 import { vi } from "vitest";
 import { dataProvider } from "../../providers/dataProvider";
 import { registerFeedback } from "../../providers/feedback";
-import { catalogueResources } from "../../src/crud";
+import { catalogueResources } from "../../src/engine";
 
 export interface Toasts {
   errors: string[];

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEFAULT_THROTTLE } from "../../server/auth/throttle";
 import { tableColumn, type CatalogueTable } from "../../server/db/catalogueTables";
 import { activationCodes, auditLog, loginThrottle, providers, schoolRenewals, schools } from "../../server/db/schema";
-import { generateCode, normaliseCode } from "../../server/methods/renewal/codes";
+import { generateCode, normaliseCode } from "../../server/domains/renewals/codes";
 import { businessTime } from "../../common/term";
 import { describeOnDatabases } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogue } from "../../resources.config";
-import { DEFAULT_OPERATION_PATH } from "../../server/methods/declared";
+import { DEFAULT_OPERATION_PATH } from "../../server/engine/declared";
 import { describeOnDatabases } from "../helpers/db";
 import { registeredOperations } from "./registryCases";
 import { createTestApp, idByTitle, type TestApp } from "./support";

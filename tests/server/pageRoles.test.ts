@@ -20,6 +20,10 @@ function callsOf(page: PageRef): string[] {
       return [`${page.entity}info`, `${page.entity}edit`];
     case "add":
       return [`${page.entity}add`];
+    case "settings":
+      return [`${page.settings}info`, `${page.settings}edit`];
+    case "report":
+      return [page.report];
     case "custom":
       return [...page.calls];
   }

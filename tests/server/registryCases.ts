@@ -9,7 +9,7 @@ import { loadAuthority, type Authority } from "../../server/auth/authority";
 import { createSession } from "../../server/auth/sessions";
 import { tableColumn } from "../../server/db/catalogueTables";
 import { schools, userSchools, users } from "../../server/db/schema";
-import { registerOperations } from "../../server/methods";
+import { registerOperations } from "../../server/domains";
 import { OperationRegistry, type Operation } from "../../server/protocol/registry";
 import { DEMO_ACCOUNTS } from "../../server/seed/demo";
 import type { TestApp } from "./support";

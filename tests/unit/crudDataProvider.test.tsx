@@ -121,7 +121,7 @@ describe("dataProvider", () => {
 
   it("refuses an unknown resource without calling the server", async () => {
     const net = fakeWeapi(() => ok({}));
-    await expect(dataProvider.getOne({ resource: "users_admin", id: 1 })).rejects.toThrow(/unknown catalogue entity/);
+    await expect(dataProvider.getOne({ resource: "no_such_entity", id: 1 })).rejects.toThrow(/unknown catalogue entity/);
     expect(net.calls).toHaveLength(0);
   });
 });

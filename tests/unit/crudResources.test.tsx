@@ -1,65 +1,32 @@
-/** What the SPA mounts from the catalogue: refine resources and routes of the built generic pages. */
+/** What the SPA mounts from the catalogue: refine resources and routes of the built pages. */
 import { describe, expect, it } from "vitest";
 import { isValidElement, type ReactElement } from "react";
-import { catalogueResources, catalogueRouteElements } from "../../src/crud";
+import { entryPattern } from "../../providers/accessControl";
+import { menus } from "../../resources.config";
+import { builtPages, catalogueResources, catalogueRouteElements } from "../../src/engine";
 
 describe("catalogue resources and routes", () => {
   it("gives each group's pages of an entity their own resource named after the entity", () => {
-    const resource = (name: string, group: string, pages: { list: string; create?: string; edit?: string; show?: string }) => ({
-      name,
-      identifier: `${name}@${group}`,
-      create: undefined,
-      edit: undefined,
-      show: undefined,
-      ...pages,
-      meta: { label: `entity.${name}`, canDelete: false },
-    });
-    expect(catalogueResources()).toEqual([
-      resource("service", "service", { list: "/service/servicelist", create: "/service/serviceadd", edit: "/service/serviceedit/:id" }),
-      resource("schoolrenew", "school", { list: "/school/schoolrenewlist", show: "/school/schoolrenewinfo/:id" }),
-      resource("meal", "meal", { list: "/meal/meallist", create: "/meal/mealadd", edit: "/meal/mealedit/:id" }),
-      resource("actcode", "actcode", { list: "/actcode/actcodelist" }),
-      resource("service", "servicev2", { list: "/servicev2/servicelist", create: "/servicev2/serviceadd", edit: "/servicev2/serviceedit/:id" }),
-      resource("actcode", "servicev2", { list: "/servicev2/serviceactcode/:id" }),
-      resource("servicedelay", "servicev2", { list: "/servicev2/servicedelaylist" }),
-      resource("schoolrenew", "schoolv2", { list: "/schoolv2/schoolrenewlist", show: "/schoolv2/schoolrenewinfo/:id" }),
-      resource("meal", "schoolv2", { list: "/schoolv2/meallist", create: "/schoolv2/mealadd", edit: "/schoolv2/mealedit/:id" }),
-      resource("actcode", "schoolv2", { list: "/schoolv2/actcodelist" }),
-    ]);
+    const resources = catalogueResources();
+    expect(new Set(resources.map((r) => r.identifier)).size).toBe(resources.length);
+    const pages = builtPages();
+    expect(pages.length).toBeGreaterThan(0);
+    for (const page of pages) {
+      const resource = resources.find((r) => r.identifier === page.resource);
+      expect(resource, page.route).toBeDefined();
+      expect(resource!.name).toBe(page.entity.name);
+      expect(resource!.meta).toEqual({ label: page.entity.title, canDelete: false });
+      const action = { list: "list", add: "create", edit: "edit", info: "show" } as const;
+      expect(resource![action[page.kind]], page.route).toBe(page.route);
+      expect(page.resource.startsWith(`${page.entity.name}@${page.group.path}`)).toBe(true);
+    }
   });
 
-  it("mounts a relative route for every built and custom page and for nothing else", () => {
+  it("mounts a relative route for every entry with a page and for nothing else", () => {
     const fragment = catalogueRouteElements() as ReactElement<{ children: ReactElement<{ path: string }>[] }>;
     const paths = fragment.props.children.filter(isValidElement).map((route) => route.props.path);
-    expect(paths.sort()).toEqual(
-      [
-        "service/servicelist",
-        "service/serviceadd",
-        "service/serviceedit/:id",
-        "servicev2/servicelist",
-        "servicev2/serviceadd",
-        "servicev2/serviceedit/:id",
-        "meal/meallist",
-        "meal/mealadd",
-        "meal/mealedit/:id",
-        "schoolv2/meallist",
-        "schoolv2/mealadd",
-        "schoolv2/mealedit/:id",
-        "school/schoolrenewlist",
-        "school/schoolrenewinfo/:id",
-        "schoolv2/schoolrenewlist",
-        "schoolv2/schoolrenewinfo/:id",
-        "actcode/actcodelist",
-        "schoolv2/actcodelist",
-        "servicev2/serviceactcode/:id",
-        "servicev2/servicedelaylist",
-        // custom pages
-        "school/recharge",
-        "schoolv2/recharge",
-        "actcode/actcodeadd",
-        "schoolv2/actcodeadd",
-        "servicev2/servicedelayv2/:id",
-      ].sort(),
-    );
+    const expected = new Set(menus.flatMap((group) => group.children.filter((entry) => entry.page).map((entry) => entryPattern(group, entry).slice(1))));
+    expect(paths.length).toBe(new Set(paths).size);
+    expect(paths.sort()).toEqual([...expected].sort());
   });
 });

@@ -6,7 +6,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { Route } from "react-router";
 import { changeLanguage } from "../../providers/i18n";
-import CrudShow from "../../src/crud/CrudShow";
+import CrudShow from "../../src/engine/CrudShow";
 import { clearCookies, fakeWeapi, setCookies } from "../helpers/weapiFetch";
 import { renderCrud } from "../helpers/renderCrud";
 

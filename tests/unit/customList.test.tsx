@@ -9,8 +9,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import type { EntityDecl, MenuGroup } from "../../common/catalogue";
 import { changeLanguage } from "../../providers/i18n";
 import { menus } from "../../resources.config";
-import { customPageRoutes } from "../../src/crud";
-import { customPages } from "../../src/pages/custom";
+import { declaredPageRoutes } from "../../src/engine";
+import { customPages } from "../../src/domains";
 import { renderCrud } from "../helpers/renderCrud";
 import { clearCookies, fakeWeapi, setCookies } from "../helpers/weapiFetch";
 
@@ -143,7 +143,7 @@ describe("custom page registry", () => {
   });
 
   it("mounts registered custom pages at their routes and leaves unknown ids out", () => {
-    const routes = customPageRoutes(testCatalogue.groups).map((r) => r.route);
+    const routes = declaredPageRoutes(testCatalogue.groups).map((r) => r.route);
     expect(routes).toEqual(["/testv2/recharge"]);
   });
 

@@ -9,9 +9,9 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import type { MenuEntry, MenuGroup } from "../../common/catalogue";
 import { changeLanguage } from "../../providers/i18n";
 import { menus } from "../../resources.config";
-import ActcodeAddPage, { batchPayload } from "../../src/pages/custom/ActcodeAddPage";
-import RechargePage from "../../src/pages/custom/RechargePage";
-import ServiceDelayPage from "../../src/pages/custom/ServiceDelayPage";
+import ActcodeAddPage, { batchPayload } from "../../src/domains/renewals/ActcodeAddPage";
+import RechargePage from "../../src/domains/renewals/RechargePage";
+import ServiceDelayPage from "../../src/domains/renewals/ServiceDelayPage";
 import dayjs from "dayjs";
 import { renderDialog } from "../helpers/renderDialog";
 import { clearCookies, fakeWeapi, setCookies } from "../helpers/weapiFetch";

@@ -7,7 +7,12 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/re
 import { App as AntdApp, ConfigProvider } from "antd";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { Refine } from "@refinedev/core";
+import routerProvider from "@refinedev/react-router";
+import { dataProvider } from "../../providers/dataProvider";
 import { changeLanguage } from "../../providers/i18n";
+import { catalogueResources } from "../../src/engine";
+import { REFINE_OPTIONS } from "../../src/refineOptions";
 import { setSessionUser } from "../../providers/session";
 import { Dashboard } from "../../src/pages/Dashboard";
 import SelectionPage from "../../src/pages/SelectionPage";
@@ -40,10 +45,12 @@ function renderConsole(path: string) {
     <ConfigProvider theme={{ token: { motion: false } }}>
       <AntdApp>
         <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route path="/secservice" element={<SelectionPage />} />
-            <Route path="*" element={<ShellLayout pages={pages} />} />
-          </Routes>
+          <Refine routerProvider={routerProvider} dataProvider={dataProvider} resources={catalogueResources()} options={REFINE_OPTIONS}>
+            <Routes>
+              <Route path="/secservice" element={<SelectionPage />} />
+              <Route path="*" element={<ShellLayout pages={pages} />} />
+            </Routes>
+          </Refine>
         </MemoryRouter>
       </AntdApp>
     </ConfigProvider>,

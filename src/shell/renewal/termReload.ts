@@ -1,13 +1,13 @@
 /**
  * The scope the console acts in (spec 2.4, 6): the provider's and the chosen school's titles and term ends, as
- * the shell loads them (serviceinfo, schoolinfo) and shows them in the top bar, the dashboard and the expiry
- * reminder. `reload` reads them again after a renewal made anywhere, so every date shown moves at once.
- * Outside the shell there is nothing to reload.
+ * the shell loads them (serviceinfo, schoolinfo, read through refine like every record) and shows them in the top
+ * bar, the dashboard and the expiry reminder. `reload` reads them again after a renewal made anywhere, so every
+ * date shown moves at once. Outside the shell there is nothing to reload.
  */
-import { createContext, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo } from "react";
+import { useOne } from "@refinedev/core";
 import { normaliseUserType } from "../../../common/roleKeys";
 import { getCookie, storeProviderFacts, type ProviderFacts } from "../../../providers/session";
-import { weapi } from "../../../providers/weapi";
 
 export interface ScopeInfo {
   providerTitle?: string;
@@ -43,32 +43,42 @@ interface SchoolInfo {
  * chose.
  */
 export function useScopeInfo(): Scope {
-  const [info, setInfo] = useState<ScopeInfo>(() => ({ providerTitle: getCookie("service_name") || undefined, schoolId: getCookie("select_schid") || undefined }));
-  const [version, setVersion] = useState(0);
-  const reload = useCallback(() => setVersion((v) => v + 1), []);
+  const type = normaliseUserType(getCookie("select_user_type"));
+  const sysid = getCookie("select_sysid");
+  const schid = getCookie("select_schid");
+  const quiet = { errorNotification: false as const };
+  const provider = useOne<ProviderFacts & { id?: number }>({
+    resource: "service",
+    id: sysid ?? "",
+    queryOptions: { enabled: Boolean(sysid) && ["service", "service_schadmin", "pickup"].includes(type) },
+    ...quiet,
+  });
+  const school = useOne<SchoolInfo & { id?: number }>({
+    resource: "school",
+    id: schid ?? "",
+    queryOptions: { enabled: Boolean(schid) && ["school", "service", "service_schadmin"].includes(type) },
+    ...quiet,
+  });
+  const providerFacts = provider.result;
   useEffect(() => {
-    let live = true;
-    const type = normaliseUserType(getCookie("select_user_type"));
-    const sysid = getCookie("select_sysid");
-    const schid = getCookie("select_schid");
-    const merge = (next: ScopeInfo) => live && setInfo((current) => ({ ...current, ...next }));
-    if (["service", "service_schadmin", "pickup"].includes(type) && sysid) {
-      void weapi<{ items?: ProviderFacts }>("adminapiv2", "serviceinfo", { id: sysid }, { silent: true })
-        .then((res) => {
-          if (res.return_code !== "SUCCESS" || !res.data?.items) return;
-          storeProviderFacts(res.data.items);
-          merge({ providerTitle: res.data.items.title, providerEndTime: res.data.items.end_time });
-        })
-        .catch(() => undefined);
-    }
-    if (schid && ["school", "service", "service_schadmin"].includes(type)) {
-      void weapi<{ items?: SchoolInfo }>("adminapiv2", "schoolinfo", { sch_id: schid, sysid }, { silent: true })
-        .then((res) => res.return_code === "SUCCESS" && res.data?.items && merge({ schoolId: schid, schoolTitle: res.data.items.title, schoolEndTime: res.data.items.endtime }))
-        .catch(() => undefined);
-    }
-    return () => {
-      live = false;
-    };
-  }, [version]);
-  return useMemo(() => ({ ...info, reload }), [info, reload]);
+    if (providerFacts?.title) storeProviderFacts(providerFacts);
+  }, [providerFacts]);
+  const { refetch: refetchProvider } = provider.query;
+  const { refetch: refetchSchool } = school.query;
+  const reload = useCallback(() => {
+    if (provider.query.isFetched) void refetchProvider();
+    if (school.query.isFetched) void refetchSchool();
+  }, [provider.query.isFetched, school.query.isFetched, refetchProvider, refetchSchool]);
+  const schoolInfo = school.result;
+  return useMemo(
+    () => ({
+      providerTitle: providerFacts?.title ?? (getCookie("service_name") || undefined),
+      providerEndTime: providerFacts?.end_time,
+      schoolId: schid || undefined,
+      schoolTitle: schoolInfo?.title,
+      schoolEndTime: schoolInfo?.endtime,
+      reload,
+    }),
+    [providerFacts, schoolInfo, schid, reload],
+  );
 }

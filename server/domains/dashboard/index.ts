@@ -1,0 +1,178 @@
+/**
+ * adminapiv2 `dashboard`: the home page's figures for the caller's authority and scope. The platform's operators
+ * see providers, schools, terms ending soon or expired and this month's renewals; a provider (or an operator
+ * acting in one) its schools, students, terms and renewals; provider staff its assigned schools; a school its
+ * grades, classes, students and the days left in its term; a pickup clerk its pickup points. Every figure names
+ * the lists it counts (an entity, a report or a route), so the SPA links the first one the user's menu has.
+ * Orders and collections join the figures once they exist.
+ */
+import { and, count, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { addDays, businessDay, businessDayStart, daysLeft } from "../../../common/term";
+import { resolveScope } from "../../auth/scope";
+import type { DbOrTx } from "../../db/client";
+import { classes, grades, providerExtensions, providers, schoolRenewals, schools, students } from "../../db/schema";
+import type { Dashboard, DashboardAudience, DashboardFigure, DashboardLink, LinkFilter } from "../../../common/dashboard";
+import { notFound } from "../../protocol/envelope";
+import { ANY_SIGNED_IN, type OperationContext, type OperationRegistry } from "../../protocol/registry";
+
+/** A term "ends soon" when at most this many days are left of it (today counts). */
+export const ENDING_SOON_DAYS = 30;
+
+const num = (value: unknown): number => Number(value ?? 0) || 0;
+
+/** count(*) of the rows meeting a condition, as a number. */
+const countWhere = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
+
+interface Days {
+  today: string;
+  /** first day no longer "ending soon" */
+  soonEnd: string;
+  monthStartDay: string;
+  monthStart: Date;
+}
+
+function daysOf(now: Date): Days {
+  const today = businessDay(now);
+  const monthStartDay = `${today.slice(0, 7)}-01`;
+  return { today, soonEnd: addDays(today, ENDING_SOON_DAYS), monthStartDay, monthStart: businessDayStart(monthStartDay) };
+}
+
+/** The list filters of the terms a figure counts: ending soon, or over. */
+function endingFilter(field: string, days: Days): Record<string, LinkFilter> {
+  return { [field]: [days.today, addDays(days.soonEnd, -1)] };
+}
+function expiredFilter(field: string, days: Days): Record<string, LinkFilter> {
+  return { [field]: ["", addDays(days.today, -1)] };
+}
+function thisMonth(days: Days): Record<string, LinkFilter> {
+  return { created_at: [days.monthStartDay, ""] };
+}
+
+/** Terms of a date column: ending within ENDING_SOON_DAYS, or over. */
+function termFigures(end: AnyPgColumn, days: Days) {
+  return {
+    ending: countWhere(and(gte(end, days.today), lt(end, days.soonEnd))!),
+    expired: countWhere(lt(end, days.today)),
+  };
+}
+
+async function platformFigures(db: DbOrTx, days: Days): Promise<DashboardFigure[]> {
+  const [[p], [s], [ext], [ren]] = await Promise.all([
+    db.select({ total: count(), ...termFigures(providers.end_time, days) }).from(providers),
+    db.select({ total: count() }).from(schools),
+    db.select({ total: count() }).from(providerExtensions).where(gte(providerExtensions.created_at, days.monthStart)),
+    db.select({ total: count() }).from(schoolRenewals).where(gte(schoolRenewals.created_at, days.monthStart)),
+  ]);
+  return [
+    { key: "providers", value: num(p?.total), links: [{ entity: "service" }] },
+    { key: "schools", value: num(s?.total), links: [{ entity: "school" }] },
+    { key: "providers_ending", value: num(p?.ending), links: [{ entity: "service", filters: endingFilter("end_time", days) }], tone: "warning" },
+    { key: "providers_expired", value: num(p?.expired), links: [{ entity: "service", filters: expiredFilter("end_time", days) }], tone: "danger" },
+    { key: "provider_renewals_month", value: num(ext?.total), links: [{ entity: "servicedelay", filters: thisMonth(days) }] },
+    { key: "school_renewals_month", value: num(ren?.total), links: [{ entity: "schoolrenew", filters: thisMonth(days) }] },
+  ];
+}
+
+/** A provider's schools (or a staff member's assigned ones), their students and terms. */
+async function schoolsFigures(db: DbOrTx, days: Days, within: { sysid: number; schids: number[] | null }): Promise<{ schools: DashboardFigure[]; students: DashboardFigure }> {
+  const schoolWhere = and(eq(schools.sysid, within.sysid), within.schids === null ? undefined : inArray(schools.id, within.schids.length > 0 ? within.schids : [0]));
+  const studentWhere = and(eq(students.sysid, within.sysid), within.schids === null ? undefined : inArray(students.sch_id, within.schids.length > 0 ? within.schids : [0]));
+  const [[s], [st]] = await Promise.all([
+    db.select({ total: count(), ...termFigures(schools.endtime, days) }).from(schools).where(schoolWhere),
+    db.select({ total: count() }).from(students).where(studentWhere),
+  ]);
+  return {
+    schools: [
+      { key: "schools", value: num(s?.total), links: [{ entity: "school" }] },
+      { key: "schools_ending", value: num(s?.ending), links: [{ entity: "school", filters: endingFilter("endtime", days) }], tone: "warning" },
+      { key: "schools_expired", value: num(s?.expired), links: [{ entity: "school", filters: expiredFilter("endtime", days) }], tone: "danger" },
+    ],
+    students: { key: "students", value: num(st?.total), links: [{ entity: "student" }] },
+  };
+}
+
+async function providerFigures(db: DbOrTx, days: Days, sysid: number, endTime: string | undefined): Promise<DashboardFigure[]> {
+  const { schools: schoolFigures, students: studentFigure } = await schoolsFigures(db, days, { sysid, schids: null });
+  const [ren] = await db
+    .select({ total: count() })
+    .from(schoolRenewals)
+    .where(and(eq(schoolRenewals.sysid, sysid), gte(schoolRenewals.created_at, days.monthStart)));
+  const left = endTime ? daysLeft(endTime, days.today) : null;
+  return [
+    ...schoolFigures,
+    studentFigure,
+    { key: "school_renewals_month", value: num(ren?.total), links: [{ entity: "schoolrenew", filters: thisMonth(days) }] },
+    ...(left === null ? [] : [termDays(left)]),
+  ];
+}
+
+function termDays(left: number, links: DashboardLink[] = []): DashboardFigure {
+  const figure: DashboardFigure = { key: "term_days_left", value: Math.max(0, left), links };
+  if (left <= 0) figure.tone = "danger";
+  else if (left <= ENDING_SOON_DAYS) figure.tone = "warning";
+  return figure;
+}
+
+async function staffFigures(db: DbOrTx, days: Days, sysid: number, schids: number[]): Promise<DashboardFigure[]> {
+  const { schools: schoolFigures, students: studentFigure } = await schoolsFigures(db, days, { sysid, schids });
+  return [...schoolFigures.filter((f) => f.key !== "schools_expired"), studentFigure];
+}
+
+const MALE = "1";
+const FEMALE = "2";
+
+async function schoolFigures(db: DbOrTx, days: Days, schid: number, endtime: string | undefined): Promise<DashboardFigure[]> {
+  const [[g], [c], [st]] = await Promise.all([
+    db.select({ total: count() }).from(grades).where(eq(grades.sch_id, schid)),
+    db.select({ total: count() }).from(classes).where(eq(classes.sch_id, schid)),
+    db
+      .select({ total: count(), boys: countWhere(eq(students.sex, MALE)), girls: countWhere(eq(students.sex, FEMALE)) })
+      .from(students)
+      .where(eq(students.sch_id, schid)),
+  ]);
+  const byGender = (sex: string): DashboardLink[] => [{ entity: "student", filters: { sex } }, { report: "sexstatis" }, { report: "classstatis" }];
+  const left = endtime ? daysLeft(endtime, days.today) : null;
+  return [
+    { key: "grades", value: num(g?.total), links: [{ entity: "grade" }] },
+    { key: "classes", value: num(c?.total), links: [{ entity: "classes" }, { report: "classstatis" }] },
+    { key: "students", value: num(st?.total), links: [{ entity: "student" }, { report: "classstatis" }] },
+    { key: "boys", value: num(st?.boys), links: byGender(MALE) },
+    { key: "girls", value: num(st?.girls), links: byGender(FEMALE) },
+    ...(left === null ? [] : [termDays(left, [{ route: "recharge" }])]),
+  ];
+}
+
+/** The caller's figures: by who it is, within the scope it acts in (an operator may act in a provider). */
+export async function dashboardOf(ctx: OperationContext): Promise<Dashboard> {
+  const auth = ctx.auth;
+  if (!auth) throw notFound();
+  const scope = await resolveScope(ctx.db, auth, ctx.payload);
+  const days = daysOf(ctx.now);
+  switch (auth.userType) {
+    case "school":
+      return { audience: "school", figures: await schoolFigures(ctx.db, days, auth.schid!, auth.school?.endtime) };
+    case "pickup":
+      return { audience: "pickup", figures: [{ key: "pickup_points", value: scope.pickupPointIds?.length ?? 0, links: [] }] };
+    case "service_schadmin":
+      return { audience: "staff", figures: await staffFigures(ctx.db, days, scope.sysid!, scope.schids ?? []) };
+    case "service":
+      return { audience: "provider", figures: await providerFigures(ctx.db, days, scope.sysid!, scope.provider?.endTime) };
+    case "system":
+      if (scope.sysid !== null) return { audience: "provider", figures: await providerFigures(ctx.db, days, scope.sysid, scope.provider?.endTime) };
+      return { audience: "platform", figures: await platformFigures(ctx.db, days) };
+  }
+}
+
+export function registerDashboardOperations(registry: OperationRegistry): void {
+  registry.add({
+    path: "adminapiv2",
+    method: "dashboard",
+    needsToken: true,
+    roles: ANY_SIGNED_IN,
+    effect: "read",
+    async handler(ctx) {
+      return { data: { items: await dashboardOf(ctx) } };
+    },
+  });
+}

@@ -1,0 +1,30 @@
+/** Every /weapi/ operation of the server. */
+import { entities, settingsPages } from "../../resources.config";
+import { registerMerchantOperations } from "../payments/merchants";
+import type { OperationRegistry } from "../protocol/registry";
+import { registerCatalogueOperations } from "../engine/crud";
+import { registerImportOperations } from "../engine/imports";
+import { registerSettingsOperations } from "../engine/settings";
+import { registerDailyReportOperations } from "./providers/dailyReport";
+import { serviceHooks } from "./providers/hooks";
+import { schoolHooks } from "./schools/hooks";
+import { registerRenewalOperations } from "./renewals";
+import { registerSessionOperations } from "./accounts/session";
+import { registerAccountOperations } from "./accounts/users";
+import { registerSiteOperations } from "./site/site";
+import { registerReports } from "./reports";
+import { registerDashboardOperations } from "./dashboard";
+
+export function registerOperations(registry: OperationRegistry): void {
+  registerSessionOperations(registry);
+  registerAccountOperations(registry);
+  registerSiteOperations(registry);
+  registerMerchantOperations(registry);
+  registerRenewalOperations(registry);
+  registerDailyReportOperations(registry);
+  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks });
+  registerImportOperations(registry, entities);
+  registerSettingsOperations(registry, settingsPages);
+  registerReports(registry);
+  registerDashboardOperations(registry);
+}

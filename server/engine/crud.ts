@@ -1,0 +1,476 @@
+/**
+ * The generic catalogue operations of every entity in resources.config.ts: {name}list / info / add / edit / del,
+ * allowed to the role keys the entity declares, validated from its fields and filtered by the caller's tenant.
+ */
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, lte, ne, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import type { CrudAction, EntityDecl, FieldDecl } from "../../common/catalogue";
+import { writeAudit } from "../auth/audit";
+import { parseTenantId, resolveScope, type Scope } from "../auth/scope";
+import { isColumnField, tableColumn, tenantColumnNames, type CatalogueTable } from "../db/catalogueTables";
+import type { DbOrTx } from "../db/client";
+import { catalogueTables } from "../db/schema";
+import { addDays, businessDay, businessDayStart, isCalendarDay } from "../../common/term";
+import { labelText } from "../lib/i18n";
+import { ApiFailure, notFound } from "../protocol/envelope";
+import type { OperationContext, OperationRegistry } from "../protocol/registry";
+import { refTitleKey } from "../../common/fieldRules";
+import { kindOf } from "./fieldKinds";
+import { fieldErrors, formFields, recordSchema } from "./fieldSchemas";
+import type { EntityHooks, EntityHooksByName, Row } from "./hooks";
+import { References, stillReferenced } from "./references";
+
+export const MAX_PAGE_SIZE = 100;
+/** rows an export may hold; a larger list must be narrowed by its filters first */
+export const MAX_EXPORT_ROWS = 10_000;
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** PostgreSQL's unique_violation and foreign_key_violation */
+export const UNIQUE_VIOLATION = "23505";
+export const FOREIGN_KEY_VIOLATION = "23503";
+
+/** Whether a database error (or one it wraps, as drizzle does) carries this SQLSTATE. */
+export function hasErrorCode(err: unknown, code: string): boolean {
+  for (let e: unknown = err; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === code) return true;
+  }
+  return false;
+}
+
+/** The record as the API carries it: each value in its kind's API form (money in yuan strings, times in ISO 8601). */
+export function serialiseRow(entity: EntityDecl, row: Row): Row {
+  const out: Row = {};
+  for (const [name, value] of Object.entries(row)) {
+    const field = entity.fields.find((f) => f.name === name);
+    const toApi = field && kindOf(field).toApi;
+    out[name] = toApi && value !== null && value !== undefined ? toApi(field, value) : value instanceof Date ? value.toISOString() : value;
+  }
+  return out;
+}
+
+/** A value as a spreadsheet cell: as its kind writes it (option labels in the caller's language, times as the list shows them). */
+function exportCell(ctx: OperationContext, field: FieldDecl, value: unknown): string | number | null {
+  if (value === null || value === undefined) return null;
+  const cell = kindOf(field).exportCell;
+  if (cell) return cell(field, value, ctx.t);
+  return typeof value === "number" ? value : String(value);
+}
+
+/** A column of a list's table by a field's API name. */
+export type ColumnOf = (name: string) => AnyPgColumn;
+
+/** `page` and `limit` of a list call (page from 1, limit at most MAX_PAGE_SIZE). */
+export function listPaging(payload: Row): { page: number; limit: number } {
+  const page = payload.page === undefined || payload.page === "" ? 1 : Number(payload.page);
+  if (!Number.isSafeInteger(page) || page < 1) throw new ApiFailure("api.bad_page");
+  const limit = payload.limit === undefined || payload.limit === "" ? DEFAULT_PAGE_SIZE : Number(payload.limit);
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw new ApiFailure("api.bad_limit", { max: MAX_PAGE_SIZE });
+  return { page, limit };
+}
+
+/** A filter value in the column's stored form, or undefined when it does not fit the field. */
+function filterValue(field: FieldDecl, raw: unknown): unknown {
+  if (typeof raw !== "string" && typeof raw !== "number") return undefined;
+  return kindOf(field).filterValue(field, String(raw).trim());
+}
+
+/** The conditions of a list's filters (`field`, or `field_start` / `field_end` for ranges) on the entity's filter fields. */
+export function listFilters(entity: EntityDecl, payload: Row, column: ColumnOf): SQL[] {
+  const conditions: SQL[] = [];
+  const invalid = (field: string) => new ApiFailure("api.invalid_params", { field });
+  for (const field of entity.fields) {
+    if (!field.filter || !isColumnField(field)) continue;
+    const col = column(field.name);
+    if (field.filter === "range") {
+      for (const suffix of ["_start", "_end"] as const) {
+        const raw = payload[`${field.name}${suffix}`];
+        if (raw === undefined || raw === null || raw === "") continue;
+        // a time range given in days covers those business days whole
+        if (field.type === "datetime" && typeof raw === "string" && isCalendarDay(raw.trim())) {
+          const day = raw.trim();
+          conditions.push(suffix === "_start" ? gte(col, businessDayStart(day)) : lt(col, businessDayStart(addDays(day, 1))));
+          continue;
+        }
+        const value = filterValue(field, raw);
+        if (value === undefined) throw invalid(`${field.name}${suffix}`);
+        conditions.push(suffix === "_start" ? gte(col, value) : lte(col, value));
+      }
+      continue;
+    }
+    const raw = payload[field.name];
+    if (raw === undefined || raw === null || raw === "") continue;
+    if (field.filter === "like") {
+      if (typeof raw !== "string" && typeof raw !== "number") throw invalid(field.name);
+      const escaped = String(raw).replace(/[\\%_]/g, (c) => `\\${c}`);
+      conditions.push(ilike(col, `%${escaped}%`));
+    } else {
+      const value = filterValue(field, raw);
+      if (value === undefined) throw invalid(field.name);
+      conditions.push(eq(col, value));
+    }
+  }
+  return conditions;
+}
+
+/** A list's order: `sort` ("field" or "-field", a sortable field) or the entity's default, id breaking ties. */
+export function listOrder(entity: EntityDecl, sort: unknown, column: ColumnOf): SQL[] {
+  const fallback = entity.defaultSort ?? { field: "id", order: "desc" as const };
+  let name = fallback.field;
+  let direction: "asc" | "desc" = fallback.order;
+  if (sort !== undefined && sort !== null && sort !== "") {
+    const text = typeof sort === "string" ? sort.trim() : "";
+    const match = /^([+-]?)([A-Za-z0-9_]+)$/.exec(text);
+    const field = match ? entity.fields.find((f) => f.name === match[2]) : undefined;
+    if (!match || !field || !field.sortable || !isColumnField(field)) throw new ApiFailure("api.bad_sort", { field: text.slice(0, 50) });
+    name = field.name;
+    direction = match[1] === "-" ? "desc" : "asc";
+  }
+  const by = direction === "desc" ? desc : asc;
+  // id breaks ties so pages never overlap
+  return name === "id" ? [by(column("id"))] : [by(column(name)), by(column("id"))];
+}
+
+/** A field set only when the record is added is refused on edit (api.field_readonly naming it), never ignored. */
+export function refuseAddOnlyFields(entity: EntityDecl, ctx: OperationContext): void {
+  const field = entity.fields.find((f) => f.form === "add" && ctx.payload[f.name] !== undefined);
+  if (!field) return;
+  const label = labelText(ctx.t, field.label, field.name);
+  throw new ApiFailure("api.field_readonly", { label }, { errors: [{ field: field.name, message: ctx.t("api.field_readonly", { label }) }] });
+}
+
+function parseRecordId(value: unknown): number {
+  const id = parseTenantId(value);
+  if (id === undefined) throw notFound();
+  return id;
+}
+
+class EntityCrud {
+  private readonly tenant: { sysid?: string; schid?: string };
+  private readonly hooks: EntityHooks;
+  private readonly references: References;
+
+  constructor(
+    private readonly entity: EntityDecl,
+    private readonly table: CatalogueTable,
+    catalogue: readonly EntityDecl[],
+    hooks: EntityHooks = {},
+  ) {
+    this.tenant = tenantColumnNames(entity);
+    this.hooks = hooks;
+    this.references = new References(entity, catalogue);
+  }
+
+  private column(name: string) {
+    return tableColumn(this.table, name);
+  }
+
+  private label(ctx: OperationContext, field: FieldDecl): string {
+    return labelText(ctx.t, field.label, field.name);
+  }
+
+  /** Conditions that keep a query inside the caller's tenant. */
+  private tenantConditions(ctx: OperationContext, scope: Scope): SQL[] {
+    const conditions: SQL[] = [];
+    if (this.entity.scope === "platform") {
+      if (this.entity.providerColumn && ctx.auth?.userType !== "system") {
+        conditions.push(eq(this.column(this.entity.providerColumn), scope.sysid ?? -1));
+      }
+      return conditions;
+    }
+    if (this.tenant.sysid && scope.sysid !== null) conditions.push(eq(this.column(this.tenant.sysid), scope.sysid));
+    if (this.tenant.schid && scope.schids !== null) {
+      conditions.push(scope.schids.length > 0 ? inArray(this.column(this.tenant.schid), scope.schids) : sql`false`);
+    }
+    return conditions;
+  }
+
+  /** A field set only when the record is added (a school's first term) is refused on edit, never ignored. */
+  private refuseAddOnlyFields(ctx: OperationContext): void {
+    refuseAddOnlyFields(this.entity, ctx);
+  }
+
+  private async scoped(ctx: OperationContext): Promise<{ scope: Scope; conditions: SQL[] }> {
+    const auth = ctx.auth;
+    if (!auth) throw notFound();
+    const scope = await resolveScope(ctx.db, auth, ctx.payload);
+    return { scope, conditions: this.tenantConditions(ctx, scope) };
+  }
+
+  /** The record id of info/edit/del: `id`, or `sch_id` for the entity whose id is the school id. */
+  private recordId(payload: Row): number {
+    if (payload.id === undefined && this.tenant.schid === "id") return parseRecordId(payload.sch_id);
+    return parseRecordId(payload.id);
+  }
+
+  private async findOne(db: DbOrTx, id: number, conditions: SQL[]): Promise<Row | undefined> {
+    const [row] = await db
+      .select()
+      .from(this.table)
+      .where(and(eq(this.column("id"), id), ...conditions));
+    return row as Row | undefined;
+  }
+
+  /** The column a "tenant"-unique field is unique within: the school, else the provider. */
+  private uniqueWithin(): string | undefined {
+    return [this.tenant.schid, this.tenant.sysid].find((name) => name && name !== "id");
+  }
+
+  /** `record` holds the fields written; `stored` the whole record as it will be (its tenant columns). */
+  private async assertUnique(ctx: OperationContext, db: DbOrTx, record: Row, stored: Row, exceptId?: number): Promise<void> {
+    for (const field of this.entity.fields) {
+      if (!field.unique || !isColumnField(field) || record[field.name] === undefined || record[field.name] === null) continue;
+      const conditions = [eq(this.column(field.name), record[field.name])];
+      const within = field.unique === "tenant" ? this.uniqueWithin() : undefined;
+      if (within) conditions.push(eq(this.column(within), stored[within]));
+      if (exceptId !== undefined) conditions.push(ne(this.column("id"), exceptId));
+      const [clash] = await db.select({ id: this.column("id") }).from(this.table).where(and(...conditions)).limit(1);
+      if (clash) {
+        const message = ctx.t("api.duplicate", { label: this.label(ctx, field) });
+        throw new ApiFailure("api.duplicate", { label: this.label(ctx, field) }, { errors: [{ field: field.name, message }] });
+      }
+    }
+  }
+
+  private validate(ctx: OperationContext, action: "add" | "edit"): Row {
+    if (action === "edit") this.refuseAddOnlyFields(ctx);
+    const parsed = recordSchema(this.entity, action).safeParse(ctx.payload);
+    if (parsed.success) return parsed.data;
+    const errors = fieldErrors(this.entity, parsed.error, ctx.t);
+    throw new ApiFailure("api.invalid_params", { field: errors[0]?.field ?? "" }, { errors });
+  }
+
+  /**
+   * The filtered, sorted list (at most MAX_EXPORT_ROWS rows) as an xlsx file of the list columns, with
+   * labels and option texts in the caller's language.
+   */
+  async export(ctx: OperationContext) {
+    const { conditions } = await this.scoped(ctx);
+    conditions.push(...this.filterConditions(ctx.payload));
+    const where = and(...conditions);
+    const [{ total }] = await ctx.db.select({ total: count() }).from(this.table).where(where);
+    if (Number(total) > MAX_EXPORT_ROWS) throw new ApiFailure("api.export_too_large", { max: MAX_EXPORT_ROWS });
+    const rows = (await ctx.db
+      .select()
+      .from(this.table)
+      .where(where)
+      .orderBy(...this.ordering(ctx.payload.sort))
+      .limit(MAX_EXPORT_ROWS)) as Row[];
+
+    const { default: ExcelJS } = await import("exceljs");
+    const workbook = new ExcelJS.Workbook();
+    const title = labelText(ctx.t, this.entity.title, this.entity.name);
+    const sheet = workbook.addWorksheet(title.slice(0, 31));
+    const fields = this.entity.fields.filter((f) => f.list);
+    sheet.columns = fields.map((f) => ({ header: this.label(ctx, f), key: f.name, width: Math.max(12, this.label(ctx, f).length + 4) }));
+    sheet.getRow(1).font = { bold: true };
+    const apiRows = await this.references.attachTitles(ctx.db, rows.map((row) => serialiseRow(this.entity, row)));
+    for (const api of apiRows) {
+      // a reference is written by the referred record's name
+      sheet.addRow(Object.fromEntries(fields.map((f) => [f.name, exportCell(ctx, f, f.type === "ref" ? api[refTitleKey(f.name)] : api[f.name])])));
+    }
+    const content = Buffer.from(await workbook.xlsx.writeBuffer());
+    await writeAudit(ctx.db, {
+      userId: ctx.auth?.userId,
+      username: ctx.auth?.username,
+      action: `${this.entity.name}export`,
+      entity: this.entity.name,
+      ip: ctx.ip,
+      detail: { rows: rows.length },
+    });
+    return {
+      data: {
+        items: {
+          filename: `${this.entity.name}-${businessDay(ctx.now)}.xlsx`,
+          mime: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+          content_base64: content.toString("base64"),
+        },
+      },
+    };
+  }
+
+  async list(ctx: OperationContext) {
+    const { conditions } = await this.scoped(ctx);
+    const payload = ctx.payload;
+    const { page, limit } = listPaging(payload);
+
+    conditions.push(...this.filterConditions(payload));
+    const where = and(...conditions);
+    const order = this.ordering(payload.sort);
+    // the referred names come with the page, joined, rather than one query each
+    const joins = this.references.titleJoins();
+    const selection: Record<string, unknown> = { row: this.table };
+    for (const join of joins) selection[join.key] = join.title;
+    // the selection's shape is known only at run time: the row, then one name per reference
+    let pageQuery = ctx.db
+      .select(selection as { row: CatalogueTable })
+      .from(this.table)
+      .$dynamic();
+    for (const join of joins) pageQuery = pageQuery.leftJoin(join.table, join.on);
+    const [rows, [{ total }]] = await Promise.all([
+      pageQuery.where(where).orderBy(...order).limit(limit).offset((page - 1) * limit),
+      ctx.db.select({ total: count() }).from(this.table).where(where),
+    ]);
+    const items = (rows as Row[]).map((r) => {
+      const item = serialiseRow(this.entity, r.row as Row);
+      for (const join of joins) item[join.key] = r[join.key] ?? null;
+      return item;
+    });
+    return { data: { items, total: Number(total) } };
+  }
+
+  private filterConditions(payload: Row): SQL[] {
+    return listFilters(this.entity, payload, (name) => this.column(name));
+  }
+
+  private ordering(sort: unknown): SQL[] {
+    return listOrder(this.entity, sort, (name) => this.column(name));
+  }
+
+  async info(ctx: OperationContext) {
+    const { conditions } = await this.scoped(ctx);
+    const row = await this.findOne(ctx.db, this.recordId(ctx.payload), conditions);
+    if (!row) throw notFound();
+    const [items] = await this.references.attachTitles(ctx.db, [serialiseRow(this.entity, row)]);
+    return { data: { items } };
+  }
+
+  async add(ctx: OperationContext) {
+    const { scope } = await this.scoped(ctx);
+    const record = this.validate(ctx, "add");
+    this.hooks.beforeAdd?.(ctx, scope, record);
+    const virtual: Row = {};
+    for (const field of formFields(this.entity, "add")) {
+      if (!isColumnField(field)) {
+        virtual[field.name] = record[field.name];
+        delete record[field.name];
+      }
+    }
+    if (this.tenant.sysid && this.tenant.sysid !== "id") {
+      if (scope.sysid === null) throw new ApiFailure("api.scope_required");
+      record[this.tenant.sysid] = scope.sysid;
+    }
+    if (this.tenant.schid && this.tenant.schid !== "id") {
+      if (scope.schids === null || scope.schids.length !== 1 || ctx.payload.sch_id === undefined) throw new ApiFailure("api.school_required");
+      record[this.tenant.schid] = scope.schids[0];
+    }
+    const row = await this.writing(ctx, () =>
+      ctx.db.transaction(async (tx) => {
+        await this.assertUnique(ctx, tx, record, record);
+        await this.references.check(tx, ctx.t, record, record);
+        const [inserted] = (await tx.insert(this.table).values(record).returning()) as Row[];
+        await this.hooks.afterAdd?.(ctx, tx, inserted, virtual);
+        await this.audit(ctx, tx, "add", inserted.id, { fields: Object.keys(record) });
+        return inserted;
+      }),
+    );
+    return { data: { items: serialiseRow(this.entity, row) } };
+  }
+
+  async edit(ctx: OperationContext) {
+    const { conditions } = await this.scoped(ctx);
+    const id = this.recordId(ctx.payload);
+    const record = this.validate(ctx, "edit");
+    for (const field of formFields(this.entity, "edit")) if (!isColumnField(field)) delete record[field.name];
+    const row = await this.writing(ctx, () =>
+      ctx.db.transaction(async (tx) => {
+        const before = await this.findOne(tx, id, conditions);
+        if (!before) throw notFound();
+        const merged = { ...before, ...record };
+        await this.assertUnique(ctx, tx, record, merged, id);
+        await this.references.check(tx, ctx.t, merged, record);
+        const after =
+          Object.keys(record).length === 0
+            ? before
+            : ((await tx.update(this.table).set(record).where(eq(this.column("id"), id)).returning()) as Row[])[0];
+        await this.hooks.afterEdit?.(ctx, tx, before, after);
+        await this.audit(ctx, tx, "edit", id, { fields: Object.keys(record) });
+        return after;
+      }),
+    );
+    return { data: { items: serialiseRow(this.entity, row) } };
+  }
+
+  async del(ctx: OperationContext) {
+    const { conditions } = await this.scoped(ctx);
+    const id = this.recordId(ctx.payload);
+    await this.writing(ctx, () =>
+      ctx.db.transaction(async (tx) => {
+        // another tenant's record is missing, whatever refers to it: look within the tenant first
+        if (!(await this.findOne(tx, id, conditions))) throw notFound();
+        await this.references.assertUnreferenced(tx, ctx.t, id);
+        const deleted = await tx
+        .delete(this.table)
+        .where(and(eq(this.column("id"), id), ...conditions))
+        .returning({ id: this.column("id") });
+        if (deleted.length === 0) throw notFound();
+        await this.audit(ctx, tx, "del", id, {});
+      }),
+      true,
+    );
+    return {};
+  }
+
+  /** A unique index or a reference that a concurrent write hit first answers like the checks before it. */
+  private async writing<T>(ctx: OperationContext, write: () => Promise<T>, deleting = false): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      if (err instanceof ApiFailure) throw err;
+      if (hasErrorCode(err, UNIQUE_VIOLATION)) throw new ApiFailure("api.duplicate", { label: labelText(ctx.t, this.entity.title, this.entity.name) });
+      // deleting: a record was added that refers to it; writing: the record it refers to was deleted meanwhile
+      if (hasErrorCode(err, FOREIGN_KEY_VIOLATION)) throw deleting ? stillReferenced(ctx.t, this.entity, undefined) : new ApiFailure("api.reference_gone");
+      throw err;
+    }
+  }
+
+  private async audit(ctx: OperationContext, tx: DbOrTx, action: CrudAction, id: unknown, detail: Row): Promise<void> {
+    await writeAudit(tx, {
+      userId: ctx.auth?.userId,
+      username: ctx.auth?.username,
+      action: `${this.entity.name}${action}`,
+      entity: this.entity.name,
+      entityId: String(id),
+      ip: ctx.ip,
+      detail,
+    });
+  }
+}
+
+/** The generic operations of every entity, with the behaviour its domain adds (`hooks`, by entity name). */
+export function registerCatalogueOperations(registry: OperationRegistry, entities: readonly EntityDecl[], hooks: EntityHooksByName = {}): void {
+  for (const entity of entities) {
+    if (entity.implementedBy === "domain") continue;
+    const table = catalogueTables[entity.name];
+    if (!table) throw new Error(`entity ${entity.name} has no table in server/db/schema.ts`);
+    const crud = new EntityCrud(entity, table, entities, hooks[entity.name]);
+    const actions: Record<CrudAction, (ctx: OperationContext) => Promise<{ data?: Row }>> = {
+      list: (ctx) => crud.list(ctx),
+      info: (ctx) => crud.info(ctx),
+      add: (ctx) => crud.add(ctx),
+      edit: (ctx) => crud.edit(ctx),
+      del: (ctx) => crud.del(ctx),
+    };
+    if (entity.exportOperation && entity.roles.list?.length) {
+      registry.add({
+        path: entity.apiPath ?? "adminapiv2",
+        method: entity.exportOperation,
+        needsToken: true,
+        roles: entity.roles.list,
+        effect: "read",
+        handler: (ctx) => crud.export(ctx),
+      });
+    }
+    for (const action of Object.keys(actions) as CrudAction[]) {
+      const roles = entity.roles[action];
+      if (!roles || roles.length === 0) continue;
+      registry.add({
+        path: entity.apiPath ?? "adminapiv2",
+        method: `${entity.name}${action}`,
+        needsToken: true,
+        roles,
+        effect: action === "list" || action === "info" ? "read" : "write",
+        handler: (ctx) => actions[action](ctx),
+      });
+    }
+  }
+}

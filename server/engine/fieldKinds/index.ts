@@ -1,0 +1,33 @@
+/** The field-kind registry of the server: every FieldType's column, check, filter and spreadsheet cell. */
+import type { FieldDecl, FieldType } from "../../../common/catalogue";
+import { enumKind, statusKind, yesnoKind } from "./choice";
+import { idcardKind, imageKind, phoneKind } from "./formats";
+import type { ServerFieldKind } from "./kind";
+import { intKind, moneyKind } from "./number";
+import { refKind } from "./ref";
+import { passwordKind, stringKind, textKind } from "./text";
+import { dateKind, datetimeKind } from "./time";
+
+export type { FieldMessage, ServerFieldKind } from "./kind";
+export { FIELD_MESSAGES } from "./kind";
+
+export const serverFieldKinds: Record<FieldType, ServerFieldKind> = {
+  string: stringKind,
+  text: textKind,
+  password: passwordKind,
+  int: intKind,
+  money: moneyKind,
+  date: dateKind,
+  datetime: datetimeKind,
+  enum: enumKind,
+  yesno: yesnoKind,
+  status: statusKind,
+  ref: refKind,
+  phone: phoneKind,
+  image: imageKind,
+  idcard: idcardKind,
+};
+
+export function kindOf(field: FieldDecl): ServerFieldKind {
+  return serverFieldKinds[field.type];
+}

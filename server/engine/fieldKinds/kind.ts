@@ -1,0 +1,60 @@
+/**
+ * A field kind as the server sees it: the stored column, the check of an input value, the reading of a list
+ * filter and the spreadsheet cell. One module per kind (./*.ts); ./index.ts is the registry.
+ */
+import type { z } from "zod";
+import type { FieldDecl } from "../../../common/catalogue";
+import type { Translate } from "../../lib/i18n";
+
+export interface ServerFieldKind {
+  /** zod schema of a present (non-empty) value: its stored form, or issues whose message is a FieldMessage code */
+  value(field: FieldDecl): z.ZodType<unknown>;
+  /** Drizzle column builder of the generated table (source text), before its default and not-null */
+  column(field: FieldDecl): string;
+  /** a list filter's text in stored form, undefined when it does not fit the field */
+  filterValue(field: FieldDecl, text: string): unknown;
+  /** a stored value as the API carries it (default: as stored) */
+  toApi?(field: FieldDecl, value: unknown): unknown;
+  /** the API value as a spreadsheet cell (default: as the API gives it) */
+  exportCell?(field: FieldDecl, value: unknown, t: Translate): string | number | null;
+  /** whether the stored value is trimmed before the check (not a password, not free text) */
+  keepsWhitespace?: boolean;
+}
+
+/** Message codes of field checks; each is api.validation.{code}. */
+export type FieldMessage =
+  | "required"
+  | "too_short"
+  | "too_long"
+  | "too_small"
+  | "too_big"
+  | "pattern"
+  | "option"
+  | "integer"
+  | "money"
+  | "date"
+  | "datetime"
+  | "text"
+  | "reference"
+  | "phone"
+  | "image"
+  | "idcard";
+
+export const FIELD_MESSAGES: ReadonlySet<string> = new Set<FieldMessage>([
+  "required",
+  "too_short",
+  "too_long",
+  "too_small",
+  "too_big",
+  "pattern",
+  "option",
+  "integer",
+  "money",
+  "date",
+  "datetime",
+  "text",
+  "reference",
+  "phone",
+  "image",
+  "idcard",
+]);

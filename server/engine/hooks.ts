@@ -1,0 +1,21 @@
+/**
+ * Behaviour of catalogue entities beyond plain CRUD, as the generic operations call it. A domain gives its
+ * entities' hooks (server/domains/<domain>/hooks.ts); an entity without hooks gets the generic operations only.
+ */
+import type { DbOrTx } from "../db/client";
+import type { OperationContext } from "../protocol/registry";
+import type { Scope } from "../auth/scope";
+
+export type Row = Record<string, unknown>;
+
+export interface EntityHooks {
+  /** before a new row is written: checks of the record against the scope it is added in */
+  beforeAdd?(ctx: OperationContext, scope: Scope, record: Row): void;
+  /** after the row is inserted, in the same transaction; `virtual` holds the entity's virtual fields */
+  afterAdd?(ctx: OperationContext, tx: DbOrTx, row: Row, virtual: Row): Promise<void>;
+  /** after the row is updated, in the same transaction */
+  afterEdit?(ctx: OperationContext, tx: DbOrTx, before: Row, after: Row): Promise<void>;
+}
+
+/** Hooks by entity name. */
+export type EntityHooksByName = Readonly<Record<string, EntityHooks>>;

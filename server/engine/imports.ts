@@ -1,0 +1,644 @@
+/**
+ * The spreadsheet import of every entity that declares `import` (common/catalogue.ts ImportDecl): the template
+ * (`templateOperation`, answered like an export) and the import itself (`operation`), allowed to the roles that
+ * may add the entity's records, into exactly one school of the caller's authority.
+ *
+ * An import reads the first sheet of an .xlsx file: its first non-empty row names the columns (a field's label
+ * in any of the console's languages, or its name), every row below is checked with the same rules as
+ * `{entity}add` (choices also by their labels in any language), unique fields against the file itself and the
+ * records already stored, and references by the referred record's title within the school (a class within its
+ * grade), created when missing and the caller may add them. Then every row is written in one transaction, in
+ * batches, or none when any row fails: the answer names each failing row (as the spreadsheet numbers it) and
+ * field. Imports into one school run one at a time (a transaction-scoped advisory lock on the school), so two
+ * imports of the same records cannot both pass their checks. Every import whose file could be read is logged
+ * (the `schoolimportlog` entity) and audited.
+ */
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { Workbook, Worksheet } from "exceljs";
+import { z } from "zod";
+import type { EntityDecl, FieldDecl, ImportDecl } from "../../common/catalogue";
+import { hasAnyRole } from "../../common/roleKeys";
+import { writeAudit } from "../auth/audit";
+import { resolveScope } from "../auth/scope";
+import { isColumnField, tableColumn, tenantColumnNames, type CatalogueTable } from "../db/catalogueTables";
+import type { DbOrTx } from "../db/client";
+import { catalogueTables, schoolImportLogs } from "../db/schema";
+import { LANGUAGES, labelText, translator, type Translate } from "../lib/i18n";
+import { ApiFailure } from "../protocol/envelope";
+import type { OperationContext, OperationRegistry, OperationResult } from "../protocol/registry";
+import { FOREIGN_KEY_VIOLATION, hasErrorCode, UNIQUE_VIOLATION } from "./crud";
+import { fieldErrors, fieldsSchema, formFields, storedDefault } from "./fieldSchemas";
+import type { Row } from "./hooks";
+
+/** the largest file taken, decoded */
+export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+/** the most data rows a file may hold */
+export const MAX_IMPORT_ROWS = 10_000;
+/** the most row errors an answer (and the log) lists; the count covers them all */
+export const MAX_LISTED_ERRORS = 500;
+/** what the parts of an .xlsx may expand to: a few megabytes of sheet per 10,000 rows, so this is generous */
+const MAX_EXPANDED_BYTES = 200 * 1024 * 1024;
+/** rows per INSERT statement: a few parameters per row, well under PostgreSQL's 65,535 */
+const INSERT_BATCH = 500;
+/** values per `IN (...)` of a lookup */
+const LOOKUP_BATCH = 1000;
+/** rows of the template that offer a choice field's options as a drop-down */
+const TEMPLATE_CHOICE_ROWS = 1000;
+/** first key of pg_advisory_xact_lock(key, sch_id): the imports' own lock space */
+const IMPORT_LOCK_SPACE = 0x1_7e_a1;
+
+const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/** A problem with one row (its number as the spreadsheet shows it) and field. */
+export interface RowError {
+  row: number;
+  field: string;
+  message: string;
+}
+
+/** What an import answers in data.items, succeeded or not. */
+export interface ImportAnswer {
+  log_id: number;
+  total: number;
+  imported: number;
+  error_count: number;
+  errors: RowError[];
+}
+
+const importPayload = z.object({
+  filename: z.string().max(1000).optional(),
+  content_base64: z.string(),
+});
+type ImportPayload = z.infer<typeof importPayload>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Reading the file
+
+/** A refusal of the file itself, naming content_base64. */
+function badFile(t: Translate, key: string, params: Record<string, string | number> = {}): ApiFailure {
+  return new ApiFailure(key, params, { errors: [{ field: "content_base64", message: t(key, params) }] });
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function decodeFile(t: Translate, content: string): Buffer {
+  const text = content.replace(/\s+/g, "");
+  const maxMb = MAX_IMPORT_BYTES / (1024 * 1024);
+  if (text.length > Math.ceil(MAX_IMPORT_BYTES / 3) * 4) throw badFile(t, "import.file_too_large", { max: maxMb });
+  if (text.length === 0 || text.length % 4 === 1 || !BASE64.test(text)) throw badFile(t, "import.bad_file");
+  const bytes = Buffer.from(text, "base64");
+  if (bytes.length > MAX_IMPORT_BYTES) throw badFile(t, "import.file_too_large", { max: maxMb });
+  return bytes;
+}
+
+/**
+ * The total size the parts of a zip archive (an .xlsx) declare once expanded, read from its central directory;
+ * undefined when the bytes are no zip archive this reader takes (zip64 included: no .xlsx of this size needs it).
+ */
+export function zipExpandedSize(bytes: Buffer): number | undefined {
+  const EOCD = 0x06054b50;
+  const ENTRY = 0x02014b50;
+  const lowest = Math.max(0, bytes.length - 22 - 0xffff);
+  let end = -1;
+  for (let i = bytes.length - 22; i >= lowest; i--) {
+    if (bytes.readUInt32LE(i) === EOCD) {
+      end = i;
+      break;
+    }
+  }
+  if (end < 0) return undefined;
+  const entries = bytes.readUInt16LE(end + 10);
+  let at = bytes.readUInt32LE(end + 16);
+  if (entries === 0xffff || at === 0xffffffff) return undefined;
+  let total = 0;
+  for (let n = 0; n < entries; n++) {
+    if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== ENTRY) return undefined;
+    const size = bytes.readUInt32LE(at + 24);
+    if (size === 0xffffffff) return undefined;
+    total += size;
+    at += 46 + bytes.readUInt16LE(at + 28) + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32);
+  }
+  return total;
+}
+
+async function readWorkbook(t: Translate, bytes: Buffer): Promise<Worksheet> {
+  const expanded = zipExpandedSize(bytes);
+  if (expanded === undefined || expanded > MAX_EXPANDED_BYTES) throw badFile(t, "import.bad_file");
+  const { default: ExcelJS } = await import("exceljs");
+  const workbook: Workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(bytes as unknown as Parameters<Workbook["xlsx"]["load"]>[0]);
+  } catch {
+    throw badFile(t, "import.bad_file");
+  }
+  const sheet = workbook.worksheets[0];
+  if (!sheet) throw badFile(t, "import.bad_file");
+  return sheet;
+}
+
+/** A cell as text: a number as written, a date as YYYY-MM-DD, rich text joined, a formula by its result. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) return "";
+    const iso = value.toISOString();
+    return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso;
+  }
+  if (typeof value === "object") {
+    const cell = value as { richText?: { text?: unknown }[]; text?: unknown; result?: unknown; formula?: unknown; sharedFormula?: unknown; error?: unknown };
+    if (Array.isArray(cell.richText)) return cell.richText.map((part) => (typeof part.text === "string" ? part.text : "")).join("");
+    if (cell.formula !== undefined || cell.sharedFormula !== undefined) return cellText(cell.result);
+    if (cell.text !== undefined) return cellText(cell.text);
+  }
+  return "";
+}
+
+/** How a header or a choice is compared: width forms folded, case and surrounding marks ignored. */
+function normalised(text: string): string {
+  return text
+    .normalize("NFKC")
+    .trim()
+    .replace(/^\*+|\*+$/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
+}
+
+const translators: Translate[] = LANGUAGES.map((language) => translator(language));
+
+/** A label key's text in every language. */
+function everyLanguage(key: string, fallback: string): string[] {
+  return translators.map((t) => labelText(t, key, fallback));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// One entity's import
+
+interface PreparedRow {
+  row: number;
+  /** the record in stored form; references hold a placeholder until resolved */
+  record: Row;
+  /** reference field -> the title the cell gives */
+  titles: Record<string, string>;
+  /** fields with an error already */
+  failed: Set<string>;
+}
+
+/** Failures of rows: nothing is written, the answer lists them. */
+class RowErrors extends Error {
+  constructor(readonly errors: RowError[]) {
+    super("row errors");
+  }
+}
+
+class EntityImport {
+  private readonly columns: FieldDecl[];
+  private readonly schema: ReturnType<typeof fieldsSchema>;
+  private readonly tenant: { sysid?: string; schid?: string };
+  /** normalised header text -> field */
+  private readonly headers = new Map<string, FieldDecl>();
+  /** choice field -> normalised label or value -> stored value */
+  private readonly choices = new Map<string, Map<string, string>>();
+  /** reference fields among the columns, the ones that narrow others first */
+  private readonly references: FieldDecl[];
+
+  constructor(
+    private readonly entity: EntityDecl,
+    private readonly decl: ImportDecl,
+    private readonly table: CatalogueTable,
+    private readonly catalogue: readonly EntityDecl[],
+  ) {
+    const addFields = formFields(entity, "add");
+    this.columns = decl.columns.map((name) => {
+      const field = entity.fields.find((f) => f.name === name);
+      if (!field || !isColumnField(field) || !addFields.includes(field) || (field.type === "ref" && (field.multiple || !field.ref))) {
+        throw new Error(`${entity.name} imports column ${name}, which is no single-valued column field of its add form`);
+      }
+      return field;
+    });
+    this.schema = fieldsSchema(addFields, "add");
+    this.tenant = tenantColumnNames(entity);
+    for (const field of this.columns) {
+      for (const name of this.headerNames(field)) {
+        const key = normalised(name);
+        if (key && !this.headers.has(key)) this.headers.set(key, field);
+      }
+      if (field.options && ["enum", "yesno", "status"].includes(field.type)) {
+        const byText = new Map<string, string>();
+        for (const option of field.options) {
+          byText.set(normalised(option.value), option.value);
+          for (const label of everyLanguage(option.label, option.value)) if (!byText.has(normalised(label))) byText.set(normalised(label), option.value);
+        }
+        this.choices.set(field.name, byText);
+      }
+    }
+    const refs = this.columns.filter((f) => f.type === "ref");
+    this.references = refs.sort((a, b) => (a.ref?.narrowBy === b.name ? 1 : b.ref?.narrowBy === a.name ? -1 : 0));
+  }
+
+  /** The names a header may give a column: its field's name and label, and a reference's short name and entity. */
+  private headerNames(field: FieldDecl): string[] {
+    const names = [field.name, ...everyLanguage(field.label, field.name)];
+    if (field.type === "ref" && field.ref) {
+      const target = this.target(field);
+      names.push(field.name.replace(/_id$/, ""), target.name, ...everyLanguage(target.title, target.name));
+    }
+    return names;
+  }
+
+  private target(field: FieldDecl): EntityDecl {
+    const target = this.catalogue.find((e) => e.name === field.ref?.entity);
+    if (!target || !catalogueTables[target.name]) throw new Error(`${this.entity.name}.${field.name} refers to ${field.ref?.entity}, which has no table`);
+    return target;
+  }
+
+  private label(t: Translate, field: FieldDecl): string {
+    return labelText(t, field.label, field.name);
+  }
+
+  // -- the template ------------------------------------------------------------------------------------------
+
+  async template(ctx: OperationContext): Promise<OperationResult> {
+    const { default: ExcelJS } = await import("exceljs");
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet(labelText(ctx.t, this.entity.title, this.entity.name).slice(0, 31));
+    sheet.columns = this.columns.map((field) => {
+      const header = this.label(ctx.t, field);
+      // text columns stay text: a long number (an identity card, a phone) must not become a rounded number
+      const text = ["string", "text", "phone", "idcard"].includes(field.type);
+      return { header, key: field.name, width: Math.max(14, header.length * 2 + 4), style: text ? { numFmt: "@" } : {} };
+    });
+    sheet.getRow(1).font = { bold: true };
+    sheet.views = [{ state: "frozen", ySplit: 1 }];
+    this.columns.forEach((field, i) => {
+      const labels = this.choices.has(field.name) ? (field.options ?? []).map((o) => labelText(ctx.t, o.label, o.value)) : [];
+      if (labels.length === 0 || labels.some((l) => /[",]/.test(l))) return;
+      for (let row = 2; row <= TEMPLATE_CHOICE_ROWS + 1; row++) {
+        sheet.getCell(row, i + 1).dataValidation = { type: "list", allowBlank: !field.required, formulae: [`"${labels.join(",")}"`] };
+      }
+    });
+    const content = Buffer.from(await workbook.xlsx.writeBuffer());
+    return { data: { items: { filename: `${this.entity.name}-import-template.xlsx`, mime: XLSX_MIME, content_base64: content.toString("base64") } } };
+  }
+
+  // -- the import --------------------------------------------------------------------------------------------
+
+  async run(ctx: OperationContext, input: ImportPayload): Promise<OperationResult> {
+    const auth = ctx.auth;
+    if (!auth) throw new ApiFailure("api.not_found");
+    const scope = await resolveScope(ctx.db, auth, ctx.payload);
+    if (scope.sysid === null) throw new ApiFailure("api.scope_required");
+    if (scope.schids === null || scope.schids.length !== 1 || ctx.payload.sch_id === undefined) throw new ApiFailure("api.school_required");
+    const target = { sysid: scope.sysid, schid: scope.schids[0] };
+    const filename = cleanFilename(input.filename);
+    const sheet = await readWorkbook(ctx.t, decodeFile(ctx.t, input.content_base64));
+
+    // from here on the file was read: whatever the outcome, the import is logged
+    let total = 0;
+    try {
+      const prepared = this.prepare(ctx, sheet);
+      total = prepared.total;
+      // a header row that lacks a column: no row to check
+      if (prepared.rows.length === 0) throw new RowErrors(prepared.errors);
+      const logId = await ctx.db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${IMPORT_LOCK_SPACE}::integer, ${target.schid}::integer)`);
+        const errors = [...prepared.errors];
+        await this.checkStored(ctx, tx, target, prepared.rows, errors);
+        await this.resolveReferences(ctx, tx, target, prepared.rows, errors);
+        if (errors.length > 0) throw new RowErrors(errors);
+        for (let i = 0; i < prepared.rows.length; i += INSERT_BATCH) {
+          const values = prepared.rows.slice(i, i + INSERT_BATCH).map(({ record }) => this.stored(record, target));
+          await tx.insert(this.table).values(values);
+        }
+        return this.log(ctx, tx, target, filename, { total, imported: total, errors: [] });
+      });
+      const answer: ImportAnswer = { log_id: logId, total, imported: total, error_count: 0, errors: [] };
+      return { messageKey: "import.succeeded", messageParams: { count: total }, data: { items: answer } };
+    } catch (err) {
+      let errors: RowError[];
+      let failure: ApiFailure | undefined;
+      if (err instanceof RowErrors) errors = err.errors;
+      else if (err instanceof ApiFailure) {
+        failure = err;
+        errors = [{ row: 0, field: "content_base64", message: ctx.t(err.messageKey, err.params) }];
+      } else if (hasErrorCode(err, UNIQUE_VIOLATION) || hasErrorCode(err, FOREIGN_KEY_VIOLATION)) {
+        // a write beside the import (a record added by hand, a grade deleted) took the same values meanwhile
+        failure = new ApiFailure("import.conflict");
+        errors = [{ row: 0, field: "", message: ctx.t("import.conflict") }];
+      } else throw err;
+      errors.sort((a, b) => a.row - b.row);
+      const listed = errors.slice(0, MAX_LISTED_ERRORS);
+      const logId = await this.log(ctx, ctx.db, target, filename, { total, imported: 0, errors, listed });
+      const answer: ImportAnswer = { log_id: logId, total, imported: 0, error_count: errors.length, errors: listed };
+      if (failure) throw new ApiFailure(failure.messageKey, failure.params, { ...failure.data, items: answer });
+      throw new ApiFailure("import.failed", { count: errors.length }, { items: answer });
+    }
+  }
+
+  /**
+   * The sheet's rows checked one by one (no database): records in stored form, and every row error found. A header
+   * row that lacks a column (or names one twice) is the only error reported: every row would repeat it.
+   */
+  private prepare(ctx: OperationContext, sheet: Worksheet): { rows: PreparedRow[]; total: number; errors: RowError[] } {
+    const t = ctx.t;
+    if (sheet.actualRowCount - 1 > MAX_IMPORT_ROWS) throw badFile(t, "import.too_many_rows", { max: MAX_IMPORT_ROWS });
+    const headerErrors: RowError[] = [];
+    let columnOf: Map<number, FieldDecl> | undefined;
+    const read: { row: number; texts: Map<FieldDecl, string> }[] = [];
+    sheet.eachRow({ includeEmpty: false }, (sheetRow, rowNumber) => {
+      const values = sheetRow.values as unknown[];
+      if (!columnOf) {
+        columnOf = this.mapHeader(t, values, rowNumber, headerErrors);
+        return;
+      }
+      const texts = new Map<FieldDecl, string>();
+      for (const [column, field] of columnOf) texts.set(field, cellText(values[column]).trim());
+      if ([...texts.values()].every((text) => text === "")) return;
+      if (read.length >= MAX_IMPORT_ROWS) throw badFile(t, "import.too_many_rows", { max: MAX_IMPORT_ROWS });
+      read.push({ row: rowNumber, texts });
+    });
+    if (read.length === 0) throw badFile(t, "import.empty_file");
+    if (headerErrors.length > 0) return { rows: [], total: read.length, errors: headerErrors };
+    const errors: RowError[] = [];
+    const firstRowOf = new Map<string, Map<unknown, number>>();
+    const rows = read.map(({ row, texts }) => this.prepareRow(t, row, texts, errors, firstRowOf));
+    return { rows, total: rows.length, errors };
+  }
+
+  /** Which sheet column holds which field; a column the import does not know is left aside. */
+  private mapHeader(t: Translate, values: unknown[], rowNumber: number, errors: RowError[]): Map<number, FieldDecl> {
+    const columnOf = new Map<number, FieldDecl>();
+    values.forEach((value, column) => {
+      const field = this.headers.get(normalised(cellText(value)));
+      if (!field) return;
+      if ([...columnOf.values()].includes(field)) {
+        errors.push({ row: rowNumber, field: field.name, message: t("import.duplicate_column", { label: this.label(t, field) }) });
+        return;
+      }
+      columnOf.set(column, field);
+    });
+    for (const field of this.columns) {
+      const required = field.required && storedDefault(field) === undefined;
+      if (required && ![...columnOf.values()].includes(field)) {
+        errors.push({ row: rowNumber, field: field.name, message: t("import.missing_column", { label: this.label(t, field) }) });
+      }
+    }
+    return columnOf;
+  }
+
+  private prepareRow(t: Translate, row: number, texts: Map<FieldDecl, string>, errors: RowError[], firstRowOf: Map<string, Map<unknown, number>>): PreparedRow {
+    const input: Row = {};
+    const titles: Record<string, string> = {};
+    const failed = new Set<string>();
+    const fail = (field: FieldDecl, message: string) => {
+      if (failed.has(field.name)) return;
+      failed.add(field.name);
+      errors.push({ row, field: field.name, message });
+    };
+    for (const [field, text] of texts) {
+      if (field.type === "ref") {
+        titles[field.name] = text;
+        // the id is found by title later; the record check only needs to see whether one was given
+        input[field.name] = text === "" ? undefined : 1;
+        const target = this.target(field);
+        const titleField = target.fields.find((f) => f.name === target.titleField);
+        if (titleField?.max !== undefined && text.length > titleField.max) fail(field, t("api.validation.too_long", { label: this.label(t, field), max: titleField.max }));
+        continue;
+      }
+      const choice = this.choices.get(field.name);
+      input[field.name] = choice && text !== "" ? (choice.get(normalised(text)) ?? text) : text;
+    }
+    const parsed = this.schema.safeParse(input);
+    const record: Row = parsed.success ? parsed.data : {};
+    if (!parsed.success) {
+      for (const error of fieldErrors(this.entity, parsed.error, t)) {
+        const field = this.entity.fields.find((f) => f.name === error.field);
+        if (field) fail(field, error.message);
+        else errors.push({ row, ...error });
+      }
+      // the fields that passed, for the checks between rows
+      const alone = fieldsSchema(
+        formFields(this.entity, "add").filter((f) => !failed.has(f.name)),
+        "add",
+      ).safeParse(input);
+      if (alone.success) Object.assign(record, alone.data);
+    }
+    // a unique field twice in the file: the later row names the earlier
+    for (const field of this.columns) {
+      const value = record[field.name];
+      if (!field.unique || failed.has(field.name) || value === null || value === undefined) continue;
+      let seen = firstRowOf.get(field.name);
+      if (!seen) firstRowOf.set(field.name, (seen = new Map()));
+      const first = seen.get(value);
+      if (first === undefined) seen.set(value, row);
+      else fail(field, t("import.duplicate_in_file", { label: this.label(t, field), value: String(value), row: first }));
+    }
+    return { row, record, titles, failed };
+  }
+
+  /** Unique fields against the records already stored (in the school, or everywhere for a platform-wide one). */
+  private async checkStored(ctx: OperationContext, tx: DbOrTx, target: Tenant, rows: PreparedRow[], errors: RowError[]): Promise<void> {
+    for (const field of this.columns.filter((f) => f.unique)) {
+      const rowsOf = new Map<unknown, PreparedRow[]>();
+      for (const prepared of rows) {
+        const value = prepared.record[field.name];
+        if (prepared.failed.has(field.name) || value === null || value === undefined) continue;
+        rowsOf.set(value, [...(rowsOf.get(value) ?? []), prepared]);
+      }
+      const values = [...rowsOf.keys()];
+      const column = tableColumn(this.table, field.name);
+      const within = field.unique === "tenant" ? this.uniqueWithin(target) : undefined;
+      for (let i = 0; i < values.length; i += LOOKUP_BATCH) {
+        const conditions: SQL[] = [inArray(column, values.slice(i, i + LOOKUP_BATCH))];
+        if (within) conditions.push(within);
+        const found = await tx.select({ value: column }).from(this.table).where(and(...conditions));
+        for (const { value } of found) {
+          for (const prepared of rowsOf.get(value) ?? []) {
+            prepared.failed.add(field.name);
+            errors.push({ row: prepared.row, field: field.name, message: ctx.t("import.exists", { label: this.label(ctx.t, field), value: String(value) }) });
+          }
+        }
+      }
+    }
+  }
+
+  /** The condition of a "tenant"-unique field: the school's records, else the provider's. */
+  private uniqueWithin(target: Tenant): SQL | undefined {
+    if (this.tenant.schid && this.tenant.schid !== "id") return eq(tableColumn(this.table, this.tenant.schid), target.schid);
+    if (this.tenant.sysid && this.tenant.sysid !== "id") return eq(tableColumn(this.table, this.tenant.sysid), target.sysid);
+    return undefined;
+  }
+
+  /**
+   * Each reference's title to the referred record's id within the school (and within the record that narrows it),
+   * creating the records missing when the caller may add them; otherwise the rows naming them fail.
+   */
+  private async resolveReferences(ctx: OperationContext, tx: DbOrTx, target: Tenant, rows: PreparedRow[], errors: RowError[]): Promise<void> {
+    for (const field of this.references) {
+      const entity = this.target(field);
+      const table = catalogueTables[entity.name];
+      const narrowBy = field.ref?.narrowBy;
+      const id = tableColumn(table, "id");
+      const title = tableColumn(table, entity.titleField);
+      const parent = narrowBy ? tableColumn(table, narrowBy) : undefined;
+      const tenant = tenantColumnNames(entity);
+      const conditions: SQL[] = [];
+      const tenantValues: Row = {};
+      if (tenant.schid && tenant.schid !== "id") {
+        conditions.push(eq(tableColumn(table, tenant.schid), target.schid));
+        tenantValues[tenant.schid] = target.schid;
+      }
+      if (tenant.sysid && tenant.sysid !== "id") {
+        if (!tenant.schid) conditions.push(eq(tableColumn(table, tenant.sysid), target.sysid));
+        tenantValues[tenant.sysid] = target.sysid;
+      }
+      const key = (parentId: unknown, text: string) => `${parentId === undefined ? "" : String(parentId)}\u0000${text}`;
+
+      // the rows needing a record of this kind, by parent and title
+      const wanted = new Map<string, { parentId: unknown; title: string; rows: PreparedRow[] }>();
+      for (const prepared of rows) {
+        const text = prepared.titles[field.name];
+        if (!text || prepared.failed.has(field.name)) continue;
+        const parentId = narrowBy ? prepared.record[narrowBy] : undefined;
+        if (narrowBy && (prepared.failed.has(narrowBy) || typeof parentId !== "number")) continue;
+        const k = key(parentId, text);
+        const entry = wanted.get(k) ?? { parentId, title: text, rows: [] };
+        entry.rows.push(prepared);
+        wanted.set(k, entry);
+      }
+      if (wanted.size === 0) continue;
+
+      const known = new Map<string, number>();
+      const existing = await tx
+        .select({ id, title, ...(parent ? { parent } : {}) })
+        .from(table)
+        .where(and(...conditions))
+        .orderBy(id);
+      for (const row of existing as { id: number; title: unknown; parent?: unknown }[]) {
+        const k = key(parent ? row.parent : undefined, String(row.title));
+        if (!known.has(k)) known.set(k, Number(row.id));
+      }
+
+      const missing = [...wanted].filter(([k]) => !known.has(k));
+      if (missing.length > 0 && this.mayCreate(ctx, entity, narrowBy)) {
+        for (let i = 0; i < missing.length; i += INSERT_BATCH) {
+          const values = missing.slice(i, i + INSERT_BATCH).map(([, { parentId, title: text }]) => ({
+            ...tenantValues,
+            [entity.titleField]: text,
+            ...(narrowBy ? { [narrowBy]: parentId } : {}),
+          }));
+          const created = await tx
+            .insert(table)
+            .values(values)
+            .returning({ id, title, ...(parent ? { parent } : {}) });
+          for (const row of created as { id: number; title: unknown; parent?: unknown }[]) known.set(key(parent ? row.parent : undefined, String(row.title)), Number(row.id));
+        }
+      }
+      for (const [k, { title: text, rows: needing }] of wanted) {
+        const found = known.get(k);
+        for (const prepared of needing) {
+          if (found !== undefined) {
+            prepared.record[field.name] = found;
+            continue;
+          }
+          prepared.failed.add(field.name);
+          errors.push({ row: prepared.row, field: field.name, message: ctx.t("import.reference_missing", { label: this.label(ctx.t, field), value: text }) });
+        }
+      }
+    }
+  }
+
+  /** Whether missing referred records may be created: the caller may add them, and a title (and parent) is all they need. */
+  private mayCreate(ctx: OperationContext, entity: EntityDecl, narrowBy: string | undefined): boolean {
+    if (!hasAnyRole(ctx.roles, entity.roles.add)) return false;
+    const tenant = tenantColumnNames(entity);
+    const given = new Set(["id", "created_at", entity.titleField, narrowBy, tenant.schid, tenant.sysid]);
+    return entity.fields.every((f) => given.has(f.name) || !isColumnField(f) || !f.required || storedDefault(f) !== undefined);
+  }
+
+  /** A prepared record as its table stores it: column fields only, and the tenant columns. */
+  private stored(record: Row, target: Tenant): Row {
+    const out: Row = {};
+    for (const field of formFields(this.entity, "add")) if (isColumnField(field) && record[field.name] !== undefined) out[field.name] = record[field.name];
+    if (this.tenant.sysid && this.tenant.sysid !== "id") out[this.tenant.sysid] = target.sysid;
+    if (this.tenant.schid && this.tenant.schid !== "id") out[this.tenant.schid] = target.schid;
+    return out;
+  }
+
+  /** The import's log row and audit entry; its id. */
+  private async log(
+    ctx: OperationContext,
+    db: DbOrTx,
+    target: Tenant,
+    filename: string,
+    outcome: { total: number; imported: number; errors: RowError[]; listed?: RowError[] },
+  ): Promise<number> {
+    const failed = outcome.errors.length > 0;
+    const [row] = await db
+      .insert(schoolImportLogs)
+      .values({
+        entity: this.entity.name,
+        sysid: target.sysid,
+        sch_id: target.schid,
+        filename,
+        username: ctx.auth?.username ?? "",
+        created_at: ctx.now,
+        total: outcome.total,
+        imported: outcome.imported,
+        error_count: outcome.errors.length,
+        status: failed ? "failed" : "succeeded",
+        errors: failed ? JSON.stringify(outcome.listed ?? outcome.errors.slice(0, MAX_LISTED_ERRORS)) : null,
+      })
+      .returning({ id: schoolImportLogs.id });
+    await writeAudit(db, {
+      userId: ctx.auth?.userId,
+      username: ctx.auth?.username,
+      action: this.decl.operation,
+      entity: this.entity.name,
+      entityId: row.id,
+      ip: ctx.ip,
+      detail: { sch_id: target.schid, filename, total: outcome.total, imported: outcome.imported, errors: outcome.errors.length },
+    });
+    return row.id;
+  }
+}
+
+interface Tenant {
+  sysid: number;
+  schid: number;
+}
+
+/** The file's name as given, without any folder, bounded to the log's column. */
+function cleanFilename(name: string | undefined): string {
+  const base = (name ?? "").split(/[\\/]/).pop()?.trim() ?? "";
+  return (base || "import.xlsx").slice(0, 255);
+}
+
+/** The template and import operations of every entity that declares `import`. */
+export function registerImportOperations(registry: OperationRegistry, entities: readonly EntityDecl[]): void {
+  for (const entity of entities) {
+    const decl = entity.import;
+    if (!decl) continue;
+    const table = catalogueTables[entity.name];
+    const roles = entity.roles.add;
+    if (!table || entity.implementedBy === "domain") throw new Error(`entity ${entity.name} declares an import but has no generated table`);
+    if (!roles || roles.length === 0) throw new Error(`entity ${entity.name} declares an import but no role may add its records`);
+    if (entity.scope !== "school") throw new Error(`entity ${entity.name} declares an import but is not school-scoped`);
+    const importer = new EntityImport(entity, decl, table, entities);
+    const path = entity.apiPath ?? "adminapiv2";
+    registry.add({ path, method: decl.templateOperation, needsToken: true, roles, effect: "read", handler: (ctx) => importer.template(ctx) });
+    registry.add<ImportPayload>({
+      path,
+      method: decl.operation,
+      needsToken: true,
+      roles,
+      effect: "write",
+      schema: importPayload,
+      handler: (ctx, payload) => importer.run(ctx, payload),
+    });
+  }
+}
+

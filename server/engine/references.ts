@@ -1,0 +1,120 @@
+/**
+ * References between catalogue entities (fields of kind "ref"): a referred record must lie in the record's own
+ * tenant (and within the record it is narrowed by: a class of the chosen grade); lists and records carry the
+ * referred record's name beside each id, resolved in one query per reference field and page; a record still
+ * referred to cannot be deleted.
+ */
+import { and, count, eq, inArray, type SQL } from "drizzle-orm";
+import { alias, type AnyPgColumn, type PgTable } from "drizzle-orm/pg-core";
+import type { EntityDecl, FieldDecl } from "../../common/catalogue";
+import { refTitleKey } from "../../common/fieldRules";
+import { isColumnField, tableColumn, tenantColumnNames, type CatalogueTable } from "../db/catalogueTables";
+import type { DbOrTx } from "../db/client";
+import { catalogueTables } from "../db/schema";
+import { labelText, type Translate } from "../lib/i18n";
+import { ApiFailure } from "../protocol/envelope";
+import type { Row } from "./hooks";
+
+export interface ReferencedEntity {
+  entity: EntityDecl;
+  table: CatalogueTable;
+}
+
+/** The reference fields of an entity that are columns of its table. */
+export function referenceFields(entity: EntityDecl): FieldDecl[] {
+  return entity.fields.filter((f) => f.type === "ref" && f.ref && !f.multiple && isColumnField(f));
+}
+
+export class References {
+  constructor(
+    private readonly entity: EntityDecl,
+    private readonly catalogue: readonly EntityDecl[],
+  ) {}
+
+  private target(field: FieldDecl): ReferencedEntity {
+    const entity = this.catalogue.find((e) => e.name === field.ref?.entity);
+    const table = entity && catalogueTables[entity.name];
+    if (!entity || !table) throw new Error(`${this.entity.name}.${field.name} refers to ${field.ref?.entity}, which has no table`);
+    return { entity, table };
+  }
+
+  /**
+   * The referred names as joins of a list's own query (`{name}_title` beside each reference), so a page of a list
+   * costs one query however many references it shows.
+   */
+  titleJoins(): { key: string; table: PgTable; on: SQL; title: AnyPgColumn }[] {
+    return referenceFields(this.entity).map((field, i) => {
+      const { entity, table } = this.target(field);
+      const joined = alias(table, `ref${i}_${entity.table}`);
+      return {
+        key: refTitleKey(field.name),
+        table: joined,
+        on: eq(tableColumn(joined, "id"), tableColumn(catalogueTables[this.entity.name], field.name)),
+        title: tableColumn(joined, entity.titleField),
+      };
+    });
+  }
+
+  /** Adds `{name}_title` beside every reference of the rows (API form), one query per reference field. */
+  async attachTitles(db: DbOrTx, rows: Row[], fields: readonly FieldDecl[] = referenceFields(this.entity)): Promise<Row[]> {
+    await Promise.all(
+      fields.map(async (field) => {
+        const ids = [...new Set(rows.map((r) => r[field.name]).filter((v): v is number => typeof v === "number"))];
+        const titles = new Map<number, string>();
+        if (ids.length > 0) {
+          const { entity, table } = this.target(field);
+          const found = await db
+            .select({ id: tableColumn(table, "id"), title: tableColumn(table, entity.titleField) })
+            .from(table)
+            .where(inArray(tableColumn(table, "id"), ids));
+          for (const row of found) titles.set(Number(row.id), String(row.title));
+        }
+        for (const row of rows) row[refTitleKey(field.name)] = titles.get(row[field.name] as number) ?? null;
+      }),
+    );
+    return rows;
+  }
+
+  /**
+   * Refuses a reference to a record outside the record's tenant or outside the record it is narrowed by.
+   * `merged` is the record as it will be stored (with its tenant columns); `changed` the fields written now.
+   */
+  async check(db: DbOrTx, t: Translate, merged: Row, changed: Row): Promise<void> {
+    for (const field of referenceFields(this.entity)) {
+      const narrowBy = field.ref?.narrowBy;
+      const touched = changed[field.name] !== undefined || (narrowBy !== undefined && changed[narrowBy] !== undefined);
+      const id = merged[field.name];
+      if (!touched || id === null || id === undefined) continue;
+      const { entity, table } = this.target(field);
+      const conditions: SQL[] = [eq(tableColumn(table, "id"), Number(id))];
+      const tenant = tenantColumnNames(entity);
+      const own = tenantColumnNames(this.entity);
+      if (tenant.schid && own.schid) conditions.push(eq(tableColumn(table, tenant.schid), Number(merged[own.schid])));
+      else if (tenant.sysid && own.sysid) conditions.push(eq(tableColumn(table, tenant.sysid), Number(merged[own.sysid])));
+      if (narrowBy) conditions.push(eq(tableColumn(table, narrowBy), Number(merged[narrowBy])));
+      const [found] = await db.select({ id: tableColumn(table, "id") }).from(table).where(and(...conditions)).limit(1);
+      if (!found) {
+        const label = labelText(t, field.label, field.name);
+        const message = t("api.validation.reference", { label });
+        throw new ApiFailure("api.invalid_params", { field: field.name }, { errors: [{ field: field.name, message }] });
+      }
+    }
+  }
+
+  /** Refuses to delete a record other records still refer to, naming how many of which. */
+  async assertUnreferenced(db: DbOrTx, t: Translate, id: number): Promise<void> {
+    for (const other of this.catalogue) {
+      const table = catalogueTables[other.name];
+      if (!table || other.implementedBy === "domain") continue;
+      for (const field of referenceFields(other).filter((f) => f.ref?.entity === this.entity.name)) {
+        const [{ n }] = await db.select({ n: count() }).from(table).where(eq(tableColumn(table, field.name), id));
+        if (Number(n) > 0) throw stillReferenced(t, this.entity, other, Number(n));
+      }
+    }
+  }
+}
+
+export function stillReferenced(t: Translate, entity: EntityDecl, by: EntityDecl | undefined, n?: number): ApiFailure {
+  const params = { title: labelText(t, entity.title, entity.name), other: by ? labelText(t, by.title, by.name) : "", count: n ?? "" };
+  return new ApiFailure(by && n ? "api.still_referenced" : "api.in_use", params);
+}

@@ -1,0 +1,141 @@
+/**
+ * The settings pages of the catalogue (common/catalogue.ts SettingsDecl): one record per tenant, edited in a
+ * form. For every declaration the server offers `{name}info` (the record; each field its declared default
+ * until one is saved) and `{name}edit` (checks the fields sent by their kinds, saves them, audits the change),
+ * allowed to the declared roles. The records live in one table (settings_records), keyed by the page's name
+ * and its tenant: the platform (0), the caller's provider or the caller's school, taken from the checked scope.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { FieldDecl, SettingsDecl } from "../../common/catalogue";
+import { writeAudit } from "../auth/audit";
+import { resolveScope } from "../auth/scope";
+import type { DbOrTx } from "../db/client";
+import { settingsRecords } from "../db/schema";
+import { ApiFailure, notFound } from "../protocol/envelope";
+import type { OperationContext, OperationRegistry } from "../protocol/registry";
+import { DEFAULT_OPERATION_PATH } from "./declared";
+import { kindOf } from "./fieldKinds";
+import { fieldErrors, fieldsSchema, storedDefault } from "./fieldSchemas";
+
+/** The tenant of a platform-wide settings page. */
+export const PLATFORM_TENANT = 0;
+
+export type SettingsRecord = Record<string, unknown>;
+
+/** Kinds a settings record does not hold: a secret would sit readable in the record, a reference unchecked. */
+const UNSUPPORTED_KINDS: ReadonlySet<FieldDecl["type"]> = new Set(["password", "ref"]);
+
+function assertSupported(declaration: SettingsDecl): void {
+  for (const field of declaration.fields) {
+    if (UNSUPPORTED_KINDS.has(field.type) || field.multiple || field.virtual) {
+      throw new Error(`settings ${declaration.name}: field ${field.name} (${field.type}) cannot be part of a settings record`);
+    }
+  }
+}
+
+/** The record as the API carries it: every declared field, saved or (never saved) its default, else null. */
+function apiRecord(declaration: SettingsDecl, stored: SettingsRecord | undefined): SettingsRecord {
+  const out: SettingsRecord = {};
+  for (const field of declaration.fields) {
+    const value = stored && Object.hasOwn(stored, field.name) ? stored[field.name] : (storedDefault(field) ?? null);
+    const toApi = kindOf(field).toApi;
+    out[field.name] = toApi && value !== null && value !== undefined ? toApi(field, value) : value;
+  }
+  return out;
+}
+
+/** A tenant's record of a settings page, in API form (defaults while none is saved). */
+export async function readSettings(db: DbOrTx, declaration: SettingsDecl, tenantId: number): Promise<SettingsRecord> {
+  const [row] = await db
+    .select({ fields: settingsRecords.fields })
+    .from(settingsRecords)
+    .where(and(eq(settingsRecords.name, declaration.name), eq(settingsRecords.tenantId, tenantId)));
+  return apiRecord(declaration, row?.fields);
+}
+
+/**
+ * Saves checked values (stored form, by field name) into a tenant's record; fields not given keep their
+ * saved values. One statement, so two saves of different fields at once both stay. Returns the record in API form.
+ */
+export async function writeSettings(db: DbOrTx, declaration: SettingsDecl, tenantId: number, values: SettingsRecord, userId: number | null = null): Promise<SettingsRecord> {
+  const known = Object.fromEntries(Object.entries(values).filter(([name]) => declaration.fields.some((f) => f.name === name)));
+  const [row] = await db
+    .insert(settingsRecords)
+    .values({ name: declaration.name, tenantId, fields: known, updatedBy: userId })
+    .onConflictDoUpdate({
+      target: [settingsRecords.name, settingsRecords.tenantId],
+      set: { fields: sql`${settingsRecords.fields} || excluded.fields`, updatedAt: sql`now()`, updatedBy: userId },
+    })
+    .returning({ fields: settingsRecords.fields });
+  return apiRecord(declaration, row?.fields);
+}
+
+/** The tenant the caller's record belongs to, from the checked scope of the call. */
+async function tenantOf(ctx: OperationContext, declaration: SettingsDecl): Promise<number> {
+  if (declaration.scope === "platform") return PLATFORM_TENANT;
+  const auth = ctx.auth;
+  if (!auth) throw notFound();
+  const scope = await resolveScope(ctx.db, auth, ctx.payload);
+  if (declaration.scope === "provider") {
+    if (scope.sysid === null) throw new ApiFailure("api.scope_required");
+    return scope.sysid;
+  }
+  // a school's own account acts in its school; everyone else names the school (sch_id)
+  const named = ctx.payload.sch_id !== undefined || auth.userType === "school";
+  if (!named || scope.schids === null || scope.schids.length !== 1) throw new ApiFailure("api.school_required");
+  return scope.schids[0]!;
+}
+
+/** `{name}info` and `{name}edit` of every settings page. */
+export function registerSettingsOperations(registry: OperationRegistry, declarations: readonly SettingsDecl[]): void {
+  for (const declaration of declarations) {
+    assertSupported(declaration);
+    const path = declaration.apiPath ?? DEFAULT_OPERATION_PATH;
+    const schema = fieldsSchema(declaration.fields, "edit");
+
+    registry.add({
+      path,
+      method: `${declaration.name}info`,
+      needsToken: true,
+      roles: declaration.roles.info,
+      effect: "read",
+      async handler(ctx) {
+        return { data: { items: await readSettings(ctx.db, declaration, await tenantOf(ctx, declaration)) } };
+      },
+    });
+
+    registry.add({
+      path,
+      method: `${declaration.name}edit`,
+      needsToken: true,
+      roles: declaration.roles.edit,
+      effect: "write",
+      // the payload's fields, for whoever reads the registry; each value is checked by its kind below
+      schema: z.looseObject(Object.fromEntries(declaration.fields.map((f) => [f.name, z.unknown().optional()]))),
+      async handler(ctx) {
+        const tenantId = await tenantOf(ctx, declaration);
+        const parsed = schema.safeParse(ctx.payload);
+        if (!parsed.success) {
+          const errors = fieldErrors(declaration, parsed.error, ctx.t);
+          throw new ApiFailure("api.invalid_params", { field: errors[0]?.field ?? "" }, { errors });
+        }
+        const values = parsed.data;
+        const items = await ctx.db.transaction(async (tx) => {
+          const saved = await writeSettings(tx, declaration, tenantId, values, ctx.auth?.userId ?? null);
+          await writeAudit(tx, {
+            userId: ctx.auth?.userId,
+            username: ctx.auth?.username,
+            action: `${declaration.name}edit`,
+            entity: declaration.name,
+            entityId: tenantId,
+            ip: ctx.ip,
+            detail: { fields: Object.keys(values) },
+          });
+          return saved;
+        });
+        return { data: { items } };
+      },
+    });
+  }
+}

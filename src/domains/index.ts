@@ -1,0 +1,18 @@
+/**
+ * Custom pages of the catalogue (PageRef `{kind: "custom", id}`): page id -> lazy component. Each page is its
+ * own chunk, loaded with the console when first opened.
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from "react";
+import type { MenuEntry, MenuGroup } from "../../common/catalogue";
+
+export interface CustomPageProps {
+  /** the menu group and entry the page is opened from (its generation, list routes and title) */
+  group: MenuGroup;
+  entry: MenuEntry;
+}
+
+export const customPages: Record<string, LazyExoticComponent<ComponentType<CustomPageProps>>> = {
+  recharge: lazy(() => import("./renewals/RechargePage")),
+  actcodeadd: lazy(() => import("./renewals/ActcodeAddPage")),
+  servicedelayv2: lazy(() => import("./renewals/ServiceDelayPage")),
+};

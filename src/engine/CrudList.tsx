@@ -1,0 +1,390 @@
+/**
+ * Generic list page of a catalogue entity: filter bar (like -> text, eq -> select, range -> date range),
+ * sortable columns, the shared pagination control of spec 2.4, buttons to the add / edit / detail routes (or
+ * in-place dialogs), an import when the entity declares one, and an export of the filtered list when the entity
+ * has an export operation. Filters fixed by the page's menu entry are always sent and never shown.
+ *
+ * Under 992 px (the mobile width of spec 4.1) each row is a card (title, status, every listed field and the
+ * row's buttons) and the filters fold behind a toggle; wider, a table whose columns keep their natural widths
+ * (words wrap, never letters) and scroll sideways rather than squeeze, with the row buttons kept in view.
+ */
+import { Badge, Button, Card, Descriptions, Form, Grid, List, Select, Space, Table } from "antd";
+import type { TableProps } from "antd";
+import { DownloadOutlined, EyeOutlined, EditOutlined, FilterOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from "@ant-design/icons";
+import { useRef, useState, type ReactNode } from "react";
+import { useParams } from "react-router";
+import { useTable, getDefaultSortOrder } from "@refinedev/antd";
+import { useGo, usePermissions, useTranslation, type BaseRecord, type CrudFilter, type CrudSort, type HttpError } from "@refinedev/core";
+import type { EntityDecl, FieldDecl, MenuEntry, RowAction } from "../../common/catalogue";
+import { hasAnyRole } from "../../common/roleKeys";
+import { builtRoute, type BuiltPage } from "./builtPages";
+import { DEFAULT_API_PATH, filterPayload, scope as tenantScope, sortPayload } from "../../providers/dataProvider";
+import { weapi } from "../../providers/weapi";
+import { entityByName } from "../../resources.config";
+import { cellStyle, displayValue, FilterControl, filterValueProps, type Translate } from "./fields";
+import { clearNarrowed } from "./RecordFields";
+import { RecordModal, type RecordModalHandle } from "./RecordModal";
+import { DeleteButton, RowActionButton } from "./RowActions";
+import { StatusSwitch } from "./StatusSwitch";
+import { ListLoadFailed } from "./LoadFailed";
+import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources";
+import { scrollToTop } from "./scrollToTop";
+import { saveFile, type ExportFile } from "./files";
+import { ImportButton } from "./ImportDialog";
+
+export const PAGE_SIZE_OPTIONS = [10, 20, 30, 50];
+export const DEFAULT_PAGE_SIZE = 20;
+
+type FilterValues = Record<string, unknown>;
+type LinkedPage = { entry: MenuEntry; route: string };
+
+function toCrudFilter(field: FieldDecl, value: unknown): CrudFilter {
+  switch (field.filter) {
+    case "range":
+      return { field: field.name, operator: "between", value: Array.isArray(value) && value.some(Boolean) ? value : undefined };
+    case "eq":
+      return { field: field.name, operator: "eq", value: value === "" ? undefined : value };
+    default:
+      return { field: field.name, operator: "contains", value: typeof value === "string" ? value.trim() || undefined : value };
+  }
+}
+
+/** Calls the entity's export operation with the list's filters and sort, and saves the file it returns. */
+async function exportList(entity: EntityDecl, operation: string, filters: readonly CrudFilter[], sorters: readonly CrudSort[]): Promise<void> {
+  const sort = sortPayload(entity, sorters);
+  const res = await weapi<{ items?: ExportFile }>(entity.apiPath ?? DEFAULT_API_PATH, operation, {
+    ...tenantScope(),
+    ...filterPayload(entity, filters),
+    ...(sort ? { sort } : {}),
+  });
+  if (res.return_code === "SUCCESS" && res.data?.items) saveFile(res.data.items);
+}
+
+/**
+ * The hidden routes of the list's group that name this list as their menu, as the user's roles allow: those
+ * with an :id open a row (a provider's contract maintenance and its activation codes beside the provider
+ * list), the other custom ones stand beside Add (generating activation codes beside the code list).
+ */
+function useLinkedPages(list: BuiltPage | undefined, entity: EntityDecl): Record<"recordPages" | "listPages", LinkedPage[]> {
+  const { data: roles } = usePermissions<string[]>({});
+  if (!list || !roles || !hasAnyRole(roles, list.group.roles)) return { recordPages: [], listPages: [] };
+  const { group, entry: listEntry } = list;
+  const linked = group.children
+    .filter((entry) => entry.hidden && entry.activeMenu === listEntry.name && entry.page && hasAnyRole(roles, entry.roles))
+    .map((entry) => ({ entry, route: builtRoute(group, entry) }));
+  return {
+    recordPages: linked.filter(({ entry }) => entry.params?.includes(":id") && (!("entity" in entry.page!) || entry.page!.entity !== entity.name)),
+    listPages: linked.filter(({ entry }) => !entry.params?.length && entry.page!.kind === "custom"),
+  };
+}
+
+/** The entity's row actions the user's roles allow. */
+function useRowActions(entity: EntityDecl): RowAction[] {
+  const { data: roles } = usePermissions<string[]>({});
+  return roles ? (entity.rowActions ?? []).filter((action) => hasAnyRole(roles, action.roles)) : [];
+}
+
+/**
+ * Whether the user can see a field: a reference to records the user may not list (the provider of a school, to
+ * the provider itself) is neither a column nor a filter, nor is the school once one is chosen: either could
+ * only ever show one value.
+ */
+function useFieldVisible(): (field: FieldDecl) => boolean {
+  const { data: roles } = usePermissions<string[]>({});
+  const schoolChosen = Boolean(tenantScope().sch_id);
+  return (field) => {
+    if (field.type !== "ref") return true;
+    // the school of a school's records, once a school is chosen, is that school
+    if (field.name === "sch_id" && schoolChosen) return false;
+    const listRoles = field.ref && entityByName(field.ref.entity)?.roles.list;
+    return Boolean(roles && listRoles && hasAnyRole(roles, listRoles));
+  };
+}
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || value === "" || (Array.isArray(value) && !value.some((v) => v !== undefined && v !== null && v !== ""));
+}
+
+/** The list's order (its first sorter) as a "field:order" choice of the card view's sort control. */
+function sortChoice(sorters: readonly CrudSort[]): string | undefined {
+  const first = sorters[0];
+  return first ? `${first.field}:${first.order}` : undefined;
+}
+
+export default function CrudList({ resource }: { resource: string }) {
+  const { entity, pages } = resourceByIdentifier(resource);
+  const { translate } = useTranslation();
+  const t: Translate = (key, options) => translate(key, options);
+  const may = useEntityAbility(entity);
+  const go = useGo();
+  const screens = Grid.useBreakpoint();
+  // below lg (992 px): cards; unknown before the first measure, when the table is assumed
+  const narrow = screens.lg === false;
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const listRef = pages.list?.entry.page;
+  const { id: recordId } = useParams();
+  const listPage = listRef?.kind === "list" ? listRef : undefined;
+  const fixedFilters = Object.entries({
+    ...listPage?.filters,
+    ...(listPage?.recordFilter && recordId ? { [listPage.recordFilter]: recordId } : {}),
+  });
+  const visible = useFieldVisible();
+  const filterFields = entity.fields.filter((f) => f.filter && visible(f) && !fixedFilters.some(([name]) => name === f.name));
+
+  const { tableProps, searchFormProps, sorters, setSorters, filters, tableQuery, setCurrentPage, setPageSize, pageSize } = useTable<BaseRecord, HttpError, FilterValues>({
+    resource,
+    syncWithLocation: true,
+    pagination: { currentPage: 1, pageSize: DEFAULT_PAGE_SIZE, mode: "server" },
+    sorters: { initial: entity.defaultSort ? [{ field: entity.defaultSort.field, order: entity.defaultSort.order }] : [] },
+    filters: { permanent: fixedFilters.map(([field, value]) => ({ field, operator: "eq", value })) },
+    // the weapi client has already shown the server's message
+    errorNotification: false,
+    onSearch: (values) => filterFields.map((f) => toCrudFilter(f, values[f.name])),
+  });
+
+  const listFields = entity.fields.filter((f) => f.list && visible(f));
+  // a list whose menu has no add or edit route is edited in place, in a dialog, by whoever may
+  const addModal = useRef<RecordModalHandle>(null);
+  const editModal = useRef<RecordModalHandle>(null);
+  const addInPlace = !pages.add && may("add") && entity.fields.some((f) => f.form === true || f.form === "add");
+  const editInPlace = !pages.edit && may("edit") && entity.fields.some((f) => f.form === true || f.form === "edit");
+  const cell = (f: FieldDecl, value: unknown, record: BaseRecord): ReactNode =>
+    f.type === "status" && may("edit") ? <StatusSwitch resource={resource} field={f} record={record} /> : displayValue(f, value, t, record);
+  const columns: NonNullable<TableProps<BaseRecord>["columns"]> = listFields.map((f) => ({
+    key: f.name,
+    dataIndex: f.name,
+    title: translate(f.label),
+    sorter: f.sortable ? true : undefined,
+    sortOrder: f.sortable ? (getDefaultSortOrder(f.name, sorters) ?? null) : undefined,
+    render: (value: unknown, record: BaseRecord) => <div style={cellStyle(f)}>{cell(f, value, record)}</div>,
+  }));
+  const edit = pages.edit && may("edit") ? pages.edit : undefined;
+  const show = pages.info && may("info") ? pages.info : undefined;
+  const { recordPages, listPages } = useLinkedPages(pages.list, entity);
+  const rowActions = useRowActions(entity);
+  const deletable = may("del");
+  const hasRowButtons = Boolean(edit || editInPlace || show || deletable || recordPages.length > 0 || rowActions.length > 0);
+  const rowButtons = (record: BaseRecord): ReactNode => (
+    <Space size={[8, 8]} wrap>
+      {(edit || editInPlace) && (
+        <Button
+          size="small"
+          icon={<EditOutlined />}
+          data-testid={`row-edit-${String(record.id)}`}
+          onClick={() => (edit ? go({ to: recordPath(edit.route, record.id) }) : editModal.current?.open(record.id))}
+        >
+          {translate("crud.edit")}
+        </Button>
+      )}
+      {show && (
+        <Button size="small" icon={<EyeOutlined />} onClick={() => go({ to: recordPath(show.route, record.id) })}>
+          {translate("crud.detail")}
+        </Button>
+      )}
+      {recordPages.map((page) => (
+        <Button key={page.route} size="small" data-testid={`row-${page.entry.name}`} onClick={() => go({ to: recordPath(page.route, record.id) })}>
+          {translate(page.entry.title)}
+        </Button>
+      ))}
+      {rowActions
+        .filter(({ when }) => !when || String(record[when.field]) === when.value)
+        .map((action) => (
+          <RowActionButton key={action.operation} entity={entity} action={action} record={record} onDone={() => void tableQuery.refetch()} />
+        ))}
+      {deletable && <DeleteButton resource={resource} record={record} />}
+    </Space>
+  );
+  if (hasRowButtons) {
+    // kept in view at the right while a wide table scrolls; the buttons wrap, so the column stays narrow
+    columns.push({ key: "actions", title: translate("crud.actions"), fixed: "right", render: (_: unknown, record: BaseRecord) => rowButtons(record) });
+  }
+
+  const add = pages.add && may("add") ? pages.add : undefined;
+  const exportOperation = entity.exportOperation;
+  const onExport = async (operation: string) => {
+    setExporting(true);
+    try {
+      await exportList(entity, operation, filters, sorters);
+    } catch {
+      // the client showed the error
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const pageButtons = (
+    <Space wrap>
+      {entity.import && may("add") && <ImportButton entity={entity} />}
+      {exportOperation && (
+        <Button icon={<DownloadOutlined />} loading={exporting} data-testid="export-button" onClick={() => void onExport(exportOperation)}>
+          {translate("crud.export")}
+        </Button>
+      )}
+      {listPages.map((page) => (
+        <Button key={page.route} type="primary" icon={<PlusOutlined />} data-testid={`open-${page.entry.name}`} onClick={() => go({ to: page.route })}>
+          {translate(page.entry.title)}
+        </Button>
+      ))}
+      {(add || addInPlace) && (
+        <Button type="primary" icon={<PlusOutlined />} data-testid="add-button" onClick={() => (add ? go({ to: add.route }) : addModal.current?.open())}>
+          {translate("crud.add")}
+        </Button>
+      )}
+      {addInPlace && <RecordModal ref={addModal} resource={resource} entity={entity} action="add" />}
+      {editInPlace && <RecordModal ref={editModal} resource={resource} entity={entity} action="edit" />}
+    </Space>
+  );
+
+  const activeFilters = filters.filter((f) => "field" in f && filterFields.some((field) => field.name === f.field) && !isBlank(f.value)).length;
+  const filterForm = filterFields.length > 0 && (!narrow || filtersOpen) && (
+    <Form
+      {...searchFormProps}
+      onValuesChange={(changed, all) => {
+        searchFormProps.onValuesChange?.(changed, all);
+        clearNarrowed(entity, searchFormProps.form)(changed as Record<string, unknown>);
+      }}
+      onFinish={(values) => {
+        void searchFormProps.onFinish?.(values);
+        // on a phone the results matter now: fold the filters away
+        if (narrow) setFiltersOpen(false);
+      }}
+      layout={narrow ? "vertical" : "inline"}
+      style={{ marginBottom: 16, rowGap: 8 }}
+      data-testid="list-filters"
+    >
+      {filterFields.map((f) => (
+        <Form.Item key={f.name} name={f.name} label={translate(f.label)} {...filterValueProps(f)} style={narrow ? { marginBottom: 12 } : undefined}>
+          <FilterControl field={f} t={t} block={narrow} />
+        </Form.Item>
+      ))}
+      <Form.Item style={narrow ? { marginBottom: 0 } : undefined}>
+        <Space>
+          <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
+            {translate("crud.search")}
+          </Button>
+          <Button
+            icon={<ReloadOutlined />}
+            onClick={() => {
+              searchFormProps.form?.resetFields();
+              searchFormProps.form?.submit();
+            }}
+          >
+            {translate("crud.reset")}
+          </Button>
+        </Space>
+      </Form.Item>
+    </Form>
+  );
+
+  const failed = tableQuery.isError ? <ListLoadFailed onRetry={() => void tableQuery.refetch()} /> : undefined;
+  const pagination = tableProps.pagination && {
+    ...tableProps.pagination,
+    simple: false,
+    position: ["bottomRight" as const],
+    pageSizeOptions: PAGE_SIZE_OPTIONS,
+    showSizeChanger: true,
+    showQuickJumper: true,
+    showTotal: (total: number) => translate("crud.total", { total }),
+  };
+
+  if (narrow) {
+    const titleField = listFields.find((f) => f.name === entity.titleField);
+    const statusField = listFields.find((f) => f.name === "status");
+    const detailFields = listFields.filter((f) => f !== titleField && f !== statusField);
+    // every sortable field, listed or not: the default order may be on one the cards do not show
+    const sortable = entity.fields.filter((f) => f.sortable);
+    return (
+      <Card title={translate(pages.list?.entry.title ?? entity.title)} styles={{ body: { padding: 12 } }}>
+        <Space wrap style={{ marginBottom: 12 }}>
+          {filterFields.length > 0 && (
+            <Badge count={activeFilters} size="small">
+              <Button icon={<FilterOutlined />} aria-expanded={filtersOpen} data-testid="list-filters-toggle" onClick={() => setFiltersOpen((open) => !open)}>
+                {translate("crud.filters")}
+              </Button>
+            </Badge>
+          )}
+          {sortable.length > 0 && (
+            <Select
+              aria-label={translate("crud.sort_by")}
+              placeholder={translate("crud.sort_by")}
+              data-testid="list-sort"
+              value={sortChoice(sorters)}
+              onChange={(choice: string) => {
+                const [field, order] = choice.split(":");
+                setSorters([{ field, order: order as "asc" | "desc" }]);
+              }}
+              options={sortable.flatMap((f) => [
+                { value: `${f.name}:asc`, label: translate("crud.sort_asc", { field: translate(f.label) }) },
+                { value: `${f.name}:desc`, label: translate("crud.sort_desc", { field: translate(f.label) }) },
+              ])}
+              popupMatchSelectWidth={false}
+              style={{ minWidth: 160 }}
+            />
+          )}
+          {pageButtons}
+        </Space>
+        {filterForm}
+        <List<BaseRecord>
+          rowKey="id"
+          loading={tableProps.loading}
+          dataSource={tableProps.dataSource ? [...tableProps.dataSource] : []}
+          locale={failed ? { emptyText: failed } : undefined}
+          pagination={
+            pagination && {
+              ...pagination,
+              position: "bottom",
+              showQuickJumper: false,
+              size: "small",
+              align: "center",
+              onChange: (page, size) => {
+                setCurrentPage(size !== pageSize ? 1 : page);
+                setPageSize(size);
+                scrollToTop();
+              },
+            }
+          }
+          renderItem={(record) => (
+            <List.Item style={{ padding: 0, border: 0, marginBottom: 12 }}>
+              <Card
+                size="small"
+                style={{ width: "100%" }}
+                data-testid="record-card"
+                title={<span data-testid="record-card-title">{titleField ? displayValue(titleField, record[titleField.name], t, record) : `#${String(record.id)}`}</span>}
+                extra={statusField && <span data-testid="record-card-status">{cell(statusField, record[statusField.name], record)}</span>}
+                styles={{ title: { whiteSpace: "normal", overflowWrap: "anywhere" } }}
+              >
+                <Descriptions
+                  size="small"
+                  column={1}
+                  items={detailFields.map((f) => ({ key: f.name, label: translate(f.label), children: cell(f, record[f.name], record) }))}
+                />
+                {hasRowButtons && <div style={{ marginTop: 8 }}>{rowButtons(record)}</div>}
+              </Card>
+            </List.Item>
+          )}
+        />
+      </Card>
+    );
+  }
+
+  return (
+    <Card title={translate(pages.list?.entry.title ?? entity.title)} extra={pageButtons}>
+      {filterForm}
+      <Table
+        {...tableProps}
+        rowKey="id"
+        columns={columns}
+        // natural column widths: a fixed layout would share the width out evenly and squeeze short values
+        // letter by letter under the pinned action column
+        tableLayout="auto"
+        locale={failed ? { emptyText: failed } : undefined}
+        onChange={(pagination, filters, sorter, extra) => {
+          tableProps.onChange?.(pagination, filters, sorter, extra);
+          if (extra.action === "paginate") scrollToTop();
+        }}
+        pagination={pagination}
+      />
+    </Card>
+  );
+}

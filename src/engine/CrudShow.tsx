@@ -1,0 +1,56 @@
+/** Generic detail page of a catalogue entity: the detail fields of one record, and the way to edit it. */
+import { Button, Card, Descriptions, Space, Spin } from "antd";
+import { EditOutlined, RollbackOutlined } from "@ant-design/icons";
+import { useShow, useBack, useGo, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
+import { useParams } from "react-router";
+import { displayValue, type Translate } from "./fields";
+import { RecordUnavailable } from "./LoadFailed";
+import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources";
+
+export default function CrudShow({ resource }: { resource: string }) {
+  const { entity, pages } = resourceByIdentifier(resource);
+  const { translate } = useTranslation();
+  const t: Translate = (key, options) => translate(key, options);
+  const may = useEntityAbility(entity);
+  const back = useBack();
+  const go = useGo();
+  const { id } = useParams();
+  // the weapi client has already shown a failure's message
+  const { query, result } = useShow<BaseRecord, HttpError>({ resource, id, errorNotification: false });
+  const edit = pages.edit && may("edit") ? pages.edit : undefined;
+  const toList = () => (pages.list ? go({ to: pages.list.route }) : back());
+
+  return (
+    <Card
+      title={translate(pages.info?.entry.title ?? entity.title)}
+      extra={
+        <Space>
+          {edit && !query.isError && (
+            <Button type="primary" icon={<EditOutlined />} onClick={() => go({ to: recordPath(edit.route, id) })}>
+              {translate("crud.edit")}
+            </Button>
+          )}
+          <Button icon={<RollbackOutlined />} onClick={toList}>
+            {translate("crud.back")}
+          </Button>
+        </Space>
+      }
+    >
+      {query.isError ? (
+        <RecordUnavailable error={query.error} entityTitle={entity.title} onRetry={() => void query.refetch()} onBack={toList} />
+      ) : (
+        <Spin spinning={query.isLoading}>
+          <Descriptions bordered column={1} size="middle">
+            {entity.fields
+              .filter((f) => f.detail)
+              .map((f) => (
+                <Descriptions.Item key={f.name} label={translate(f.label)}>
+                  {displayValue(f, result?.[f.name], t, result)}
+                </Descriptions.Item>
+              ))}
+          </Descriptions>
+        </Spin>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,348 @@
+/**
+ * The import page kind: an Import button beside a list whose entity declares `import`, opening a dialog that
+ * offers the template, takes one .xlsx file, shows the progress while the file is read and the server checks and
+ * writes it, then the result: how many records were imported, or every row error (row, field, message), which
+ * can be downloaded, with nothing imported. The import runs in the school the user acts in (the data provider's
+ * scope); afterwards the entity's lists, those of the records it may have created (grades, classes) and the import
+ * log refresh.
+ */
+import { Alert, Button, Form, Modal, Progress, Result, Space, Steps, Table, Typography, Upload } from "antd";
+import type { UploadFile } from "antd";
+import { DownloadOutlined, InboxOutlined, UploadOutlined } from "@ant-design/icons";
+import { useEffect, useRef, useState } from "react";
+import { useInvalidate, useTranslation } from "@refinedev/core";
+import type { EntityDecl, FieldDecl, ImportDecl } from "../../common/catalogue";
+import { importLogEntity } from "../../catalogue/imports";
+import { DEFAULT_API_PATH, scope } from "../../providers/dataProvider";
+import { weapi } from "../../providers/weapi";
+import { entityResources } from "./builtPages";
+import { FieldControl, valueProps } from "./fields";
+import { saveBlob, saveFile, type ExportFile } from "./files";
+
+/** the largest file the server takes (server/engine/imports.ts MAX_IMPORT_BYTES) */
+export const IMPORT_MAX_MB = 5;
+
+export interface ImportRowError {
+  row: number;
+  field: string;
+  message: string;
+}
+
+/** What the import operation answers in data.items. */
+export interface ImportItems {
+  log_id: number;
+  total: number;
+  imported: number;
+  error_count?: number;
+  errors: ImportRowError[];
+}
+
+type Phase = "choose" | "reading" | "working" | "done";
+
+interface Outcome {
+  ok: boolean;
+  message: string;
+  items?: ImportItems;
+}
+
+/** The file's content as base64, reporting how much was read. */
+function readBase64(file: File, onProgress: (percent: number) => void): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(Math.round((event.loaded / event.total) * 100));
+    };
+    reader.onerror = () => reject(reader.error ?? new Error("read failed"));
+    reader.onload = () => {
+      const url = String(reader.result ?? "");
+      resolve(url.slice(url.indexOf(",") + 1));
+    };
+    reader.readAsDataURL(file);
+  });
+}
+
+/** A CSV cell: quoted when it holds a separator, a quote or a line break; a leading formula sign neutralised. */
+function csvCell(value: string | number): string {
+  let text = String(value);
+  if (/^[=+\-@]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The overall progress: reading the file is the first fifth, the server's work creeps towards the end. */
+function progressPercent(phase: Phase, readPercent: number, elapsedMs: number): number {
+  if (phase === "reading") return Math.round(readPercent * 0.2);
+  if (phase === "working") return Math.min(95, Math.round(20 + 75 * (1 - Math.exp(-elapsedMs / 6000))));
+  return phase === "done" ? 100 : 0;
+}
+
+function ImportDialog({ entity, decl, onClose }: { entity: EntityDecl; decl: ImportDecl; onClose: () => void }) {
+  const { translate } = useTranslation();
+  const invalidate = useInvalidate();
+  const [phase, setPhase] = useState<Phase>("choose");
+  const [file, setFile] = useState<File | null>(null);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [readPercent, setReadPercent] = useState(0);
+  const [startedAt, setStartedAt] = useState(0);
+  const [now, setNow] = useState(0);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [downloading, setDownloading] = useState(false);
+  const mounted = useRef(true);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
+  );
+  useEffect(() => {
+    if (phase !== "working") return;
+    const timer = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(timer);
+  }, [phase]);
+
+  const path = entity.apiPath ?? DEFAULT_API_PATH;
+  const busy = phase === "reading" || phase === "working";
+  // records are imported into one school: a provider working across its schools chooses it here
+  const schoolField = scope().sch_id ? undefined : entity.fields.find((f) => f.name === "sch_id" && f.type === "ref");
+  const [schoolForm] = Form.useForm();
+  const chosenSchool = Form.useWatch("sch_id", schoolForm) as number | undefined;
+  const target = () => ({ ...scope(), ...(schoolField && chosenSchool ? { sch_id: chosenSchool } : {}) });
+  const ready = Boolean(file) && (!schoolField || Boolean(chosenSchool));
+  const columns = decl.columns.map((name) => entity.fields.find((f) => f.name === name)).filter((f): f is FieldDecl => Boolean(f));
+  const references = columns.filter((f) => f.type === "ref");
+  const labelOf = (field: string) => {
+    const declared = entity.fields.find((f) => f.name === field);
+    return declared ? translate(declared.label) : field;
+  };
+
+  const downloadTemplate = async () => {
+    setDownloading(true);
+    try {
+      const res = await weapi<{ items?: ExportFile }>(path, decl.templateOperation, target());
+      if (res.return_code === "SUCCESS" && res.data?.items) saveFile(res.data.items);
+    } catch {
+      // the client showed the error
+    } finally {
+      if (mounted.current) setDownloading(false);
+    }
+  };
+
+  /** The lists the import may have changed: the entity's, the referred records' (created when missing) and the log. */
+  const refresh = async () => {
+    const changed = new Set([entity.name, importLogEntity.name, ...references.map((f) => f.ref?.entity ?? "")]);
+    await Promise.all(
+      entityResources()
+        .filter((r) => changed.has(r.entity.name))
+        .map((r) => invalidate({ resource: r.identifier, invalidates: ["resourceAll"] })),
+    );
+  };
+
+  const start = async () => {
+    if (!file || !ready || busy) return;
+    setOutcome(null);
+    setReadPercent(0);
+    setPhase("reading");
+    let content: string;
+    try {
+      content = await readBase64(file, setReadPercent);
+    } catch {
+      if (!mounted.current) return;
+      setOutcome({ ok: false, message: translate("import.not_xlsx") });
+      setPhase("done");
+      return;
+    }
+    if (!mounted.current) return;
+    const began = Date.now();
+    setStartedAt(began);
+    setNow(began);
+    setPhase("working");
+    let result: Outcome;
+    try {
+      // the dialog shows the answer itself: no toast beside it
+      const res = await weapi<{ items?: ImportItems }>(path, decl.operation, { ...target(), filename: file.name, content_base64: content }, { silent: true });
+      result = { ok: res.return_code === "SUCCESS", message: res.return_msg, items: res.data?.items };
+    } catch (err) {
+      result = { ok: false, message: err instanceof Error ? err.message : String(err) };
+    }
+    if (result.items) await refresh().catch(() => undefined);
+    if (!mounted.current) return;
+    setOutcome(result);
+    setPhase("done");
+  };
+
+  const downloadErrors = () => {
+    const errors = outcome?.items?.errors ?? [];
+    const lines = [
+      [translate("import.error_row"), translate("import.error_field"), translate("import.error_message")],
+      ...errors.map((e) => [e.row || "", e.field ? labelOf(e.field) : "", e.message]),
+    ].map((cells) => cells.map(csvCell).join(","));
+    // a byte order mark: spreadsheet programs then read the file as UTF-8
+    saveBlob(new Blob(["\uFEFF", `${lines.join("\r\n")}\r\n`], { type: "text/csv;charset=utf-8" }), `${translate("import.errors_file")}-${entity.name}.csv`);
+  };
+
+  const chooseAgain = () => {
+    setFile(null);
+    setOutcome(null);
+    setPhase("choose");
+  };
+
+  const fileList: UploadFile[] = file ? [{ uid: "chosen", name: file.name, size: file.size, status: "done" }] : [];
+  const current = phase === "choose" ? 0 : phase === "done" ? 2 : 1;
+  const errors = outcome?.items?.errors ?? [];
+  const errorCount = outcome?.items?.error_count ?? errors.length;
+
+  const footer = (
+    <Space wrap style={{ justifyContent: "flex-end" }}>
+      {phase === "done" && (
+        <Button onClick={chooseAgain} data-testid="import-again">
+          {translate("import.again")}
+        </Button>
+      )}
+      <Button onClick={onClose} disabled={busy} data-testid="import-close">
+        {translate("import.close")}
+      </Button>
+      {phase !== "done" && (
+        <Button type="primary" icon={<UploadOutlined />} disabled={!ready || busy} loading={busy} onClick={() => void start()} data-testid="import-start">
+          {translate("import.start")}
+        </Button>
+      )}
+    </Space>
+  );
+
+  return (
+    <Modal
+      open
+      title={translate("import.title", { entity: translate(entity.title) })}
+      onCancel={() => !busy && onClose()}
+      closable={!busy}
+      maskClosable={false}
+      keyboard={!busy}
+      footer={footer}
+      width={720}
+      destroyOnHidden
+    >
+      <Steps
+        size="small"
+        current={current}
+        status={phase === "done" && outcome ? (outcome.ok ? "finish" : "error") : undefined}
+        style={{ marginBottom: 16 }}
+        items={[{ title: translate("import.step_file") }, { title: translate("import.step_import") }, { title: translate("import.step_result") }]}
+      />
+
+      {phase === "choose" && (
+        <Space direction="vertical" size="middle" style={{ width: "100%" }}>
+          <Alert
+            type="info"
+            showIcon
+            message={translate("import.all_or_nothing")}
+            description={
+              <>
+                <div>{translate("import.headers_hint")}</div>
+                {references.length > 0 && <div>{translate("import.refs_hint", { fields: references.map((f) => translate(f.label)).join(" / ") })}</div>}
+              </>
+            }
+          />
+          {schoolField && (
+            <Form form={schoolForm} layout="vertical" data-testid="import-school">
+              <Form.Item name="sch_id" label={translate(schoolField.label)} required style={{ marginBottom: 0 }} {...valueProps(schoolField)}>
+                <FieldControl field={schoolField} t={(key, options) => translate(key, options)} />
+              </Form.Item>
+            </Form>
+          )}
+          <Button icon={<DownloadOutlined />} loading={downloading} onClick={() => void downloadTemplate()} data-testid="import-template">
+            {translate("import.download_template")}
+          </Button>
+          <Upload.Dragger
+            accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            multiple={false}
+            maxCount={1}
+            fileList={fileList}
+            onRemove={() => {
+              setFile(null);
+              return true;
+            }}
+            beforeUpload={(chosen) => {
+              if (!/\.xlsx$/i.test(chosen.name)) {
+                setFileError(translate("import.not_xlsx"));
+                setFile(null);
+              } else if (chosen.size > IMPORT_MAX_MB * 1024 * 1024) {
+                setFileError(translate("import.too_large", { max: IMPORT_MAX_MB }));
+                setFile(null);
+              } else {
+                setFileError(null);
+                setFile(chosen);
+              }
+              // kept in the page: the file is sent with the import, not uploaded on its own
+              return false;
+            }}
+            data-testid="import-file"
+          >
+            <p className="ant-upload-drag-icon">
+              <InboxOutlined />
+            </p>
+            <p className="ant-upload-text">{translate("import.choose_file")}</p>
+          </Upload.Dragger>
+          {fileError && <Alert type="error" showIcon message={fileError} data-testid="import-file-error" />}
+        </Space>
+      )}
+
+      {busy && (
+        <div data-testid="import-progress" role="status" aria-live="polite" style={{ padding: "16px 0" }}>
+          <Progress percent={progressPercent(phase, readPercent, now - startedAt)} status="active" />
+          <Typography.Text type="secondary">
+            {phase === "reading" ? translate("import.reading") : translate("import.working", { seconds: Math.max(0, Math.floor((now - startedAt) / 1000)) })}
+          </Typography.Text>
+        </div>
+      )}
+
+      {phase === "done" && outcome?.ok && (
+        <div data-testid="import-result">
+          <Result status="success" title={outcome.message} style={{ padding: "16px 0" }} />
+        </div>
+      )}
+
+      {phase === "done" && outcome && !outcome.ok && (
+        <Space direction="vertical" size="middle" style={{ width: "100%" }} data-testid="import-result">
+          <Alert type="error" showIcon message={translate("import.failed_title")} description={outcome.message} />
+          {errors.length > 0 && (
+            <>
+              <Space wrap style={{ justifyContent: "space-between", width: "100%" }}>
+                {errorCount > errors.length ? <Typography.Text type="secondary">{translate("import.errors_more", { shown: errors.length, count: errorCount })}</Typography.Text> : <span />}
+                <Button icon={<DownloadOutlined />} onClick={downloadErrors} data-testid="import-download-errors">
+                  {translate("import.download_errors")}
+                </Button>
+              </Space>
+              <Table<ImportRowError>
+                size="small"
+                data-testid="import-errors"
+                rowKey={(e) => `${e.row}:${e.field}:${e.message}`}
+                dataSource={errors}
+                pagination={{ pageSize: 10, size: "small", showSizeChanger: false, hideOnSinglePage: true }}
+                columns={[
+                  { key: "row", dataIndex: "row", title: translate("import.error_row"), width: 64, render: (row: number) => row || "" },
+                  { key: "field", dataIndex: "field", title: translate("import.error_field"), render: (field: string) => <span style={{ wordBreak: "keep-all" }}>{field ? labelOf(field) : ""}</span> },
+                  { key: "message", dataIndex: "message", title: translate("import.error_message"), render: (message: string) => <span style={{ overflowWrap: "anywhere" }}>{message}</span> },
+                ]}
+              />
+            </>
+          )}
+        </Space>
+      )}
+    </Modal>
+  );
+}
+
+/** The Import button of a list whose entity declares `import` (shown to whoever may add its records). */
+export function ImportButton({ entity }: { entity: EntityDecl }) {
+  const { translate } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const decl = entity.import;
+  if (!decl) return null;
+  return (
+    <>
+      <Button icon={<UploadOutlined />} onClick={() => setOpen(true)} data-testid="import-button">
+        {translate("import.button")}
+      </Button>
+      {open && <ImportDialog entity={entity} decl={decl} onClose={() => setOpen(false)} />}
+    </>
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * Adding and editing a record in place, in a dialog over its list: for lists whose menu gives no add or edit
+ * route (the v2 grades and classes) while the user may add or edit. Saves through refine, so the list refreshes;
+ * the server's field errors go under their fields.
+ */
+import { Form, Modal } from "antd";
+import { useModalForm } from "@refinedev/antd";
+import { useTranslation, type BaseKey, type BaseRecord, type HttpError } from "@refinedev/core";
+import { forwardRef, useImperativeHandle } from "react";
+import type { EntityDecl } from "../../common/catalogue";
+import { feedback } from "../../providers/feedback";
+import { submitOnlyByButton } from "../lib/forms";
+import { addDefaults, clearNarrowed, RecordFields } from "./RecordFields";
+
+export interface RecordModalHandle {
+  open(id?: BaseKey): void;
+}
+
+export const RecordModal = forwardRef<RecordModalHandle, { resource: string; entity: EntityDecl; action: "add" | "edit" }>(function RecordModal(
+  { resource, entity, action },
+  ref,
+) {
+  const { translate } = useTranslation();
+  const { modalProps, formProps, show } = useModalForm<BaseRecord, HttpError>({
+    resource,
+    action: action === "add" ? "create" : "edit",
+    redirect: false,
+    defaultFormValues: action === "add" ? addDefaults(entity) : undefined,
+    successNotification: false,
+    errorNotification: false,
+    onMutationSuccess: () => feedback().success(translate(action === "add" ? "crud.created" : "crud.saved", { entity: translate(entity.title) })),
+  });
+  useImperativeHandle(ref, () => ({ open: (id) => show(id) }), [show]);
+  const title = `${translate(action === "add" ? "crud.add" : "crud.edit")} · ${translate(entity.title)}`;
+  return (
+    <Modal {...modalProps} title={title} okText={translate("crud.save")} cancelText={translate("common.cancel")} destroyOnHidden>
+      <Form
+        {...formProps}
+        data-testid={`record-modal-${action}`}
+        layout="vertical"
+        onKeyDown={submitOnlyByButton}
+        onValuesChange={(changed, all) => {
+          formProps.onValuesChange?.(changed, all);
+          clearNarrowed(entity, formProps.form)(changed as Record<string, unknown>);
+        }}
+      >
+        <RecordFields entity={entity} action={action} />
+      </Form>
+    </Modal>
+  );
+});

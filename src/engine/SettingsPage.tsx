@@ -1,0 +1,158 @@
+/**
+ * A settings page of the catalogue (PageRef `{kind: "settings"}`, a SettingsDecl): one record per tenant in a
+ * form, no list. It reads `{name}info` and saves `{name}edit` through refine's data provider (`custom`), with
+ * each field's control and client rules from its kind (./fields); the server's field errors go under their
+ * fields, a save says so and announces itself (src/lib/settingsSaved.ts) so that what shows the values
+ * elsewhere follows at once. Labels stack above their fields on a phone.
+ */
+import { ReloadOutlined, SaveOutlined, UndoOutlined } from "@ant-design/icons";
+import { Button, Card, Form, Result, Space, Spin } from "antd";
+import { useCustom, useCustomMutation, type HttpError } from "@refinedev/core";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import type { FieldDecl, MenuEntry, MenuGroup, SettingsDecl } from "../../common/catalogue";
+import { ApiFailError, scope } from "../../providers/dataProvider";
+import { feedback } from "../../providers/feedback";
+import { settingsSaved } from "../lib/settingsSaved";
+import { FieldControl, fieldRules, valueProps, type Translate } from "./fields";
+
+type SettingsRecord = Record<string, unknown>;
+
+export interface SettingsPageProps {
+  settings: SettingsDecl;
+  /** the menu group and entry the page is opened from */
+  group: MenuGroup;
+  entry: MenuEntry;
+}
+
+/**
+ * What a save sends: every field of the form, text trimmed; an emptied field is sent empty, so the server
+ * clears it (a required one is refused).
+ */
+export function settingsPayload(settings: SettingsDecl, values: SettingsRecord): SettingsRecord {
+  const payload: SettingsRecord = {};
+  for (const field of settings.fields) {
+    const value = values[field.name];
+    payload[field.name] = value === undefined ? null : typeof value === "string" ? value.trim() : value;
+  }
+  return payload;
+}
+
+/** The tenant the record belongs to: the chosen provider or school, none for a platform-wide page. */
+function tenantPayload(settings: SettingsDecl): SettingsRecord {
+  return settings.scope === "platform" ? {} : scope();
+}
+
+const LABEL_COL = { xs: { span: 24 }, sm: { span: 7 }, lg: { span: 6 } };
+const WRAPPER_COL = { xs: { span: 24 }, sm: { span: 17 }, lg: { span: 14 } };
+const ACTIONS_COL = { xs: { span: 24 }, sm: { offset: 7, span: 17 }, lg: { offset: 6, span: 14 } };
+
+export default function SettingsPage({ settings, entry }: SettingsPageProps) {
+  const { t: translate } = useTranslation();
+  const t: Translate = (key, options) => translate(key, options);
+  const [form] = Form.useForm();
+  const tenant = tenantPayload(settings);
+
+  const { query, result } = useCustom<SettingsRecord>({
+    url: `${settings.name}info`,
+    method: "post",
+    config: { payload: tenant },
+    // an edit in progress is not replaced by a read behind the user's back
+    queryOptions: { refetchOnWindowFocus: false },
+    // the weapi client has shown a failure already
+    errorNotification: false,
+    successNotification: false,
+  });
+  const record = query.isSuccess ? result.data : undefined;
+
+  const { mutateAsync, mutation } = useCustomMutation<SettingsRecord, HttpError, SettingsRecord>();
+
+  useEffect(() => {
+    if (record) form.setFieldsValue(record);
+  }, [form, record]);
+
+  const save = async (values: SettingsRecord) => {
+    try {
+      const { data } = await mutateAsync({
+        url: `${settings.name}edit`,
+        method: "post",
+        values: { ...tenant, ...settingsPayload(settings, values) },
+        // the console's toasts: the weapi client shows a failure once, the page says what succeeded
+        successNotification: false,
+        errorNotification: false,
+      });
+      form.setFieldsValue(data);
+      feedback().success(t("crud.saved"));
+      settingsSaved(settings.name, data);
+      void query.refetch();
+    } catch (err) {
+      // the message was shown as a toast; the fields it names are marked
+      if (err instanceof ApiFailError && err.errors) {
+        form.setFields(Object.entries(err.errors).map(([name, message]) => ({ name, errors: [String(message)] })));
+      }
+    }
+  };
+
+  const undo = () => {
+    if (!record) return;
+    form.setFieldsValue(record);
+    form.setFields(settings.fields.map((field) => ({ name: field.name, errors: [] })));
+  };
+
+  const title = t(entry.title || settings.title);
+
+  if (query.isError) {
+    const refused = query.error instanceof ApiFailError;
+    return (
+      <Card title={title} data-testid="settings-page">
+        <div data-testid="settings-page-load-failed">
+          <Result
+            status="warning"
+            title={refused ? query.error.message : t("crud.load_failed_record")}
+            extra={
+              <Button type="primary" icon={<ReloadOutlined />} onClick={() => void query.refetch()} data-testid="settings-page-retry">
+                {t("crud.retry")}
+              </Button>
+            }
+          />
+        </div>
+      </Card>
+    );
+  }
+
+  const item = (field: FieldDecl) => (
+    <Form.Item key={field.name} name={field.name} label={t(field.label)} rules={fieldRules(field, t)} {...valueProps(field)}>
+      <FieldControl field={field} t={t} data-testid={`settings-field-${field.name}`} />
+    </Form.Item>
+  );
+
+  return (
+    <Card title={title} data-testid="settings-page" styles={{ body: { paddingInline: "clamp(12px, 4vw, 24px)" } }}>
+      <Spin spinning={query.isLoading}>
+        <Form
+          form={form}
+          layout="horizontal"
+          labelCol={LABEL_COL}
+          wrapperCol={WRAPPER_COL}
+          style={{ maxWidth: 960 }}
+          // the declared rules check every field, in the console's language: not the browser's own bubbles
+          noValidate
+          onFinish={(values) => void save(values)}
+          data-testid="settings-page-form"
+        >
+          {settings.fields.map(item)}
+          <Form.Item wrapperCol={ACTIONS_COL}>
+            <Space wrap>
+              <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={mutation.isPending} disabled={!record} data-testid="settings-page-save">
+                {t("crud.save")}
+              </Button>
+              <Button icon={<UndoOutlined />} onClick={undo} disabled={!record || mutation.isPending} data-testid="settings-page-undo">
+                {t("crud.reset")}
+              </Button>
+            </Space>
+          </Form.Item>
+        </Form>
+      </Spin>
+    </Card>
+  );
+}

@@ -1,0 +1,56 @@
+/** Choice kinds: one of the declared options (enum), yes/no and a record's status ('1' in use, '0' disabled). */
+import { Radio, Select, Tag } from "antd";
+import type { FieldDecl } from "../../../common/catalogue";
+import { fieldOptions, NO_BREAK, type ControlProps, type Translate, type UiFieldKind } from "./kind";
+
+function optionLabel(field: FieldDecl, value: unknown, t: Translate): string {
+  const option = field.options?.find((o) => o.value === String(value));
+  return option ? t(option.label) : String(value);
+}
+
+function OptionSelect({ field, t, block, value, onChange, id, "data-testid": testId }: ControlProps) {
+  return (
+    <Select
+      id={id}
+      data-testid={testId}
+      value={value as string | undefined}
+      onChange={(v) => onChange?.(v)}
+      options={fieldOptions(field, t)}
+      placeholder={t(field.label)}
+      allowClear={!field.required || block !== undefined}
+      style={block ? { width: "100%" } : { minWidth: 140 }}
+    />
+  );
+}
+
+/** The filter of a choice: any option, or none. */
+function OptionFilter(props: ControlProps) {
+  return <OptionSelect {...props} block={props.block ?? false} />;
+}
+
+export const enumKind: UiFieldKind = {
+  Control: (props) => <OptionSelect {...props} block={undefined} />,
+  display: optionLabel,
+  cellStyle: NO_BREAK,
+  picked: true,
+  Filter: OptionFilter,
+};
+
+export const yesnoKind: UiFieldKind = {
+  Control: ({ field, t, value, onChange, id }) => (
+    <Radio.Group id={id} value={value} onChange={(e) => onChange?.(e.target.value)} options={fieldOptions(field, t)} optionType="button" />
+  ),
+  display: (field, value, t) => <Tag color={String(value) === "Y" ? "green" : "default"}>{optionLabel(field, value, t)}</Tag>,
+  cellStyle: NO_BREAK,
+  picked: true,
+  Filter: OptionFilter,
+};
+
+/** In lists, whoever may edit the record gets a switch instead (../StatusSwitch.tsx). */
+export const statusKind: UiFieldKind = {
+  Control: yesnoKind.Control,
+  display: (field, value, t) => <Tag color={String(value) === "1" ? "green" : "default"}>{optionLabel(field, value, t)}</Tag>,
+  cellStyle: NO_BREAK,
+  picked: true,
+  Filter: OptionFilter,
+};

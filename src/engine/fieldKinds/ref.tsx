@@ -1,0 +1,93 @@
+/**
+ * A reference to a record of another entity: a searchable select over that entity's list (searched by its name
+ * on the server, through refine so the answers are cached), shown in lists by the name the server sends beside
+ * the id (`{name}_title`). A reference narrowed by another (a class within the chosen grade) lists only the
+ * records of that choice, waits for it in a form, and labels its options with it in a filter.
+ */
+import { Form, Select, Tag } from "antd";
+import { useSelect } from "@refinedev/antd";
+import type { BaseRecord, CrudFilter } from "@refinedev/core";
+import type { EntityDecl, FieldDecl } from "../../../common/catalogue";
+import { refTitleKey } from "../../../common/fieldRules";
+import { entityByName } from "../../../resources.config";
+import { NO_BREAK, type ControlProps, type UiFieldKind } from "./kind";
+
+/** Enough to choose from; typing narrows it on the server. */
+const OPTION_LIMIT = 50;
+
+export function referredEntity(field: FieldDecl): EntityDecl {
+  const entity = field.ref && entityByName(field.ref.entity);
+  if (!entity) throw new Error(`field ${field.name} refers to an unknown entity ${field.ref?.entity}`);
+  return entity;
+}
+
+function RefSelect({ field, t, value, onChange, id, block, filter, "data-testid": testId }: ControlProps & { filter?: boolean }) {
+  const entity = referredEntity(field);
+  const narrowBy = field.ref?.narrowBy;
+  const form = Form.useFormInstance();
+  const narrowValue = Form.useWatch(narrowBy ?? "__none__", form) as unknown;
+  const narrowed = narrowBy !== undefined && narrowValue !== undefined && narrowValue !== null && narrowValue !== "";
+  // a form waits for the choice that narrows this one; a filter may choose without it
+  const waiting = narrowBy !== undefined && !narrowed && !filter;
+  // a form that chooses its school (a provider adding a record) offers that school's records only
+  const school = Form.useWatch("sch_id", form) as unknown;
+  const permanent: CrudFilter[] = [
+    ...(narrowed ? [{ field: narrowBy!, operator: "eq" as const, value: narrowValue }] : []),
+    ...(entity.scope === "school" && school ? [{ field: "sch_id", operator: "eq" as const, value: school }] : []),
+  ];
+  const narrowTitle = narrowBy && !narrowed ? refTitleKey(narrowBy) : undefined;
+  const { selectProps } = useSelect<BaseRecord>({
+    resource: entity.name,
+    optionValue: (record) => String(record.id),
+    optionLabel: (record) => {
+      const title = String(record[entity.titleField] ?? record.id);
+      return narrowTitle && record[narrowTitle] ? `${String(record[narrowTitle])} / ${title}` : title;
+    },
+    filters: permanent,
+    onSearch: (text) => [{ field: entity.titleField, operator: "contains", value: text.trim() || undefined }],
+    defaultValue: Array.isArray(value) ? value.map(String) : value === undefined || value === null || value === "" ? undefined : String(value),
+    pagination: { pageSize: OPTION_LIMIT, mode: "server" },
+    queryOptions: { enabled: !waiting },
+    errorNotification: false,
+  });
+  const placeholder = waiting ? t("crud.choose_first", { label: t(referredField(entity, narrowBy!)?.label ?? "") }) : t(field.label);
+  return (
+    <Select
+      options={selectProps.options}
+      onSearch={selectProps.onSearch}
+      loading={selectProps.loading}
+      showSearch
+      filterOption={false}
+      id={id}
+      data-testid={testId}
+      mode={field.multiple ? "multiple" : undefined}
+      value={Array.isArray(value) ? value.map(String) : value === undefined || value === null || value === "" ? undefined : String(value)}
+      onChange={(next) => onChange?.(next ?? undefined)}
+      allowClear
+      disabled={waiting}
+      placeholder={placeholder}
+      style={block ? { width: "100%" } : { minWidth: 160 }}
+    />
+  );
+}
+
+function referredField(entity: EntityDecl, name: string): FieldDecl | undefined {
+  return entity.fields.find((f) => f.name === name);
+}
+
+export const refKind: UiFieldKind = {
+  Control: (props) => <RefSelect {...props} />,
+  Filter: (props) => <RefSelect {...props} filter />,
+  // a picked id is sent as the number the server stores
+  valueProps: (field) => ({
+    getValueProps: (value: unknown) => ({ value: Array.isArray(value) ? value.map(String) : value === undefined || value === null ? undefined : String(value) }),
+    normalize: (value: unknown) => (field.multiple ? (Array.isArray(value) ? value.map(Number) : []) : value === undefined || value === null || value === "" ? undefined : Number(value)),
+  }),
+  display: (field, value, _t, record) => {
+    const titles = record?.[refTitleKey(field.name)];
+    if (Array.isArray(titles)) return titles.map((title, i) => <Tag key={i}>{String(title)}</Tag>);
+    return titles === undefined || titles === null ? `#${String(value)}` : String(titles);
+  },
+  cellStyle: NO_BREAK,
+  picked: true,
+};

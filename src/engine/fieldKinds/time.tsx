@@ -1,0 +1,60 @@
+/**
+ * Time kinds: a calendar day (date) and an instant (datetime). Dates stay YYYY-MM-DD strings in form values
+ * while the picker works with dayjs; range filters on either are chosen by day (the server reads a day of a time
+ * range as the whole business day) and kept as [start, end] strings so they survive the URL round trip.
+ */
+import { DatePicker } from "antd";
+import dayjs, { type Dayjs } from "dayjs";
+import type { FieldDecl } from "../../../common/catalogue";
+import { NO_BREAK, type ControlProps, type UiFieldKind, type ValueProps } from "./kind";
+
+export const DATE_FORMAT = "YYYY-MM-DD";
+const DATETIME_FORMAT = "YYYY-MM-DD HH:mm:ss";
+
+function DayRange({ block, value, onChange, id }: ControlProps) {
+  return (
+    <DatePicker.RangePicker
+      id={id}
+      value={value as [Dayjs | null, Dayjs | null] | undefined}
+      onChange={(v) => onChange?.(v)}
+      format={DATE_FORMAT}
+      allowEmpty={[true, true]}
+      style={block ? { width: "100%" } : undefined}
+    />
+  );
+}
+
+function dayRangeProps(field: FieldDecl): ValueProps {
+  if (field.filter !== "range") return {};
+  return {
+    getValueProps: (value: unknown) => ({
+      value: Array.isArray(value) ? value.map((v) => (typeof v === "string" && v ? dayjs(v, DATE_FORMAT) : null)) : undefined,
+    }),
+    normalize: (value: (Dayjs | null)[] | null) => (value ? value.map((d) => (d ? d.format(DATE_FORMAT) : "")) : undefined),
+  };
+}
+
+export const dateKind: UiFieldKind = {
+  Control: ({ value, onChange, block: _block, field: _field, t: _t, ...rest }) => (
+    <DatePicker {...rest} value={value as Dayjs | undefined} onChange={(v) => onChange?.(v)} format={DATE_FORMAT} style={{ width: "100%" }} />
+  ),
+  valueProps: () => ({
+    getValueProps: (value: unknown) => ({ value: typeof value === "string" && value ? dayjs(value, DATE_FORMAT) : undefined }),
+    normalize: (value: Dayjs | null) => (value ? value.format(DATE_FORMAT) : undefined),
+  }),
+  display: (_field, value) => String(value),
+  cellStyle: NO_BREAK,
+  picked: true,
+  Filter: DayRange,
+  filterValueProps: dayRangeProps,
+};
+
+export const datetimeKind: UiFieldKind = {
+  ...dateKind,
+  display: (_field, value) => {
+    const d = dayjs(String(value));
+    return d.isValid() ? d.format(DATETIME_FORMAT) : String(value);
+  },
+  // date and time may go on two lines, never a digit alone
+  cellStyle: { minWidth: 90 },
+};

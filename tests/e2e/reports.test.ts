@@ -1,0 +1,193 @@
+/**
+ * Report pages and the dashboard in the browser: the school opens students by class (/datacount/class_statisv2),
+ * sees the chart drawn on a canvas and the table of its classes with a total, narrows it by grade and exports
+ * it to .xlsx; the chart's library is loaded by report pages only, never on the login page or the dashboard. The
+ * page fits a phone (390 px) and a wide screen (1440 px) and speaks Chinese. The dashboard shows each role's
+ * figures, and a figure opens the list it counts.
+ */
+import ExcelJS from "exceljs";
+import { randomBytes } from "node:crypto";
+import type { Locator, Page } from "playwright-core";
+import { expect, test } from "vitest";
+import { translator } from "../../server/lib/i18n";
+import { animationsSettled, describeInBrowser, dismissExpiryReminder, expectPath, HOME_PATH, login } from "../helpers/browser";
+
+const en = translator("en");
+const zh = translator("zh");
+const REPORT_PATH = "/datacount/class_statisv2";
+const NO1 = "Sunrise No.1 Primary School";
+
+type Row = Record<string, unknown>;
+
+function tableRows(page: Page) {
+  return page.getByTestId("report-table").locator(".ant-table-tbody tr.ant-table-row").filter({ visible: true });
+}
+
+/** Chooses an option of a searchable select, typing part of its label first. */
+async function choose(page: Page, select: Locator, text: string): Promise<void> {
+  await select.click();
+  await select.locator("input").fill(text);
+  await page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option").filter({ hasText: text }).first().click();
+  await animationsSettled(page);
+}
+
+/** JavaScript files the page has loaded so far. */
+function scriptsLoaded(page: Page): string[] {
+  const urls: string[] = [];
+  page.on("response", (response) => {
+    if (response.url().endsWith(".js")) urls.push(new URL(response.url()).pathname);
+  });
+  return urls;
+}
+
+describeInBrowser("report pages and the dashboard", (suite) => {
+  /** A /weapi/ call as a demo account (the test's own data goes in through the API). */
+  const tokens: Record<string, string> = {};
+  async function api(user: string, method: string, payload: Row = {}): Promise<Row> {
+    if (!tokens[user]) {
+      const res = (await (await fetch(`${suite.url}/weapi/adminapi`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ method: "login", username: user, password: "demo1234" }) })).json()) as { data?: { token?: string } };
+      tokens[user] = String(res.data?.token);
+    }
+    const res = (await (await fetch(`${suite.url}/weapi/adminapiv2`, { method: "POST", headers: { "content-type": "application/json", "x-token": tokens[user]! }, body: JSON.stringify({ method, ...payload }) })).json()) as { return_code: string; return_msg: string; data?: Row };
+    expect(res.return_code, `${method}: ${res.return_msg}`).toBe("SUCCESS");
+    return res.data ?? {};
+  }
+
+  /** A grade of the school with two classes: A with two boys and a girl, B empty. */
+  async function gradeWithStudents(): Promise<{ grade: string }> {
+    const tag = randomBytes(3).toString("hex");
+    const grade = `Report ${tag}`;
+    const schools = (await api("svc", "schoollist", { title: "No.1" })).items as Row[];
+    const schId = Number(schools.find((s) => s.title === NO1)!.id);
+    const gradeId = Number(((await api("school", "gradeadd", { sch_id: schId, title: grade, sort: 0 })).items as Row).id);
+    const classA = Number(((await api("school", "classesadd", { sch_id: schId, grade_id: gradeId, title: "Class A" })).items as Row).id);
+    await api("school", "classesadd", { sch_id: schId, grade_id: gradeId, title: "Class B" });
+    for (const [i, sex] of ["1", "1", "2"].entries()) {
+      await api("svc", "studentadd", { sch_id: schId, name: `Pupil ${i}`, student_no: `R${tag}${i}`, sex, grade_id: gradeId, class_id: classA });
+    }
+    return { grade };
+  }
+
+  test("the school opens students by class: chart, its classes with a total, filtered by grade, exported; echarts only here", async () => {
+    const { page } = suite;
+    const { grade } = await gradeWithStudents();
+    const scripts = scriptsLoaded(page);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await login(page, suite.url, "school");
+    await dismissExpiryReminder(page);
+    await page.getByTestId("dashboard-figures").waitFor();
+    // the login page and the dashboard never load the chart library
+    expect(scripts.filter((url) => url.includes("/echarts-"))).toEqual([]);
+
+    // the expiry reminder shows once per browser session: not again after this load
+    await page.goto(`${suite.url}${REPORT_PATH}`);
+    const report = page.getByTestId("report-page");
+    await report.waitFor();
+    const canvas = page.getByTestId("report-chart").locator("canvas");
+    await canvas.waitFor();
+    expect(scripts.filter((url) => url.includes("/echarts-"))).toHaveLength(1);
+    const box = (await canvas.boundingBox())!;
+    expect(box.width).toBeGreaterThan(600);
+    expect(box.height).toBeGreaterThan(200);
+    const headers = await page.getByTestId("report-table").locator(".ant-table-thead th").allInnerTexts();
+    expect(headers.map((h) => h.trim())).toEqual([en("reports.dimension.class"), en("reports.measure.students"), en("reports.measure.boys"), en("reports.measure.girls")]);
+    await expect.poll(() => tableRows(page).filter({ hasText: `${grade} / Class A` }).count()).toBe(1);
+    expect((await tableRows(page).filter({ hasText: `${grade} / Class A` }).locator("td").allInnerTexts()).map((c) => c.trim())).toEqual([`${grade} / Class A`, "3", "2", "1"]);
+
+    // narrowed to the grade: its two classes (the empty one with zeros) and their total
+    await choose(page, page.getByTestId("report-filters").locator(".ant-select").first(), grade);
+    await page.getByTestId("report-search").click();
+    await expect.poll(() => tableRows(page).count()).toBe(2);
+    expect((await tableRows(page).nth(1).locator("td").allInnerTexts()).map((c) => c.trim())).toEqual([`${grade} / Class B`, "0", "0", "0"]);
+    expect((await page.getByTestId("report-total").locator("td").allInnerTexts()).map((c) => c.trim())).toEqual([en("reports.total"), "3", "2", "1"]);
+
+    // the export holds the same figures, headed in the page's language
+    const download = page.waitForEvent("download");
+    await page.getByTestId("report-export").click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^classstatis-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile((await file.path())!);
+    const rows: unknown[][] = [];
+    workbook.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    expect(rows).toEqual([
+      [en("reports.dimension.class"), en("reports.measure.students"), en("reports.measure.boys"), en("reports.measure.girls")],
+      [`${grade} / Class A`, 3, 2, 1],
+      [`${grade} / Class B`, 0, 0, 0],
+      [en("reports.total"), 3, 2, 1],
+    ]);
+
+    // on a phone: the chart fits the width, the bars lie on their side, nothing overflows the page
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(async () => (await canvas.boundingBox())!.width).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.getByTestId("report-export").waitFor();
+    expect(await tableRows(page).count()).toBe(2);
+  });
+
+  test("in Chinese, the report speaks Chinese", async () => {
+    const context = await suite.newContext("zh-CN");
+    const page = await context.newPage();
+    await login(page, suite.url, "school");
+    await dismissExpiryReminder(page);
+    await page.goto(`${suite.url}${REPORT_PATH}`);
+    await page.getByTestId("report-chart").locator("canvas").waitFor();
+    await expect.poll(async () => (await page.getByTestId("report-table").locator(".ant-table-thead th").allInnerTexts()).map((h) => h.trim())).toEqual([
+      zh("reports.dimension.class"),
+      zh("reports.measure.students"),
+      zh("reports.measure.boys"),
+      zh("reports.measure.girls"),
+    ]);
+    expect(await page.getByTestId("report-export").innerText()).toContain(zh("crud.export"));
+  });
+
+  test("the dashboard shows each role's figures, and a figure opens the list it counts", async () => {
+    const { page } = suite;
+    await login(page, suite.url, "school");
+    await dismissExpiryReminder(page);
+    await expectPath(page, HOME_PATH);
+    const figures = page.getByTestId("dashboard-figures");
+    await figures.waitFor();
+    expect(await figures.getAttribute("data-audience")).toBe("school");
+    const grades = Number(((await api("school", "gradelist", { limit: 1 })) as Row).total);
+    expect(await page.getByTestId("dashboard-figure-grades-value").innerText()).toBe(String(grades));
+    // the school's term ends in 12 days
+    expect(await page.getByTestId("dashboard-figure-term_days_left-value").innerText()).toBe("13");
+
+    await page.getByTestId("dashboard-link-classes").click();
+    await expectPath(page, "/schoolv2/classeslist");
+    await page.goto(`${suite.url}${HOME_PATH}`);
+    // v2 gives the school no gender report: boys and girls open students by class
+    await page.getByTestId("dashboard-link-boys").click();
+    await expectPath(page, REPORT_PATH);
+    await page.getByTestId("report-chart").locator("canvas").waitFor();
+
+    // the platform's operator: providers open the provider list; a figure without a list in its menu is no link
+    const operator = await (await suite.newContext()).newPage();
+    await login(operator, suite.url, "sysadmin");
+    await operator.getByTestId("dashboard-figures").waitFor();
+    expect(await operator.getByTestId("dashboard-figures").getAttribute("data-audience")).toBe("platform");
+    expect(await operator.getByTestId("dashboard-link-school_renewals_month").count()).toBe(0);
+    await operator.getByTestId("dashboard-figure-school_renewals_month").waitFor();
+    // providers whose term ends within 30 days: the provider list, filtered to them (Sunrise ends in 10 days)
+    const ending = Number(await operator.getByTestId("dashboard-figure-providers_ending-value").innerText());
+    const providers = Number(await operator.getByTestId("dashboard-figure-providers-value").innerText());
+    expect(ending).toBeGreaterThanOrEqual(1);
+    expect(providers).toBeGreaterThan(ending);
+    await operator.getByTestId("dashboard-link-providers_ending").click();
+    await expectPath(operator, "/servicev2/servicelist");
+    const providerRows = operator.locator(".ant-table-tbody tr.ant-table-row").filter({ visible: true });
+    await expect.poll(() => providerRows.count()).toBe(ending);
+    expect(await providerRows.allInnerTexts()).toContainEqual(expect.stringContaining("Sunrise Campus Services"));
+    await operator.goto(`${suite.url}${HOME_PATH}`);
+    await operator.getByTestId("dashboard-link-providers").click();
+    await expectPath(operator, "/servicev2/servicelist");
+    await expect.poll(() => providerRows.count()).toBe(Math.min(providers, 20));
+
+    // the pickup clerk: its pickup points, and a friendly word while there is nothing to verify
+    const clerk = await (await suite.newContext()).newPage();
+    await login(clerk, suite.url, "pickup");
+    await clerk.getByTestId("dashboard-pickup-empty").waitFor();
+    expect(await clerk.getByTestId("dashboard-figure-pickup_points-value").innerText()).toBe("1");
+  });
+});

@@ -1,0 +1,213 @@
+/**
+ * The demo data's school world: every demo school has grades, classes and hundreds of students of both sexes,
+ * with student numbers unique in the school, each student's class in its grade and school, guardians' mobile
+ * numbers and identity card numbers that the product's own rules accept, some students without a card and a
+ * few switched off; the staff account keeps its two schools; the same day seeds the same rows. The bench scale
+ * (npm run seed -- --scale N) adds N x 10,000 such students in schools of the demo provider.
+ */
+import { asc, eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { isIdCard, isPhone } from "../../common/fieldRules";
+import { PasswordHasher } from "../../server/auth/passwords";
+import { openDatabase } from "../../server/db/client";
+import { classes, grades, schools, students, users, userSchools } from "../../server/db/schema";
+import { seedDemo } from "../../server/seed/demo";
+import { seedScale } from "../../server/seed/scale";
+import { describeOnDatabases } from "../helpers/db";
+import { createTestApp, TEST_PASSWORD_COST, type TestApp } from "./support";
+
+type Row = Record<string, unknown>;
+
+describeOnDatabases("demo data", (kind) => {
+  let t: TestApp;
+  let allSchools: (typeof schools.$inferSelect)[];
+  let allGrades: (typeof grades.$inferSelect)[];
+  let allClasses: (typeof classes.$inferSelect)[];
+  let allStudents: (typeof students.$inferSelect)[];
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    allSchools = await t.db.select().from(schools).orderBy(asc(schools.id));
+    allGrades = await t.db.select().from(grades);
+    allClasses = await t.db.select().from(classes);
+    allStudents = await t.db.select().from(students).orderBy(asc(students.id));
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("gives every school grades, classes of every grade and at least 100 students of both sexes", () => {
+    expect(allSchools.length).toBeGreaterThanOrEqual(7);
+    for (const school of allSchools) {
+      const own = allStudents.filter((s) => s.sch_id === school.id);
+      const ownGrades = allGrades.filter((g) => g.sch_id === school.id);
+      expect(ownGrades.length, school.title).toBeGreaterThanOrEqual(3);
+      for (const grade of ownGrades) {
+        expect(allClasses.filter((c) => c.grade_id === grade.id).length, `${school.title} ${grade.title}`).toBeGreaterThanOrEqual(2);
+      }
+      expect(own.length, school.title).toBeGreaterThanOrEqual(100);
+      expect(own.filter((s) => s.sex === "1").length, school.title).toBeGreaterThan(own.length / 4);
+      expect(own.filter((s) => s.sex === "2").length, school.title).toBeGreaterThan(own.length / 4);
+      // most have an identity card, some not; a few are switched off
+      expect(own.some((s) => s.id_card === null) && own.some((s) => s.id_card !== null), school.title).toBe(true);
+      const off = own.filter((s) => s.status === "0").length;
+      expect(off, school.title).toBeGreaterThan(0);
+      expect(off, school.title).toBeLessThan(own.length / 10);
+    }
+  });
+
+  it("names grades in Chinese in their teaching order", () => {
+    const no1 = allSchools.find((s) => s.title === "Sunrise No.1 Primary School")!;
+    const middle = allSchools.find((s) => s.title === "Old Town Middle School")!;
+    const titles = (schId: number) => allGrades.filter((g) => g.sch_id === schId).sort((a, b) => a.sort - b.sort).map((g) => g.title);
+    expect(titles(no1.id)).toEqual(["一年级", "二年级", "三年级", "四年级", "五年级", "六年级"]);
+    expect(titles(middle.id)).toEqual(["初一", "初二", "初三"]);
+    expect(allStudents.every((s) => /^\p{Script=Han}{2,3}$/u.test(s.name))).toBe(true);
+  });
+
+  it("keeps student numbers unique within a school and every student in a class of its grade and school", () => {
+    const gradeById = new Map(allGrades.map((g) => [g.id, g]));
+    const classById = new Map(allClasses.map((c) => [c.id, c]));
+    const schoolById = new Map(allSchools.map((s) => [s.id, s]));
+    const numbers = new Set<string>();
+    for (const s of allStudents) {
+      const key = `${s.sch_id}/${s.student_no}`;
+      expect(numbers.has(key), key).toBe(false);
+      numbers.add(key);
+      expect(s.student_no).toMatch(/^[A-Za-z0-9_-]+$/);
+      const grade = gradeById.get(s.grade_id)!;
+      const klass = classById.get(s.class_id)!;
+      expect(grade.sch_id).toBe(s.sch_id);
+      expect(klass.grade_id).toBe(s.grade_id);
+      expect(klass.sch_id).toBe(s.sch_id);
+      expect(schoolById.get(s.sch_id)!.sysid).toBe(s.sysid);
+    }
+    for (const c of allClasses) expect(gradeById.get(c.grade_id)!.sch_id).toBe(c.sch_id);
+  });
+
+  it("gives guardians valid mobile numbers and students valid identity cards matching their sex", () => {
+    for (const s of allStudents) {
+      expect(s.guardian_name, s.name).toBeTruthy();
+      expect(isPhone(s.guardian_phone ?? ""), s.guardian_phone ?? "").toBe(true);
+      expect(s.guardian_phone).toMatch(/^1[3-9]\d{9}$/);
+      if (s.id_card === null) continue;
+      expect(isIdCard(s.id_card), s.id_card).toBe(true);
+      // GB 11643: the 17th digit is odd for a man, even for a woman
+      expect(Number(s.id_card[16]) % 2 === 1 ? "1" : "2", s.id_card).toBe(s.sex);
+    }
+  });
+
+  it("assigns the staff account two Sunrise schools", async () => {
+    const [staff] = await t.db.select().from(users).where(eq(users.username, "staff"));
+    const assigned = await t.db.select({ schId: userSchools.schId }).from(userSchools).where(eq(userSchools.userId, staff.id));
+    const titles = assigned.map((a) => allSchools.find((s) => s.id === a.schId)?.title).sort();
+    expect(titles).toEqual(["Sunrise No.1 Primary School", "Sunrise No.2 Primary School"]);
+    const token = await t.login("staff");
+    const grades = await t.call("adminapiv2", "gradelist", { limit: 100 }, { token });
+    expect(new Set(((grades.data?.items ?? []) as Row[]).map((g) => g.sch_id))).toEqual(new Set(assigned.map((a) => a.schId)));
+  });
+
+  it("lists a class's students, 20 to a page, for the provider", async () => {
+    const no1 = allSchools.find((s) => s.title === "Sunrise No.1 Primary School")!;
+    const klass = allClasses.find((c) => c.sch_id === no1.id)!;
+    const inClass = allStudents.filter((s) => s.class_id === klass.id);
+    const token = await t.login("svc");
+    const res = await t.call("adminapiv2", "studentlist", { sch_id: no1.id, class_id: klass.id, page: 1, limit: 20 }, { token });
+    expect(res.return_code, res.return_msg).toBe("SUCCESS");
+    const rows = (res.data?.items ?? []) as Row[];
+    expect(rows).toHaveLength(20);
+    expect(Number(res.data?.total)).toBe(inClass.length);
+    expect(rows.map((r) => r.id)).toEqual(inClass.map((s) => s.id).sort((a, b) => b - a).slice(0, 20));
+    expect(rows[0]).toMatchObject({ class_title: klass.title, grade_title: allGrades.find((g) => g.id === klass.grade_id)!.title });
+  });
+
+  if (kind === "pglite") {
+    it("seeds the same students again on the same day", async () => {
+      const again = await openDatabase({ kind: "memory" });
+      try {
+        await seedDemo(again.db, { hasher: new PasswordHasher(TEST_PASSWORD_COST), now: t.clock.now() });
+        const strip = ({ id, created_at, ...rest }: typeof students.$inferSelect) => rest;
+        const second = await again.db.select().from(students).orderBy(asc(students.id));
+        expect(second.map(strip)).toEqual(allStudents.map(strip));
+      } finally {
+        await again.close();
+      }
+    });
+  }
+});
+
+describeOnDatabases("bench scale", (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("adds 10,000 students per unit in bench schools of Sunrise, 6 grades of 10 classes each, valid like the demo's", async () => {
+    const before = await t.db.select({ id: students.id }).from(students);
+    const result = await seedScale(t.db, { scale: 1, now: t.clock.now() });
+    expect(result.students).toBe(10_000);
+    expect(result.schoolIds).toHaveLength(4);
+    const [sunrise] = await t.db.select({ sysid: schools.sysid }).from(schools).where(eq(schools.title, "Sunrise No.1 Primary School"));
+    const benchSchools = await t.db.select().from(schools).where(inArray(schools.id, result.schoolIds));
+    expect(benchSchools.every((s) => s.sysid === sunrise.sysid && s.title.startsWith("Sunrise Bench School "))).toBe(true);
+    const added = await t.db.select().from(students).where(inArray(students.sch_id, result.schoolIds));
+    expect(added).toHaveLength(10_000);
+    expect((await t.db.select({ id: students.id }).from(students)).length).toBe(before.length + 10_000);
+
+    const benchGrades = await t.db.select().from(grades).where(inArray(grades.sch_id, result.schoolIds));
+    const benchClasses = await t.db.select().from(classes).where(inArray(classes.sch_id, result.schoolIds));
+    expect(benchGrades).toHaveLength(4 * 6);
+    expect(benchClasses).toHaveLength(4 * 60);
+    const gradeById = new Map(benchGrades.map((g) => [g.id, g]));
+    const classById = new Map(benchClasses.map((c) => [c.id, c]));
+    const perClass = new Map<number, number>();
+    const numbers = new Set<string>();
+    for (const s of added) {
+      expect(classById.get(s.class_id)?.grade_id).toBe(s.grade_id);
+      expect(gradeById.get(s.grade_id)?.sch_id).toBe(s.sch_id);
+      expect(s.sysid).toBe(sunrise.sysid);
+      numbers.add(`${s.sch_id}/${s.student_no}`);
+      perClass.set(s.class_id, (perClass.get(s.class_id) ?? 0) + 1);
+      expect(s.student_no).toMatch(/^[A-Za-z0-9_-]+$/);
+      expect(s.name).toMatch(/^\p{Script=Han}{2,4}$/u);
+      expect(isPhone(s.guardian_phone ?? ""), s.guardian_phone ?? "").toBe(true);
+      if (s.id_card !== null) {
+        expect(isIdCard(s.id_card), s.id_card).toBe(true);
+        expect(Number(s.id_card[16]) % 2 === 1 ? "1" : "2").toBe(s.sex);
+      }
+    }
+    expect(numbers.size).toBe(10_000);
+    expect(new Set(perClass.values())).toEqual(new Set([41, 42]));
+    const boys = added.filter((s) => s.sex === "1").length;
+    expect(boys).toBeGreaterThan(4500);
+    expect(boys).toBeLessThan(5500);
+    expect(added.filter((s) => s.id_card === null).length).toBeGreaterThan(1000);
+    expect(added.filter((s) => s.status === "0").length).toBeGreaterThan(50);
+
+    // a second call adds further schools after the first ones
+    const more = await seedScale(t.db, { scale: 1, now: t.clock.now() });
+    const titles = (await t.db.select({ title: schools.title }).from(schools).where(inArray(schools.id, more.schoolIds))).map((s) => s.title).sort();
+    expect(titles).toEqual(["Sunrise Bench School 0005", "Sunrise Bench School 0006", "Sunrise Bench School 0007", "Sunrise Bench School 0008"]);
+  });
+
+  it("lists a bench class for the provider", async () => {
+    const [klass] = await t.db.select().from(classes).where(eq(classes.title, "10班")).limit(1);
+    const token = await t.login("svc");
+    const res = await t.call("adminapiv2", "studentlist", { sch_id: klass.sch_id, class_id: klass.id, page: 1, limit: 20 }, { token });
+    expect(res.return_code, res.return_msg).toBe("SUCCESS");
+    expect((res.data?.items as Row[]).length).toBe(20);
+    expect(Number(res.data?.total)).toBeGreaterThanOrEqual(41);
+  });
+
+  it("refuses a database without the demo provider", async () => {
+    const empty = await openDatabase({ kind: "memory" });
+    try {
+      await expect(seedScale(empty.db, { scale: 1, now: t.clock.now() })).rejects.toThrow(/--demo/);
+    } finally {
+      await empty.close();
+    }
+  });
+});

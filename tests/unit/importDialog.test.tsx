@@ -1,0 +1,165 @@
+/**
+ * The import dialog (src/engine/ImportDialog.tsx) on the student entity: the template saved as the server sends
+ * it, the chosen .xlsx sent as base64 in the school the user acts in, the progress shown and the button held
+ * while the server works, then the row errors in a table that can be downloaded, or the count imported. Only
+ * fetch is fake.
+ */
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { Route } from "react-router";
+import { studentEntity } from "../../catalogue/schools";
+import { changeLanguage } from "../../providers/i18n";
+import { ImportButton } from "../../src/engine/ImportDialog";
+import { renderCrud } from "../helpers/renderCrud";
+import { clearCookies, fakeWeapi, setCookies } from "../helpers/weapiFetch";
+
+const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/** Saved files: the anchor downloads are caught, the blobs kept. */
+function catchDownloads() {
+  const saved: { filename: string; blob: Blob }[] = [];
+  const blobs = new Map<string, Blob>();
+  let next = 0;
+  vi.stubGlobal(
+    "URL",
+    Object.assign(URL, {
+      createObjectURL: (blob: Blob) => {
+        const url = `blob:test/${++next}`;
+        blobs.set(url, blob);
+        return url;
+      },
+      revokeObjectURL: () => undefined,
+    }),
+  );
+  vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+    const blob = blobs.get(this.href);
+    if (blob) saved.push({ filename: this.download, blob });
+  });
+  return saved;
+}
+
+function renderButton() {
+  return renderCrud("/importtest", <Route path="importtest" element={<ImportButton entity={studentEntity} />} />);
+}
+
+function chooseFile(file: File) {
+  const input = document.querySelector<HTMLInputElement>(".ant-modal input[type=file]");
+  if (!input) throw new Error("no file input");
+  fireEvent.change(input, { target: { files: [file] } });
+}
+
+const fileBytes = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 250]);
+const fileBase64 = btoa(String.fromCharCode(...fileBytes));
+
+beforeAll(async () => {
+  await changeLanguage("en");
+});
+beforeEach(() => {
+  clearCookies();
+  setCookies({ token: "tok", select_user_type: "service", login_user_type: "service", servicer_ver: "v2", language: "en", select_sysid: "2", select_schid: "5" });
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+describe("import dialog", { timeout: 20000 }, () => {
+  it("saves the template, sends the file in the chosen school with progress shown, and lists the row errors for download", async () => {
+    const saved = catchDownloads();
+    let answerImport: (envelope: unknown) => void = () => undefined;
+    const net = fakeWeapi((body) => {
+      if (body.method === "studenttemplate") {
+        return { return_code: "SUCCESS", return_msg: "", data: { items: { filename: "student-import-template.xlsx", mime: XLSX_MIME, content_base64: btoa("template") } } };
+      }
+      if (body.method === "studentimport") return new Promise((resolve) => (answerImport = resolve));
+      return { return_code: "SUCCESS", return_msg: "", data: { items: [], total: 0 } };
+    });
+    renderButton();
+    fireEvent.click(await screen.findByTestId("import-button", {}, { timeout: 10000 }));
+    const dialog = await screen.findByRole("dialog");
+    expect(within(dialog).getByText("Import: Student")).toBeTruthy();
+    expect(within(dialog).getByText(/Grade \/ Class: matched by name, created when missing/)).toBeTruthy();
+
+    fireEvent.click(within(dialog).getByTestId("import-template"));
+    await waitFor(() => expect(saved.map((s) => s.filename)).toEqual(["student-import-template.xlsx"]));
+    expect(net.of("studenttemplate")[0].body).toEqual({ method: "studenttemplate", sysid: "2", sch_id: "5" });
+    expect(await saved[0].blob.text()).toBe("template");
+
+    const start = within(dialog).getByTestId("import-start") as HTMLButtonElement;
+    expect(start.disabled).toBe(true);
+    // not an .xlsx: refused in the page, nothing to send
+    chooseFile(new File(["a,b"], "students.csv", { type: "text/csv" }));
+    expect(await within(dialog).findByText("Choose an .xlsx file", { selector: ".ant-alert-message" })).toBeTruthy();
+    expect(start.disabled).toBe(true);
+
+    chooseFile(new File([fileBytes], "students.xlsx", { type: XLSX_MIME }));
+    await waitFor(() => expect(start.disabled).toBe(false));
+    fireEvent.click(start);
+
+    // the server works: progress shown, the dialog held open and the button busy
+    const progress = await within(dialog).findByTestId("import-progress");
+    expect(progress.querySelector(".ant-progress")).toBeTruthy();
+    await waitFor(() => expect(net.of("studentimport")).toHaveLength(1));
+    expect(within(progress).getByText(/Checking and importing/)).toBeTruthy();
+    expect((within(dialog).getByTestId("import-close") as HTMLButtonElement).disabled).toBe(true);
+    expect(net.of("studentimport")[0].body).toEqual({ method: "studentimport", sysid: "2", sch_id: "5", filename: "students.xlsx", content_base64: fileBase64 });
+
+    answerImport({
+      return_code: "FAIL",
+      return_msg: "The file has 2 errors: nothing was imported",
+      data: {
+        items: {
+          log_id: 9,
+          total: 3,
+          imported: 0,
+          error_count: 2,
+          errors: [
+            { row: 3, field: "guardian_phone", message: "Guardian's phone is not a valid phone number" },
+            { row: 4, field: "student_no", message: "Student number S1 is also in row 2" },
+          ],
+        },
+      },
+    });
+    const result = await within(dialog).findByTestId("import-result");
+    expect(within(result).getByText("Nothing was imported")).toBeTruthy();
+    expect(within(result).getByText("The file has 2 errors: nothing was imported")).toBeTruthy();
+    const rows = [...within(result).getByTestId("import-errors").querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent));
+    expect(rows).toEqual([
+      ["3", "Guardian's phone", "Guardian's phone is not a valid phone number"],
+      ["4", "Student number", "Student number S1 is also in row 2"],
+    ]);
+    expect(within(dialog).queryByTestId("import-progress")).toBeNull();
+
+    fireEvent.click(within(result).getByTestId("import-download-errors"));
+    await waitFor(() => expect(saved).toHaveLength(2));
+    expect(saved[1].filename).toBe("import-errors-student.csv");
+    const csv = await saved[1].blob.text();
+    expect(csv.replace(/^\uFEFF/, "").split("\r\n")).toEqual([
+      "Row,Field,Error",
+      "3,Guardian's phone,Guardian's phone is not a valid phone number",
+      "4,Student number,Student number S1 is also in row 2",
+      "",
+    ]);
+  });
+
+  it("shows how many records were imported", async () => {
+    fakeWeapi((body) =>
+      body.method === "studentimport"
+        ? { return_code: "SUCCESS", return_msg: "3 records imported", data: { items: { log_id: 10, total: 3, imported: 3, errors: [] } } }
+        : { return_code: "SUCCESS", return_msg: "", data: { items: [], total: 0 } },
+    );
+    renderButton();
+    fireEvent.click(await screen.findByTestId("import-button", {}, { timeout: 10000 }));
+    const dialog = await screen.findByRole("dialog");
+    chooseFile(new File([fileBytes], "students.xlsx", { type: XLSX_MIME }));
+    const start = within(dialog).getByTestId("import-start") as HTMLButtonElement;
+    await waitFor(() => expect(start.disabled).toBe(false));
+    fireEvent.click(start);
+    const result = await within(dialog).findByTestId("import-result");
+    expect(within(result).getByText("3 records imported")).toBeTruthy();
+    expect(within(dialog).queryByTestId("import-errors")).toBeNull();
+    fireEvent.click(within(dialog).getByTestId("import-again"));
+    expect(await within(dialog).findByTestId("import-template")).toBeTruthy();
+  });
+});
