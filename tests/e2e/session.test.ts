@@ -15,7 +15,7 @@ describeInBrowser("session and navigation", (suite) => {
     await page.getByTestId("login-submit").click();
     await expect.poll(() => page.getByText(en.api.login_failed).count()).toBeGreaterThan(0);
     expect(new URL(page.url()).pathname).toBe("/login");
-    expect(await cookieValue(page, "token")).toBeFalsy();
+    await expect.poll(() => cookieValue(page, "token")).toBeFalsy();
   });
 
   test("a protected URL without a token goes to the login page and back after login (username trimmed)", async () => {
@@ -28,7 +28,8 @@ describeInBrowser("session and navigation", (suite) => {
     await page.getByTestId("login-password").fill("demo1234");
     await page.getByTestId("login-submit").click();
     await expectPath(page, "/servicev2/servicelist");
-    expect(await cookieValue(page, "token")).toBeTruthy();
+    // the browser stores a cookie written by the page a moment later than the page sees it
+    await expect.poll(() => cookieValue(page, "token")).toBeTruthy();
 
     // logged in, /login leads home
     await page.goto(`${suite.url}/login`);
@@ -49,15 +50,15 @@ describeInBrowser("session and navigation", (suite) => {
     await login(page, suite.url, "sysadmin");
     await clickMenuEntry(page, "/servicev2/servicelist");
     await expectPath(page, "/servicev2/servicelist");
+    await expect.poll(() => cookieValue(page, "token")).toBeTruthy();
     const token = await cookieValue(page, "token");
-    expect(token).toBeTruthy();
 
     await page.getByTestId("avatar-dropdown").click();
     await page.getByTestId("avatar-logout").click();
     await expectPath(page, "/login");
     // the full path of the page left, with its query (list state)
     expect(new URL(page.url()).searchParams.get("redirect")).toMatch(/^\/servicev2\/servicelist(\?|$)/);
-    expect(await cookieValue(page, "token")).toBeFalsy();
+    await expect.poll(() => cookieValue(page, "token")).toBeFalsy();
 
     // the server no longer accepts the old token
     const answer = await fetch(`${suite.url}/weapi/adminapi`, {
