@@ -135,7 +135,7 @@ export const actcodeEntity: EntityDecl = {
     { name: "bound_title", type: "string", label: "field.bound_title", max: 100, list: true, detail: true },
     { name: "meal_id", type: "int", label: "field.meal_id", detail: true },
     { name: "title", type: "string", label: "field.renew_title", required: true, max: 100, list: true, detail: true },
-    { name: "term_months", type: "int", label: "field.term_months", required: true, list: true, detail: true },
+    { name: "term_months", type: "int", label: "field.term_months", required: true, detail: true },
     { name: "status", type: "enum", label: "field.code_status", required: true, default: "unused", options: [{ value: "unused", label: "enum.code_status.unused" }, { value: "used", label: "enum.code_status.used" }, { value: "void", label: "enum.code_status.void" }], list: true, filter: "eq", detail: true },
     { name: "expires_on", type: "date", label: "field.expires_on", required: true, list: true, filter: "range", sortable: true, detail: true },
     { name: "used_at", type: "datetime", label: "field.used_at", list: true, sortable: true, detail: true },
