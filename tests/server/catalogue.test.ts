@@ -189,7 +189,11 @@ describeOnDatabases("catalogue", (kind) => {
       const page2 = await list("service", "sysadmin", { sort: "title", page: 2, limit: 2 });
       expect(page2.data?.total).toBe(3);
       expect(items(page2).map((p) => p.title)).toEqual(["Sunrise Campus Services"]);
-      expect(items(await list("service", "sysadmin", { page: 5 }))).toEqual([]);
+      // a page beyond the last still tells the total, so the pager can lead back
+      const beyond = await list("service", "sysadmin", { page: 5 });
+      expect(items(beyond)).toEqual([]);
+      expect(beyond.data?.total).toBe(3);
+      expect((await list("service", "sysadmin", { page: 2, title: "Harbour" })).data?.total).toBe(1);
     });
 
     it("refuses bad pagination, sort and filter values", async () => {
