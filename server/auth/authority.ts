@@ -2,7 +2,7 @@
  * A request's authority: its session user as the database says now (never what the client claims), with the
  * provider and school facts that decide its role keys (common/roleKeys.ts) and the tenants it may act in.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { normaliseUserType, roleKeys, servicerVersion, type RoleFacts, type ServicerVersion, type UserType } from "../../common/roleKeys";
 import { tableColumn, type CatalogueTable } from "../db/catalogueTables";
 import type { DbOrTx } from "../db/client";
@@ -59,15 +59,19 @@ export interface Authority {
   roles: string[];
   /** whether the account may be used now: user, its provider and its school are active, and v1 has its type */
   usable: boolean;
+  /** the schools assigned to a provider staff account (empty for everyone else) */
+  assignedSchoolIds: number[];
+  /** the pickup points of a pickup clerk (empty for everyone else) */
+  pickupPointIds: number[];
 }
 
 function str(value: unknown): string {
   return value === null || value === undefined ? "" : String(value);
 }
 
-type CatalogueRow = Record<string, unknown>;
+export type CatalogueRow = Record<string, unknown>;
 
-function providerFacts(r: CatalogueRow): ProviderFacts {
+export function providerFacts(r: CatalogueRow): ProviderFacts {
   return {
     id: Number(r.id),
     title: str(r.title),
@@ -81,7 +85,7 @@ function providerFacts(r: CatalogueRow): ProviderFacts {
   };
 }
 
-function schoolFacts(r: CatalogueRow): SchoolFacts {
+export function schoolFacts(r: CatalogueRow): SchoolFacts {
   return {
     id: Number(r.id),
     sysid: Number(r.sysid),
@@ -93,12 +97,12 @@ function schoolFacts(r: CatalogueRow): SchoolFacts {
 }
 
 export async function loadProvider(db: DbOrTx, sysid: number): Promise<ProviderFacts | null> {
-  const [row] = await db.select().from(providers).where(eq(tableColumn(providers, "id"), sysid));
+  const [row] = await db.select(columnsOf(providers, PROVIDER_FACT_COLUMNS)).from(providers).where(eq(tableColumn(providers, "id"), sysid));
   return row ? providerFacts(row) : null;
 }
 
 export async function loadSchool(db: DbOrTx, schid: number): Promise<SchoolFacts | null> {
-  const [row] = await db.select().from(schools).where(eq(tableColumn(schools, "id"), schid));
+  const [row] = await db.select(columnsOf(schools, SCHOOL_FACT_COLUMNS)).from(schools).where(eq(tableColumn(schools, "id"), schid));
   return row ? schoolFacts(row) : null;
 }
 
@@ -114,7 +118,11 @@ export function serviceFacts(provider: ProviderFacts): AccountFacts {
   };
 }
 
-const columnsOf = (table: CatalogueTable, names: string[]) => Object.fromEntries(names.map((name) => [name, tableColumn(table, name)]));
+export const columnsOf = (table: CatalogueTable, names: readonly string[]) => Object.fromEntries(names.map((name) => [name, tableColumn(table, name)]));
+
+/** The columns the facts of a provider and of a school are read from. */
+export const PROVIDER_FACT_COLUMNS = ["id", "title", "end_time", "status", "servicer_ver", "xcx_upload", "is_show_fee", "open_activity_mode", "year_fee"] as const;
+export const SCHOOL_FACT_COLUMNS = ["id", "sysid", "title", "endtime", "status", "select_paymode"] as const;
 
 /**
  * The columns an authority is made of, and nothing more: every authenticated request reads them (never the
@@ -134,9 +142,20 @@ export const authorityColumns = {
     isSuperadmin: users.isSuperadmin,
     status: users.status,
   },
-  provider: columnsOf(providers, ["id", "title", "end_time", "status", "servicer_ver", "xcx_upload", "is_show_fee", "open_activity_mode", "year_fee"]),
-  school: columnsOf(schools, ["id", "sysid", "title", "endtime", "status", "select_paymode"]),
+  provider: columnsOf(providers, PROVIDER_FACT_COLUMNS),
+  school: columnsOf(schools, SCHOOL_FACT_COLUMNS),
+  // read with the user, so that a staff account's or a clerk's scope costs no query of its own
+  tenancy: {
+    assigned: sql<number[] | null>`case when ${users.userType} = 'service_schadmin' then array(select ${userSchools.schId} from ${userSchools} where ${userSchools.userId} = ${users.id}) end`,
+    pickupPoints: sql<number[] | null>`case when ${users.userType} = 'pickup' then array(select ${pickupPointUsers.pickupPointId} from ${pickupPointUsers} where ${pickupPointUsers.userId} = ${users.id}) end`,
+  },
 };
+
+/** What the authority query reads beside the user, provider and school. */
+export interface AuthorityTenancy {
+  assigned: number[] | null;
+  pickupPoints: number[] | null;
+}
 
 export type AuthorityUser = Pick<typeof users.$inferSelect, keyof typeof authorityColumns.user>;
 
@@ -147,11 +166,11 @@ export async function loadAuthority(db: DbOrTx, userId: number): Promise<Authori
     .leftJoin(providers, eq(tableColumn(providers, "id"), users.sysid))
     .leftJoin(schools, eq(tableColumn(schools, "id"), users.schid))
     .where(eq(users.id, userId));
-  return row ? authorityOf(row.user, row.provider, row.school) : null;
+  return row ? authorityOf(row.user, row.provider, row.school, row.tenancy) : null;
 }
 
 /** The authority of a user with its provider and school rows (null when it has none). */
-export function authorityOf(user: AuthorityUser, providerRow: CatalogueRow | null, schoolRow: CatalogueRow | null): Authority {
+export function authorityOf(user: AuthorityUser, providerRow: CatalogueRow | null, schoolRow: CatalogueRow | null, tenancy: AuthorityTenancy): Authority {
   const userType = normaliseUserType(user.userType);
   const provider = user.sysid === null || !providerRow ? null : providerFacts(providerRow);
   const school = user.schid === null || !schoolRow ? null : schoolFacts(schoolRow);
@@ -192,17 +211,7 @@ export function authorityOf(user: AuthorityUser, providerRow: CatalogueRow | nul
     facts,
     roles: roleKeys(facts),
     usable,
+    assignedSchoolIds: (tenancy.assigned ?? []).map(Number),
+    pickupPointIds: (tenancy.pickupPoints ?? []).map(Number),
   };
-}
-
-/** Schools assigned to a provider staff account. */
-export async function assignedSchoolIds(db: DbOrTx, userId: number): Promise<number[]> {
-  const rows = await db.select({ schId: userSchools.schId }).from(userSchools).where(eq(userSchools.userId, userId));
-  return rows.map((r) => r.schId);
-}
-
-/** Pickup points of a pickup clerk. */
-export async function pickupPointIds(db: DbOrTx, userId: number): Promise<number[]> {
-  const rows = await db.select({ id: pickupPointUsers.pickupPointId }).from(pickupPointUsers).where(eq(pickupPointUsers.userId, userId));
-  return rows.map((r) => r.id);
 }

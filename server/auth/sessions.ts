@@ -8,7 +8,9 @@ import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { tableColumn } from "../db/catalogueTables";
 import type { Db, DbOrTx } from "../db/client";
 import { providers, schools, sessions, users } from "../db/schema";
-import { authorityColumns, authorityOf, type Authority } from "./authority";
+import { alias } from "drizzle-orm/pg-core";
+import { authorityColumns, authorityOf, columnsOf, PROVIDER_FACT_COLUMNS, providerFacts, SCHOOL_FACT_COLUMNS, schoolFacts, type Authority } from "./authority";
+import type { NamedTenants } from "./scope";
 
 export interface SessionLifetime {
   idleMinutes: number;
@@ -40,26 +42,55 @@ export async function createSession(
   return token;
 }
 
-/** The session with its user, provider and school: one prepared statement, as every request runs it. */
+const namedSchool = alias(schools, "named_school");
+const namedProvider = alias(providers, "named_provider");
+
+/**
+ * The session with its user, provider and school, and the school and provider the payload names (`sch_id`,
+ * `sysid`) for the scope check: one prepared statement, as every request runs it.
+ */
 function sessionQuery(db: Db) {
   return db
-    .select({ session: { revokedAt: sessions.revokedAt, lastSeenAt: sessions.lastSeenAt, createdAt: sessions.createdAt }, ...authorityColumns })
+    .select({
+      session: { revokedAt: sessions.revokedAt, lastSeenAt: sessions.lastSeenAt, createdAt: sessions.createdAt },
+      ...authorityColumns,
+      namedSchool: columnsOf(namedSchool, SCHOOL_FACT_COLUMNS),
+      namedProvider: columnsOf(namedProvider, PROVIDER_FACT_COLUMNS),
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(providers, eq(tableColumn(providers, "id"), users.sysid))
     .leftJoin(schools, eq(tableColumn(schools, "id"), users.schid))
+    .leftJoin(namedSchool, eq(tableColumn(namedSchool, "id"), sql.placeholder("namedSchid")))
+    .leftJoin(namedProvider, eq(tableColumn(namedProvider, "id"), sql.placeholder("namedSysid")))
     .where(eq(sessions.tokenHash, sql.placeholder("tokenHash")))
     .prepare("session_by_token");
 }
 const preparedSessionQueries = new WeakMap<Db, ReturnType<typeof sessionQuery>>();
 
-/** The authority of a live session, or null (unknown, revoked, idle too long or too old). */
-export async function resolveSession(db: Db, token: string, now: Date, lifetime: SessionLifetime): Promise<{ auth: Authority; tokenHash: string } | null> {
+export interface ResolvedSession {
+  auth: Authority;
+  tokenHash: string;
+  /** the tenants the payload named, as found (null: no such record) */
+  named: NamedTenants;
+}
+
+/**
+ * The authority of a live session, or null (unknown, revoked, idle too long or too old), with the school and
+ * provider of `named` ids read in the same statement.
+ */
+export async function resolveSession(
+  db: Db,
+  token: string,
+  now: Date,
+  lifetime: SessionLifetime,
+  named: { schid?: number; sysid?: number } = {},
+): Promise<ResolvedSession | null> {
   if (!token || token.length > 200) return null;
   const tokenHash = hashToken(token);
   let query = preparedSessionQueries.get(db);
   if (!query) preparedSessionQueries.set(db, (query = sessionQuery(db)));
-  const [row] = await query.execute({ tokenHash });
+  const [row] = await query.execute({ tokenHash, namedSchid: named.schid ?? null, namedSysid: named.sysid ?? null });
   if (!row || row.session.revokedAt) return null;
   const { lastSeenAt, createdAt } = row.session;
   const idleLimit = now.getTime() - lifetime.idleMinutes * 60_000;
@@ -68,7 +99,14 @@ export async function resolveSession(db: Db, token: string, now: Date, lifetime:
   if (now.getTime() - lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, tokenHash));
   }
-  return { auth: authorityOf(row.user, row.provider, row.school), tokenHash };
+  return {
+    auth: authorityOf(row.user, row.provider, row.school, row.tenancy),
+    tokenHash,
+    named: {
+      ...(named.schid === undefined ? {} : { school: { id: named.schid, facts: row.namedSchool ? schoolFacts(row.namedSchool) : null } }),
+      ...(named.sysid === undefined ? {} : { provider: { id: named.sysid, facts: row.namedProvider ? providerFacts(row.namedProvider) : null } }),
+    },
+  };
 }
 
 export async function revokeSession(db: DbOrTx, tokenHash: string, now: Date): Promise<void> {

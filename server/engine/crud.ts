@@ -2,7 +2,8 @@
  * The generic catalogue operations of every entity in resources.config.ts: {name}list / info / add / edit / del,
  * allowed to the role keys the entity declares, validated from its fields and filtered by the caller's tenant.
  */
-import { and, asc, count, desc, eq, gte, ilike, inArray, lt, lte, ne, sql, type SQL } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, lte, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { CrudAction, EntityDecl, FieldDecl } from "../../common/catalogue";
 import { writeAudit } from "../auth/audit";
@@ -74,13 +75,50 @@ function filterValue(field: FieldDecl, raw: unknown): unknown {
   return kindOf(field).filterValue(field, String(raw).trim());
 }
 
-/** The conditions of a list's filters (`field`, or `field_start` / `field_end` for ranges) on the entity's filter fields. */
-export function listFilters(entity: EntityDecl, payload: Row, column: ColumnOf): SQL[] {
+/**
+ * The values of a statement kept apart from its text: each value becomes a placeholder, and the statement's shape
+ * (which conditions it has, not their values) names it, so statements of one shape are built and planned once.
+ */
+export class StatementValues {
+  readonly values: Record<string, unknown> = {};
+  private readonly parts: string[] = [];
+
+  /**
+   * A placeholder for `value`, in `column`'s driver form (a placeholder's value skips the column's own encoding);
+   * `part` says what it stands for in the statement's shape.
+   */
+  bind(part: string, value: unknown, column?: AnyPgColumn): Placeholder {
+    const name = `p${this.parts.length}`;
+    this.parts.push(part);
+    this.values[name] = column && value !== null && value !== undefined ? column.mapToDriverValue(value) : value;
+    return sql.placeholder(name);
+  }
+
+  /** A part of the shape that carries no value (a condition that is always false, an order). */
+  mark(part: string): void {
+    this.parts.push(`#${part}`);
+  }
+
+  get shape(): string {
+    return this.parts.join("|");
+  }
+}
+
+/** A value as itself, or through `values` as a placeholder when the statement is prepared. */
+type Bind = <T>(part: string, value: T) => T | Placeholder;
+const inline: Bind = (_part, value) => value;
+
+/**
+ * The conditions of a list's filters (`field`, or `field_start` / `field_end` for ranges) on the entity's filter
+ * fields; `values` makes them placeholders of a prepared statement. `skip`: fields already narrowed otherwise.
+ */
+export function listFilters(entity: EntityDecl, payload: Row, column: ColumnOf, values?: StatementValues, skip: readonly string[] = []): SQL[] {
   const conditions: SQL[] = [];
   const invalid = (field: string) => new ApiFailure("api.invalid_params", { field });
   for (const field of entity.fields) {
-    if (!field.filter || !isColumnField(field)) continue;
+    if (!field.filter || !isColumnField(field) || skip.includes(field.name)) continue;
     const col = column(field.name);
+    const bind: Bind = values ? (part, value) => values.bind(part, value, col) : inline;
     if (field.filter === "range") {
       for (const suffix of ["_start", "_end"] as const) {
         const raw = payload[`${field.name}${suffix}`];
@@ -88,12 +126,15 @@ export function listFilters(entity: EntityDecl, payload: Row, column: ColumnOf):
         // a time range given in days covers those business days whole
         if (field.type === "datetime" && typeof raw === "string" && isCalendarDay(raw.trim())) {
           const day = raw.trim();
-          conditions.push(suffix === "_start" ? gte(col, businessDayStart(day)) : lt(col, businessDayStart(addDays(day, 1))));
+          // a day's bound reads otherwise than an exact time's (before the next day): its own part of the shape
+          const part = `${field.name}${suffix} day`;
+          conditions.push(suffix === "_start" ? gte(col, bind(part, businessDayStart(day))) : lt(col, bind(part, businessDayStart(addDays(day, 1)))));
           continue;
         }
         const value = filterValue(field, raw);
         if (value === undefined) throw invalid(`${field.name}${suffix}`);
-        conditions.push(suffix === "_start" ? gte(col, value) : lte(col, value));
+        const part = `${field.name}${suffix}`;
+        conditions.push(suffix === "_start" ? gte(col, bind(part, value)) : lte(col, bind(part, value)));
       }
       continue;
     }
@@ -102,11 +143,11 @@ export function listFilters(entity: EntityDecl, payload: Row, column: ColumnOf):
     if (field.filter === "like") {
       if (typeof raw !== "string" && typeof raw !== "number") throw invalid(field.name);
       const escaped = String(raw).replace(/[\\%_]/g, (c) => `\\${c}`);
-      conditions.push(ilike(col, `%${escaped}%`));
+      conditions.push(ilike(col, bind(field.name, `%${escaped}%`)));
     } else {
       const value = filterValue(field, raw);
       if (value === undefined) throw invalid(field.name);
-      conditions.push(eq(col, value));
+      conditions.push(eq(col, bind(field.name, value)));
     }
   }
   return conditions;
@@ -144,10 +185,17 @@ function parseRecordId(value: unknown): number {
   return id;
 }
 
+/** lists of one entity prepared at once, at most */
+const MAX_LIST_SHAPES = 200;
+
+type ListStatement = ReturnType<EntityCrud["listStatement"]>;
+
 class EntityCrud {
   private readonly tenant: { sysid?: string; schid?: string };
   private readonly hooks: EntityHooks;
   private readonly references: References;
+  /** prepared list statements by database and shape */
+  private readonly listStatements = new WeakMap<object, Map<string, ListStatement>>();
 
   constructor(
     private readonly entity: EntityDecl,
@@ -168,18 +216,24 @@ class EntityCrud {
     return labelText(ctx.t, field.label, field.name);
   }
 
-  /** Conditions that keep a query inside the caller's tenant. */
-  private tenantConditions(ctx: OperationContext, scope: Scope): SQL[] {
+  /** Conditions that keep a query inside the caller's tenant; `values` makes them placeholders. */
+  private tenantConditions(ctx: OperationContext, scope: Scope, values?: StatementValues): SQL[] {
+    const bind: Bind = values ? (part, value) => values.bind(part, value) : inline;
     const conditions: SQL[] = [];
     if (this.entity.scope === "platform") {
       if (this.entity.providerColumn && ctx.auth?.userType !== "system") {
-        conditions.push(eq(this.column(this.entity.providerColumn), scope.sysid ?? -1));
+        conditions.push(eq(this.column(this.entity.providerColumn), bind("provider", scope.sysid ?? -1)));
       }
       return conditions;
     }
-    if (this.tenant.sysid && scope.sysid !== null) conditions.push(eq(this.column(this.tenant.sysid), scope.sysid));
+    if (this.tenant.sysid && scope.sysid !== null) conditions.push(eq(this.column(this.tenant.sysid), bind("sysid", scope.sysid)));
     if (this.tenant.schid && scope.schids !== null) {
-      conditions.push(scope.schids.length > 0 ? inArray(this.column(this.tenant.schid), scope.schids) : sql`false`);
+      const column = this.column(this.tenant.schid);
+      if (scope.schids.length === 0) {
+        values?.mark("no school");
+        conditions.push(sql`false`);
+      } else if (scope.schids.length === 1) conditions.push(eq(column, bind("schid", scope.schids[0])));
+      else conditions.push(inArray(column, scope.schids.map((id) => bind("schids", id))));
     }
     return conditions;
   }
@@ -288,35 +342,71 @@ class EntityCrud {
     };
   }
 
+  /**
+   * A page of the list and its total in one statement, prepared once per shape (its conditions and order, not
+   * their values) and database, so a list read again is neither built nor planned again.
+   */
   async list(ctx: OperationContext) {
-    const { conditions } = await this.scoped(ctx);
+    const auth = ctx.auth;
+    if (!auth) throw notFound();
+    const scope = await resolveScope(ctx.db, auth, ctx.payload);
     const payload = ctx.payload;
     const { page, limit } = listPaging(payload);
-
-    conditions.push(...this.filterConditions(payload));
-    const where = and(...conditions);
+    const values = new StatementValues();
+    const conditions = this.tenantConditions(ctx, scope, values);
+    // the scope already holds the records to the school and provider the payload names
+    const tenantColumns = [this.tenant.schid, this.tenant.sysid].filter((name): name is string => Boolean(name) && name !== "id");
+    conditions.push(...listFilters(this.entity, payload, (name) => this.column(name), values, tenantColumns));
     const order = this.ordering(payload.sort);
-    // the referred names come with the page, joined, rather than one query each
-    const joins = this.references.titleJoins();
-    // the total rides on the page as an uncorrelated subquery, computed once: one statement a page, not two
-    const selection: Record<string, unknown> = { row: this.table, total: sql<string>`(select count(*) from ${this.table} where ${where ?? sql`true`})` };
-    for (const join of joins) selection[join.key] = join.title;
-    // the selection's shape is known only at run time: the row, its total, then one name per reference
-    let pageQuery = ctx.db
-      .select(selection as { row: CatalogueTable; total: SQL<string> })
-      .from(this.table)
-      .$dynamic();
-    for (const join of joins) pageQuery = pageQuery.leftJoin(join.table, join.on);
-    const rows = (await pageQuery.where(where).orderBy(...order).limit(limit).offset((page - 1) * limit)) as Row[];
+    values.mark(`sort ${typeof payload.sort === "string" ? payload.sort.trim() : ""}`);
+    values.values.limit = limit;
+    values.values.offset = (page - 1) * limit;
+
+    const statements = this.statementsOf(ctx.db);
+    let statement = statements.get(values.shape);
+    if (!statement) {
+      statement = this.listStatement(ctx.db, and(...conditions) ?? sql`true`, order, values.shape);
+      // shapes are few (filters used together); a flood of odd ones starts the cache afresh
+      if (statements.size >= MAX_LIST_SHAPES) statements.clear();
+      statements.set(values.shape, statement);
+    }
+    const rows = (await statement.page.execute(values.values)) as Row[];
     // an empty page says nothing of the total but on the first page; beyond the last one it is counted apart
-    const total =
-      rows.length > 0 ? Number(rows[0].total) : page === 1 ? 0 : Number((await ctx.db.select({ total: count() }).from(this.table).where(where))[0].total);
+    const total = rows.length > 0 ? Number(rows[0].total) : page === 1 ? 0 : Number((await statement.count.execute(values.values))[0]?.total ?? 0);
+    const joins = statement.joins;
     const items = rows.map((r) => {
       const item = serialiseRow(this.entity, r.row as Row);
       for (const join of joins) item[join.key] = r[join.key] ?? null;
       return item;
     });
     return { data: { items, total } };
+  }
+
+  /** The prepared page (with its total) and count of a list of one shape. */
+  private listStatement(db: DbOrTx, where: SQL, order: SQL[], shape: string) {
+    const name = `${this.entity.name}_list_${createHash("sha1").update(shape).digest("hex").slice(0, 16)}`;
+    // the referred names come with the page, joined, rather than one query each
+    const joins = this.references.titleJoins();
+    // the total rides on the page as an uncorrelated subquery, computed once: one statement a page, not two
+    const selection: Record<string, unknown> = { row: this.table, total: sql<string>`(select count(*) from ${this.table} where ${where})` };
+    for (const join of joins) selection[join.key] = join.title;
+    // the selection's shape is known only at run time: the row, its total, then one name per reference
+    let pageQuery = db
+      .select(selection as { row: CatalogueTable; total: SQL<string> })
+      .from(this.table)
+      .$dynamic();
+    for (const join of joins) pageQuery = pageQuery.leftJoin(join.table, join.on);
+    return {
+      joins,
+      page: pageQuery.where(where).orderBy(...order).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare(name),
+      count: db.select({ total: count() }).from(this.table).where(where).prepare(`${name}_count`),
+    };
+  }
+
+  private statementsOf(db: DbOrTx): Map<string, ListStatement> {
+    let statements = this.listStatements.get(db);
+    if (!statements) this.listStatements.set(db, (statements = new Map()));
+    return statements;
   }
 
   private filterConditions(payload: Row): SQL[] {

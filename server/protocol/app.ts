@@ -13,7 +13,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { hasAnyRole, roleKeys } from "../../common/roleKeys";
 import { serviceFacts } from "../auth/authority";
 import { PasswordHasher, PRODUCTION_PASSWORD_COST, type PasswordCost } from "../auth/passwords";
-import { resolveScope, switchedProvider } from "../auth/scope";
+import { namedTenantIds, resolveScope, switchedProvider } from "../auth/scope";
 import { DEFAULT_SESSION_LIFETIME, resolveSession, type SessionLifetime } from "../auth/sessions";
 import { DEFAULT_THROTTLE, type ThrottleRules } from "../auth/throttle";
 import type { Db } from "../db/client";
@@ -266,16 +266,16 @@ async function dispatch(request: FastifyRequest<{ Params: { path: string } }>, r
 
     if (operation.needsToken) {
       const token = headerValue(request.headers["x-token"]);
-      const session = await resolveSession(services.db, token, now, services.sessionLifetime);
+      const session = await resolveSession(services.db, token, now, services.sessionLifetime, namedTenantIds(payload));
       if (!session || !session.auth.usable) return tokenError(t("api.token_invalid"));
       const auth = session.auth;
       ctx.auth = auth;
       ctx.tokenHash = session.tokenHash;
-      const switched = await switchedProvider(services.db, auth, payload);
+      const switched = await switchedProvider(services.db, auth, payload, session.named);
       ctx.roles = switched ? [...new Set([...auth.roles, ...roleKeys(serviceFacts(switched))])] : auth.roles;
       if (operation.roles !== ANY_SIGNED_IN && !hasAnyRole(ctx.roles, operation.roles)) return fail(t("api.no_permission"));
       // a tenant named in the payload must lie inside the caller's authority: refused, never ignored
-      if (payload.sysid !== undefined || payload.sch_id !== undefined) await resolveScope(services.db, auth, payload);
+      if (payload.sysid !== undefined || payload.sch_id !== undefined) await resolveScope(services.db, auth, payload, session.named);
       if (operation.effect === "write" && termExpired(auth, now)) return fail(t("api.term_expired"));
     }
 
