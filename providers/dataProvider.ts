@@ -3,24 +3,25 @@
  * name; getList -> {entity}list, getOne -> {entity}info, create -> {entity}add, update -> {entity}edit,
  * deleteOne -> {entity}del, on the path the entity declares (default adminapiv2).
  *
- * custom -> an operation the catalogue declares beyond CRUD (a declared operation, a settings page's `{name}info` /
- * `{name}edit`, a report's figures and export): `url` names it, and its path comes from its declaration; its
- * payload is exactly the values given (the form decides what to send).
+ * custom -> an operation the catalogue declares beyond CRUD (a declared operation, a list's row action, a settings
+ * page's `{name}info` / `{name}edit`, a report's figures and export, the home page's figures): `url` names it,
+ * its path comes from its declaration, and its payload is exactly the values given (the form decides what to send).
  *
- * refine merges URL query parameters into `meta`, so nothing here reads `meta`: the path and method come from
- * the catalogue alone, and only filters and sorters on fields the entity declares reach the payload.
+ * refine merges URL query parameters into `meta`, so nothing here reads a string from `meta`: the path and method
+ * come from the catalogue alone, and only filters and sorters on fields the entity declares reach the payload.
  */
 import type {
   BaseRecord,
   CrudFilter,
   CrudSort,
+  CustomResponse,
   DataProvider,
   HttpError,
   Pagination,
   ValidationErrors,
 } from "@refinedev/core";
 import type { CrudAction, EntityDecl } from "../common/catalogue";
-import { entityByName, operationByName, reports, settingsPages } from "../resources.config";
+import { entities, entityByName, operationByName, reports, settingsPages } from "../resources.config";
 import { getCookie } from "./session";
 import { weapi, type Envelope } from "./weapi";
 import { i18n } from "./i18n";
@@ -133,14 +134,25 @@ function pagePayload(pagination: Pagination | undefined): { page: number; limit:
   return { page: pagination?.currentPage ?? 1, limit: Math.min(pagination?.pageSize ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) };
 }
 
-/** The /weapi/ path of an operation `custom` may call (a declared operation, a settings page's info or edit, a report). */
+/** What `custom` answers: the answer's data.items, and the server's message saying what was done. */
+export type CustomAnswer<T> = CustomResponse<T> & { message: string };
+
+/** Operations of the console's own pages that no catalogue declaration names: the home page's figures. */
+const CONSOLE_READS: Readonly<Record<string, string>> = { dashboard: DEFAULT_API_PATH };
+
+/**
+ * The /weapi/ path of an operation `custom` may call: a declared operation, a list's row action, a settings
+ * page's info or edit, a report's figures and export, or one of the console's own reads.
+ */
 function customOperationPath(name: string): string | undefined {
   const declared = operationByName(name);
   if (declared) return declared.path ?? DEFAULT_API_PATH;
+  const rowActionOf = entities.find((e) => e.rowActions?.some((a) => a.operation === name));
+  if (rowActionOf) return rowActionOf.apiPath ?? DEFAULT_API_PATH;
   const settings = settingsPages.find((s) => name === `${s.name}info` || name === `${s.name}edit`);
   if (settings) return settings.apiPath ?? DEFAULT_API_PATH;
-  // a report's figures and its export
-  return reports.some((r) => name === r.name || name === r.exportOperation) ? DEFAULT_API_PATH : undefined;
+  if (reports.some((r) => name === r.name || name === r.exportOperation)) return DEFAULT_API_PATH;
+  return Object.hasOwn(CONSOLE_READS, name) ? CONSOLE_READS[name] : undefined;
 }
 
 export const dataProvider: DataProvider = {
@@ -182,11 +194,13 @@ export const dataProvider: DataProvider = {
   },
 
   // `data` is the answer's data.items, as for create
-  custom: async <T extends BaseRecord>({ url, payload }: Parameters<NonNullable<DataProvider["custom"]>>[0]) => {
+  // `meta.silent` (a boolean, so never from the URL): the page shows the failure itself, no toast
+  custom: async <T extends BaseRecord>({ url, payload, meta }: Parameters<NonNullable<DataProvider["custom"]>>[0]) => {
     const path = customOperationPath(url);
     if (path === undefined) throw new Error(`unknown declared operation: ${url}`);
-    const envelope = await weapi<ItemData<T>>(path, url, { ...((payload ?? {}) as Record<string, unknown>) });
+    const envelope = await weapi<ItemData<T>>(path, url, { ...((payload ?? {}) as Record<string, unknown>) }, { silent: meta?.silent === true });
     if (envelope.return_code !== "SUCCESS") throw new ApiFailError(envelope);
-    return { data: (envelope.data?.items ?? {}) as T };
+    const answer: CustomAnswer<T> = { data: (envelope.data?.items ?? {}) as T, message: envelope.return_msg };
+    return answer;
   },
 };

@@ -190,7 +190,7 @@ export default function CrudList({ resource }: { resource: string }) {
       {rowActions
         .filter(({ when }) => !when || String(record[when.field]) === when.value)
         .map((action) => (
-          <RowActionButton key={action.operation} entity={entity} action={action} record={record} onDone={() => void tableQuery.refetch()} />
+          <RowActionButton key={action.operation} entity={entity} action={action} record={record} />
         ))}
       {deletable && <DeleteButton resource={resource} record={record} />}
     </Space>

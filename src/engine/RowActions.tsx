@@ -5,41 +5,47 @@
 import { Button, Form, Modal, Popconfirm } from "antd";
 import { DeleteOutlined } from "@ant-design/icons";
 import { useState } from "react";
-import { useDelete, useTranslation, type BaseRecord } from "@refinedev/core";
+import { useCustomMutation, useDelete, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
 import type { EntityDecl, RowAction } from "../../common/catalogue";
-import { DEFAULT_API_PATH, scope } from "../../providers/dataProvider";
+import { scope, type CustomAnswer } from "../../providers/dataProvider";
 import { feedback } from "../../providers/feedback";
-import { weapi } from "../../providers/weapi";
 import { submitOnlyByButton } from "../lib/forms";
 import { FieldControl, fieldRules, valueProps, type Translate } from "./fields";
+import { useRefreshEntities } from "./useDeclaredOperation";
 
 interface RowActionProps {
   entity: EntityDecl;
   action: RowAction;
   record: BaseRecord;
-  onDone: () => void;
 }
 
-/** Calls the operation with the row's id (and the form's values) and shows the server's answer. */
-function useRowCall({ entity, action, record, onDone }: RowActionProps) {
-  const [running, setRunning] = useState(false);
+/**
+ * Calls the operation with the row's id (and the form's values) through the data provider's `custom`, shows
+ * the server's answer, and refreshes the entity's lists and records.
+ */
+function useRowCall({ entity, action, record }: RowActionProps) {
+  const { mutateAsync, mutation } = useCustomMutation<BaseRecord, HttpError, Record<string, unknown>>();
+  const refresh = useRefreshEntities();
   const run = async (values: Record<string, unknown> = {}): Promise<boolean> => {
-    setRunning(true);
+    let answer: CustomAnswer<BaseRecord>;
     try {
-      // in the tenant the user acts in, as every list call is
-      const res = await weapi(entity.apiPath ?? DEFAULT_API_PATH, action.operation, { ...scope(), ...values, id: record.id });
-      if (res.return_code !== "SUCCESS") return false;
-      feedback().success(res.return_msg);
-      onDone();
-      return true;
+      answer = (await mutateAsync({
+        url: action.operation,
+        method: "post",
+        // in the tenant the user acts in, as every list call is
+        values: { ...scope(), ...values, id: record.id },
+        successNotification: false,
+        errorNotification: false,
+      })) as CustomAnswer<BaseRecord>;
     } catch {
-      // the client showed the error
+      // the weapi client showed the server's message
       return false;
-    } finally {
-      setRunning(false);
     }
+    feedback().success(answer.message);
+    await refresh([entity.name]);
+    return true;
   };
-  return { run, running };
+  return { run, running: mutation.isPending };
 }
 
 export function RowActionButton(props: RowActionProps) {

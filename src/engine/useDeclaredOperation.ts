@@ -6,9 +6,22 @@ import { useCustomMutation, useInvalidate, type BaseRecord, type HttpError } fro
 import type { OperationDecl } from "../../common/catalogue";
 import { entityResources } from "./builtPages";
 
+/** Refreshes the lists and records of the named entities on every page that shows them. */
+export function useRefreshEntities(): (entityNames: readonly string[]) => Promise<void> {
+  const invalidate = useInvalidate();
+  return async (entityNames) => {
+    const refreshed = new Set(entityNames);
+    await Promise.all(
+      entityResources()
+        .filter((r) => refreshed.has(r.entity.name))
+        .map((r) => invalidate({ resource: r.identifier, invalidates: ["resourceAll"] })),
+    );
+  };
+}
+
 export function useDeclaredOperation<T extends BaseRecord = BaseRecord>(operation: OperationDecl) {
   const { mutateAsync, mutation } = useCustomMutation<T, HttpError, Record<string, unknown>>();
-  const invalidate = useInvalidate();
+  const refresh = useRefreshEntities();
 
   /** Resolves with the answer's data.items; rejects with the failure (the weapi client has shown its message). */
   const call = async (values: Record<string, unknown>): Promise<T> => {
@@ -20,12 +33,7 @@ export function useDeclaredOperation<T extends BaseRecord = BaseRecord>(operatio
       successNotification: false,
       errorNotification: false,
     });
-    const refreshed = new Set(operation.invalidates ?? []);
-    await Promise.all(
-      entityResources()
-        .filter((r) => refreshed.has(r.entity.name))
-        .map((r) => invalidate({ resource: r.identifier, invalidates: ["resourceAll"] })),
-    );
+    await refresh(operation.invalidates ?? []);
     return data;
   };
 

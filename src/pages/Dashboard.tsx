@@ -7,7 +7,8 @@
  */
 import { Button, Card, Descriptions, Empty, Space, Spin, Typography, theme } from "antd";
 import { ReloadOutlined, RightOutlined } from "@ant-design/icons";
-import { useEffect, useState } from "react";
+import { useEffect, useRef } from "react";
+import { useCustom } from "@refinedev/core";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { MenuGroup } from "../../common/catalogue";
@@ -16,7 +17,6 @@ import { normaliseUserType } from "../../common/roleKeys";
 import { entryPattern } from "../../providers/accessControl";
 import { scope as tenantScope } from "../../providers/dataProvider";
 import { sessionValues } from "../../providers/session";
-import { weapi } from "../../providers/weapi";
 import type { Dashboard as DashboardData, DashboardFigure, DashboardLink, LinkFilter } from "../../common/dashboard";
 import { entityByName, menus as catalogueMenus } from "../../resources.config";
 import { useRoles, useSessionUser } from "../lib/session";
@@ -67,23 +67,31 @@ export function figureRoute(links: readonly DashboardLink[], roles: readonly str
 
 type Load = { state: "loading" } | { state: "failed" } | { state: "done"; data: DashboardData };
 
-/** The caller's figures, read again when the scope's dates move (a renewal) or `version` changes (retry). */
-function useDashboard(version: number, scopeKey: string): Load {
-  const [load, setLoad] = useState<Load>({ state: "loading" });
+/**
+ * The caller's figures through refine's cache (the data provider's `custom`), in the tenant the user acts in;
+ * read again when the scope's dates move (a renewal). A failure shows on the page, not as a toast.
+ */
+function useDashboard(datesKey: string): { load: Load; retry: () => void } {
+  const { query, result } = useCustom<DashboardData>({
+    url: "dashboard",
+    method: "post",
+    config: { payload: tenantScope() },
+    meta: { silent: true },
+    errorNotification: false,
+    successNotification: false,
+  });
+  const { refetch } = query;
+  const shownDates = useRef(datesKey);
   useEffect(() => {
-    let live = true;
-    void weapi<{ items?: DashboardData }>("adminapiv2", "dashboard", tenantScope(), { silent: true })
-      .then((res) => {
-        if (!live) return;
-        const data = res.data?.items;
-        setLoad(res.return_code === "SUCCESS" && data && Array.isArray(data.figures) ? { state: "done", data } : { state: "failed" });
-      })
-      .catch(() => live && setLoad({ state: "failed" }));
-    return () => {
-      live = false;
-    };
-  }, [version, scopeKey]);
-  return load;
+    if (shownDates.current === datesKey) return;
+    shownDates.current = datesKey;
+    void refetch();
+  }, [datesKey, refetch]);
+  const data = result.data;
+  // the figures shown stay while they are read again; a failure or an answer without figures shows as failed
+  const load: Load =
+    query.isSuccess && Array.isArray(data?.figures) ? { state: "done", data } : query.isFetching || query.isPending ? { state: "loading" } : { state: "failed" };
+  return { load, retry: () => void refetch() };
 }
 
 function FigureCard({ figure, route }: { figure: DashboardFigure; route: string | undefined }) {
@@ -155,8 +163,7 @@ export function Dashboard() {
   const user = useSessionUser();
   const session = sessionValues();
   const scope = useScope();
-  const [version, setVersion] = useState(0);
-  const load = useDashboard(version, [session.sysid, session.schid, scope.providerEndTime, scope.schoolEndTime].join("|"));
+  const { load, retry } = useDashboard(`${scope.providerEndTime}|${scope.schoolEndTime}`);
   const providerTitle = scope.providerTitle ?? session.serviceName;
   const providerEnd = scope.providerEndTime ?? session.serviceEndTime;
   const type = normaliseUserType(session.userType);
@@ -173,7 +180,7 @@ export function Dashboard() {
       <Typography.Title level={4} style={{ marginTop: 0 }}>
         {t("pages.welcome", { name: user?.name ?? "" })}
       </Typography.Title>
-      <Figures load={load} onRetry={() => setVersion((v) => v + 1)} />
+      <Figures load={load} onRetry={retry} />
       <Typography.Title level={5} style={{ marginTop: 24 }}>
         {t("dashboard.account")}
       </Typography.Title>

@@ -2,7 +2,8 @@
  * The data provider over the real weapi client; only fetch is fake.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ApiFailError, dataProvider } from "../../providers/dataProvider";
+import { ApiFailError, dataProvider, type CustomAnswer } from "../../providers/dataProvider";
+import { registerFeedback } from "../../providers/feedback";
 import { serviceEntity } from "../../resources.config";
 import { clearCookies, fakeWeapi, setCookies } from "../helpers/weapiFetch";
 
@@ -123,5 +124,41 @@ describe("dataProvider", () => {
     const net = fakeWeapi(() => ok({}));
     await expect(dataProvider.getOne({ resource: "no_such_entity", id: 1 })).rejects.toThrow(/unknown catalogue entity/);
     expect(net.calls).toHaveLength(0);
+  });
+  describe("custom", () => {
+    const custom = dataProvider.custom!;
+    const toasts: string[] = [];
+    let unregister: () => void;
+    beforeEach(() => {
+      toasts.length = 0;
+      const toast = (text: string) => void toasts.push(text);
+      unregister = registerFeedback({ error: toast, warning: toast, success: toast, confirm: () => undefined });
+    });
+    afterEach(() => unregister());
+
+    it("calls a list's row action on its entity's path with exactly the given payload, answering the items and the server's message", async () => {
+      const net = fakeWeapi(() => ({ return_code: "SUCCESS", return_msg: "Code ABC voided", data: { items: { id: 9, status: "void" } } }));
+      const answer = (await custom({ url: "actcodevoid", method: "post", payload: { id: 9, sysid: "3" } })) as CustomAnswer<unknown>;
+      expect(net.calls[0].url).toBe("/weapi/adminapiv2");
+      expect(net.calls[0].body).toEqual({ method: "actcodevoid", id: 9, sysid: "3" });
+      expect(answer).toEqual({ data: { id: 9, status: "void" }, message: "Code ABC voided" });
+    });
+
+    it("reads the home page's figures, and keeps a failure off the toasts only when meta.silent is the boolean true", async () => {
+      const net = fakeWeapi(() => ({ return_code: "FAIL", return_msg: "busy" }));
+      await expect(custom({ url: "dashboard", method: "post", payload: {}, meta: { silent: true } })).rejects.toBeInstanceOf(ApiFailError);
+      expect(net.calls[0].body).toEqual({ method: "dashboard" });
+      expect(toasts).toEqual([]);
+      // a URL's query parameters reach meta as strings: they cannot silence a failure
+      await expect(custom({ url: "dashboard", method: "post", payload: {}, meta: { silent: "true" } })).rejects.toBeInstanceOf(ApiFailError);
+      expect(toasts).toEqual(["busy"]);
+    });
+
+    it("refuses an operation the catalogue does not name, without calling the server", async () => {
+      const net = fakeWeapi(() => ok({}));
+      await expect(custom({ url: "servicedel_everything", method: "post", payload: {} })).rejects.toThrow(/unknown declared operation/);
+      await expect(custom({ url: "toString", method: "post", payload: {} })).rejects.toThrow(/unknown declared operation/);
+      expect(net.calls).toHaveLength(0);
+    });
   });
 });
