@@ -10,6 +10,7 @@ import { writeAudit } from "../auth/audit";
 import { parseTenantId, resolveScope, type Scope } from "../auth/scope";
 import { isColumnField, tableColumn, tenantColumnNames, type CatalogueTable } from "../db/catalogueTables";
 import type { DbOrTx } from "../db/client";
+import { FOREIGN_KEY_VIOLATION, hasErrorCode, UNIQUE_VIOLATION } from "../db/errors";
 import { catalogueTables } from "../db/schema";
 import { addDays, businessDay, businessDayStart, isCalendarDay } from "../../common/term";
 import { labelText } from "../lib/i18n";
@@ -26,27 +27,27 @@ export const MAX_PAGE_SIZE = 100;
 export const MAX_EXPORT_ROWS = 10_000;
 export const DEFAULT_PAGE_SIZE = 20;
 
-/** PostgreSQL's unique_violation and foreign_key_violation */
-export const UNIQUE_VIOLATION = "23505";
-export const FOREIGN_KEY_VIOLATION = "23503";
-
-/** Whether a database error (or one it wraps, as drizzle does) carries this SQLSTATE. */
-export function hasErrorCode(err: unknown, code: string): boolean {
-  for (let e: unknown = err; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === code) return true;
-  }
-  return false;
-}
-
 /** The record as the API carries it: each value in its kind's API form (money in yuan strings, times in ISO 8601). */
 export function serialiseRow(entity: EntityDecl, row: Row): Row {
+  const fields = fieldsByName(entity);
   const out: Row = {};
   for (const [name, value] of Object.entries(row)) {
-    const field = entity.fields.find((f) => f.name === name);
+    const field = fields.get(name);
     const toApi = field && kindOf(field).toApi;
     out[name] = toApi && value !== null && value !== undefined ? toApi(field, value) : value instanceof Date ? value.toISOString() : value;
   }
   return out;
+}
+
+/** An entity's fields by name, built once: every row of every answer looks its columns up here. */
+const fieldMaps = new WeakMap<EntityDecl, Map<string, FieldDecl>>();
+function fieldsByName(entity: EntityDecl): Map<string, FieldDecl> {
+  let map = fieldMaps.get(entity);
+  if (!map) {
+    map = new Map(entity.fields.map((f) => [f.name, f]));
+    fieldMaps.set(entity, map);
+  }
+  return map;
 }
 
 /** A value as a spreadsheet cell: as its kind writes it (option labels in the caller's language, times as the list shows them). */

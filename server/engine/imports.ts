@@ -26,7 +26,7 @@ import { catalogueTables, schoolImportLogs } from "../db/schema";
 import { LANGUAGES, labelText, translator, type Translate } from "../lib/i18n";
 import { ApiFailure } from "../protocol/envelope";
 import type { OperationContext, OperationRegistry, OperationResult } from "../protocol/registry";
-import { FOREIGN_KEY_VIOLATION, hasErrorCode, UNIQUE_VIOLATION } from "./crud";
+import { FOREIGN_KEY_VIOLATION, hasErrorCode, UNIQUE_VIOLATION } from "../db/errors";
 import { fieldErrors, fieldsSchema, formFields, storedDefault } from "./fieldSchemas";
 import type { Row } from "./hooks";
 
