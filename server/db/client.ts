@@ -14,6 +14,7 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import * as schema from "./schema";
 import { acquireDataDirLock, type DataDirLock } from "./lock";
+import { createPlannerStatistics } from "./plannerStatistics";
 
 export type Schema = typeof schema;
 /** The drizzle database used by all server code, whichever driver is underneath. */
@@ -55,6 +56,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     const db = drizzlePg(pool, { schema });
     try {
       await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
+      await createPlannerStatistics(db);
     } catch (err) {
       await pool.end();
       throw err;
@@ -86,6 +88,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   };
   try {
     await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    await createPlannerStatistics(db);
   } catch (err) {
     await close();
     throw err;
