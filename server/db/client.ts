@@ -14,6 +14,7 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import * as schema from "./schema";
 import { acquireDataDirLock, type DataDirLock } from "./lock";
+import { keepPreparedStatements } from "./pgliteStatements";
 import { createPlannerStatistics } from "./plannerStatistics";
 
 export type Schema = typeof schema;
@@ -78,6 +79,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   } else {
     client = await PGlite.create();
   }
+  keepPreparedStatements(client);
   const db = drizzlePglite(client, { schema });
   const close = async () => {
     try {
