@@ -27,14 +27,23 @@ export const MAX_PAGE_SIZE = 100;
 export const MAX_EXPORT_ROWS = 10_000;
 export const DEFAULT_PAGE_SIZE = 20;
 
-/** The record as the API carries it: each value in its kind's API form (money in yuan strings, times in ISO 8601). */
-export function serialiseRow(entity: EntityDecl, row: Row): Row {
+/**
+ * The record as the API carries it: each value in its kind's API form (money in yuan strings, times in ISO 8601);
+ * a list's row as lists carry it (an identity card masked).
+ */
+export function serialiseRow(entity: EntityDecl, row: Row, form: "record" | "list" = "record"): Row {
   const fields = fieldsByName(entity);
   const out: Row = {};
   for (const [name, value] of Object.entries(row)) {
     const field = fields.get(name);
-    const toApi = field && kindOf(field).toApi;
-    out[name] = toApi && value !== null && value !== undefined ? toApi(field, value) : value instanceof Date ? value.toISOString() : value;
+    if (!field) {
+      out[name] = value instanceof Date ? value.toISOString() : value;
+      continue;
+    }
+    const kind = kindOf(field);
+    let api = kind.toApi && value !== null && value !== undefined ? kind.toApi(field, value) : value instanceof Date ? value.toISOString() : value;
+    if (form === "list" && kind.listValue && api !== null && api !== undefined) api = kind.listValue(field, api);
+    out[name] = api;
   }
   return out;
 }
@@ -376,7 +385,7 @@ class EntityCrud {
     const total = rows.length > 0 ? Number(rows[0].total) : page === 1 ? 0 : Number((await statement.count.execute(values.values))[0]?.total ?? 0);
     const joins = statement.joins;
     const items = rows.map((r) => {
-      const item = serialiseRow(this.entity, r.row as Row);
+      const item = serialiseRow(this.entity, r.row as Row, "list");
       for (const join of joins) item[join.key] = r[join.key] ?? null;
       return item;
     });

@@ -71,6 +71,8 @@ describeOnDatabases("school world", (kind) => {
     expect(byClass.return_code).toBe("SUCCESS");
     expect(items(byClass).map((s) => s.student_no)).toEqual(["T-0001"]);
     expect(items(byClass)[0]).toMatchObject({ grade_id: made.grade1, grade_title: "Test grade one", class_id: made.class1a, class_title: "Class A", sex: "1", status: "1" });
+    // a list carries the identity card masked; the record read for editing carries it whole (below)
+    expect(items(byClass)[0].id_card).toBe("1101************2X");
 
     const girls = await call("svc", "studentlist", { sch_id: school.no1, sex: "2", name: "Meimei" });
     expect(items(girls).map((s) => s.name)).toEqual(["Han Meimei"]);

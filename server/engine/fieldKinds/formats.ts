@@ -25,5 +25,7 @@ export const idcardKind: ServerFieldKind = {
   ...formatted(isIdCard, "idcard", 18, (v) => v.toUpperCase()),
   // exact only: a masked list gives no part to search by
   filterValue: (_field, text) => (isIdCard(text.toUpperCase()) ? text.toUpperCase() : undefined),
+  // a list never carries the whole number: only the record read for editing does
+  listValue: (_field, value) => (typeof value === "string" ? maskIdCard(value) : value),
   exportCell: (_field, value) => (typeof value === "string" ? maskIdCard(value) : null),
 };

@@ -15,6 +15,8 @@ export interface ServerFieldKind {
   filterValue(field: FieldDecl, text: string): unknown;
   /** a stored value as the API carries it (default: as stored) */
   toApi?(field: FieldDecl, value: unknown): unknown;
+  /** the API value as a list page carries it, where a list shows less than the record (default: the API value) */
+  listValue?(field: FieldDecl, value: unknown): unknown;
   /** the API value as a spreadsheet cell (default: as the API gives it) */
   exportCell?(field: FieldDecl, value: unknown, t: Translate): string | number | null;
   /** whether the stored value is trimmed before the check (not a password, not free text) */
