@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { Transform, type Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
@@ -20,6 +21,7 @@ import type { Db } from "../db/client";
 import { systemClock, type Clock } from "../lib/clock";
 import { requestLanguage, translator, type Translate } from "../lib/i18n";
 import { registerOperations } from "../domains";
+import { MAX_IMPORT_BYTES } from "../engine/imports";
 import { registerDailyReportSandbox } from "../domains/providers/dailyReport";
 import { registerNotifyRoutes } from "../payments/notify";
 import { registerSandboxRoutes } from "../payments/sandbox";
@@ -225,13 +227,52 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerDailyReportSandbox(app, services);
 
   const routeConfig = rateLimitOptions ? { rateLimit: { max: rateLimitOptions.max, timeWindow: rateLimitOptions.timeWindowMs } } : {};
-  app.post<{ Params: { path: string } }>("/weapi/:path", { config: routeConfig }, async (request, reply) => {
-    const envelope = await dispatch(request, registry, services);
-    return reply.status(200).send(envelope);
-  });
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  app.post<{ Params: { path: string } }>(
+    "/weapi/:path",
+    {
+      config: routeConfig,
+      bodyLimit: Math.max(bodyLimit, SIGNED_IN_BODY_LIMIT),
+      preParsing: (request, _reply, payload) => largeBodiesSignedInOnly(request, payload, bodyLimit, services),
+    },
+    async (request, reply) => {
+      const envelope = await dispatch(request, registry, services);
+      return reply.status(200).send(envelope);
+    },
+  );
 
   return app;
 }
+
+/** a spreadsheet import's file in base64 (4 characters for 3 bytes) with the rest of its payload */
+export const SIGNED_IN_BODY_LIMIT = Math.ceil(MAX_IMPORT_BYTES / 3) * 4 + 64 * 1024;
+
+function bodyTooLarge(): Error {
+  return Object.assign(new Error("body too large"), { statusCode: 413 });
+}
+
+/**
+ * A body beyond the plain limit is read only for a live session (an import's file): anybody else is refused
+ * before it is read, or once it passes the plain limit when it does not say its length.
+ */
+async function largeBodiesSignedInOnly(request: FastifyRequest, payload: Readable, plainLimit: number, services: AppServices): Promise<Readable> {
+  const declared = Number(request.headers["content-length"]);
+  if (Number.isFinite(declared) && declared <= plainLimit) return payload;
+  const token = headerValue(request.headers["x-token"]);
+  const session = token ? await resolveSession(services.db, token, services.clock.now(), services.sessionLifetime) : null;
+  if (session?.auth.usable) return payload;
+  if (Number.isFinite(declared)) throw bodyTooLarge();
+  let read = 0;
+  return payload.pipe(
+    new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        read += chunk.length;
+        done(read > plainLimit ? bodyTooLarge() : null, chunk);
+      },
+    }),
+  );
+}
+
 
 async function dispatch(request: FastifyRequest<{ Params: { path: string } }>, registry: OperationRegistry, services: AppServices): Promise<Envelope> {
   const language = requestLanguage(request.headers);

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Writable } from "node:stream";
+import { Readable, Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../server/protocol/app";
+import { buildApp, SIGNED_IN_BODY_LIMIT } from "../../server/protocol/app";
 import { createTestDatabase, describeOnDatabases } from "../helpers/db";
 import { createTestApp, TEST_PASSWORD_COST, type TestApp } from "./support";
 
@@ -74,6 +74,25 @@ describeOnDatabases("protocol", (kind) => {
       const res = await post("/weapi/adminapi", JSON.stringify({ method: "login", username: "x".repeat(200_000), password: "y" }));
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ return_code: "FAIL", return_msg: "请求内容过大" });
+    });
+
+    it("reads a body beyond the plain limit only for a live session, up to an import's file", async () => {
+      const tooLarge = { return_code: "FAIL", return_msg: "请求内容过大" };
+      const padded = (bytes: number) => JSON.stringify({ method: "getuserinfo", pad: "x".repeat(bytes) });
+      // without a length: refused once it passes the plain limit
+      const chunks = Readable.from([padded(200_000)].map((body) => Buffer.from(body)));
+      const unsigned = await t.app.inject({ method: "POST", url: "/weapi/adminapi", headers: json, payload: chunks });
+      expect(unsigned.statusCode).toBe(400);
+      expect(unsigned.json()).toEqual(tooLarge);
+      const revoked = await post("/weapi/adminapi", padded(200_000), { ...json, "x-token": "not-a-session" });
+      expect(revoked.json()).toEqual(tooLarge);
+
+      const token = await t.login("svc");
+      const signedIn = await post("/weapi/adminapi", padded(200_000), { ...json, "x-token": token });
+      expect(signedIn.statusCode).toBe(200);
+      expect(signedIn.json().return_code).toBe("SUCCESS");
+      const beyondAnyFile = await post("/weapi/adminapi", padded(SIGNED_IN_BODY_LIMIT + 1), { ...json, "x-token": token });
+      expect(beyondAnyFile.json()).toEqual(tooLarge);
     });
 
     it("answers wrong payload types with FAIL naming the field", async () => {
