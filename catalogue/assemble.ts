@@ -1,6 +1,7 @@
 /**
  * Binds the menu trees to the domains' pages: every menu entry gets the page its route name is bound to, in
- * both generations. A binding no menu uses, a route bound twice, an entity or operation declared twice or a page
+ * both generations, or the page bound to its group and route ("shop/orderlist") where one route name means two
+ * pages. A binding no menu uses, a route bound twice, an entity or operation declared twice or a page
  * (or an operation's refresh) naming an undeclared entity is a mistake in the catalogue: it throws when the catalogue loads, before anything serves it.
  */
 import type { Catalogue, CatalogueDomain, MenuGroup, MenuTree, OperationDecl, PageRef, ReportDecl, SettingsDecl } from "../common/catalogue";
@@ -39,10 +40,11 @@ export function assembleCatalogue(domains: Record<string, CatalogueDomain>, tree
       generation,
       ...group,
       children: children.map((entry) => {
-        const binding = bindings.get(entry.name);
-        if (!binding) return entry;
-        used.add(entry.name);
-        return { ...entry, page: binding.page };
+        // a route name two generations give to different pages is bound per group: "shop/orderlist"
+        const key = [`${path}/${entry.name}`, entry.name].find((k) => bindings.has(k));
+        if (!key) return entry;
+        used.add(key);
+        return { ...entry, page: bindings.get(key)!.page };
       }),
     })),
   );

@@ -223,7 +223,7 @@ export interface Catalogue {
  */
 export interface CatalogueDomain {
   entities: EntityDecl[];
-  /** route name -> the page it opens */
+  /** route name (or "group/route", where two groups give one route name to different pages) -> the page it opens */
   pages: Record<string, PageRef>;
   operations?: OperationDecl[];
   settings?: SettingsDecl[];

@@ -42,17 +42,20 @@ describe("catalogue layout", () => {
     expect(twice).toEqual([]);
   });
 
-  it("gives every menu entry the page its route name is bound to, in both generations", () => {
+  it("gives every menu entry the page its route name (or its group and route) is bound to, in both generations", () => {
     const bindings = new Map(domains.flatMap(({ domain }) => Object.entries(domain.pages)));
     const mismatched = allEntries
-      .filter(({ entry }) => entry.page !== bindings.get(entry.name))
+      .filter(({ group, entry }) => entry.page !== (bindings.get(`${group.path}/${entry.name}`) ?? bindings.get(entry.name)))
       .map(({ group, entry }) => `/${group.path}/${entry.name}`);
     expect(mismatched).toEqual([]);
   });
 
   it("uses every binding in at least one menu entry", () => {
-    const opened = new Set(allEntries.filter(({ entry }) => entry.page).map(({ entry }) => entry.name));
-    const unused = domains.flatMap(({ domain }) => Object.keys(domain.pages)).filter((route) => !opened.has(route));
+    const bound = new Set(domains.flatMap(({ domain }) => Object.keys(domain.pages)));
+    const opened = new Set(
+      allEntries.filter(({ entry }) => entry.page).map(({ group, entry }) => (bound.has(`${group.path}/${entry.name}`) ? `${group.path}/${entry.name}` : entry.name)),
+    );
+    const unused = [...bound].filter((route) => !opened.has(route));
     expect(unused).toEqual([]);
   });
 
@@ -110,6 +113,18 @@ describe("assembleCatalogue", () => {
       { name: "other", title: "menu.other" },
     ]);
     expect(assembled.menus[1].children[0].page).toBe(list);
+  });
+
+  it("binds a route name that means two pages per group, the group's binding before the plain one", () => {
+    const other: PageRef = { kind: "custom", id: "otherlist", calls: [] };
+    const assembled = assembleCatalogue({ things: { entities: [entity("thing")], pages: { thinglist: list, "gv2/thinglist": other } } }, [
+      tree("v1", "thinglist"),
+      tree("v2", "thinglist"),
+    ]);
+    expect(assembled.menus.map((g) => g.children[0].page)).toEqual([list, other]);
+    expect(() =>
+      assembleCatalogue({ things: { entities: [entity("thing")], pages: { "gv3/thinglist": list } } }, [tree("v1", "thinglist")]),
+    ).toThrow(/things binds route "gv3\/thinglist", which no menu names/);
   });
 
   it("throws when a domain binds a route no menu names", () => {
