@@ -53,11 +53,20 @@ export function keepPreparedStatements(client: PGlite, { maxStatements = DEFAULT
     return merged;
   }
 
-  async function prepare(text: string, options: QueryOptions | undefined, closing: Uint8Array[]): Promise<Statement> {
+  // Close messages of statements let go, sent ahead of the next message
+  const closing: Uint8Array[] = [];
+  function forget(text: string): void {
+    const statement = statements.get(text);
+    if (!statement) return;
+    statements.delete(text);
+    closing.push(protocol.serialize.close({ type: "S", name: statement.name }));
+  }
+
+  async function prepare(text: string, options: QueryOptions | undefined): Promise<Statement> {
     const name = `cpc_${++made}`;
     const { serialize } = protocol;
     const messages = await client.execProtocolStream(
-      concat([...closing, serialize.parse({ name, text, types: options?.paramTypes }), serialize.describe({ type: "S", name }), serialize.sync()]),
+      concat([...closing.splice(0), serialize.parse({ name, text, types: options?.paramTypes }), serialize.describe({ type: "S", name }), serialize.sync()]),
       { syncToFs: false },
     );
     return {
@@ -68,20 +77,13 @@ export function keepPreparedStatements(client: PGlite, { maxStatements = DEFAULT
   }
 
   async function run<T>(text: string, params: unknown[], options: QueryOptions | undefined): Promise<Results<T>> {
-    const { serialize } = protocol;
-    // the least recently used beyond the limit are closed with the next message
-    const closing: Uint8Array[] = [];
     let statement = statements.get(text);
     if (statement) {
+      // moved to the end: the map's order is the order of use
       statements.delete(text);
     } else {
-      while (statements.size >= maxStatements) {
-        const [oldest, old] = statements.entries().next().value as [string, Statement];
-        statements.delete(oldest);
-        closing.push(serialize.close({ type: "S", name: old.name }));
-      }
-      statement = await prepare(text, options, closing);
-      closing.length = 0;
+      while (statements.size >= maxStatements) forget(statements.keys().next().value as string);
+      statement = await prepare(text, options);
     }
     statements.set(text, statement);
     const { parameterTypes } = statement;
@@ -90,10 +92,18 @@ export function keepPreparedStatements(client: PGlite, { maxStatements = DEFAULT
       const serializer = options?.serializers?.[parameterTypes[i]] ?? client.serializers[parameterTypes[i]];
       return serializer ? (serializer(param) as string) : String(param);
     });
-    const messages = await client.execProtocolStream(
-      concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]),
-      { syncToFs: false },
-    );
+    const { serialize } = protocol;
+    let messages: BackendMessage[];
+    try {
+      messages = await client.execProtocolStream(
+        concat([...closing.splice(0), serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]),
+        { syncToFs: false },
+      );
+    } catch (err) {
+      // made again next time: a failure may come from the statement itself (its tables changed under it)
+      forget(text);
+      throw err;
+    }
     // as PGlite's own query does outside a transaction
     await client.syncToFs();
     const described = statement.rowDescription ? [statement.rowDescription, ...messages] : messages;

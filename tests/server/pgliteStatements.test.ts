@@ -44,6 +44,20 @@ it("passes a failure through with its code and answers the next call", async () 
   expect((await kept.query<{ id: number }>("select id from t where id = $1", [2])).rows).toEqual([{ id: 2 }]);
 });
 
+it("makes a statement again when its table changed under it", async () => {
+  await kept.exec("create table u (id int primary key); insert into u values (1)");
+  const read = () => kept.query("select * from u where id = $1", [1]);
+  expect((await read()).rows).toEqual([{ id: 1 }]);
+  await kept.exec("alter table u add column label text default 'x'");
+  // PostgreSQL refuses the kept plan once (its result changed); the next call prepares it anew
+  const once = await read().then(
+    (r) => r.rows,
+    (err: { code?: string }) => err.code,
+  );
+  expect([[{ id: 1, label: "x" }], "0A000"]).toContainEqual(once);
+  expect((await read()).rows).toEqual([{ id: 1, label: "x" }]);
+});
+
 it("keeps at most its limit of statements, closing the least recently used", async () => {
   for (let i = 0; i < 6; i++) expect((await kept.query<{ n: number }>(`select $1::int + ${i} as n`, [1])).rows).toEqual([{ n: 1 + i }]);
   expect(await statementsOf(kept)).toHaveLength(3);

@@ -5,7 +5,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { entities } from "../../resources.config";
-import { openDatabase, type Database } from "../../server/db/client";
+import { openDatabase, queryRows, type Database, type Db } from "../../server/db/client";
 import { createPlannerStatistics, dependentColumns, statisticsName } from "../../server/db/plannerStatistics";
 import { createPostgresDatabase, describeOnDatabases, describeOnPostgres, createTestDatabase, type TestDatabase } from "../helpers/db";
 
@@ -13,14 +13,15 @@ const student = entities.find((e) => e.name === "student");
 if (!student) throw new Error("the catalogue declares no student entity");
 
 /** The column names of each statistics object on the database, by its name. */
-async function statisticsColumns(db: TestDatabase["database"]["db"]): Promise<Map<string, string[]>> {
-  const result = await db.execute(sql`
-    SELECT s.stxname AS name, array_agg(a.attname::text ORDER BY a.attname) AS columns
-    FROM pg_statistic_ext s
-    JOIN pg_attribute a ON a.attrelid = s.stxrelid AND a.attnum = ANY (s.stxkeys)
-    GROUP BY s.stxname`);
-  // both drivers answer { rows }
-  const { rows } = result as unknown as { rows: { name: string; columns: string[] }[] };
+async function statisticsColumns(db: Db): Promise<Map<string, string[]>> {
+  const rows = await queryRows<{ name: string; columns: string[] }>(
+    db,
+    sql`
+      SELECT s.stxname AS name, array_agg(a.attname::text ORDER BY a.attname) AS columns
+      FROM pg_statistic_ext s
+      JOIN pg_attribute a ON a.attrelid = s.stxrelid AND a.attnum = ANY (s.stxkeys)
+      GROUP BY s.stxname`,
+  );
   return new Map(rows.map((r) => [r.name, r.columns]));
 }
 
