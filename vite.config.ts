@@ -1,5 +1,27 @@
+import fs from "node:fs";
+import path from "node:path";
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
+
+/** A package and every package it depends on, by name, as installed under node_modules/. */
+function withDependencies(roots: string[]): Set<string> {
+  const found = new Set<string>();
+  const visit = (name: string) => {
+    if (found.has(name)) return;
+    const manifest = path.resolve("node_modules", name, "package.json");
+    if (!fs.existsSync(manifest)) return;
+    found.add(name);
+    const { dependencies = {} } = JSON.parse(fs.readFileSync(manifest, "utf8")) as { dependencies?: Record<string, string> };
+    Object.keys(dependencies).forEach(visit);
+  };
+  roots.forEach(visit);
+  return found;
+}
+
+// @refinedev/antd is one module that imports react-markdown for its MarkdownField, which the console never
+// shows; those packages declare no `sideEffects`, so without this the whole markdown parser ships with the hooks
+const markdownPackages = withDependencies(["react-markdown", "remark-gfm"]);
+const packageOf = (id: string) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(id)?.[1];
 
 // The SPA is built into dist/ and served by the Fastify server on the same port as /weapi.
 export default defineConfig({
@@ -10,6 +32,12 @@ export default defineConfig({
     outDir: "dist",
     chunkSizeWarningLimit: 1500,
     rollupOptions: {
+      treeshake: {
+        moduleSideEffects: (id) => {
+          const name = packageOf(id);
+          return !(name && markdownPackages.has(name));
+        },
+      },
       output: {
         // a language's namespace files travel together: one request when it is chosen, not one per namespace
         manualChunks: (id) => {
