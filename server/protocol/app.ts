@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { Transform, type Readable } from "node:stream";
+import { pipeline, Transform, type Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
@@ -263,16 +263,16 @@ async function largeBodiesSignedInOnly(request: FastifyRequest, payload: Readabl
   if (session?.auth.usable) return payload;
   if (Number.isFinite(declared)) throw bodyTooLarge();
   let read = 0;
-  return payload.pipe(
-    new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        read += chunk.length;
-        done(read > plainLimit ? bodyTooLarge() : null, chunk);
-      },
-    }),
-  );
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      read += chunk.length;
+      done(read > plainLimit ? bodyTooLarge() : null, chunk);
+    },
+  });
+  // a client that goes away ends the counted stream too (the body reader sees the error)
+  pipeline(payload, counted, () => undefined);
+  return counted;
 }
-
 
 async function dispatch(request: FastifyRequest<{ Params: { path: string } }>, registry: OperationRegistry, services: AppServices): Promise<Envelope> {
   const language = requestLanguage(request.headers);
