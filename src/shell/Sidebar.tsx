@@ -39,7 +39,12 @@ export function Sidebar({ collapsed, mobile, onNavigate }: { collapsed: boolean;
   const toMenuItem = (item: SidebarItem): MenuItem => ({
     key: item.key,
     icon: <NamedIcon name={item.icon} />,
-    label: <span data-testid={`menu-${item.key}`}>{t(item.title)}</span>,
+    // a label longer than the sidebar is cut; hovering it shows it whole
+    label: (
+      <span data-testid={`menu-${item.key}`} title={t(item.title)}>
+        {t(item.title)}
+      </span>
+    ),
     children: item.children?.map(toMenuItem),
   });
   const menuItems: MenuItem[] = [

@@ -131,8 +131,8 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sco
   // chose on the selection page has a tag of its own
   const scopeTitle = userType === "school" ? scope.schoolTitle : scope.providerTitle;
   const managedSchool = userType !== "school" && scope.schoolId ? scope.schoolTitle : undefined;
-  // the scope tags and the welcome text are cut only when the bar has no room left for them (they shrink
-  // together); on a phone the bar wraps and they may take a row of their own
+  // the scope tags and the welcome text are cut only when the bar has no room left for them (the welcome
+  // first); on a phone the bar wraps and they may take a row of their own
   const yields = mobile ? { maxWidth: "100%" } : {};
 
   const avatarItems: MenuProps["items"] = [
@@ -231,7 +231,8 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sco
             {t("shell.expiry", { date: schoolEndTime })}
           </Typography.Text>
         )}
-        <Typography.Text data-testid="header-welcome" className="console-topbar-yields" style={{ ...yields, minWidth: 48, lineHeight: "normal" }} ellipsis={{ tooltip: true }}>
+        {/* the welcome gives way before the scope tags: which school or provider one acts in matters more */}
+        <Typography.Text data-testid="header-welcome" className="console-topbar-yields" style={{ ...yields, minWidth: 48, flexShrink: 4, lineHeight: "normal" }} ellipsis={{ tooltip: true }}>
           {t("shell.welcome", { name: user?.name ?? "", username: user?.username ?? "" })}
         </Typography.Text>
         <SizeSelector />
