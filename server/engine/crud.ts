@@ -36,13 +36,9 @@ export function serialiseRow(entity: EntityDecl, row: Row, form: "record" | "lis
   const out: Row = {};
   for (const [name, value] of Object.entries(row)) {
     const field = fields.get(name);
-    if (!field) {
-      out[name] = value instanceof Date ? value.toISOString() : value;
-      continue;
-    }
-    const kind = kindOf(field);
-    let api = kind.toApi && value !== null && value !== undefined ? kind.toApi(field, value) : value instanceof Date ? value.toISOString() : value;
-    if (form === "list" && kind.listValue && api !== null && api !== undefined) api = kind.listValue(field, api);
+    const kind = field ? kindOf(field) : undefined;
+    let api = field && kind?.toApi && value !== null && value !== undefined ? kind.toApi(field, value) : value instanceof Date ? value.toISOString() : value;
+    if (form === "list" && field && kind?.listValue && api !== null && api !== undefined) api = kind.listValue(field, api);
     out[name] = api;
   }
   return out;
