@@ -1,13 +1,14 @@
 /**
  * The demo data of DESIGN 11: ten accounts (password demo1234) with their providers, schools (each with its
- * grades, classes and students: schoolWorld.ts), assignments, a pickup point and the site settings. Dates are
- * relative to today in Asia/Shanghai.
+ * grades, classes and students: schoolWorld.ts), assignments, a pickup point, activation codes and the site
+ * settings. Dates are relative to today in Asia/Shanghai.
  */
 import { count } from "drizzle-orm";
 import type { PasswordHasher } from "../auth/passwords";
 import type { Db, DbOrTx } from "../db/client";
-import { mealPackages, pickupPoints, pickupPointUsers, providers, schools, users, userSchools } from "../db/schema";
+import { activationCodes, mealPackages, pickupPoints, pickupPointUsers, providers, schools, users, userSchools } from "../db/schema";
 import { addDays, businessDay } from "../../common/term";
+import { generateCode } from "../domains/renewals/codes";
 import { saveSiteSettings } from "../domains/site/siteSettings";
 import { seedSchoolWorld } from "./schoolWorld";
 
@@ -95,10 +96,27 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     });
 
     // renewal packages a school can buy (fees in fen)
-    await tx.insert(mealPackages).values([
-      { title: "Half year", term_months: 6, fee: 60000, sort: 1 },
-      { title: "One year", term_months: 12, fee: 100000, sort: 2 },
-      { title: "Two years", term_months: 24, fee: 180000, sort: 3 },
+    const [, oneYear] = await tx
+      .insert(mealPackages)
+      .values([
+        { title: "Half year", term_months: 6, fee: 60000, sort: 1 },
+        { title: "One year", term_months: 12, fee: 100000, sort: 2 },
+        { title: "Two years", term_months: 24, fee: 180000, sort: 3 },
+      ])
+      .returning({ id: mealPackages.id, title: mealPackages.title, term_months: mealPackages.term_months });
+
+    // activation codes of one year: Sunrise's schools may redeem four (one of them voided), Harbour, whose term
+    // has run out, two
+    const codeBatch = (batchNo: string, count: number, target: "school" | "service", sysid: number, boundTitle: string) =>
+      Array.from({ length: count }, () => ({
+        code: generateCode(), batch_no: batchNo, target, sysid, sch_id: null, bound_title: boundTitle, meal_id: oneYear.id,
+        title: oneYear.title, term_months: oneYear.term_months, expires_on: addDays(today, 90), created_by: "sysadmin",
+      }));
+    const day = today.replace(/-/g, "");
+    const sunriseCodes = codeBatch(`B${day}000001`, 4, "school", sunrise, "Sunrise Campus Services");
+    await tx.insert(activationCodes).values([
+      ...sunriseCodes.map((code, i) => (i === 0 ? { ...code, status: "void", remark: "Given to the wrong school" } : code)),
+      ...codeBatch(`B${day}000002`, 2, "service", harbour, "Harbour Education Services"),
     ]);
 
     const school = (sysid: number, title: string, endDays: number, extra: Record<string, unknown> = {}) =>

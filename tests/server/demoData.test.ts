@@ -2,7 +2,8 @@
  * The demo data's school world: every demo school has grades, classes and hundreds of students of both sexes,
  * with student numbers unique in the school, each student's class in its grade and school, guardians' mobile
  * numbers and identity card numbers that the product's own rules accept, some students without a card and a
- * few switched off; the staff account keeps its two schools; the same day seeds the same rows. The bench scale
+ * few switched off; the staff account keeps its two schools; the code list has codes to show and redeem; the same
+ * day seeds the same rows. The bench scale
  * (npm run seed -- --scale N) adds N x 10,000 such students in schools of the demo provider.
  */
 import { asc, eq, inArray } from "drizzle-orm";
@@ -119,6 +120,20 @@ describeOnDatabases("demo data", (kind) => {
     expect(Number(res.data?.total)).toBe(inClass.length);
     expect(rows.map((r) => r.id)).toEqual(inClass.map((s) => s.id).sort((a, b) => b - a).slice(0, 20));
     expect(rows[0]).toMatchObject({ class_title: klass.title, grade_title: allGrades.find((g) => g.id === klass.grade_id)!.title });
+  });
+
+  it("gives the code list codes to show: Sunrise's school codes, one voided, and two that Harbour redeems", async () => {
+    const svcCodes = await t.call("adminapiv2", "actcodelist", { limit: 100 }, { token: await t.login("svc") });
+    const sunriseRows = (svcCodes.data?.items ?? []) as Row[];
+    expect(sunriseRows.map((r) => r.status).sort()).toEqual(["unused", "unused", "unused", "void"]);
+    expect(sunriseRows.every((r) => r.target === "school" && r.bound_title === "Sunrise Campus Services" && r.term_months === 12)).toBe(true);
+
+    const all = await t.call("adminapiv2", "actcodelist", { target: "service", limit: 100 }, { token: await t.login("sysadmin") });
+    const harbourCodes = (all.data?.items ?? []) as Row[];
+    expect(harbourCodes.map((r) => r.bound_title)).toEqual(["Harbour Education Services", "Harbour Education Services"]);
+    const harbour = allSchools.find((s) => s.title === "Harbour Bay School")!.sysid;
+    const renewed = await t.call("adminapiv2", "delay_foractcode", { sysid: harbour, act_code: harbourCodes[0].code }, { token: await t.login("harbour") });
+    expect(renewed.return_code, renewed.return_msg).toBe("SUCCESS");
   });
 
   if (kind === "pglite") {
