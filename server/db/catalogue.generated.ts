@@ -88,7 +88,7 @@ export const classes = pgTable(
   (t) => [
     index("classes_sch_id_grade_id_id_idx").on(t.sch_id, t.grade_id, t.id),
     index("classes_sysid_grade_id_id_idx").on(t.sysid, t.grade_id, t.id),
-    index("classes_grade_id_id_idx").on(t.grade_id, t.id),
+    index("classes_grade_id_sch_id_sysid_id_idx").on(t.grade_id, t.sch_id, t.sysid, t.id),
     index("classes_title_idx").on(t.title),
   ],
 );
@@ -116,8 +116,8 @@ export const students = pgTable(
     index("students_sysid_id_idx").on(t.sysid, t.id),
     index("students_name_idx").on(t.name),
     index("students_sex_idx").on(t.sex),
-    index("students_grade_id_id_idx").on(t.grade_id, t.id),
-    index("students_class_id_id_idx").on(t.class_id, t.id),
+    index("students_grade_id_sch_id_sysid_id_idx").on(t.grade_id, t.sch_id, t.sysid, t.id),
+    index("students_class_id_sch_id_sysid_id_idx").on(t.class_id, t.sch_id, t.sysid, t.id),
     index("students_guardian_phone_idx").on(t.guardian_phone),
     index("students_status_idx").on(t.status),
     index("students_created_at_idx").on(t.created_at),

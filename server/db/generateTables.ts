@@ -63,19 +63,24 @@ function tableSource(entity: EntityDecl, entities: readonly EntityDecl[]): strin
 
   const indexes: string[] = [];
   const order = entity.defaultSort?.field ?? "id";
-  /** an index led by `lead` and then the default order: a list narrowed by `lead` is read as one index range */
-  const ordered = (lead: string) => {
-    const on = order === "id" || order === lead ? [lead, "id"] : [lead, order, "id"];
+  /**
+   * an index led by `lead` (and `then`, the columns always compared for equality beside it) and then the default
+   * order: a list narrowed by them is read as one index range
+   */
+  const ordered = (lead: string, then: string[] = []) => {
+    const on = order === "id" || order === lead ? [lead, ...then, "id"] : [lead, ...then, order, "id"];
     indexes.push(`index("${entity.table}_${on.join("_")}_idx").on(${on.map((c) => `t.${c}`).join(", ")})`);
   };
   // the narrowest tenant column first: a school's list; the provider column too: a provider's list of all its schools
-  const tenantColumn = [tenant.schid, tenant.sysid].find((name) => name && name !== "id");
-  for (const name of [tenant.schid, tenant.sysid]) if (name && name !== "id") ordered(name);
+  const tenantColumns = [tenant.schid, tenant.sysid].filter((name): name is string => Boolean(name) && name !== "id");
+  const tenantColumn = tenantColumns[0];
+  for (const name of tenantColumns) ordered(name);
   for (const field of entity.fields) {
     if (!isColumnField(field) || field.name === "id" || field.unique || !(field.filter || field.sortable)) continue;
     if (field.name === tenant.sysid || field.name === tenant.schid) continue;
-    // a reference picked in a filter (the students of a class) is read in the list's order
-    if (field.type === "ref" && field.filter === "eq") ordered(field.name);
+    // a reference picked in a filter (the students of a class) is read in the list's order; its tenant's columns
+    // follow, as every list compares them too, so the page's total is counted from the index alone
+    if (field.type === "ref" && field.filter === "eq") ordered(field.name, tenantColumns);
     else indexes.push(`index("${entity.table}_${field.name}_idx").on(t.${field.name})`);
   }
   for (const field of entity.fields.filter((f) => f.unique && isColumnField(f))) {
