@@ -22,9 +22,23 @@ void i18n.init({
 
 export type Translate = (key: string, params?: Record<string, string | number>) => string;
 
+const MAX_CACHED_MESSAGES = 5000;
+
 function fixedTranslator(language: Language): Translate {
   const t: TFunction = i18n.getFixedT(language);
-  return (key, params) => t(key, params ?? {}) as string;
+  // a message without parameters is the same text every time (every success answers "api.ok"); i18next's
+  // lookup costs as much as a small list's serialisation, so each is looked up once (keys come from the code:
+  // the bound only keeps a mistake from growing it)
+  const plain = new Map<string, string>();
+  return (key, params) => {
+    if (params) return t(key, params) as string;
+    let text = plain.get(key);
+    if (text === undefined) {
+      text = t(key, {}) as string;
+      if (plain.size < MAX_CACHED_MESSAGES) plain.set(key, text);
+    }
+    return text;
+  };
 }
 // one per language, built once: every request needs one
 const translators = new Map<Language, Translate>(LANGUAGES.map((language) => [language, fixedTranslator(language)]));
