@@ -38,16 +38,28 @@ export function serialiseRow(entity: EntityDecl, row: Row, form: "record" | "lis
   return out;
 }
 
-/** How a stored value of `field` (none: a column no field declares) becomes its API form in a record or a list. */
-function apiValue(field: FieldDecl | undefined, form: "record" | "list"): (value: unknown) => unknown {
-  const kind = field ? kindOf(field) : undefined;
-  const toApi = field && kind?.toApi ? kind.toApi.bind(kind, field) : (value: unknown) => (value instanceof Date ? value.toISOString() : value);
-  const listValue = form === "list" && field && kind?.listValue ? kind.listValue.bind(kind, field) : undefined;
-  return (value) => {
-    if (value === null || value === undefined) return value;
-    const api = toApi(value);
-    return listValue && api !== null && api !== undefined ? listValue(api) : api;
-  };
+type ApiValue = (value: unknown) => unknown;
+
+/** a column no field declares: a time in ISO 8601, anything else as it is */
+const undeclaredApiValue: ApiValue = (value) => (value instanceof Date ? value.toISOString() : value);
+const apiValues = new WeakMap<FieldDecl, Record<"record" | "list", ApiValue>>();
+
+/** How a stored value of `field` becomes its API form in a record or a list (made once per field). */
+function apiValue(field: FieldDecl | undefined, form: "record" | "list"): ApiValue {
+  if (!field) return undeclaredApiValue;
+  let made = apiValues.get(field);
+  if (!made) {
+    const { toApi, listValue } = kindOf(field);
+    const record: ApiValue = (value) => (value === null || value === undefined ? value : toApi ? toApi(field, value) : undeclaredApiValue(value));
+    const list: ApiValue = listValue
+      ? (value) => {
+          const api = record(value);
+          return api === null || api === undefined ? api : listValue(field, api);
+        }
+      : record;
+    apiValues.set(field, (made = { record, list }));
+  }
+  return made[form];
 }
 
 /** An entity's fields by name, built once: every row of every answer looks its columns up here. */
