@@ -1,8 +1,10 @@
 /**
  * Writes the typed Drizzle tables of the catalogue entities (server/db/catalogue.generated.ts) from their
  * declarations, so that a column is named in the declaration only and a misspelt one fails the typecheck:
- * each field's column comes from its kind (server/engine/fieldKinds); virtual and password fields are not columns. Indexes: one per filter and sort, the tenant column leading a composite index
- * with the list's default order (a tenant's list is read in that order), a unique index per unique field.
+ * each field's column comes from its kind (server/engine/fieldKinds); virtual and password fields are not columns.
+ * Indexes: one per filter and sort; the tenant column, and a reference picked in a filter followed by the tenant
+ * columns, leading a composite index with the list's default order (such a list is read in that order); a unique
+ * index per unique field.
  *
  * `npm run generate:tables` writes the file; a test fails while it differs from what the catalogue gives. Then
  * `npx drizzle-kit generate` writes the migration.
