@@ -421,14 +421,15 @@ class EntityCrud {
   private listStatement(db: DbOrTx, where: SQL, order: SQL[], shape: string) {
     const name = `${this.entity.name}_list_${createHash("sha1").update(shape).digest("hex").slice(0, 16)}`;
     const fields = fieldsByName(this.entity);
-    const columns = Object.entries(getTableColumns(this.table)).map(([key, column]) => {
+    const tableColumns = getTableColumns(this.table);
+    const columns = Object.entries(tableColumns).map(([key, column]) => {
       const toApi = apiValue(fields.get(key), "list");
       return { key, raw: column.name, value: (raw: unknown) => toApi(raw === null ? null : column.mapFromDriverValue(raw)) };
     });
     // the referred names come with the page, joined, rather than one query each
     const joins = this.references.titleJoins();
     // the total rides on the page as an uncorrelated subquery, computed once: one statement a page, not two
-    const selection: Record<string, unknown> = { ...getTableColumns(this.table), [LIST_TOTAL]: sql<string>`(select count(*) from ${this.table} where ${where})`.as(LIST_TOTAL) };
+    const selection: Record<string, unknown> = { ...tableColumns, [LIST_TOTAL]: sql<string>`(select count(*) from ${this.table} where ${where})`.as(LIST_TOTAL) };
     for (const join of joins) {
       if (selection[join.key] !== undefined) throw new Error(`${this.entity.name}: the name of ${join.key} is a column of its own`);
       selection[join.key] = sql<string>`${join.title}`.as(join.key);
