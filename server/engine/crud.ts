@@ -17,6 +17,7 @@ import { labelText } from "../lib/i18n";
 import { ApiFailure, notFound } from "../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../protocol/registry";
 import { refTitleKey } from "../../common/fieldRules";
+import { safeCell, safeCellText } from "../../common/spreadsheetCell";
 import { kindOf } from "./fieldKinds";
 import { fieldErrors, formFields, recordSchema } from "./fieldSchemas";
 import type { EntityHooks, EntityHooksByName, Row } from "./hooks";
@@ -73,12 +74,15 @@ function fieldsByName(entity: EntityDecl): Map<string, FieldDecl> {
   return map;
 }
 
-/** A value as a spreadsheet cell: as its kind writes it (option labels in the caller's language, times as the list shows them). */
+/**
+ * A value as a spreadsheet cell: as its kind writes it (option labels in the caller's language, times as the list
+ * shows them), a text never read as a formula (common/spreadsheetCell.ts).
+ */
 function exportCell(ctx: OperationContext, field: FieldDecl, value: unknown): string | number | null {
   if (value === null || value === undefined) return null;
   const cell = kindOf(field).exportCell;
-  if (cell) return cell(field, value, ctx.t);
-  return typeof value === "number" ? value : String(value);
+  if (cell) return safeCell(cell(field, value, ctx.t));
+  return typeof value === "number" ? value : safeCellText(String(value));
 }
 
 /** A column of a list's table by a field's API name. */
@@ -354,6 +358,7 @@ class EntityCrud {
     const fields = this.entity.fields.filter((f) => f.list);
     sheet.columns = fields.map((f) => ({ header: this.label(ctx, f), key: f.name, width: Math.max(12, this.label(ctx, f).length + 4) }));
     sheet.getRow(1).font = { bold: true };
+    for (const f of fields) if (f.type === "money") sheet.getColumn(f.name).numFmt = "0.00";
     const apiRows = await this.references.attachTitles(ctx.db, rows.map((row) => serialiseRow(this.entity, row)));
     for (const api of apiRows) {
       // a reference is written by the referred record's name

@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { EntityDecl, ReportDecl, ReportMeasure } from "../../common/catalogue";
 import { refTitleKey } from "../../common/fieldRules";
 import { fenToYuan } from "../../common/money";
+import { safeCell } from "../../common/spreadsheetCell";
 import { businessDay } from "../../common/term";
 import { writeAudit } from "../auth/audit";
 import { resolveScope, type Scope } from "../auth/scope";
@@ -132,17 +133,18 @@ async function reportWorkbook(report: ReportDecl, figures: ReportFigures, t: Tra
   ];
   sheet.columns = columns.map((c) => ({ ...c, width: Math.max(12, c.header.length + 6) }));
   sheet.getRow(1).font = { bold: true };
-  const cell = (m: ReportMeasure, value: unknown) => (m.type === "money" ? Number(value) : value);
+  // measures are number cells; a text (a class's title) is never read as a formula
+  const cell = (m: ReportMeasure, value: unknown) => (m.type === "money" ? Number(value) : safeCell(value));
   const titleKey = refTitleKey(report.dimension.name);
   for (const row of figures.items) {
     sheet.addRow({
-      dimension: row[titleKey],
+      dimension: safeCell(row[titleKey]),
       ...Object.fromEntries(report.measures.map((m) => [m.name, cell(m, row[m.name])])),
       ...(pie ? { [SHARE]: Number(row[SHARE]) / 100 } : {}),
     });
   }
   const totalRow = sheet.addRow({
-    dimension: label("reports.total", "Total"),
+    dimension: safeCell(label("reports.total", "Total")),
     ...Object.fromEntries(report.measures.map((m) => [m.name, cell(m, figures.sums[m.name])])),
     ...(pie && figures.items.length > 0 ? { [SHARE]: 1 } : {}),
   });

@@ -13,6 +13,7 @@ import { useEffect, useRef, useState } from "react";
 import { useInvalidate, useTranslation } from "@refinedev/core";
 import type { EntityDecl, FieldDecl, ImportDecl } from "../../common/catalogue";
 import { importLogEntity } from "../../catalogue/imports";
+import { safeCell } from "../../common/spreadsheetCell";
 import { DEFAULT_API_PATH, scope } from "../../providers/dataProvider";
 import { weapi } from "../../providers/weapi";
 import { entityResources } from "./builtPages";
@@ -61,10 +62,9 @@ function readBase64(file: File, onProgress: (percent: number) => void): Promise<
   });
 }
 
-/** A CSV cell: quoted when it holds a separator, a quote or a line break; a leading formula sign neutralised. */
+/** A CSV cell: a text never read as a formula (common/spreadsheetCell.ts), quoted when it holds a separator, a quote or a line break. */
 function csvCell(value: string | number): string {
-  let text = String(value);
-  if (/^[=+\-@]/.test(text)) text = `'${text}`;
+  const text = String(safeCell(value));
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -17,7 +17,7 @@ export interface ServerFieldKind {
   toApi?(field: FieldDecl, value: unknown): unknown;
   /** the API value as a list page carries it, where a list shows less than the record (default: the API value) */
   listValue?(field: FieldDecl, value: unknown): unknown;
-  /** the API value as a spreadsheet cell (default: as the API gives it) */
+  /** the API value as a spreadsheet cell (default: as the API gives it); the export writes a text cell safe from formulas */
   exportCell?(field: FieldDecl, value: unknown, t: Translate): string | number | null;
   /** whether the stored value is trimmed before the check (not a password, not free text) */
   keepsWhitespace?: boolean;

@@ -44,4 +44,6 @@ export const moneyKind: ServerFieldKind = {
   column: (field) => `bigint(${JSON.stringify(field.name)}, { mode: "number" })`,
   filterValue: (_field, text) => yuanToFen(text) ?? undefined,
   toApi: (_field, value) => fenToYuan(Number(value)),
+  // a number cell in yuan (shown with two decimals), so that a sheet sums it and a negative amount stays a number
+  exportCell: (_field, value) => Number(value),
 };
