@@ -12,6 +12,7 @@
  */
 import { sql } from "drizzle-orm";
 import { queryRows, type DbOrTx } from "../db/client";
+import { normaliseUsername } from "./usernames";
 
 export interface ThrottleRule {
   /** attempts allowed within the window (failed or still being checked) */
@@ -45,8 +46,9 @@ export interface ThrottleKey {
   rule: ThrottleRule;
 }
 
+/** An account's key: its username in the form accounts are matched by, so every spelling of it counts together. */
 export function usernameKey(username: string): string {
-  return `user:${username.toLowerCase()}`;
+  return `user:${normaliseUsername(username)}`;
 }
 
 export function ipKey(ip: string): string {

@@ -30,11 +30,15 @@ export const catalogueTables: Record<string, CatalogueTable> = catalogueTablesBy
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
+/**
+ * Accounts. A username is unique without regard to case and Unicode width: the unique index is on its normalised
+ * form (NFKC, lower case), the form logins are matched by (server/auth/usernames.ts).
+ */
 export const users = pgTable(
   "users",
   {
     id: serial("id").primaryKey(),
-    username: varchar("username", { length: 50 }).notNull().unique(),
+    username: varchar("username", { length: 50 }).notNull(),
     passwordHash: text("password_hash").notNull(),
     name: varchar("name", { length: 100 }).notNull().default(""),
     avatar: varchar("avatar", { length: 500 }).notNull().default(""),
@@ -50,7 +54,11 @@ export const users = pgTable(
     createdAt: timestamptz("created_at").notNull().defaultNow(),
     updatedAt: timestamptz("updated_at").notNull().defaultNow(),
   },
-  (t) => [index("users_sysid_idx").on(t.sysid), index("users_schid_idx").on(t.schid)],
+  (t) => [
+    uniqueIndex("users_username_normalised_unique").on(sql`lower(normalize(${t.username}, NFKC))`),
+    index("users_sysid_idx").on(t.sysid),
+    index("users_schid_idx").on(t.schid),
+  ],
 );
 
 /** Schools assigned to a provider-side school administrator (service_schadmin). */

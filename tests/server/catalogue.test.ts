@@ -227,7 +227,7 @@ describeOnDatabases("catalogue", (kind) => {
       expect(dupTitle.return_code).toBe("FAIL");
       expect(dupTitle.return_msg).toContain("已存在");
       const dupUser = await t.call("adminapiv2", "serviceadd", newProvider({ title: "Brand New Provider", username: "svc" }), { token: tokens.sysadmin });
-      expect(dupUser).toMatchObject({ return_code: "FAIL", return_msg: "用户名已存在" });
+      expect(dupUser).toMatchObject({ return_code: "FAIL", return_msg: "该用户名不可用，请换一个" });
       expect((await list("service", "sysadmin", { title: "Brand New" })).data?.total).toBe(0);
       expect(await t.db.select().from(users).where(eq(users.username, "fresh-name"))).toHaveLength(0);
     });

@@ -1,9 +1,9 @@
 /** adminapi: login, getuserinfo, logout (spec 7, DESIGN 4 and 5). */
-import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { writeAudit } from "../../auth/audit";
 import { loadAuthority, type Authority } from "../../auth/authority";
 import { createSession, revokeSession } from "../../auth/sessions";
+import { usernameMatches } from "../../auth/usernames";
 import { clearFailures, ipKey, recordFailures, releaseAttempts, reserveAttempts, usernameKey } from "../../auth/throttle";
 import { users } from "../../db/schema";
 import { ApiFailure } from "../../protocol/envelope";
@@ -50,7 +50,8 @@ async function login(ctx: OperationContext, payload: z.infer<typeof loginPayload
   const lockedMs = await reserveAttempts(db, keys, now);
   if (lockedMs > 0) throw new ApiFailure("api.login_locked", { seconds: Math.ceil(lockedMs / 1000) });
 
-  const [user] = await db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(eq(users.username, payload.username));
+  // "SYSADMIN" or a full-width spelling is sysadmin, counted under sysadmin's key above
+  const [user] = await db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(usernameMatches(payload.username));
   const passwordOk = user ? await services.hasher.verify(user.passwordHash, payload.password) : await services.hasher.verifyNothing(payload.password);
   if (!user || !passwordOk) {
     // the attempts counted above stay as this failure

@@ -23,6 +23,7 @@ import type { ProviderFacts } from "../../auth/authority";
 import { parseTenantId, resolveScope } from "../../auth/scope";
 import { revokeUserSessions } from "../../auth/sessions";
 import { clearFailures, usernameKey } from "../../auth/throttle";
+import { usernameMatches, usernameUnavailable } from "../../auth/usernames";
 import type { DbOrTx } from "../../db/client";
 import { schools, users, userSchools } from "../../db/schema";
 import { hasErrorCode, UNIQUE_VIOLATION } from "../../db/errors";
@@ -232,11 +233,6 @@ async function schoolsFor(ctx: OperationContext, db: DbOrTx, view: View, type: A
   return schids;
 }
 
-/** A username already taken (found first, or by the unique index when two adds race) answers the same FAIL. */
-function usernameTaken(ctx: OperationContext, username: string): ApiFailure {
-  return fieldFailure(ctx, "username", "accounts.username_taken", { username });
-}
-
 async function add(ctx: OperationContext, entity: EntityDecl, view: View): Promise<OperationResult> {
   const auth = ctx.auth!;
   const record = checked(ctx, formFields(entity, "add"), "add");
@@ -251,8 +247,8 @@ async function add(ctx: OperationContext, entity: EntityDecl, view: View): Promi
   // an operator account takes its creator's menu generation; a provider's account, its provider's
   const servicerVer = view.kind === "provider" ? (view.provider?.servicerVer ?? "v2") : auth.facts.servicer_ver;
 
-  const [taken] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.username, username));
-  if (taken) throw usernameTaken(ctx, username);
+  const [taken] = await ctx.db.select({ id: users.id }).from(users).where(usernameMatches(username));
+  if (taken) throw usernameUnavailable(ctx.t);
   const passwordHash = await ctx.services.hasher.hash(password);
   try {
     const account = await ctx.db.transaction(async (tx) => {
@@ -275,7 +271,7 @@ async function add(ctx: OperationContext, entity: EntityDecl, view: View): Promi
     const [items] = await apiRows(ctx.db, [account]);
     return { data: { items } };
   } catch (err) {
-    if (!(err instanceof ApiFailure) && hasErrorCode(err, UNIQUE_VIOLATION)) throw usernameTaken(ctx, username);
+    if (!(err instanceof ApiFailure) && hasErrorCode(err, UNIQUE_VIOLATION)) throw usernameUnavailable(ctx.t);
     throw err;
   }
 }
