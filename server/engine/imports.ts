@@ -14,7 +14,7 @@
  * (the `schoolimportlog` entity) and audited.
  */
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
-import type { Workbook, Worksheet } from "exceljs";
+import pLimit from "p-limit";
 import { z } from "zod";
 import type { EntityDecl, FieldDecl, ImportDecl } from "../../common/catalogue";
 import { hasAnyRole } from "../../common/roleKeys";
@@ -24,6 +24,7 @@ import { isColumnField, tableColumn, tenantColumnNames, type CatalogueTable } fr
 import type { DbOrTx } from "../db/client";
 import { catalogueTables, schoolImportLogs } from "../db/schema";
 import { LANGUAGES, labelText, translator, type Translate } from "../lib/i18n";
+import { readFirstSheet, XlsxRefusal, type XlsxLimits } from "../lib/xlsxReader";
 import { ApiFailure } from "../protocol/envelope";
 import type { OperationContext, OperationRegistry, OperationResult } from "../protocol/registry";
 import { FOREIGN_KEY_VIOLATION, hasErrorCode, UNIQUE_VIOLATION } from "../db/errors";
@@ -36,8 +37,14 @@ export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 export const MAX_IMPORT_ROWS = 10_000;
 /** the most row errors an answer (and the log) lists; the count covers them all */
 export const MAX_LISTED_ERRORS = 500;
-/** what the parts of an .xlsx may expand to: a few megabytes of sheet per 10,000 rows, so this is generous */
-const MAX_EXPANDED_BYTES = 200 * 1024 * 1024;
+/**
+ * What the parts of an .xlsx may expand to, counted as they inflate: a sheet of 10,000 rows is a few megabytes of
+ * XML, its shared strings less. The sheet is read row by row and kept as rows, the other parts are held whole.
+ */
+const XLSX_LIMITS: XlsxLimits = { maxPartBytes: 16 * 1024 * 1024, maxSheetBytes: 32 * 1024 * 1024, maxTotalBytes: 48 * 1024 * 1024, maxColumns: 256 };
+/** imports read and checked at once in one server process; more wait their turn, up to IMPORTS_WAITING */
+const IMPORTS_AT_ONCE = 2;
+const IMPORTS_WAITING = 8;
 /** rows per INSERT statement: a few parameters per row, well under PostgreSQL's 65,535 */
 const INSERT_BATCH = 500;
 /** values per `IN (...)` of a lookup */
@@ -56,18 +63,37 @@ export interface RowError {
   message: string;
 }
 
-/** What an import answers in data.items, succeeded or not. */
+/** The referred records an import creates (or, checked only, would create), by reference field. */
+export interface ImportCreation {
+  field: string;
+  entity: string;
+  /** their titles, a narrowed record's after its parent's ("Grade 7 / Class 3") */
+  titles: string[];
+}
+
+/** A choice column's accepted values, in the caller's language. */
+export interface ImportChoice {
+  field: string;
+  values: string[];
+}
+
+/** What an import answers in data.items, succeeded or not; a check (`preview`) writes nothing and has no log. */
 export interface ImportAnswer {
-  log_id: number;
+  log_id?: number;
+  preview?: boolean;
   total: number;
   imported: number;
   error_count: number;
   errors: RowError[];
+  creates: ImportCreation[];
+  choices: ImportChoice[];
 }
 
 const importPayload = z.object({
   filename: z.string().max(1000).optional(),
   content_base64: z.string(),
+  /** check the file and say what it would write, writing nothing */
+  preview: z.boolean().optional(),
 });
 type ImportPayload = z.infer<typeof importPayload>;
 
@@ -91,70 +117,31 @@ function decodeFile(t: Translate, content: string): Buffer {
   return bytes;
 }
 
-/**
- * The total size the parts of a zip archive (an .xlsx) declare once expanded, read from its central directory;
- * undefined when the bytes are no zip archive this reader takes (zip64 included: no .xlsx of this size needs it).
- */
-export function zipExpandedSize(bytes: Buffer): number | undefined {
-  const EOCD = 0x06054b50;
-  const ENTRY = 0x02014b50;
-  const lowest = Math.max(0, bytes.length - 22 - 0xffff);
-  let end = -1;
-  for (let i = bytes.length - 22; i >= lowest; i--) {
-    if (bytes.readUInt32LE(i) === EOCD) {
-      end = i;
-      break;
-    }
-  }
-  if (end < 0) return undefined;
-  const entries = bytes.readUInt16LE(end + 10);
-  let at = bytes.readUInt32LE(end + 16);
-  if (entries === 0xffff || at === 0xffffffff) return undefined;
-  let total = 0;
-  for (let n = 0; n < entries; n++) {
-    if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== ENTRY) return undefined;
-    const size = bytes.readUInt32LE(at + 24);
-    if (size === 0xffffffff) return undefined;
-    total += size;
-    at += 46 + bytes.readUInt16LE(at + 28) + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32);
-  }
-  return total;
-}
-
-async function readWorkbook(t: Translate, bytes: Buffer): Promise<Worksheet> {
-  const expanded = zipExpandedSize(bytes);
-  if (expanded === undefined || expanded > MAX_EXPANDED_BYTES) throw badFile(t, "import.bad_file");
-  const { default: ExcelJS } = await import("exceljs");
-  const workbook: Workbook = new ExcelJS.Workbook();
+/** A sheet's rows, read within the limits and stopped at the import's row limit; empty rows left out. */
+async function readRows(t: Translate, bytes: Buffer): Promise<{ row: number; values: string[] }[]> {
+  const rows: { row: number; values: string[] }[] = [];
+  let tooMany = false;
   try {
-    await workbook.xlsx.load(bytes as unknown as Parameters<Workbook["xlsx"]["load"]>[0]);
-  } catch {
+    await readFirstSheet(bytes, XLSX_LIMITS, (row, values) => {
+      if (!values.some((v) => v.trim() !== "")) return;
+      // the header row and MAX_IMPORT_ROWS data rows
+      if (rows.length > MAX_IMPORT_ROWS) {
+        tooMany = true;
+        return false;
+      }
+      rows.push({ row, values });
+    });
+  } catch (err) {
+    if (!(err instanceof XlsxRefusal)) throw err;
+    if (err.reason === "too_large") throw badFile(t, "import.expands_too_large", { max: Math.round(err.limit / (1024 * 1024)) });
     throw badFile(t, "import.bad_file");
   }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) throw badFile(t, "import.bad_file");
-  return sheet;
+  if (tooMany) throw badFile(t, "import.too_many_rows", { max: MAX_IMPORT_ROWS });
+  return rows;
 }
 
-/** A cell as text: a number as written, a date as YYYY-MM-DD, rich text joined, a formula by its result. */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  if (typeof value === "string") return value;
-  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
-  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) return "";
-    const iso = value.toISOString();
-    return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso;
-  }
-  if (typeof value === "object") {
-    const cell = value as { richText?: { text?: unknown }[]; text?: unknown; result?: unknown; formula?: unknown; sharedFormula?: unknown; error?: unknown };
-    if (Array.isArray(cell.richText)) return cell.richText.map((part) => (typeof part.text === "string" ? part.text : "")).join("");
-    if (cell.formula !== undefined || cell.sharedFormula !== undefined) return cellText(cell.result);
-    if (cell.text !== undefined) return cellText(cell.text);
-  }
-  return "";
-}
+/** The imports running in this process and those waiting: each holds its file and rows in memory. */
+const importSlots = pLimit(IMPORTS_AT_ONCE);
 
 /** How a header or a choice is compared: width forms folded, case and surrounding marks ignored. */
 function normalised(text: string): string {
@@ -293,13 +280,22 @@ class EntityImport {
     if (scope.sysid === null) throw new ApiFailure("api.scope_required");
     if (scope.schids === null || scope.schids.length !== 1 || ctx.payload.sch_id === undefined) throw new ApiFailure("api.school_required");
     const target = { sysid: scope.sysid, schid: scope.schids[0] };
-    const filename = cleanFilename(input.filename);
-    const sheet = await readWorkbook(ctx.t, decodeFile(ctx.t, input.content_base64));
+    // each import holds its file and rows: a few at a time, the next ones wait, beyond that the server is busy
+    if (importSlots.activeCount + importSlots.pendingCount >= IMPORTS_AT_ONCE + IMPORTS_WAITING) throw new ApiFailure("import.busy");
+    return importSlots(() => this.runInSlot(ctx, input, target));
+  }
 
-    // from here on the file was read: whatever the outcome, the import is logged
+  private async runInSlot(ctx: OperationContext, input: ImportPayload, target: Tenant): Promise<OperationResult> {
+    const filename = cleanFilename(input.filename);
+    const preview = input.preview === true;
+    const sheetRows = await readRows(ctx.t, decodeFile(ctx.t, input.content_base64));
+    const choices = this.acceptedChoices(ctx.t);
+
+    // from here on the file was read: whatever the outcome, an import (not a check) is logged
     let total = 0;
+    let creates: ImportCreation[] = [];
     try {
-      const prepared = this.prepare(ctx, sheet);
+      const prepared = this.prepare(ctx, sheetRows);
       total = prepared.total;
       // a header row that lacks a column: no row to check
       if (prepared.rows.length === 0) throw new RowErrors(prepared.errors);
@@ -307,16 +303,17 @@ class EntityImport {
         await tx.execute(sql`select pg_advisory_xact_lock(${IMPORT_LOCK_SPACE}::integer, ${target.schid}::integer)`);
         const errors = [...prepared.errors];
         await this.checkStored(ctx, tx, target, prepared.rows, errors);
-        await this.resolveReferences(ctx, tx, target, prepared.rows, errors);
+        creates = await this.resolveReferences(ctx, tx, target, prepared.rows, errors, preview);
         if (errors.length > 0) throw new RowErrors(errors);
+        if (preview) return undefined;
         for (let i = 0; i < prepared.rows.length; i += INSERT_BATCH) {
           const values = prepared.rows.slice(i, i + INSERT_BATCH).map(({ record }) => this.stored(record, target));
           await tx.insert(this.table).values(values);
         }
         return this.log(ctx, tx, target, filename, { total, imported: total, errors: [] });
       });
-      const answer: ImportAnswer = { log_id: logId, total, imported: total, error_count: 0, errors: [] };
-      return { messageKey: "import.succeeded", messageParams: { count: total }, data: { items: answer } };
+      const answer: ImportAnswer = { ...(preview ? { preview } : { log_id: logId }), total, imported: preview ? 0 : total, error_count: 0, errors: [], creates, choices };
+      return { messageKey: preview ? "import.checked" : "import.succeeded", messageParams: { count: total }, data: { items: answer } };
     } catch (err) {
       let errors: RowError[];
       let failure: ApiFailure | undefined;
@@ -331,35 +328,37 @@ class EntityImport {
       } else throw err;
       errors.sort((a, b) => a.row - b.row);
       const listed = errors.slice(0, MAX_LISTED_ERRORS);
-      const logId = await this.log(ctx, ctx.db, target, filename, { total, imported: 0, errors, listed });
-      const answer: ImportAnswer = { log_id: logId, total, imported: 0, error_count: errors.length, errors: listed };
+      const logId = preview ? undefined : await this.log(ctx, ctx.db, target, filename, { total, imported: 0, errors, listed });
+      const answer: ImportAnswer = { ...(preview ? { preview } : { log_id: logId }), total, imported: 0, error_count: errors.length, errors: listed, creates: [], choices };
       if (failure) throw new ApiFailure(failure.messageKey, failure.params, { ...failure.data, items: answer });
       throw new ApiFailure("import.failed", { count: errors.length }, { items: answer });
     }
+  }
+
+  /** Every choice column's accepted values, as the caller reads them. */
+  private acceptedChoices(t: Translate): ImportChoice[] {
+    return this.columns
+      .filter((field) => this.choices.has(field.name))
+      .map((field) => ({ field: field.name, values: (field.options ?? []).map((o) => labelText(t, o.label, o.value)) }));
   }
 
   /**
    * The sheet's rows checked one by one (no database): records in stored form, and every row error found. A header
    * row that lacks a column (or names one twice) is the only error reported: every row would repeat it.
    */
-  private prepare(ctx: OperationContext, sheet: Worksheet): { rows: PreparedRow[]; total: number; errors: RowError[] } {
+  private prepare(ctx: OperationContext, sheetRows: { row: number; values: string[] }[]): { rows: PreparedRow[]; total: number; errors: RowError[] } {
     const t = ctx.t;
-    if (sheet.actualRowCount - 1 > MAX_IMPORT_ROWS) throw badFile(t, "import.too_many_rows", { max: MAX_IMPORT_ROWS });
+    const [header, ...dataRows] = sheetRows;
+    if (!header || dataRows.length === 0) throw badFile(t, "import.empty_file");
     const headerErrors: RowError[] = [];
-    let columnOf: Map<number, FieldDecl> | undefined;
+    const columnOf = this.mapHeader(t, header.values, header.row, headerErrors);
     const read: { row: number; texts: Map<FieldDecl, string> }[] = [];
-    sheet.eachRow({ includeEmpty: false }, (sheetRow, rowNumber) => {
-      const values = sheetRow.values as unknown[];
-      if (!columnOf) {
-        columnOf = this.mapHeader(t, values, rowNumber, headerErrors);
-        return;
-      }
+    for (const { row, values } of dataRows) {
       const texts = new Map<FieldDecl, string>();
-      for (const [column, field] of columnOf) texts.set(field, cellText(values[column]).trim());
-      if ([...texts.values()].every((text) => text === "")) return;
-      if (read.length >= MAX_IMPORT_ROWS) throw badFile(t, "import.too_many_rows", { max: MAX_IMPORT_ROWS });
-      read.push({ row: rowNumber, texts });
-    });
+      for (const [column, field] of columnOf) texts.set(field, (values[column] ?? "").trim());
+      if ([...texts.values()].every((text) => text === "")) continue;
+      read.push({ row, texts });
+    }
     if (read.length === 0) throw badFile(t, "import.empty_file");
     if (headerErrors.length > 0) return { rows: [], total: read.length, errors: headerErrors };
     const errors: RowError[] = [];
@@ -369,10 +368,10 @@ class EntityImport {
   }
 
   /** Which sheet column holds which field; a column the import does not know is left aside. */
-  private mapHeader(t: Translate, values: unknown[], rowNumber: number, errors: RowError[]): Map<number, FieldDecl> {
+  private mapHeader(t: Translate, values: string[], rowNumber: number, errors: RowError[]): Map<number, FieldDecl> {
     const columnOf = new Map<number, FieldDecl>();
     values.forEach((value, column) => {
-      const field = this.headers.get(normalised(cellText(value)));
+      const field = this.headers.get(normalised(value));
       if (!field) return;
       if ([...columnOf.values()].includes(field)) {
         errors.push({ row: rowNumber, field: field.name, message: t("import.duplicate_column", { label: this.label(t, field) }) });
@@ -409,6 +408,10 @@ class EntityImport {
         continue;
       }
       const choice = this.choices.get(field.name);
+      if (choice && text !== "" && !choice.has(normalised(text))) {
+        const values = (field.options ?? []).map((o) => labelText(t, o.label, o.value)).join(t("import.choice_separator"));
+        fail(field, t("import.choice_invalid", { label: this.label(t, field), value: text, values }));
+      }
       input[field.name] = choice && text !== "" ? (choice.get(normalised(text)) ?? text) : text;
     }
     const parsed = this.schema.safeParse(input);
@@ -474,9 +477,13 @@ class EntityImport {
 
   /**
    * Each reference's title to the referred record's id within the school (and within the record that narrows it),
-   * creating the records missing when the caller may add them; otherwise the rows naming them fail.
+   * creating the records missing when the caller may add them; otherwise the rows naming them fail. Answers the
+   * records created; a check (`dryRun`) creates none and answers those it would create (a record under a parent
+   * it would create is new too: it gets a placeholder id no stored record has).
    */
-  private async resolveReferences(ctx: OperationContext, tx: DbOrTx, target: Tenant, rows: PreparedRow[], errors: RowError[]): Promise<void> {
+  private async resolveReferences(ctx: OperationContext, tx: DbOrTx, target: Tenant, rows: PreparedRow[], errors: RowError[], dryRun: boolean): Promise<ImportCreation[]> {
+    const creations: ImportCreation[] = [];
+    let placeholder = 0;
     for (const field of this.references) {
       const entity = this.target(field);
       const table = catalogueTables[entity.name];
@@ -524,7 +531,13 @@ class EntityImport {
 
       const missing = [...wanted].filter(([k]) => !known.has(k));
       if (missing.length > 0 && this.mayCreate(ctx, entity, narrowBy)) {
-        for (let i = 0; i < missing.length; i += INSERT_BATCH) {
+        creations.push({
+          field: field.name,
+          entity: entity.name,
+          titles: missing.map(([, { title: text, rows: needing }]) => (narrowBy ? `${needing[0].titles[narrowBy] ?? ""} / ${text}` : text)),
+        });
+        if (dryRun) for (const [k] of missing) known.set(k, --placeholder);
+        else for (let i = 0; i < missing.length; i += INSERT_BATCH) {
           const values = missing.slice(i, i + INSERT_BATCH).map(([, { parentId, title: text }]) => ({
             ...tenantValues,
             [entity.titleField]: text,
@@ -549,6 +562,7 @@ class EntityImport {
         }
       }
     }
+    return creations;
   }
 
   /** Whether missing referred records may be created: the caller may add them, and a title (and parent) is all they need. */

@@ -184,6 +184,49 @@ describeOnDatabases("student import", (kind) => {
       expect((await grades(school.fresh)).length).toBe(gradesBefore.length);
     });
 
+    it("names a choice's accepted values in the caller's language when a row gives another", async () => {
+      const content = await workbook(EN_HEADER, [["Unsure", "IMP-0401", "Unknown", "Grade Nine", "Class Z", null, null, null]]);
+      const res = await importFile("svc", school.fresh, content, "choice.xlsx", "en");
+      expect(answer(res).errors).toEqual([{ row: 2, field: "sex", message: en("import.choice_invalid", { label: "Gender", value: "Unknown", values: "Male, Female" }) }]);
+    });
+
+    it("checks a file without writing when asked for a preview: the rows, the grades and classes it would create, each choice's values", async () => {
+      const studentsBefore = (await students(school.fresh)).length;
+      const gradesBefore = (await grades(school.fresh)).length;
+      const logsBefore = items(await call("svc", "schoolimportloglist", { sch_id: school.fresh, limit: 100 })).length;
+      const content = await workbook(EN_HEADER, [
+        ["Preview One", "IMP-0501", "Female", "Grade Eleven", "Class P", null, null, null],
+        ["Preview Two", "IMP-0502", "Male", "Grade Eleven", "Class Q", null, null, null],
+        // an existing grade and class: nothing to create for this row
+        ["Preview Three", "IMP-0503", "Male", "一年级", "1班", null, null, null],
+        ["Preview Four", "IMP-0504", "Male", "一年级", "New Class", null, null, null],
+      ]);
+      const res = await call("svc", "studentimport", { sch_id: school.fresh, filename: "preview.xlsx", content_base64: content, preview: true }, "en");
+      expect(res.return_code, res.return_msg).toBe("SUCCESS");
+      expect(res.return_msg).toBe(en("import.checked", { count: 4 }));
+      expect(res.data?.items).toEqual({
+        preview: true,
+        total: 4,
+        imported: 0,
+        error_count: 0,
+        errors: [],
+        creates: [
+          { field: "grade_id", entity: "grade", titles: ["Grade Eleven"] },
+          { field: "class_id", entity: "classes", titles: ["Grade Eleven / Class P", "Grade Eleven / Class Q", "一年级 / New Class"] },
+        ],
+        choices: [{ field: "sex", values: ["Male", "Female"] }],
+      });
+      // nothing written, nothing logged
+      expect((await students(school.fresh)).length).toBe(studentsBefore);
+      expect((await grades(school.fresh)).length).toBe(gradesBefore);
+      expect(items(await call("svc", "schoolimportloglist", { sch_id: school.fresh, limit: 100 })).length).toBe(logsBefore);
+
+      // the import itself answers what it created
+      const done = await importFile("svc", school.fresh, content, "preview.xlsx", "en");
+      expect(done.return_code, done.return_msg).toBe("SUCCESS");
+      expect(answer(done)).toMatchObject({ total: 4, imported: 4, creates: (res.data?.items as { creates: unknown }).creates });
+    });
+
     it("says which column the header row lacks", async () => {
       const res = await importFile("svc", school.fresh, await workbook(["Student name", "Gender", "Grade", "Class"], [["No number", "Male", "G", "C"]]), "short.xlsx", "en");
       expect(res.return_code).toBe("FAIL");
