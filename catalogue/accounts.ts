@@ -21,10 +21,15 @@ export const ACCOUNT_MANAGER_ROLES: readonly string[] = anyOf(OPERATOR_ROLES, PR
 export const ACCOUNT_PASSWORD_MIN = 6;
 export const ACCOUNT_PASSWORD_MAX = 64;
 
+/**
+ * The account types, each offered to those who may create it (server/domains/accounts/users.ts decides the
+ * same): operators their own accounts; a provider (or an operator switched into one, who acts with its role
+ * keys) its administrators, and its school administrators when it is of v2, the only generation they exist in.
+ */
 export const userTypeOptions: FieldOption[] = [
-  { value: "system", label: "accounts.user_type.system" },
-  { value: "service", label: "accounts.user_type.service" },
-  { value: "service_schadmin", label: "accounts.user_type.service_schadmin" },
+  { value: "system", label: "accounts.user_type.system", roles: OPERATOR_ROLES },
+  { value: "service", label: "accounts.user_type.service", roles: PROVIDER_ROLES },
+  { value: "service_schadmin", label: "accounts.user_type.service_schadmin", roles: ["servicev2"] },
 ];
 
 const usernameField: FieldDecl = {
@@ -71,8 +76,8 @@ export const usersResetPassword: RowAction = {
 /**
  * An account (userslist / usersinfo / usersadd / usersedit). An operator's list holds operator accounts (a super
  * administrator's also the super administrators); a provider's, its accounts and school administrators.
- * `user_type` defaults to the list's own kind (system for operators, service for a provider); `schids` are the
- * schools of a service_schadmin account, all of the provider's.
+ * `user_type` is required (one of the types the caller may create); `schids` are the schools of a
+ * service_schadmin account, all of the provider's.
  */
 export const usersEntity: EntityDecl = {
   name: "users",
@@ -94,7 +99,7 @@ export const usersEntity: EntityDecl = {
     usernameField,
     passwordField,
     nameField,
-    { name: "user_type", type: "enum", label: "accounts.field.user_type", options: userTypeOptions, list: true, filter: "eq", form: true, detail: true },
+    { name: "user_type", type: "enum", label: "accounts.field.user_type", required: true, options: userTypeOptions, list: true, filter: "eq", form: true, detail: true },
     { name: "schids", type: "ref", label: "accounts.field.schids", ref: { entity: "school" }, multiple: true, virtual: true, list: true, form: true, formWhen: { field: "user_type", value: "service_schadmin" }, detail: true },
     { name: "status", type: "status", label: "accounts.field.status", required: true, default: "1", options: statusOptions, list: true, filter: "eq", form: true, detail: true },
     // changed by a super administrator only (usersedit), never in the form

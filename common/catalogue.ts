@@ -37,6 +37,11 @@ export interface FieldOption {
   value: string;
   /** translation key */
   label: string;
+  /**
+   * role keys the option is offered to in forms and filters (any of them); without it, everyone. Where the
+   * server decides by the caller who may choose a value (an account's type), these say the same.
+   */
+  roles?: readonly string[];
 }
 
 export interface FieldDecl {

@@ -7,6 +7,7 @@
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ACCOUNT_PASSWORD_MIN, usersEntity, usersResetPassword } from "../../catalogue/accounts";
+import { hasAnyRole, roleKeys } from "../../common/roleKeys";
 import { auditLog, providers, schools, users, userSchools } from "../../server/db/schema";
 import { MIN_PASSWORD_LENGTH } from "../../server/domains/site/site";
 import { translator } from "../../server/lib/i18n";
@@ -209,20 +210,73 @@ describeOnDatabases("accounts", (kind) => {
       expect(await t.db.select({ n: count() }).from(users).where(eq(users.userType, "system"))).toEqual([{ n: 3 }]);
 
       // an operator's new account is an operator of its generation, never a super administrator
-      const op = await call("usersadd", { username: "op_two", password: "secret-1", name: "Operator Two" }, "sysadmin");
+      const op = await call("usersadd", { username: "op_two", password: "secret-1", name: "Operator Two", user_type: "system" }, "sysadmin");
       expect(op.return_code).toBe("SUCCESS");
       expect(op.data?.items).toMatchObject({ username: "op_two", user_type: "system", is_superadmin: "N", status: "1" });
       const login = await loginAs("op_two", "secret-1");
       expect((login.data?.items as { data: Row }).data).toMatchObject({ user_type: "system", servicer_ver: "v2", is_superadmin: "N" });
-      const v1 = await call("usersadd", { username: "op_v1", password: "secret-1", name: "Operator V1" }, "sysv1");
+      const v1 = await call("usersadd", { username: "op_v1", password: "secret-1", name: "Operator V1", user_type: "system" }, "sysv1");
       expect(((await loginAs("op_v1", "secret-1")).data?.items as { data: Row }).data).toMatchObject({ servicer_ver: "v1", is_superadmin: "N" });
       expect(v1.return_code).toBe("SUCCESS");
 
       // switched into a provider, an operator adds that provider's accounts
-      const switched = await call("usersadd", { username: "svc_two", password: "secret-1", name: "Sunrise Two", sysid: ids["Sunrise Campus Services"] }, "sysop");
+      const switched = await call("usersadd", { username: "svc_two", password: "secret-1", name: "Sunrise Two", user_type: "service", sysid: ids["Sunrise Campus Services"] }, "sysop");
       expect(switched.data?.items).toMatchObject({ username: "svc_two", user_type: "service" });
       const [row] = await t.db.select({ sysid: users.sysid }).from(users).where(eq(users.username, "svc_two"));
       expect(row.sysid).toBe(ids["Sunrise Campus Services"]);
+    });
+
+    it("requires the account type and never assumes one, on add and on edit", async () => {
+      const typeless = { username: "typeless", password: "secret-1", name: "Typeless" };
+      for (const [who, extra] of [
+        ["svc", {}],
+        ["sysadmin", {}],
+        ["sysop", { sysid: ids["Sunrise Campus Services"] }],
+      ] as const) {
+        for (const sent of [{}, { user_type: "" }, { user_type: null }]) {
+          const res = await call("usersadd", { ...typeless, ...extra, ...sent }, who);
+          expectFieldFailure(res, "user_type");
+          expect(res.return_msg).toBe(zh("api.invalid_params", { field: "user_type" }));
+          expect((res.data?.errors as { message: string }[])[0].message).toBe(zh("api.validation.required", { label: zh("accounts.field.user_type") }));
+        }
+      }
+      expect(await t.db.select({ n: count() }).from(users).where(eq(users.username, "typeless"))).toEqual([{ n: 0 }]);
+      expectFieldFailure(await call("usersedit", { id: ids.staff, user_type: "" }, "svc"), "user_type");
+      const [staff] = await t.db.select({ userType: users.userType }).from(users).where(eq(users.id, ids.staff));
+      expect(staff.userType).toBe("service_schadmin");
+    });
+
+    it("offers each caller exactly the account types the server lets it create", async () => {
+      const sunrise = ids["Sunrise Campus Services"];
+      const oldTown = ids["Old Town Education"];
+      // the role keys the form sees: the login's, or a provider's once an operator has switched into it
+      const loginRoles = async (who: string) => ((await t.call("adminapi", "getuserinfo", {}, { token: tokens[who] })).data?.items as { roles: string[] }).roles;
+      const switchedRoles = (ver: string) => roleKeys({ user_type: "service", servicer_ver: ver });
+      const callers: Array<[string, string, string[], Row]> = [
+        ["sysadmin", "sysadmin", await loginRoles("sysadmin"), {}],
+        ["sysop", "sysop", await loginRoles("sysop"), {}],
+        ["sysv1", "sysv1", await loginRoles("sysv1"), {}],
+        ["svc", "svc", await loginRoles("svc"), {}],
+        ["svcv1", "svcv1", await loginRoles("svcv1"), {}],
+        ["sysop in Sunrise", "sysop", switchedRoles("v2"), { sysid: sunrise }],
+        ["sysop in Old Town", "sysop", switchedRoles("v1"), { sysid: oldTown }],
+      ];
+      const schoolOf: Record<number, number> = { [sunrise]: ids["Sunrise Middle School"], [oldTown]: ids["Old Town Middle School"] };
+      const userType = usersEntity.fields.find((f) => f.name === "user_type")!;
+      let n = 0;
+      for (const [label, who, roles, extra] of callers) {
+        const offered = (userType.options ?? []).filter((o) => !o.roles || hasAnyRole(roles, o.roles)).map((o) => o.value);
+        expect(offered.length, label).toBeGreaterThan(0);
+        const accepted: string[] = [];
+        for (const option of userType.options ?? []) {
+          const sysid = (extra.sysid as number | undefined) ?? (who.startsWith("svc") ? (who === "svc" ? sunrise : oldTown) : undefined);
+          const schids = option.value === "service_schadmin" && sysid !== undefined ? [schoolOf[sysid]] : undefined;
+          const res = await call("usersadd", { username: `offered_${++n}`, password: "secret-1", name: "Offered", user_type: option.value, ...extra, ...(schids ? { schids } : {}) }, who);
+          if (res.return_code === "SUCCESS") accepted.push(option.value);
+          else expectFieldFailure(res, "user_type");
+        }
+        expect(accepted, label).toEqual(offered);
+      }
     });
 
     it("assigns a school administrator schools of the caller's provider only, and v1 providers none", async () => {
@@ -263,13 +317,13 @@ describeOnDatabases("accounts", (kind) => {
 
   describe("usernames", () => {
     it("are unique across the platform, with a FAIL naming username", async () => {
-      for (const [who, username] of [
-        ["svc", "harbour"],
-        ["svc", "sysadmin"],
-        ["sysadmin", "svc"],
-        ["svcv1", "staff"],
+      for (const [who, username, userType] of [
+        ["svc", "harbour", "service"],
+        ["svc", "sysadmin", "service"],
+        ["sysadmin", "svc", "system"],
+        ["svcv1", "staff", "service"],
       ] as const) {
-        const res = await call("usersadd", { username, password: "secret-1", name: "Copy" }, who);
+        const res = await call("usersadd", { username, password: "secret-1", name: "Copy", user_type: userType }, who);
         expect(res, `${who} adding ${username}`).toEqual(USERNAME_UNAVAILABLE);
       }
       const admin = await call("users_adminadd", { username: "sysop", password: "secret-1", name: "Copy" }, "sysadmin");

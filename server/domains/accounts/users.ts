@@ -204,9 +204,10 @@ async function info(ctx: OperationContext, view: View): Promise<OperationResult>
   return { data: { items } };
 }
 
-/** The account type a write asks for, within what the view allows. */
-function accountType(ctx: OperationContext, view: View, requested: unknown, fallback: AccountType): AccountType {
-  const type = (requested ?? fallback) as AccountType;
+/** The account type a write asks for (required: no type is ever assumed), within what the view allows. */
+function accountType(ctx: OperationContext, view: View, requested: unknown): AccountType {
+  if (requested === undefined || requested === null || requested === "") throw invalidField(ctx, usersEntity, "user_type", "required");
+  const type = requested as AccountType;
   const allowed: readonly AccountType[] = view.kind === "provider" ? PROVIDER_ACCOUNT_TYPES : ["system"];
   if (!allowed.includes(type)) throw fieldFailure(ctx, "user_type", view.kind === "provider" ? "accounts.provider_types_only" : "accounts.system_type_only");
   // v1 has no provider staff generation: such an account could never sign in
@@ -240,7 +241,7 @@ async function add(ctx: OperationContext, entity: EntityDecl, view: View): Promi
   const password = String(record.password);
   if (password.length < MIN_PASSWORD_LENGTH) throw invalidField(ctx, entity, "password", "too_short", { min: MIN_PASSWORD_LENGTH });
   const superadmin = view.kind === "superadmins";
-  const type = superadmin ? "system" : accountType(ctx, view, record.user_type, view.kind === "provider" ? "service" : "system");
+  const type = superadmin ? "system" : accountType(ctx, view, record.user_type);
   const schids = superadmin ? [] : await schoolsFor(ctx, ctx.db, view, type, (record.schids as number[] | null) ?? null);
   const status = record.status === undefined || record.status === null ? "1" : String(record.status);
   const sysid = view.kind === "provider" ? view.sysid : null;
@@ -312,7 +313,7 @@ async function edit(ctx: OperationContext, view: View): Promise<OperationResult>
     }
     const before = await findAccount(tx, view, id, true);
     if (!before) throw notFound();
-    const type = changes.user_type === undefined ? (before.userType as AccountType) : accountType(ctx, view, changes.user_type, "system");
+    const type = changes.user_type === undefined ? (before.userType as AccountType) : accountType(ctx, view, changes.user_type);
     if (normaliseUserType(type) !== normaliseUserType(before.userType) && self) throw fieldFailure(ctx, "user_type", "accounts.cannot_demote_self");
     if (changes.status === "0") await keepOneSuperadmin(ctx, tx, before, "status");
     if (changes.is_superadmin === "N") await keepOneSuperadmin(ctx, tx, before, "is_superadmin");

@@ -1,21 +1,30 @@
 /** Choice kinds: one of the declared options (enum), yes/no and a record's status ('1' in use, '0' disabled). */
 import { Radio, Select, Tag } from "antd";
 import type { FieldDecl } from "../../../common/catalogue";
-import { fieldOptions, NO_BREAK, type ControlProps, type Translate, type UiFieldKind } from "./kind";
+import { rolesFromCookies } from "../../../providers/session";
+import { useSessionUser } from "../../lib/session";
+import { NO_BREAK, offeredOptions, type ControlProps, type Translate, type UiFieldKind } from "./kind";
 
 function optionLabel(field: FieldDecl, value: unknown, t: Translate): string {
   const option = field.options?.find((o) => o.value === String(value));
   return option ? t(option.label) : String(value);
 }
 
+/** The options the signed-in user is offered: the role keys in force (an operator switched into a provider holds its keys). */
+function useOfferedOptions(field: FieldDecl, t: Translate): { value: string; label: string }[] {
+  const roles = useSessionUser()?.roles ?? rolesFromCookies();
+  return offeredOptions(field, t, roles);
+}
+
 function OptionSelect({ field, t, block, value, onChange, id, "data-testid": testId }: ControlProps) {
+  const options = useOfferedOptions(field, t);
   return (
     <Select
       id={id}
       data-testid={testId}
       value={value as string | undefined}
       onChange={(v) => onChange?.(v)}
-      options={fieldOptions(field, t)}
+      options={options}
       placeholder={t(field.label)}
       allowClear={!field.required || block !== undefined}
       style={block ? { width: "100%" } : { minWidth: 140 }}
@@ -36,10 +45,13 @@ export const enumKind: UiFieldKind = {
   Filter: OptionFilter,
 };
 
+function OptionButtons({ field, t, value, onChange, id }: ControlProps) {
+  const options = useOfferedOptions(field, t);
+  return <Radio.Group id={id} value={value} onChange={(e) => onChange?.(e.target.value)} options={options} optionType="button" />;
+}
+
 export const yesnoKind: UiFieldKind = {
-  Control: ({ field, t, value, onChange, id }) => (
-    <Radio.Group id={id} value={value} onChange={(e) => onChange?.(e.target.value)} options={fieldOptions(field, t)} optionType="button" />
-  ),
+  Control: (props) => <OptionButtons {...props} />,
   display: (field, value, t) => <Tag color={String(value) === "Y" ? "green" : "default"}>{optionLabel(field, value, t)}</Tag>,
   cellStyle: NO_BREAK,
   picked: true,

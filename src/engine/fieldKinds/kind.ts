@@ -7,6 +7,7 @@ import type { CSSProperties, ReactNode } from "react";
 import type { FormItemProps } from "antd";
 import type { Rule } from "antd/es/form";
 import type { FieldDecl } from "../../../common/catalogue";
+import { hasAnyRole } from "../../../common/roleKeys";
 
 export type Translate = (key: string, options?: Record<string, unknown>) => string;
 
@@ -48,4 +49,12 @@ export const WRAPS: CSSProperties = { minWidth: 64, maxWidth: 280 };
 /** The label a field's options give in the user's language. */
 export function fieldOptions(field: FieldDecl, t: Translate): { value: string; label: string }[] {
   return (field.options ?? []).map((o) => ({ value: o.value, label: t(o.label) }));
+}
+
+/**
+ * The options a user holding `roles` is offered in a form or a filter: those the declaration gives to any of them
+ * (an option without roles is everyone's), so that nobody is offered a value the server would refuse them.
+ */
+export function offeredOptions(field: FieldDecl, t: Translate, roles: readonly string[]): { value: string; label: string }[] {
+  return (field.options ?? []).filter((o) => !o.roles || hasAnyRole(roles, o.roles)).map((o) => ({ value: o.value, label: t(o.label) }));
 }
