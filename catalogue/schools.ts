@@ -67,7 +67,8 @@ export const classesEntity: EntityDecl = {
     { name: "id", type: "int", label: "field.id", detail: true },
     schoolField,
     { name: "grade_id", type: "ref", ref: { entity: "grade" }, label: "field.grade", required: true, list: true, filter: "eq", sortable: true, form: true, detail: true },
-    { name: "title", type: "string", label: "field.class_title", required: true, max: 50, list: true, filter: "like", form: true, detail: true },
+    // two classes of one grade never share a name (a class moved to another grade too)
+    { name: "title", type: "string", label: "field.class_title", required: true, max: 50, unique: { within: "grade_id" }, list: true, filter: "like", form: true, detail: true },
     { name: "created_at", type: "datetime", label: "field.created_at", list: true, detail: true },
   ],
 };

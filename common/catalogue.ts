@@ -64,8 +64,11 @@ export interface FieldDecl {
   /** type "ref": several records (a list of ids, e.g. the schools assigned to an account; a virtual field) */
   multiple?: boolean;
   default?: string | number;
-  /** true: unique platform-wide; "tenant": unique within the record's school (or provider) */
-  unique?: boolean | "tenant";
+  /**
+   * true: unique platform-wide; "tenant": unique within the record's school (or provider); `{ within }`: unique among
+   * the records that refer to the same record through the reference field `within` (a class's title within its grade)
+   */
+  unique?: boolean | "tenant" | { within: string };
   /** shown as a list column */
   list?: boolean;
   /** list filter: 'like' for text search, 'eq' for exact match, 'range' for date and time ranges (chosen by day) */

@@ -89,7 +89,7 @@ export const classes = pgTable(
     index("classes_sch_id_grade_id_id_idx").on(t.sch_id, t.grade_id, t.id),
     index("classes_sysid_grade_id_id_idx").on(t.sysid, t.grade_id, t.id),
     index("classes_grade_id_sch_id_sysid_id_idx").on(t.grade_id, t.sch_id, t.sysid, t.id),
-    index("classes_title_idx").on(t.title),
+    uniqueIndex("classes_grade_id_title_unique").on(t.grade_id, t.title),
   ],
 );
 

@@ -29,3 +29,26 @@ export function tableColumn(table: CatalogueTable, name: string): AnyPgColumn {
   if (!column) throw new Error(`table ${getTableName(table)} has no column ${name}`);
   return column;
 }
+
+/**
+ * The columns a unique field's unique index is on, the field last: the field alone (unique platform-wide), after
+ * the narrowest tenant column (unique within the tenant) or after the reference it is unique within.
+ */
+export function uniqueColumns(entity: EntityDecl, field: FieldDecl): string[] {
+  const unique = field.unique;
+  if (!unique) return [];
+  if (typeof unique === "object") {
+    if (!entity.fields.some((f) => f.name === unique.within && f.type === "ref" && isColumnField(f))) {
+      throw new Error(`${entity.name}.${field.name} is unique within ${unique.within}, which is no reference of ${entity.name}`);
+    }
+    return [unique.within, field.name];
+  }
+  const tenant = tenantColumnNames(entity);
+  const tenantColumn = [tenant.schid, tenant.sysid].find((name) => name && name !== "id");
+  return unique === "tenant" && tenantColumn ? [tenantColumn, field.name] : [field.name];
+}
+
+/** The name of a unique field's unique index (catalogue.generated.ts), so that a violation names the field. */
+export function uniqueIndexName(entity: EntityDecl, field: FieldDecl): string {
+  return `${entity.table}_${uniqueColumns(entity, field).join("_")}_unique`;
+}

@@ -10,3 +10,12 @@ export function hasErrorCode(err: unknown, code: string): boolean {
   }
   return false;
 }
+
+/** The name of the constraint a database error (or one it wraps) names, e.g. the unique index a write hit. */
+export function errorConstraint(err: unknown): string | undefined {
+  for (let e: unknown = err; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    const constraint = (e as { constraint?: unknown }).constraint;
+    if (typeof constraint === "string" && constraint) return constraint;
+  }
+  return undefined;
+}

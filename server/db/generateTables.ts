@@ -4,7 +4,7 @@
  * each field's column comes from its kind (server/engine/fieldKinds); virtual and password fields are not columns.
  * Indexes: one per filter and sort; the tenant column, and a reference picked in a filter followed by the tenant
  * columns, leading a composite index with the list's default order (such a list is read in that order); a unique
- * index per unique field.
+ * index per unique field (after its tenant column, or the reference it is unique within).
  *
  * `npm run generate:tables` writes the file; a test fails while it differs from what the catalogue gives. Then
  * `npx drizzle-kit generate` writes the migration.
@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import type { EntityDecl, FieldDecl } from "../../common/catalogue";
 import { yuanToFen } from "../../common/money";
 import { kindOf } from "../engine/fieldKinds";
-import { isColumnField, tenantColumnNames } from "./catalogueTables";
+import { isColumnField, tenantColumnNames, uniqueColumns, uniqueIndexName } from "./catalogueTables";
 
 export const GENERATED_TABLES_FILE = fileURLToPath(new URL("./catalogue.generated.ts", import.meta.url));
 
@@ -75,7 +75,6 @@ function tableSource(entity: EntityDecl, entities: readonly EntityDecl[]): strin
   };
   // the narrowest tenant column first: a school's list; the provider column too: a provider's list of all its schools
   const tenantColumns = [tenant.schid, tenant.sysid].filter((name): name is string => Boolean(name) && name !== "id");
-  const tenantColumn = tenantColumns[0];
   for (const name of tenantColumns) ordered(name);
   for (const field of entity.fields) {
     if (!isColumnField(field) || field.name === "id" || field.unique || !(field.filter || field.sortable)) continue;
@@ -86,9 +85,9 @@ function tableSource(entity: EntityDecl, entities: readonly EntityDecl[]): strin
     else indexes.push(`index("${entity.table}_${field.name}_idx").on(t.${field.name})`);
   }
   for (const field of entity.fields.filter((f) => f.unique && isColumnField(f))) {
-    // unique within the tenant: the tenant column leads, so the index also serves the tenant's lookups
-    const on = field.unique === "tenant" && tenantColumn ? [tenantColumn, field.name] : [field.name];
-    indexes.push(`uniqueIndex("${entity.table}_${on.join("_")}_unique").on(${on.map((c) => `t.${c}`).join(", ")})`);
+    // unique within the tenant (or a reference): that column leads, so the index also serves its lookups
+    const on = uniqueColumns(entity, field);
+    indexes.push(`uniqueIndex("${uniqueIndexName(entity, field)}").on(${on.map((c) => `t.${c}`).join(", ")})`);
   }
 
   const body = [...columns].map(([name, source]) => `    ${key(name)}: ${source},`).join("\n");

@@ -7,7 +7,7 @@ import { registerImportOperations } from "../engine/imports";
 import { registerSettingsOperations } from "../engine/settings";
 import { registerDailyReportOperations } from "./providers/dailyReport";
 import { serviceHooks } from "./providers/hooks";
-import { schoolHooks } from "./schools/hooks";
+import { classesHooks, schoolHooks } from "./schools/hooks";
 import { registerRenewalOperations } from "./renewals";
 import { registerSessionOperations } from "./accounts/session";
 import { registerAccountOperations } from "./accounts/users";
@@ -22,7 +22,7 @@ export function registerOperations(registry: OperationRegistry): void {
   registerMerchantOperations(registry);
   registerRenewalOperations(registry);
   registerDailyReportOperations(registry);
-  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks });
+  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks });
   registerImportOperations(registry, entities);
   registerSettingsOperations(registry, settingsPages);
   registerReports(registry);

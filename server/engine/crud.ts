@@ -8,9 +8,9 @@ import type { AnyPgColumn, SelectedFields } from "drizzle-orm/pg-core";
 import type { CrudAction, EntityDecl, FieldDecl } from "../../common/catalogue";
 import { writeAudit } from "../auth/audit";
 import { parseTenantId, resolveScope, type Scope } from "../auth/scope";
-import { isColumnField, tableColumn, tenantColumnNames, type CatalogueTable } from "../db/catalogueTables";
+import { isColumnField, tableColumn, tenantColumnNames, uniqueColumns, uniqueIndexName, type CatalogueTable } from "../db/catalogueTables";
 import type { DbOrTx } from "../db/client";
-import { FOREIGN_KEY_VIOLATION, hasErrorCode, UNIQUE_VIOLATION } from "../db/errors";
+import { errorConstraint, FOREIGN_KEY_VIOLATION, hasErrorCode, UNIQUE_VIOLATION } from "../db/errors";
 import { catalogueTables } from "../db/schema";
 import { addDays, businessDay, businessDayStart, isCalendarDay } from "../../common/term";
 import { labelText } from "../lib/i18n";
@@ -305,25 +305,30 @@ class EntityCrud {
     return row as Row | undefined;
   }
 
-  /** The column a "tenant"-unique field is unique within: the school, else the provider. */
-  private uniqueWithin(): string | undefined {
-    return [this.tenant.schid, this.tenant.sysid].find((name) => name && name !== "id");
-  }
-
-  /** `record` holds the fields written; `stored` the whole record as it will be (its tenant columns). */
+  /**
+   * `record` holds the fields written; `stored` the whole record as it will be (its tenant columns, the reference a
+   * field is unique within). A field is checked when it or what it is unique within is written.
+   */
   private async assertUnique(ctx: OperationContext, db: DbOrTx, record: Row, stored: Row, exceptId?: number): Promise<void> {
     for (const field of this.entity.fields) {
-      if (!field.unique || !isColumnField(field) || record[field.name] === undefined || record[field.name] === null) continue;
-      const conditions = [eq(this.column(field.name), record[field.name])];
-      const within = field.unique === "tenant" ? this.uniqueWithin() : undefined;
-      if (within) conditions.push(eq(this.column(within), stored[within]));
+      if (!field.unique || !isColumnField(field)) continue;
+      const on = uniqueColumns(this.entity, field);
+      if (!on.some((name) => record[name] !== undefined) || stored[field.name] === undefined || stored[field.name] === null) continue;
+      const conditions = on.map((name) => eq(this.column(name), stored[name]));
       if (exceptId !== undefined) conditions.push(ne(this.column("id"), exceptId));
       const [clash] = await db.select({ id: this.column("id") }).from(this.table).where(and(...conditions)).limit(1);
-      if (clash) {
-        const message = ctx.t("api.duplicate", { label: this.label(ctx, field) });
-        throw new ApiFailure("api.duplicate", { label: this.label(ctx, field) }, { errors: [{ field: field.name, message }] });
-      }
+      if (clash) throw this.duplicate(ctx, field);
     }
+  }
+
+  /** FAIL naming a unique field whose value is taken: within its tenant, or within the record it is unique within. */
+  private duplicate(ctx: OperationContext, field: FieldDecl): ApiFailure {
+    const label = this.label(ctx, field);
+    const unique = field.unique;
+    const within = typeof unique === "object" ? this.entity.fields.find((f) => f.name === unique.within) : undefined;
+    const key = within ? "api.duplicate_within" : "api.duplicate";
+    const params: Record<string, string> = within ? { label, within: this.label(ctx, within) } : { label };
+    return new ApiFailure(key, params, { errors: [{ field: field.name, message: ctx.t(key, params) }] });
   }
 
   private validate(ctx: OperationContext, action: "add" | "edit"): Row {
@@ -560,7 +565,13 @@ class EntityCrud {
       return await write();
     } catch (err) {
       if (err instanceof ApiFailure) throw err;
-      if (hasErrorCode(err, UNIQUE_VIOLATION)) throw new ApiFailure("api.duplicate", { label: labelText(ctx.t, this.entity.title, this.entity.name) });
+      if (hasErrorCode(err, UNIQUE_VIOLATION)) {
+        // the unique index a concurrent write hit first names its field, as the check before it would have
+        const constraint = errorConstraint(err);
+        const field = this.entity.fields.find((f) => f.unique && isColumnField(f) && uniqueIndexName(this.entity, f) === constraint);
+        if (field) throw this.duplicate(ctx, field);
+        throw new ApiFailure("api.duplicate", { label: labelText(ctx.t, this.entity.title, this.entity.name) });
+      }
       // deleting: a record was added that refers to it; writing: the record it refers to was deleted meanwhile
       if (hasErrorCode(err, FOREIGN_KEY_VIOLATION)) throw deleting ? stillReferenced(ctx.t, this.entity, undefined) : new ApiFailure("api.reference_gone");
       throw err;

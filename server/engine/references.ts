@@ -92,7 +92,10 @@ export class References {
       if (tenant.schid && own.schid) conditions.push(eq(tableColumn(table, tenant.schid), Number(merged[own.schid])));
       else if (tenant.sysid && own.sysid) conditions.push(eq(tableColumn(table, tenant.sysid), Number(merged[own.sysid])));
       if (narrowBy) conditions.push(eq(tableColumn(table, narrowBy), Number(merged[narrowBy])));
-      const [found] = await db.select({ id: tableColumn(table, "id") }).from(table).where(and(...conditions)).limit(1);
+      const query = db.select({ id: tableColumn(table, "id") }).from(table).where(and(...conditions)).limit(1);
+      // a narrowed reference holds the referred record until the write commits: a class moving to another grade
+      // meanwhile waits, then takes this record along (or this check sees the class in its new grade)
+      const [found] = narrowBy ? await query.for("share") : await query;
       if (!found) {
         const label = labelText(t, field.label, field.name);
         const message = t("api.validation.reference", { label });

@@ -1,4 +1,6 @@
-/** The school entity's behaviour beyond CRUD. */
+/** The behaviour of a provider's schools and of their classes beyond CRUD. */
+import { and, eq } from "drizzle-orm";
+import { students } from "../../db/schema";
 import { ApiFailure } from "../../protocol/envelope";
 import type { EntityHooks } from "../../engine/hooks";
 
@@ -9,5 +11,17 @@ export const schoolHooks: EntityHooks = {
     if (ctx.auth?.userType === "system" || !providerEnd || typeof record.endtime !== "string" || record.endtime <= providerEnd) return;
     const message = ctx.t("api.endtime_beyond_provider", { end: providerEnd });
     throw new ApiFailure("api.endtime_beyond_provider", { end: providerEnd }, { errors: [{ field: "endtime", message }] });
+  },
+};
+
+export const classesHooks: EntityHooks = {
+  // a class moved to another grade takes its students with it, in the same transaction: a student's grade is
+  // always its class's, so lists filtered by grade and the reports agree with the class
+  async afterEdit(_ctx, tx, before, after) {
+    if (before.grade_id === after.grade_id) return;
+    await tx
+      .update(students)
+      .set({ grade_id: Number(after.grade_id) })
+      .where(and(eq(students.class_id, Number(after.id)), eq(students.sch_id, Number(after.sch_id))));
   },
 };
