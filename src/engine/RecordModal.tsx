@@ -1,7 +1,7 @@
 /**
  * Adding and editing a record in place, in a dialog over its list: for lists whose menu gives no add or edit
  * route (the v2 grades and classes) while the user may add or edit. Saves through refine, so the list refreshes;
- * the server's field errors go under their fields.
+ * a refused save keeps the dialog open with the server's field errors under their fields.
  */
 import { Form, Modal } from "antd";
 import { useModalForm } from "@refinedev/antd";
@@ -36,6 +36,15 @@ export const RecordModal = forwardRef<RecordModalHandle, { resource: string; ent
     <Modal {...modalProps} title={title} okText={translate("crud.save")} cancelText={translate("common.cancel")} destroyOnHidden>
       <Form
         {...formProps}
+        // a refused save keeps the dialog open with the server's field errors under their fields (and its message
+        // shown by the weapi client); refine's modal form would let the failure escape as an uncaught rejection
+        onFinish={async (values) => {
+          try {
+            await formProps.onFinish?.(values);
+          } catch {
+            // shown in the dialog: the field errors under their fields
+          }
+        }}
         data-testid={`record-modal-${action}`}
         layout="vertical"
         onKeyDown={submitOnlyByButton}
