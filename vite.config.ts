@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { defineConfig } from "vite";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 
 /** A package and every package it depends on, by name, as installed under node_modules/. */
@@ -23,9 +25,48 @@ function withDependencies(roots: string[]): Set<string> {
 const markdownPackages = withDependencies(["react-markdown", "remark-gfm"]);
 const packageOf = (id: string) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(id)?.[1];
 
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * Every text file of the build, once written, gets file.br and file.gz beside it at the strongest settings (the
+ * server sends them as they are, to a browser that accepts them): compressed once here, never per request.
+ */
+function precompress(): Plugin {
+  let outDir = "dist";
+  const compressible = /\.(js|mjs|css|html|svg|json|txt|xml|map|ico|webmanifest)$/;
+  const files = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const full = path.join(dir, entry.name);
+      return entry.isDirectory() ? files(full) : compressible.test(entry.name) ? [full] : [];
+    });
+  return {
+    name: "precompress",
+    apply: "build",
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      await Promise.all(
+        files(outDir).map(async (file) => {
+          const content = fs.readFileSync(file);
+          // below this, the headers would outweigh the saving
+          if (content.length < 1024) return;
+          const [br, gz] = await Promise.all([
+            brotli(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: content.length } }),
+            gzip(content, { level: 9 }),
+          ]);
+          fs.writeFileSync(`${file}.br`, br);
+          fs.writeFileSync(`${file}.gz`, gz);
+        }),
+      );
+    },
+  };
+}
+
 // The SPA is built into dist/ and served by the Fastify server on the same port as /weapi.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   // a JSON module exports its object only: named exports would write every key of a locale chunk twice
   json: { namedExports: false },
   build: {

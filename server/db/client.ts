@@ -2,8 +2,12 @@
  * The database behind one drizzle `Db`: embedded PGlite (default; a data directory, or in memory for tests)
  * or PostgreSQL through a node-postgres Pool when a URL is given. Migrations are applied on open.
  */
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -71,7 +75,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     const dataDir = path.resolve(target.dataDir);
     lock = acquireDataDirLock(dataDir);
     try {
-      client = await PGlite.create({ dataDir: path.join(dataDir, "pgdata") });
+      const pgdata = path.join(dataDir, "pgdata");
+      await initialiseDataDir(pgdata);
+      client = await PGlite.create({ dataDir: pgdata });
     } catch (err) {
       lock.release();
       throw err;
@@ -101,6 +107,29 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     location: target.kind === "pglite" ? path.resolve(target.dataDir) : "memory",
     close,
   };
+}
+
+const PGLITE_MODULE = createRequire(import.meta.url).resolve("@electric-sql/pglite");
+const INITDB_SCRIPT = `
+const { PGlite } = require(process.argv[1]);
+PGlite.create({ dataDir: process.argv[2] })
+  .then((db) => db.close())
+  .catch((err) => { console.error(err); process.exit(1); });
+`;
+
+/**
+ * A new data directory is made by initdb, a WebAssembly program of its own whose memory (over 400 MB) would stay
+ * with the process that ran it for its whole life. So it runs in a short-lived child process, and the server opens
+ * the initialised directory with nothing of initdb in its memory.
+ */
+async function initialiseDataDir(pgdata: string): Promise<void> {
+  if (fs.existsSync(path.join(pgdata, "PG_VERSION"))) return;
+  try {
+    await promisify(execFile)(process.execPath, ["-e", INITDB_SCRIPT, PGLITE_MODULE, pgdata], { timeout: 300_000 });
+  } catch (err) {
+    const stderr = (err as { stderr?: string }).stderr?.trim();
+    throw new Error(`could not initialise the embedded database in ${pgdata}${stderr ? `: ${stderr}` : ""}`, { cause: err });
+  }
 }
 
 /** Rows of a raw SQL query, whichever driver runs it (both answer with `rows`). */

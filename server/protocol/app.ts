@@ -7,7 +7,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { pipeline, Transform, type Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import zlib from "node:zlib";
 import rateLimit from "@fastify/rate-limit";
+import fastifyCompress from "@fastify/compress";
 import fastifyStatic from "@fastify/static";
 import helmet from "helmet";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
@@ -194,17 +196,32 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.status(200).send(fail(t("api.system_error")));
   });
 
+  // Answers of 1 KB and more (a list page, a record, the public pages) go compressed to a client that accepts it,
+  // brotli at a quality cheap enough for every request; the SPA's files were compressed when built (below).
+  // Request bodies are never inflated: a small compressed body could expand past every limit.
+  await app.register(fastifyCompress, {
+    globalDecompression: false,
+    threshold: 1024,
+    encodings: ["br", "gzip"],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    zlibOptions: { level: 6 },
+  });
+
   const staticDir = options.staticDir === undefined ? DEFAULT_STATIC_DIR : options.staticDir;
   const indexHtml = staticDir ? path.join(staticDir, "index.html") : null;
   const serveSpa = indexHtml !== null && fs.existsSync(indexHtml);
   if (serveSpa && staticDir) {
     await app.register(fastifyStatic, {
       root: staticDir,
+      // the build wrote file.br and file.gz beside each text file (vite.config.ts): sent as they are
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (res, filePath) => {
         // built assets carry a content hash in their names; anything else is revalidated
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         res.setHeader("cache-control", hashed ? "public, max-age=31536000, immutable" : "no-cache");
+        // a shared cache must not give the brotli form to a browser that did not ask for it
+        res.setHeader("vary", "accept-encoding");
       },
     });
   }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, SIGNED_IN_BODY_LIMIT } from "../../server/protocol/app";
 import { createTestDatabase, describeOnDatabases } from "../helpers/db";
@@ -21,6 +22,8 @@ function capturedLog(): { stream: Writable; text(): string } {
   return { stream, text: () => text };
 }
 
+const BIG_SCRIPT = `console.log(${JSON.stringify("the console ".repeat(2000))});`;
+
 describeOnDatabases("protocol", (kind) => {
   let t: TestApp;
   let staticDir: string;
@@ -29,6 +32,10 @@ describeOnDatabases("protocol", (kind) => {
     fs.mkdirSync(path.join(staticDir, "assets"));
     fs.writeFileSync(path.join(staticDir, "index.html"), "<!doctype html><title>Campus Pay Console</title><div id=root></div>");
     fs.writeFileSync(path.join(staticDir, "assets", "app-1234.js"), "console.log('spa')");
+    // a file as the build leaves it: its brotli and gzip forms beside it
+    fs.writeFileSync(path.join(staticDir, "assets", "big-1234.js"), BIG_SCRIPT);
+    fs.writeFileSync(path.join(staticDir, "assets", "big-1234.js.br"), zlib.brotliCompressSync(BIG_SCRIPT));
+    fs.writeFileSync(path.join(staticDir, "assets", "big-1234.js.gz"), zlib.gzipSync(BIG_SCRIPT));
     t = await createTestApp(kind, { staticDir, bodyLimit: 64 * 1024 });
   });
   afterAll(async () => {
@@ -202,6 +209,48 @@ describeOnDatabases("protocol", (kind) => {
       const missingAsset = await t.app.inject({ method: "GET", url: "/assets/missing.js", headers: { accept: "*/*" } });
       expect(missingAsset.statusCode).toBe(404);
       expect(missingAsset.body).not.toContain("<title>");
+    });
+
+    it("sends a built file in the compressed form the browser accepts, as the build made it", async () => {
+      const asset = (acceptEncoding?: string) => t.app.inject({ method: "GET", url: "/assets/big-1234.js", headers: acceptEncoding ? { "accept-encoding": acceptEncoding } : {} });
+      const br = await asset("gzip, deflate, br");
+      expect(br.headers["content-encoding"]).toBe("br");
+      expect(br.rawPayload.length).toBeLessThan(BIG_SCRIPT.length / 10);
+      expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(BIG_SCRIPT);
+      expect(br.headers["cache-control"]).toContain("immutable");
+      expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+      const gz = await asset("gzip");
+      expect(gz.headers["content-encoding"]).toBe("gzip");
+      expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(BIG_SCRIPT);
+      const plain = await asset();
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      expect(plain.body).toBe(BIG_SCRIPT);
+    });
+
+    it("compresses API answers of 1 KB and more for a client that accepts it, and never inflates a request body", async () => {
+      const token = await t.login("svc");
+      const list = (acceptEncoding?: string) =>
+        t.app.inject({
+          method: "POST",
+          url: "/weapi/adminapiv2",
+          headers: { ...json, "x-token": token, ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}) },
+          payload: JSON.stringify({ method: "studentlist", limit: 50 }),
+        });
+      const plain = await list();
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      expect(plain.body.length).toBeGreaterThan(4096);
+      const compressed = await list("br, gzip");
+      expect(compressed.headers["content-encoding"]).toBe("br");
+      expect(JSON.parse(zlib.brotliDecompressSync(compressed.rawPayload).toString())).toEqual(plain.json());
+      expect(compressed.rawPayload.length).toBeLessThan(plain.body.length / 3);
+      // a small answer is not worth it
+      const small = await t.app.inject({ method: "POST", url: "/weapi/adminapi", headers: { ...json, "accept-encoding": "br, gzip" }, payload: JSON.stringify({ method: "getuserinfo" }) });
+      expect(small.headers["content-encoding"]).toBeUndefined();
+      // a compressed body is not JSON to the server: a few bytes may not expand to megabytes
+      const zipped = zlib.gzipSync(JSON.stringify({ method: "getwebsetinfo", filler: " ".repeat(10_000_000) }));
+      const res = await t.app.inject({ method: "POST", url: "/weapi/adminapiv2", headers: { ...json, "content-encoding": "gzip" }, payload: zipped });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ return_code: "FAIL" });
     });
 
     it("sends security headers with a CSP that allows the SPA and no inline script, on pages and API answers alike", async () => {

@@ -1,0 +1,110 @@
+/**
+ * The server's memory as `npm start` runs it: a process of its own (node --import tsx server/main.ts) on a new
+ * embedded data directory with the demo data, its resident set read from /proc. At rest: after its first start (the
+ * demo data seeded) and a few reads, left idle. At its peak: the highest resident set of its life after the heaviest
+ * things a client can make it do at once: a 5,000-row student import twice, a student export, and two zip bombs
+ * (a sheet declaring 4 KB that inflates to 400 MB, and one declaring its size honestly).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import { deflatedPadding, inline, MAIN, STUDENT_HEADER_ROW, workbook } from "../tests/helpers/xlsxParts";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const DEMO_PASSWORD = "demo1234";
+const IMPORT_ROWS = 5000;
+
+type Record = (measure: string, database: string, value: number | undefined, unit: string, budget?: { limit: number; atMost: boolean; text: string }) => void;
+
+interface Envelope {
+  return_code: string;
+  return_msg: string;
+  data?: { token?: string; items?: unknown };
+}
+
+/** VmRSS and VmHWM (the highest resident set so far) of a process, in MB. */
+function residentSet(pid: number): { rss: number; peak: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
+  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+}
+
+/** Starts the server as npm start does and answers its address once it listens. */
+async function startServerProcess(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines = readline.createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the server did not start within 120 s")), 120_000);
+    child.once("exit", (code) => reject(new Error(`the server ended with ${code}`)));
+    lines.on("line", (line) => {
+      const found = /running on (http:\/\/\S+)/.exec(line);
+      if (!found) return;
+      clearTimeout(timer);
+      resolve(found[1]);
+    });
+  });
+  return { child, url };
+}
+
+async function call(url: string, body: { [key: string]: unknown }, token?: string, apiPath = "adminapiv2"): Promise<Envelope> {
+  const res = await fetch(`${url}/weapi/${apiPath}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { "x-token": token } : {}) },
+    body: JSON.stringify(body),
+  });
+  return (await res.json()) as Envelope;
+}
+
+/** A student import file of `rows` rows, each with its own student number under `prefix`. */
+function studentFile(prefix: string, rows: number): Buffer {
+  const sheetRows: string[] = [];
+  for (let i = 0; i < rows; i++) {
+    const cells = [`学生${i}`, `${prefix}-${String(i).padStart(5, "0")}`, i % 2 ? "男" : "女", `Memory grade ${1 + (i % 6)}`, `Class ${1 + (i % 4)}`];
+    sheetRows.push(`<row r="${i + 2}">${cells.map(inline).join("")}</row>`);
+  }
+  return workbook({ name: "", data: `<worksheet xmlns="${MAIN}"><sheetData>${STUDENT_HEADER_ROW}${sheetRows.join("")}</sheetData></worksheet>` });
+}
+
+export async function measureServerMemory(record: Record): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cpc-bench-memory-"));
+  const { child, url } = await startServerProcess(dataDir);
+  try {
+    const pid = child.pid!;
+    const login = await call(url, { method: "login", username: "svc", password: DEMO_PASSWORD }, undefined, "adminapi");
+    const token = login.data?.token;
+    if (login.return_code !== "SUCCESS" || !token) throw new Error(`login as svc failed: ${login.return_msg}`);
+    const schools = await call(url, { method: "schoollist", page: 1, limit: 1 }, token);
+    const schId = (schools.data?.items as { id: number }[] | undefined)?.[0]?.id;
+    for (const method of ["dashboard", "studentlist", "classeslist", "schoollist"]) await call(url, { method, page: 1, limit: 20 }, token);
+    // idle: what the server keeps
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const rest = residentSet(pid);
+    record("server RSS at rest (own process, demo data seeded on its first start)", "PGlite", rest.rss, "MB", { limit: 600, atMost: true, text: "<= 600 MB" });
+
+    const bomb = await deflatedPadding(400 * 1024 * 1024);
+    const lying = workbook({ name: "", data: bomb.data, declaredSize: 4096 }).toString("base64");
+    const honest = workbook({ name: "", data: bomb.data, declaredSize: bomb.trueSize }).toString("base64");
+    const imports = ["M1", "M2"].map((prefix) => studentFile(prefix, IMPORT_ROWS).toString("base64"));
+    const answers = await Promise.all([
+      ...imports.map((content) => call(url, { method: "studentimport", sch_id: schId, filename: "memory.xlsx", content_base64: content }, token)),
+      call(url, { method: "studentimport", sch_id: schId, filename: "lying.xlsx", content_base64: lying }, token),
+      call(url, { method: "studentimport", sch_id: schId, filename: "honest.xlsx", content_base64: honest }, token),
+      call(url, { method: "studentexport", sch_id: schId }, token),
+    ]);
+    const [first, second] = answers;
+    if (first.return_code !== "SUCCESS" || second.return_code !== "SUCCESS") throw new Error(`the imports failed: ${first.return_msg} / ${second.return_msg}`);
+    const after = residentSet(pid);
+    record("server RSS at its peak (two 5,000-row imports, an export, two zip bombs at once)", "PGlite", after.peak, "MB", { limit: 600, atMost: true, text: "<= 600 MB" });
+    record("server RSS after that peak", "PGlite", after.rss, "MB");
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((resolve) => child.once("exit", resolve));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
