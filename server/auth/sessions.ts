@@ -120,6 +120,15 @@ export async function revokeUserSessions(db: DbOrTx, userId: number, now: Date, 
   await db.update(sessions).set({ revokedAt: now }).where(and(...conditions));
 }
 
+/**
+ * Revokes every live session of a school's own accounts (the school was disabled): for good, so that enabling the
+ * school again brings none of them back.
+ */
+export async function revokeSchoolSessions(db: DbOrTx, schId: number, now: Date): Promise<void> {
+  const schoolUsers = db.select({ id: users.id }).from(users).where(eq(users.schid, schId));
+  await db.update(sessions).set({ revokedAt: now }).where(and(inArray(sessions.userId, schoolUsers), isNull(sessions.revokedAt)));
+}
+
 /** Revokes every live session of the users of a provider (the provider was disabled). */
 export async function revokeProviderSessions(db: DbOrTx, sysid: number, now: Date): Promise<void> {
   const providerUsers = db.select({ id: users.id }).from(users).where(eq(users.sysid, sysid));

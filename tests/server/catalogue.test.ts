@@ -1,9 +1,9 @@
-import { eq, getTableColumns, getTableName, is, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, getTableName, is, isNull, sql } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EntityDecl } from "../../common/catalogue";
 import { entities } from "../../resources.config";
-import { auditLog, catalogueTables, providers, users } from "../../server/db/schema";
+import { auditLog, catalogueTables, providers, sessions, users } from "../../server/db/schema";
 import * as schema from "../../server/db/schema";
 import { tableColumn } from "../../server/db/catalogueTables";
 import { queryRows } from "../../server/db/client";
@@ -278,6 +278,28 @@ describeOnDatabases("catalogue", (kind) => {
       expect((await t.call("adminapi", "login", { username: "harbour", password: "demo1234" })).return_code).toBe("FAIL");
       await t.call("adminapiv2", "serviceedit", { id: ids["Harbour Education Services"], status: "1" }, { token: tokens.sysadmin });
       await expect(t.login("harbour")).resolves.toBeTruthy();
+    });
+
+    it("logs out a disabled school's accounts at once and for good: enabling it again brings no old token back", async () => {
+      const school = ids["Sunrise No.1 Primary School"];
+      const schoolTokens = [tokens.school, await t.login("school")];
+      const userinfo = (token: string) => t.call("adminapi", "getuserinfo", {}, { token });
+      const off = await t.call("adminapiv2", "schooledit", { id: school, status: "0", sysid: ids["Sunrise Campus Services"] }, { token: tokens.svc });
+      expect(off.return_code, off.return_msg).toBe("SUCCESS");
+      for (const token of schoolTokens) expect((await userinfo(token)).return_code).toBe("token_error");
+      // revoked in the database, so every server process sees it
+      const [{ id: schoolUser }] = await t.db.select({ id: users.id }).from(users).where(eq(users.username, "school"));
+      const live = await t.db.select().from(sessions).where(and(eq(sessions.userId, schoolUser), isNull(sessions.revokedAt)));
+      expect(live).toEqual([]);
+      expect(await t.call("adminapi", "login", { username: "school", password: "demo1234" })).toEqual({ return_code: "FAIL", return_msg: "账号已停用" });
+      // the provider's staff working in the school are not the school's accounts
+      expect((await userinfo(tokens.staff)).return_code).toBe("SUCCESS");
+
+      const on = await t.call("adminapiv2", "schooledit", { id: school, status: "1", sysid: ids["Sunrise Campus Services"] }, { token: tokens.svc });
+      expect(on.return_code, on.return_msg).toBe("SUCCESS");
+      for (const token of schoolTokens) expect((await userinfo(token)).return_code).toBe("token_error");
+      tokens.school = await t.login("school");
+      expect((await userinfo(tokens.school)).return_code).toBe("SUCCESS");
     });
   });
 

@@ -1,5 +1,6 @@
 /** The behaviour of a provider's schools and of their classes beyond CRUD. */
 import { and, eq } from "drizzle-orm";
+import { revokeSchoolSessions } from "../../auth/sessions";
 import { students } from "../../db/schema";
 import { ApiFailure } from "../../protocol/envelope";
 import type { EntityHooks } from "../../engine/hooks";
@@ -11,6 +12,10 @@ export const schoolHooks: EntityHooks = {
     if (ctx.auth?.userType === "system" || !providerEnd || typeof record.endtime !== "string" || record.endtime <= providerEnd) return;
     const message = ctx.t("api.endtime_beyond_provider", { end: providerEnd });
     throw new ApiFailure("api.endtime_beyond_provider", { end: providerEnd }, { errors: [{ field: "endtime", message }] });
+  },
+  // a disabled school's accounts are logged out at once, in every server process, and stay so when it is enabled again
+  async afterEdit(ctx, tx, before, after) {
+    if (before.status !== "0" && after.status === "0") await revokeSchoolSessions(tx, Number(after.id), ctx.now);
   },
 };
 
