@@ -1,9 +1,11 @@
 /**
  * The built SPA (dist/) ships the browser's messages and none of those only the server speaks (API answers,
- * the sandbox's phone pages): they are the server's to localise, and need not travel to every browser.
+ * the sandbox's phone pages): they are the server's to localise, and need not travel to every browser. Every
+ * text file of it has its brotli and gzip forms beside it, for the server to send as they are.
  */
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { readLocale } from "../../server/lib/locales";
 
@@ -35,6 +37,18 @@ describe("built SPA", () => {
       expect(serverTexts.filter((text) => shipped.includes(text)), lang).toEqual([]);
       // the same search finds what the browser does get, so an absence above is not an artefact of encoding
       expect(browserTexts.filter(distinctive).filter((text) => !shipped.includes(text)), lang).toEqual([]);
+    }
+  });
+
+  it("has a brotli and a gzip form of every text file of 1 KB and more, each the same file", () => {
+    const files = fs.readdirSync(ASSETS).filter((file) => /\.(js|css)$/.test(file)).map((file) => path.join(ASSETS, file));
+    files.push(path.resolve(ASSETS, "../index.html"));
+    const large = files.filter((file) => fs.statSync(file).size >= 1024);
+    expect(large.length).toBeGreaterThan(20);
+    for (const file of large) {
+      const content = fs.readFileSync(file);
+      expect(zlib.brotliDecompressSync(fs.readFileSync(`${file}.br`)).equals(content), `${file}.br`).toBe(true);
+      expect(zlib.gunzipSync(fs.readFileSync(`${file}.gz`)).equals(content), `${file}.gz`).toBe(true);
     }
   });
 });
