@@ -2,7 +2,8 @@
  * The form of a declared operation (catalogue operations): one item per declared field with its control and
  * client rules (src/crud/fields.tsx), sent through useDeclaredOperation; the server's field errors go under
  * their fields. A page adds its own behaviour around it: a picker for a field, content before a field, fields
- * hidden while they do not apply. Enter in a field submits nothing: only the button does.
+ * hidden while they do not apply. Enter in a field submits nothing: only the button does. Values changed and
+ * not yet submitted are asked about before anything discards them (src/shell/unsavedChanges.ts).
  */
 import { Button, Form, Space, type FormInstance, type FormItemProps } from "antd";
 import { useTranslation } from "react-i18next";
@@ -11,6 +12,7 @@ import type { BaseRecord } from "@refinedev/core";
 import type { FieldDecl, OperationDecl } from "../../common/catalogue";
 import { ApiFailError } from "../../providers/dataProvider";
 import { submitOnlyByButton } from "../lib/forms";
+import { useUnsavedChanges } from "../shell/unsavedChanges";
 import { FieldControl, fieldRules, valueProps, type Translate } from "./fields";
 import { useDeclaredOperation } from "./useDeclaredOperation";
 
@@ -55,11 +57,14 @@ export function OperationForm<T extends BaseRecord>(props: OperationFormProps<T>
   const { t: translate } = useTranslation();
   const t: Translate = (key, options) => translate(key, options);
   const { call, isPending } = useDeclaredOperation<T>(operation);
+  const unsaved = useUnsavedChanges();
 
   const submit = async (values: Record<string, unknown>) => {
     const payload = operationPayload(operation, values, hidden);
     try {
-      props.onDone(await call(payload), payload);
+      const result = await call(payload);
+      unsaved.markClean();
+      props.onDone(result, payload);
     } catch (err) {
       // the message was shown as a toast; the fields it names are marked
       if (err instanceof ApiFailError && err.errors) {
@@ -82,6 +87,7 @@ export function OperationForm<T extends BaseRecord>(props: OperationFormProps<T>
       style={{ maxWidth: 640 }}
       initialValues={props.initialValues}
       onFinish={(values: Record<string, unknown>) => void submit(values)}
+      onValuesChange={unsaved.markDirty}
       onKeyDown={submitOnlyByButton}
     >
       {operation.fields.map((field) => (

@@ -3,7 +3,8 @@
  * form, no list. It reads `{name}info` and saves `{name}edit` through refine's data provider (`custom`), with
  * each field's control and client rules from its kind (./fields); the server's field errors go under their
  * fields, a save says so and announces itself (src/lib/settingsSaved.ts) so that what shows the values
- * elsewhere follows at once. Labels stack above their fields on a phone.
+ * elsewhere follows at once. Labels stack above their fields on a phone. Changes not yet saved are kept while
+ * the page's tab is hidden and asked about before anything discards them (src/shell/unsavedChanges.ts).
  */
 import { ReloadOutlined, SaveOutlined, UndoOutlined } from "@ant-design/icons";
 import { Button, Card, Form, Result, Space, Spin } from "antd";
@@ -14,6 +15,7 @@ import type { FieldDecl, MenuEntry, MenuGroup, SettingsDecl } from "../../common
 import { ApiFailError, scope } from "../../providers/dataProvider";
 import { feedback } from "../../providers/feedback";
 import { settingsSaved } from "../lib/settingsSaved";
+import { useUnsavedChanges } from "../shell/unsavedChanges";
 import { FieldControl, fieldRules, valueProps, type Translate } from "./fields";
 
 type SettingsRecord = Record<string, unknown>;
@@ -52,6 +54,7 @@ export default function SettingsPage({ settings, entry }: SettingsPageProps) {
   const t: Translate = (key, options) => translate(key, options);
   const [form] = Form.useForm();
   const tenant = tenantPayload(settings);
+  const unsaved = useUnsavedChanges();
 
   const { query, result } = useCustom<SettingsRecord>({
     url: `${settings.name}info`,
@@ -67,9 +70,10 @@ export default function SettingsPage({ settings, entry }: SettingsPageProps) {
 
   const { mutateAsync, mutation } = useCustomMutation<SettingsRecord, HttpError, SettingsRecord>();
 
+  // the stored values, unless the user is changing them (a tab shown again runs this anew)
   useEffect(() => {
-    if (record) form.setFieldsValue(record);
-  }, [form, record]);
+    if (record && !unsaved.isDirty()) form.setFieldsValue(record);
+  }, [form, record, unsaved]);
 
   const save = async (values: SettingsRecord) => {
     try {
@@ -81,6 +85,7 @@ export default function SettingsPage({ settings, entry }: SettingsPageProps) {
         successNotification: false,
         errorNotification: false,
       });
+      unsaved.markClean();
       form.setFieldsValue(data);
       feedback().success(t("crud.saved"));
       settingsSaved(settings.name, data);
@@ -95,6 +100,7 @@ export default function SettingsPage({ settings, entry }: SettingsPageProps) {
 
   const undo = () => {
     if (!record) return;
+    unsaved.markClean();
     form.setFieldsValue(record);
     form.setFields(settings.fields.map((field) => ({ name: field.name, errors: [] })));
   };
@@ -138,6 +144,7 @@ export default function SettingsPage({ settings, entry }: SettingsPageProps) {
           // the declared rules check every field, in the console's language: not the browser's own bubbles
           noValidate
           onFinish={(values) => void save(values)}
+          onValuesChange={unsaved.markDirty}
           data-testid="settings-page-form"
         >
           {settings.fields.map(item)}

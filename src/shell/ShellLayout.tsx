@@ -21,6 +21,7 @@ import { Sidebar } from "./Sidebar";
 import { TabBar } from "./TabBar";
 import { openTab, useTabs } from "./tabs";
 import { TopBar } from "./TopBar";
+import { useLeaveGuard } from "./unsavedChanges";
 import { useShellActions } from "./useShellActions";
 
 export const MOBILE_WIDTH = 992;
@@ -56,6 +57,8 @@ export function ShellLayout({ pages }: { pages: ReactElement }) {
   const mobile = useIsMobile();
   const actions = useShellActions();
   const { token } = theme.useToken();
+  // a navigation that would discard a form's unsaved changes asks first
+  useLeaveGuard();
   // mobile: the sidebar is an overlay, closed at first and after each navigation
   const [sidebarOpen, setSidebarOpen] = useState(() => !mobile && getCookie("sidebarStatus") !== "0");
   const [settingsOpen, setSettingsOpen] = useState(false);

@@ -1,12 +1,14 @@
 /**
  * Tab bar (spec 2.4): one tab per visited page, the dashboard affixed, right-click menu with refresh, close,
- * close others, close all (width 105); the active tab follows the route.
+ * close others, close all (width 105); the active tab follows the route. Closing or refreshing the tab of a
+ * form with unsaved changes asks first.
  */
 import { Dropdown, Tabs, type MenuProps } from "antd";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
 import { HOME_PATH } from "./routes";
 import { closeAllTabs, closeOtherTabs, closeTab, refreshTab, useTabs, type TabView } from "./tabs";
+import { confirmDiscard } from "./unsavedChanges";
 
 export const CONTEXT_MENU_WIDTH = 105;
 
@@ -16,10 +18,13 @@ export function TabBar() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
 
-  const close = (key: string) => {
-    const left = closeTab(key);
-    if (key === pathname) navigate(left[left.length - 1]?.path ?? HOME_PATH);
-  };
+  const close = (key: string) =>
+    confirmDiscard([key], () => {
+      const left = closeTab(key);
+      if (key === pathname) navigate(left[left.length - 1]?.path ?? HOME_PATH);
+    });
+  // the closable tabs but one (none kept: all of them)
+  const closableBut = (kept?: string) => tabs.filter((tab) => !tab.affix && tab.key !== kept).map((tab) => tab.key);
 
   const contextMenu = (tab: TabView): MenuProps => ({
     style: { width: CONTEXT_MENU_WIDTH },
@@ -34,15 +39,21 @@ export function TabBar() {
       // would activate (and so reopen) the tab being closed
       domEvent.stopPropagation();
       if (key === "refresh") {
-        refreshTab(tab.key);
-        if (tab.key !== pathname) navigate(tab.path);
+        confirmDiscard([tab.key], () => {
+          refreshTab(tab.key);
+          if (tab.key !== pathname) navigate(tab.path);
+        });
       } else if (key === "close") close(tab.key);
       else if (key === "others") {
-        closeOtherTabs(tab.key);
-        if (tab.key !== pathname) navigate(tab.path);
+        confirmDiscard(closableBut(tab.key), () => {
+          closeOtherTabs(tab.key);
+          if (tab.key !== pathname) navigate(tab.path);
+        });
       } else {
-        closeAllTabs();
-        navigate(HOME_PATH);
+        confirmDiscard(closableBut(), () => {
+          closeAllTabs();
+          navigate(HOME_PATH);
+        });
       }
     },
   });

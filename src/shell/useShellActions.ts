@@ -4,14 +4,16 @@ import { useNavigate } from "react-router";
 import { normaliseUserType } from "../../common/roleKeys";
 import { logout } from "../../providers/authProvider";
 import { getCookie } from "../../providers/session";
+import { confirmDiscard, unsavedPages } from "./unsavedChanges";
 
 export const SELECTION_PATH = "/secservice";
 
 export function useShellActions() {
   const navigate = useNavigate();
   const loginType = normaliseUserType(getCookie("login_user_type") || getCookie("select_user_type"));
+  // logging out closes every page: their unsaved changes are asked about first
   const onLogout = useCallback(() => {
-    void logout().then((to) => navigate(to, { replace: true }));
+    confirmDiscard(unsavedPages(), () => void logout().then((to) => navigate(to, { replace: true })));
   }, [navigate]);
   const onSwitch = useCallback(() => navigate(SELECTION_PATH), [navigate]);
   return {

@@ -56,7 +56,7 @@ async function pickDate(label: string, date: dayjs.Dayjs) {
   fireEvent.click(cell);
 }
 
-const submit = () => fireEvent.click(screen.getByRole("button", { name: /Save/ }));
+const submit = () => fireEvent.click(screen.getByTestId("form-save"));
 const location = () => screen.getByTestId("location").textContent;
 
 describe("generic add / edit page (provider entity)", { timeout: 20000 }, () => {
@@ -177,7 +177,7 @@ describe("generic add / edit page (provider entity)", { timeout: 20000 }, () => 
     expect(await screen.findByText("Provider name already exists")).toBeTruthy();
     expect(await screen.findByText("Invalid parameter: title")).toBeTruthy();
     // the save has settled (its button no longer loading): any second notice would be on screen by now
-    await waitFor(() => expect(screen.getByRole("button", { name: /Save/ }).classList.contains("ant-btn-loading")).toBe(false));
+    await waitFor(() => expect(screen.getByTestId("form-save").classList.contains("ant-btn-loading")).toBe(false));
     await act(async () => undefined);
     expect(screen.getAllByText("Invalid parameter: title")).toHaveLength(1);
     expect(net.of("serviceedit")).toHaveLength(1);
