@@ -11,8 +11,11 @@ import { hasAnyRole, roleKeys } from "../../common/roleKeys";
 import { auditLog, providers, schools, users, userSchools } from "../../server/db/schema";
 import { MIN_PASSWORD_LENGTH } from "../../server/domains/site/site";
 import { translator } from "../../server/lib/i18n";
-import type { Envelope } from "../../server/protocol/envelope";
+import { loadAuthority } from "../../server/auth/authority";
+import { ApiFailure, type Envelope } from "../../server/protocol/envelope";
+import type { AppServices, OperationContext } from "../../server/protocol/registry";
 import { describeOnDatabases } from "../helpers/db";
+import { registeredOperations } from "./registryCases";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
@@ -425,6 +428,64 @@ describeOnDatabases("accounts", (kind) => {
       expect((await t.call("adminapiv2", "usersedit", { id: otherId, status: "1" }, { token: survivorToken })).return_code).toBe("SUCCESS");
       expect((await t.call("adminapiv2", "usersedit", { id: otherId, is_superadmin: "N" }, { token: survivorToken })).return_code).toBe("SUCCESS");
       expect((await t.db.select({ n: count() }).from(users).where(and(eq(users.isSuperadmin, "Y"), eq(users.status, "1"))))[0].n).toBe(1);
+    });
+
+    it("answers the guard's own refusal when the other super administrator's removal lands between a call's session check and its change", async () => {
+      // the race of the test above played in order, so that both databases show the guard's answer: on the embedded
+      // database two calls never interleave, and the loser of a race is refused for its ended session instead
+      const [survivor] = await t.db
+        .select({ username: users.username })
+        .from(users)
+        .where(and(eq(users.userType, "system"), eq(users.isSuperadmin, "Y"), eq(users.status, "1")));
+      const survivorToken = await t.login(survivor!.username, survivor!.username === "sysadmin" ? "demo1234" : "secret-1");
+      for (const username of ["root3", "root4"]) {
+        const added = await t.call("adminapiv2", "users_adminadd", { username, password: "secret-1", name: username }, { token: survivorToken });
+        expect(added.return_code, added.return_msg).toBe("SUCCESS");
+      }
+      const [root3, root4] = [await userId("root3"), await userId("root4")];
+      const [token3, token4] = [await t.login("root3", "secret-1"), await t.login("root4", "secret-1")];
+      expect((await t.call("adminapiv2", "usersedit", { id: await userId(survivor!.username), is_superadmin: "N" }, { token: token3 })).return_code).toBe("SUCCESS");
+
+      // root3's call has passed its session check as a super administrator...
+      const usersedit = registeredOperations().find((o) => o.path === "adminapiv2" && o.method === "usersedit")!;
+      const staleAuth = (await loadAuthority(t.db, root3))!;
+      expect(staleAuth.isSuperadmin).toBe("Y");
+      // ...when root4 takes root3's rights away
+      expect((await t.call("adminapiv2", "usersedit", { id: root3, is_superadmin: "N" }, { token: token4 })).return_code).toBe("SUCCESS");
+      const staleCall = async (payload: Row) => {
+        const ctx = {
+          services: {} as AppServices,
+          db: t.db,
+          payload,
+          t: zh,
+          language: "zh",
+          now: t.clock.now(),
+          ip: "127.0.0.1",
+          userAgent: "accounts test",
+          origin: "http://127.0.0.1",
+          log: t.app.log,
+          auth: staleAuth,
+          tokenHash: null,
+          roles: staleAuth.roles,
+        } as OperationContext;
+        try {
+          await usersedit.handler(ctx, payload);
+          return null;
+        } catch (err) {
+          return err instanceof ApiFailure ? { key: err.messageKey, errors: err.data?.errors } : err;
+        }
+      };
+      // root4 is the last active super administrator: root3's change is refused by the guard, naming the field
+      for (const [field, value] of [["is_superadmin", "N"], ["status", "0"]] as const) {
+        expect(await staleCall({ id: root4, [field]: value }), field).toEqual({
+          key: "accounts.last_superadmin",
+          errors: [{ field, message: zh("accounts.last_superadmin") }],
+        });
+      }
+      const [kept] = await t.db.select({ isSuperadmin: users.isSuperadmin, status: users.status }).from(users).where(eq(users.id, root4));
+      expect(kept).toEqual({ isSuperadmin: "Y", status: "1" });
+      expect((await t.call("adminapi", "getuserinfo", {}, { token: token4 })).data?.items).toMatchObject({ roles: ["systemv2", "superadminv2"] });
+      expect((await t.call("adminapiv2", "users_adminlist", {}, { token: token3 })).return_msg).toBe(zh("api.no_permission"));
     });
   });
 
