@@ -143,8 +143,10 @@ function orderPage(t: Translate, lang: string, order: PaymentOrder | undefined, 
 /** GET /pay/sandbox/:payNo (the page) and POST /pay/sandbox/:payNo/confirm (an HTML form or an API call). */
 export function registerSandboxRoutes(app: FastifyInstance, services: AppServices, originOf: (request: FastifyRequest) => string): void {
   void app.register(async (scope) => {
-    // the page's form posts an empty urlencoded body: nothing in it is read
-    scope.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 1024 }, (_request, _body, done) => done(null, {}));
+    // the page's form posts an empty urlencoded body: nothing in it is read, but what is sent is checked like any input
+    scope.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 1024 }, (_request, body, done) =>
+      done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
 
     const loadOrder = async (payNo: string) => {
       if (!PAY_NO_PATTERN.test(payNo)) return undefined;

@@ -31,6 +31,7 @@ import { PaymentSecrets, type PaymentKeyOptions } from "../payments/secrets";
 import { ApiFailure, fail, success, tokenError, type Envelope } from "./envelope";
 import { ANY_SIGNED_IN, OperationRegistry, type AppServices, type OperationContext } from "./registry";
 import { termExpired } from "../auth/expiry";
+import { checkPublicInputs } from "./publicInputs";
 import { payloadIssueMessage, unacceptableValuePath } from "./validation";
 
 export const DEFAULT_STATIC_DIR = fileURLToPath(new URL("../../dist", import.meta.url));
@@ -177,6 +178,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // helmet throws rather than calling back with an error
     securityHeaders(request.raw, reply.raw, () => done());
   });
+  // every route outside /weapi/ registered from here on checks its inputs as /weapi/ payloads are checked
+  checkPublicInputs(app);
 
   const rateLimitOptions = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   // limits are per route (the API's from the options, the sandbox confirmation's its own)

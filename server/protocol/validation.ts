@@ -14,7 +14,8 @@ const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 /** half of a UTF-16 pair without its other half: no UTF-8 text can hold it */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-function unacceptableText(text: string): boolean {
+/** Whether a text holds a control character or a lone surrogate. */
+export function unacceptableText(text: string): boolean {
   return CONTROL_CHARACTER.test(text) || LONE_SURROGATE.test(text);
 }
 /** a payload nested deeper than this is not one any operation takes */
