@@ -1,12 +1,13 @@
 /**
  * The import page kind: an Import button beside a list whose entity declares `import`, opening a dialog that
- * offers the template, takes one .xlsx file, shows the progress while the file is read and the server checks and
- * writes it, then the result: how many records were imported, or every row error (row, field, message), which
- * can be downloaded, with nothing imported. The import runs in the school the user acts in (the data provider's
- * scope); afterwards the entity's lists, those of the records it may have created (grades, classes) and the import
- * log refresh.
+ * offers the template and takes one .xlsx file, then checks it on the server without writing anything (the
+ * preview): how many rows are ready, the grades and classes the import would create (a typo there would make a
+ * new one) and the values each choice column accepts, or every row error (row, field, message), downloadable.
+ * Only then does the user import, and sees what was imported and created. The import runs in the school the user
+ * acts in (the data provider's scope) or chooses here; afterwards the entity's lists, those of the records it may
+ * have created (grades, classes) and the import log refresh.
  */
-import { Alert, Button, Form, Modal, Progress, Result, Space, Steps, Table, Typography, Upload } from "antd";
+import { Alert, Button, Descriptions, Form, Grid, Modal, Progress, Result, Space, Steps, Table, Typography, Upload } from "antd";
 import type { UploadFile } from "antd";
 import { DownloadOutlined, InboxOutlined, UploadOutlined } from "@ant-design/icons";
 import { useEffect, useRef, useState } from "react";
@@ -29,16 +30,22 @@ export interface ImportRowError {
   message: string;
 }
 
-/** What the import operation answers in data.items. */
+/** What the import operation answers in data.items (server/engine/imports.ts ImportAnswer). */
 export interface ImportItems {
-  log_id: number;
+  log_id?: number;
+  preview?: boolean;
   total: number;
   imported: number;
   error_count?: number;
   errors: ImportRowError[];
+  /** referred records created (or, checked only, to be created), by reference field */
+  creates?: { field: string; entity: string; titles: string[] }[];
+  /** each choice column's accepted values */
+  choices?: { field: string; values: string[] }[];
 }
 
-type Phase = "choose" | "reading" | "working" | "done";
+/** choose a file; read it; the server checks it; its preview; the server imports it; the outcome */
+type Phase = "choose" | "reading" | "checking" | "preview" | "working" | "done";
 
 interface Outcome {
   ok: boolean;
@@ -71,7 +78,7 @@ function csvCell(value: string | number): string {
 /** The overall progress: reading the file is the first fifth, the server's work creeps towards the end. */
 function progressPercent(phase: Phase, readPercent: number, elapsedMs: number): number {
   if (phase === "reading") return Math.round(readPercent * 0.2);
-  if (phase === "working") return Math.min(95, Math.round(20 + 75 * (1 - Math.exp(-elapsedMs / 6000))));
+  if (phase === "checking" || phase === "working") return Math.min(95, Math.round(20 + 75 * (1 - Math.exp(-elapsedMs / 6000))));
   return phase === "done" ? 100 : 0;
 }
 
@@ -85,6 +92,8 @@ function ImportDialog({ entity, decl, onClose }: { entity: EntityDecl; decl: Imp
   const [startedAt, setStartedAt] = useState(0);
   const [now, setNow] = useState(0);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  /** the file as the server checked it and the school it was checked for, imported as they are when the user confirms */
+  const [checked, setChecked] = useState<{ content: string; fileName: string; target: Record<string, unknown> } | null>(null);
   const [downloading, setDownloading] = useState(false);
   const mounted = useRef(true);
   useEffect(
@@ -94,13 +103,14 @@ function ImportDialog({ entity, decl, onClose }: { entity: EntityDecl; decl: Imp
     [],
   );
   useEffect(() => {
-    if (phase !== "working") return;
+    if (phase !== "working" && phase !== "checking") return;
     const timer = setInterval(() => setNow(Date.now()), 500);
     return () => clearInterval(timer);
   }, [phase]);
 
+  const narrow = !Grid.useBreakpoint().sm;
   const path = entity.apiPath ?? DEFAULT_API_PATH;
-  const busy = phase === "reading" || phase === "working";
+  const busy = phase === "reading" || phase === "checking" || phase === "working";
   // records are imported into one school: a provider working across its schools chooses it here
   const schoolField = scope().sch_id ? undefined : entity.fields.find((f) => f.name === "sch_id" && f.type === "ref");
   const [schoolForm] = Form.useForm();
@@ -136,7 +146,24 @@ function ImportDialog({ entity, decl, onClose }: { entity: EntityDecl; decl: Imp
     );
   };
 
-  const start = async () => {
+  /** Sends the file: checked only (preview) or imported; answers what the dialog shows next. */
+  const send = async ({ content, fileName, target: into }: { content: string; fileName: string; target: Record<string, unknown> }, preview: boolean): Promise<Outcome> => {
+    const began = Date.now();
+    setStartedAt(began);
+    setNow(began);
+    setPhase(preview ? "checking" : "working");
+    try {
+      // the dialog shows the answer itself: no toast beside it
+      const payload = { ...into, filename: fileName, content_base64: content, ...(preview ? { preview: true } : {}) };
+      const res = await weapi<{ items?: ImportItems }>(path, decl.operation, payload, { silent: true });
+      return { ok: res.return_code === "SUCCESS", message: res.return_msg, items: res.data?.items };
+    } catch (err) {
+      return { ok: false, message: err instanceof Error ? err.message : String(err) };
+    }
+  };
+
+  /** Reads the chosen file and has the server check it, writing nothing. */
+  const check = async () => {
     if (!file || !ready || busy) return;
     setOutcome(null);
     setReadPercent(0);
@@ -151,18 +178,19 @@ function ImportDialog({ entity, decl, onClose }: { entity: EntityDecl; decl: Imp
       return;
     }
     if (!mounted.current) return;
-    const began = Date.now();
-    setStartedAt(began);
-    setNow(began);
-    setPhase("working");
-    let result: Outcome;
-    try {
-      // the dialog shows the answer itself: no toast beside it
-      const res = await weapi<{ items?: ImportItems }>(path, decl.operation, { ...target(), filename: file.name, content_base64: content }, { silent: true });
-      result = { ok: res.return_code === "SUCCESS", message: res.return_msg, items: res.data?.items };
-    } catch (err) {
-      result = { ok: false, message: err instanceof Error ? err.message : String(err) };
-    }
+    // the school chooser leaves the dialog with the preview: the school is kept with the file
+    const sent = { content, fileName: file.name, target: target() };
+    setChecked(sent);
+    const result = await send(sent, true);
+    if (!mounted.current) return;
+    setOutcome(result);
+    setPhase(result.ok ? "preview" : "done");
+  };
+
+  /** Imports the file the server checked. */
+  const confirm = async () => {
+    if (!checked || busy) return;
+    const result = await send(checked, false);
     if (result.items) await refresh().catch(() => undefined);
     if (!mounted.current) return;
     setOutcome(result);
@@ -181,18 +209,28 @@ function ImportDialog({ entity, decl, onClose }: { entity: EntityDecl; decl: Imp
 
   const chooseAgain = () => {
     setFile(null);
+    setChecked(null);
     setOutcome(null);
     setPhase("choose");
   };
 
   const fileList: UploadFile[] = file ? [{ uid: "chosen", name: file.name, size: file.size, status: "done" }] : [];
-  const current = phase === "choose" ? 0 : phase === "done" ? 2 : 1;
+  const current = phase === "choose" ? 0 : phase === "reading" || phase === "checking" ? 1 : phase === "preview" ? 2 : phase === "working" ? 3 : outcome?.items?.preview ? 1 : 3;
   const errors = outcome?.items?.errors ?? [];
   const errorCount = outcome?.items?.error_count ?? errors.length;
+  // why the check cannot start yet, said beside the button rather than left to a grey button
+  const waitingFor = phase === "choose" && !busy ? (schoolField && !chosenSchool ? translate("import.need_school") : !file ? translate("import.need_file") : null) : null;
+  const creates = (outcome?.items?.creates ?? []).filter((c) => c.titles.length > 0);
+  const choices = outcome?.items?.choices ?? [];
 
   const footer = (
     <Space wrap style={{ justifyContent: "flex-end" }}>
-      {phase === "done" && (
+      {waitingFor && (
+        <Typography.Text type="secondary" data-testid="import-waiting">
+          {waitingFor}
+        </Typography.Text>
+      )}
+      {(phase === "done" || phase === "preview") && (
         <Button onClick={chooseAgain} data-testid="import-again">
           {translate("import.again")}
         </Button>
@@ -200,12 +238,30 @@ function ImportDialog({ entity, decl, onClose }: { entity: EntityDecl; decl: Imp
       <Button onClick={onClose} disabled={busy} data-testid="import-close">
         {translate("import.close")}
       </Button>
-      {phase !== "done" && (
-        <Button type="primary" icon={<UploadOutlined />} disabled={!ready || busy} loading={busy} onClick={() => void start()} data-testid="import-start">
+      {(phase === "choose" || phase === "reading" || phase === "checking") && (
+        <Button type="primary" icon={<UploadOutlined />} disabled={!ready || busy} loading={busy} onClick={() => void check()} data-testid="import-start">
           {translate("import.start")}
         </Button>
       )}
+      {(phase === "preview" || phase === "working") && (
+        <Button type="primary" icon={<UploadOutlined />} disabled={busy} loading={busy} onClick={() => void confirm()} data-testid="import-confirm">
+          {translate("import.confirm", { count: outcome?.items?.total ?? 0 })}
+        </Button>
+      )}
     </Space>
+  );
+
+  /** The grades and classes the import creates (or would create), named so that a typo shows. */
+  const creationList = (
+    <ul style={{ margin: 0, paddingInlineStart: 20 }}>
+      {creates.map((c) => (
+        <li key={c.field}>
+          <Typography.Text strong>{labelOf(c.field)}</Typography.Text>
+          {translate("import.colon")}
+          {c.titles.join(translate("import.list_separator"))}
+        </li>
+      ))}
+    </ul>
   );
 
   return (
@@ -222,10 +278,13 @@ function ImportDialog({ entity, decl, onClose }: { entity: EntityDecl; decl: Imp
     >
       <Steps
         size="small"
+        // on a phone the four steps stay one compact row
+        type={narrow ? "inline" : "default"}
+        responsive={false}
         current={current}
         status={phase === "done" && outcome ? (outcome.ok ? "finish" : "error") : undefined}
         style={{ marginBottom: 16 }}
-        items={[{ title: translate("import.step_file") }, { title: translate("import.step_import") }, { title: translate("import.step_result") }]}
+        items={[{ title: translate("import.step_file") }, { title: translate("import.step_check") }, { title: translate("import.step_preview") }, { title: translate("import.step_result") }]}
       />
 
       {phase === "choose" && (
@@ -289,14 +348,33 @@ function ImportDialog({ entity, decl, onClose }: { entity: EntityDecl; decl: Imp
         <div data-testid="import-progress" role="status" aria-live="polite" style={{ padding: "16px 0" }}>
           <Progress percent={progressPercent(phase, readPercent, now - startedAt)} status="active" />
           <Typography.Text type="secondary">
-            {phase === "reading" ? translate("import.reading") : translate("import.working", { seconds: Math.max(0, Math.floor((now - startedAt) / 1000)) })}
+            {phase === "reading"
+              ? translate("import.reading")
+              : translate(phase === "checking" ? "import.checking" : "import.working", { seconds: Math.max(0, Math.floor((now - startedAt) / 1000)) })}
           </Typography.Text>
         </div>
+      )}
+
+      {phase === "preview" && outcome?.ok && (
+        <Space direction="vertical" size="middle" style={{ width: "100%" }} data-testid="import-preview">
+          <Alert type="success" showIcon message={outcome.message} description={translate("import.preview_hint")} />
+          {creates.length > 0 && <Alert type="warning" showIcon message={translate("import.will_create")} description={creationList} data-testid="import-creates" />}
+          {choices.length > 0 && (
+            <Descriptions size="small" column={1} bordered title={translate("import.accepted_values")} data-testid="import-choices">
+              {choices.map((c) => (
+                <Descriptions.Item key={c.field} label={labelOf(c.field)}>
+                  {c.values.join(translate("import.list_separator"))}
+                </Descriptions.Item>
+              ))}
+            </Descriptions>
+          )}
+        </Space>
       )}
 
       {phase === "done" && outcome?.ok && (
         <div data-testid="import-result">
           <Result status="success" title={outcome.message} style={{ padding: "16px 0" }} />
+          {creates.length > 0 && <Alert type="info" showIcon message={translate("import.created")} description={creationList} />}
         </div>
       )}
 
@@ -332,14 +410,14 @@ function ImportDialog({ entity, decl, onClose }: { entity: EntityDecl; decl: Imp
 }
 
 /** The Import button of a list whose entity declares `import` (shown to whoever may add its records). */
-export function ImportButton({ entity }: { entity: EntityDecl }) {
+export function ImportButton({ entity, testId = "import-button" }: { entity: EntityDecl; testId?: string }) {
   const { translate } = useTranslation();
   const [open, setOpen] = useState(false);
   const decl = entity.import;
   if (!decl) return null;
   return (
     <>
-      <Button icon={<UploadOutlined />} onClick={() => setOpen(true)} data-testid="import-button">
+      <Button icon={<UploadOutlined />} onClick={() => setOpen(true)} data-testid={testId}>
         {translate("import.button")}
       </Button>
       {open && <ImportDialog entity={entity} decl={decl} onClose={() => setOpen(false)} />}

@@ -126,6 +126,12 @@ describeInBrowser("the school's world", (suite) => {
     const importFile = async (buffer: Buffer) => {
       await page.locator(".ant-modal input[type=file]").setInputFiles({ name: `students-${tag}.xlsx`, mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer });
       await page.getByTestId("import-start").click();
+      // checked first: a file with errors ends there, a good one shows what it will create before it is imported
+      await page.getByTestId("import-result").or(page.getByTestId("import-preview")).waitFor({ timeout: 20_000 });
+      if (await page.getByTestId("import-preview").isVisible()) {
+        expect(await page.getByTestId("import-creates").innerText()).toContain(`Import grade ${tag} / 1班`);
+        await page.getByTestId("import-confirm").click();
+      }
       await page.getByTestId("import-result").waitFor({ timeout: 20_000 });
     };
     /** The rows of this file's students, counted once the list shows the filtered answer, not the rows before it. */

@@ -1,8 +1,9 @@
 /**
  * The import dialog (src/engine/ImportDialog.tsx) on the student entity: the template saved as the server sends
- * it, the chosen .xlsx sent as base64 in the school the user acts in, the progress shown and the button held
- * while the server works, then the row errors in a table that can be downloaded, or the count imported. Only
- * fetch is fake.
+ * it, the chosen .xlsx sent as base64 in the school the user acts in to be checked first, the progress shown and
+ * the button held while the server works, then the row errors in a table that can be downloaded, or the preview
+ * (rows ready, grades and classes to be created, accepted values) and, confirmed, the count imported. Only fetch
+ * is fake.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
@@ -88,6 +89,8 @@ describe("import dialog", { timeout: 20000 }, () => {
 
     const start = within(dialog).getByTestId("import-start") as HTMLButtonElement;
     expect(start.disabled).toBe(true);
+    // the grey button says why
+    expect(within(dialog).getByTestId("import-waiting").textContent).toBe("Choose a file first");
     // not an .xlsx: refused in the page, nothing to send
     chooseFile(new File(["a,b"], "students.csv", { type: "text/csv" }));
     expect(await within(dialog).findByText("Choose an .xlsx file", { selector: ".ant-alert-message" })).toBeTruthy();
@@ -95,22 +98,24 @@ describe("import dialog", { timeout: 20000 }, () => {
 
     chooseFile(new File([fileBytes], "students.xlsx", { type: XLSX_MIME }));
     await waitFor(() => expect(start.disabled).toBe(false));
+    expect(within(dialog).queryByTestId("import-waiting")).toBeNull();
     fireEvent.click(start);
 
     // the server works: progress shown, the dialog held open and the button busy
     const progress = await within(dialog).findByTestId("import-progress");
     expect(progress.querySelector(".ant-progress")).toBeTruthy();
     await waitFor(() => expect(net.of("studentimport")).toHaveLength(1));
-    expect(within(progress).getByText(/Checking and importing/)).toBeTruthy();
+    expect(within(progress).getByText(/Checking the file; nothing is written yet/)).toBeTruthy();
     expect((within(dialog).getByTestId("import-close") as HTMLButtonElement).disabled).toBe(true);
-    expect(net.of("studentimport")[0].body).toEqual({ method: "studentimport", sysid: "2", sch_id: "5", filename: "students.xlsx", content_base64: fileBase64 });
+    // checked first, nothing written
+    expect(net.of("studentimport")[0].body).toEqual({ method: "studentimport", sysid: "2", sch_id: "5", filename: "students.xlsx", content_base64: fileBase64, preview: true });
 
     answerImport({
       return_code: "FAIL",
       return_msg: "The file has 2 errors: nothing was imported",
       data: {
         items: {
-          log_id: 9,
+          preview: true,
           total: 3,
           imported: 0,
           error_count: 2,
@@ -143,12 +148,18 @@ describe("import dialog", { timeout: 20000 }, () => {
     ]);
   });
 
-  it("shows how many records were imported", async () => {
-    fakeWeapi((body) =>
-      body.method === "studentimport"
-        ? { return_code: "SUCCESS", return_msg: "3 records imported", data: { items: { log_id: 10, total: 3, imported: 3, errors: [] } } }
-        : { return_code: "SUCCESS", return_msg: "", data: { items: [], total: 0 } },
-    );
+  it("shows what the file would create and the accepted values, then imports the checked file when confirmed", async () => {
+    const net = fakeWeapi((body) => {
+      if (body.method !== "studentimport") return { return_code: "SUCCESS", return_msg: "", data: { items: [], total: 0 } };
+      const creates = [
+        { field: "grade_id", entity: "grade", titles: ["Grade Elevn"] },
+        { field: "class_id", entity: "classes", titles: ["Grade Elevn / Class A"] },
+      ];
+      const choices = [{ field: "sex", values: ["Male", "Female"] }];
+      return body.preview
+        ? { return_code: "SUCCESS", return_msg: "3 rows checked and ready to import", data: { items: { preview: true, total: 3, imported: 0, errors: [], creates, choices } } }
+        : { return_code: "SUCCESS", return_msg: "3 records imported", data: { items: { log_id: 10, total: 3, imported: 3, errors: [], creates, choices } } };
+    });
     renderButton();
     fireEvent.click(await screen.findByTestId("import-button", {}, { timeout: 10000 }));
     const dialog = await screen.findByRole("dialog");
@@ -156,8 +167,20 @@ describe("import dialog", { timeout: 20000 }, () => {
     const start = within(dialog).getByTestId("import-start") as HTMLButtonElement;
     await waitFor(() => expect(start.disabled).toBe(false));
     fireEvent.click(start);
+
+    const preview = await within(dialog).findByTestId("import-preview");
+    expect(within(preview).getByText("3 rows checked and ready to import")).toBeTruthy();
+    expect(within(preview).getByTestId("import-creates").textContent).toContain("Grade: Grade Elevn");
+    expect(within(preview).getByTestId("import-creates").textContent).toContain("Class: Grade Elevn / Class A");
+    expect(within(preview).getByTestId("import-choices").textContent).toContain("Male, Female");
+    expect(net.of("studentimport")).toHaveLength(1);
+
+    fireEvent.click(within(dialog).getByTestId("import-confirm"));
     const result = await within(dialog).findByTestId("import-result");
     expect(within(result).getByText("3 records imported")).toBeTruthy();
+    expect(result.textContent).toContain("Grade Elevn / Class A");
+    // the same file, read once, now imported
+    expect(net.of("studentimport")[1].body).toEqual({ method: "studentimport", sysid: "2", sch_id: "5", filename: "students.xlsx", content_base64: fileBase64 });
     expect(within(dialog).queryByTestId("import-errors")).toBeNull();
     fireEvent.click(within(dialog).getByTestId("import-again"));
     expect(await within(dialog).findByTestId("import-template")).toBeTruthy();
