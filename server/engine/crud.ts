@@ -19,7 +19,7 @@ import type { OperationContext, OperationRegistry } from "../protocol/registry";
 import { refTitleKey } from "../../common/fieldRules";
 import { safeCell, safeCellText } from "../../common/spreadsheetCell";
 import { kindOf } from "./fieldKinds";
-import { fieldErrors, formFields, recordSchema } from "./fieldSchemas";
+import { fieldErrors, fieldsSchema, formFields, recordSchema } from "./fieldSchemas";
 import type { EntityHooks, EntityHooksByName, Row } from "./hooks";
 import { References, stillReferenced } from "./references";
 
@@ -199,12 +199,29 @@ export function listOrder(entity: EntityDecl, sort: unknown, column: ColumnOf): 
   return name === "id" ? [by(column("id"))] : [by(column(name)), by(column("id"))];
 }
 
-/** A field set only when the record is added is refused on edit (api.field_readonly naming it), never ignored. */
-export function refuseAddOnlyFields(entity: EntityDecl, ctx: OperationContext): void {
-  const field = entity.fields.find((f) => f.form === "add" && ctx.payload[f.name] !== undefined);
-  if (!field) return;
-  const label = labelText(ctx.t, field.label, field.name);
-  throw new ApiFailure("api.field_readonly", { label }, { errors: [{ field: field.name, message: ctx.t("api.field_readonly", { label }) }] });
+/** Whether `sent` is `stored` (the field's stored form) once checked as the field's input: compared in API form. */
+function holdsStoredValue(field: FieldDecl, sent: unknown, stored: unknown): boolean {
+  const parsed = fieldsSchema([field], "add").safeParse({ [field.name]: sent });
+  if (!parsed.success) return false;
+  const api = apiValue(field, "record");
+  return JSON.stringify(api(parsed.data[field.name]) ?? null) === JSON.stringify(api(stored) ?? null);
+}
+
+/**
+ * A field set only when the record is added (a school's first term, an account's username) may be sent on edit
+ * holding its current value, as a client sending back the whole record does, and changes nothing; any other
+ * value is refused (api.field_readonly naming it), never ignored. A field the record does not carry (a password,
+ * a virtual field) has no current value to hold and is refused whenever it is sent. `stored`: the record as
+ * stored, by field name.
+ */
+export function refuseChangedAddOnlyFields(entity: EntityDecl, ctx: OperationContext, stored: Row): void {
+  for (const field of entity.fields) {
+    if (field.form !== "add" || ctx.payload[field.name] === undefined) continue;
+    const carried = field.type !== "password" && !field.virtual && Object.hasOwn(stored, field.name);
+    if (carried && holdsStoredValue(field, ctx.payload[field.name], stored[field.name])) continue;
+    const label = labelText(ctx.t, field.label, field.name);
+    throw new ApiFailure("api.field_readonly", { label }, { errors: [{ field: field.name, message: ctx.t("api.field_readonly", { label }) }] });
+  }
 }
 
 function parseRecordId(value: unknown): number {
@@ -279,11 +296,6 @@ class EntityCrud {
     return conditions;
   }
 
-  /** A field set only when the record is added (a school's first term) is refused on edit, never ignored. */
-  private refuseAddOnlyFields(ctx: OperationContext): void {
-    refuseAddOnlyFields(this.entity, ctx);
-  }
-
   private async scoped(ctx: OperationContext): Promise<{ scope: Scope; conditions: SQL[] }> {
     const auth = ctx.auth;
     if (!auth) throw notFound();
@@ -331,8 +343,8 @@ class EntityCrud {
     return new ApiFailure(key, params, { errors: [{ field: field.name, message: ctx.t(key, params) }] });
   }
 
+  /** The fields of the action's form, checked (an edit's fields set only on add are checked against the record). */
   private validate(ctx: OperationContext, action: "add" | "edit"): Row {
-    if (action === "edit") this.refuseAddOnlyFields(ctx);
     const parsed = recordSchema(this.entity, action).safeParse(ctx.payload);
     if (parsed.success) return parsed.data;
     const errors = fieldErrors(this.entity, parsed.error, ctx.t);
@@ -524,6 +536,8 @@ class EntityCrud {
       ctx.db.transaction(async (tx) => {
         const before = await this.findOne(tx, id, conditions);
         if (!before) throw notFound();
+        // a field set only on add (a school's first term) sent back as it stands is no change; another value is refused
+        refuseChangedAddOnlyFields(this.entity, ctx, before);
         const merged = { ...before, ...record };
         await this.assertUnique(ctx, tx, record, merged, id);
         await this.references.check(tx, ctx.t, merged, record);

@@ -229,6 +229,26 @@ describeOnDatabases("accounts", (kind) => {
       expect(row.sysid).toBe(ids["Sunrise Campus Services"]);
     });
 
+    it("takes an account sent back whole: a username or super administrator flag as it stands is no change", async () => {
+      for (const [who, id] of [
+        ["svc", ids.staff],
+        ["svc", ids.svc],
+        ["sysop", ids.sysop],
+        ["sysadmin", ids.sysop],
+      ] as const) {
+        const record = (await call("usersinfo", { id }, who)).data?.items as Row;
+        const res = await call("usersedit", { ...record, name: `${String(record.name)} (edited)` }, who);
+        expect(res.return_code, `${who} on ${String(record.username)}: ${JSON.stringify(res)}`).toBe("SUCCESS");
+        expect(res.data?.items).toMatchObject({ ...record, name: `${String(record.name)} (edited)` });
+        expect((await call("usersedit", { ...record }, who)).data?.items).toEqual(record);
+      }
+      // a value that differs is still refused: another name, another case of it, a promotion by a provider
+      for (const username of ["renamed", "STAFF", ""]) expectFieldFailure(await call("usersedit", { id: ids.staff, username }, "svc"), "username");
+      expectFieldFailure(await call("usersedit", { id: ids.staff, is_superadmin: "Y" }, "svc"), "is_superadmin");
+      const [staff] = await t.db.select({ username: users.username, isSuperadmin: users.isSuperadmin }).from(users).where(eq(users.id, ids.staff));
+      expect(staff).toEqual({ username: "staff", isSuperadmin: "N" });
+    });
+
     it("requires the account type and never assumes one, on add and on edit", async () => {
       const typeless = { username: "typeless", password: "secret-1", name: "Typeless" };
       for (const [who, extra] of [

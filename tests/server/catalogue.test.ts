@@ -8,11 +8,13 @@ import * as schema from "../../server/db/schema";
 import { tableColumn } from "../../server/db/catalogueTables";
 import { queryRows } from "../../server/db/client";
 import { registerOperations } from "../../server/domains";
+import { translator } from "../../server/lib/i18n";
 import { OperationRegistry } from "../../server/protocol/registry";
 import { describeOnDatabases } from "../helpers/db";
 import { createTestApp, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
+const zh = translator("zh");
 
 const newProvider = (overrides: Row = {}): Row => ({
   title: "Riverside Learning",
@@ -342,6 +344,23 @@ describeOnDatabases("catalogue", (kind) => {
       expect(edit).toMatchObject({ return_code: "FAIL", data: { errors: [{ field: "endtime" }] } });
       const after = (await t.call("adminapiv2", "schoolinfo", { sch_id: school }, { token: tokens.svc })).data?.items as Record<string, unknown>;
       expect(after.endtime).toBe(before.endtime);
+    });
+
+    it("takes a school sent back whole, its term as it stands being no change, and still refuses another term", async () => {
+      const school = ids["Sunrise No.2 Primary School"];
+      const record = (await t.call("adminapiv2", "schoolinfo", { sch_id: school }, { token: tokens.svc })).data?.items as Record<string, unknown>;
+      expect(record.endtime).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      const whole = await t.call("adminapiv2", "schooledit", { ...record, title: "Sunrise No.2 Primary School (east)" }, { token: tokens.svc });
+      expect(whole.return_code, JSON.stringify(whole)).toBe("SUCCESS");
+      expect(whole.data?.items).toMatchObject({ title: "Sunrise No.2 Primary School (east)", endtime: record.endtime });
+      const message = zh("api.field_readonly", { label: zh("field.endtime") });
+      const readonly = { return_code: "FAIL", return_msg: message, data: { errors: [{ field: "endtime", message }] } };
+      const nextDay = new Date(Date.parse(`${String(record.endtime)}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      for (const endtime of [nextDay, "", "someday"]) {
+        expect(await t.call("adminapiv2", "schooledit", { ...record, endtime }, { token: tokens.svc }), endtime).toEqual(readonly);
+      }
+      const back = await t.call("adminapiv2", "schooledit", { id: school, title: record.title, endtime: record.endtime }, { token: tokens.svc });
+      expect(back.data?.items).toMatchObject({ title: record.title, endtime: record.endtime });
     });
   });
 });

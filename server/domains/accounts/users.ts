@@ -27,7 +27,7 @@ import { usernameMatches, usernameUnavailable } from "../../auth/usernames";
 import type { DbOrTx } from "../../db/client";
 import { schools, users, userSchools } from "../../db/schema";
 import { hasErrorCode, UNIQUE_VIOLATION } from "../../db/errors";
-import { listFilters, listOrder, listPaging, refuseAddOnlyFields } from "../../engine/crud";
+import { listFilters, listOrder, listPaging, refuseChangedAddOnlyFields } from "../../engine/crud";
 import { fieldErrors, fieldsSchema, formFields } from "../../engine/fieldSchemas";
 import { labelText } from "../../lib/i18n";
 import { ApiFailure, notFound } from "../../protocol/envelope";
@@ -293,16 +293,11 @@ const editFields: FieldDecl[] = [...formFields(usersEntity, "edit"), usersEntity
 async function edit(ctx: OperationContext, view: View): Promise<OperationResult> {
   const auth = ctx.auth!;
   const id = recordId(ctx);
-  refuseAddOnlyFields(usersEntity, ctx);
   const record = checked(ctx, editFields, "edit");
   // a choice sent empty changes nothing; schools sent empty are none
   const changes = Object.fromEntries(Object.entries(record).filter(([name, v]) => v !== undefined && (v !== null || name === "schids")));
   const self = id === auth.userId;
   if (changes.status === "0" && self) throw fieldFailure(ctx, "status", "accounts.cannot_disable_self");
-  if (changes.is_superadmin !== undefined) {
-    if (view.kind !== "platform" || !view.superadmins) throw fieldFailure(ctx, "is_superadmin", "accounts.superadmin_only");
-    if (changes.is_superadmin === "N" && self) throw fieldFailure(ctx, "is_superadmin", "accounts.cannot_demote_self");
-  }
   const mayRemoveSuperadmin = view.kind === "platform" && (changes.status === "0" || changes.is_superadmin === "N");
 
   const account = await ctx.db.transaction(async (tx) => {
@@ -313,6 +308,14 @@ async function edit(ctx: OperationContext, view: View): Promise<OperationResult>
     }
     const before = await findAccount(tx, view, id, true);
     if (!before) throw notFound();
+    // what only some may change, sent back as it stands (a client sending the whole record), is no change: the
+    // username is never changed here, the super administrator flag only by a super administrator
+    refuseChangedAddOnlyFields(usersEntity, ctx, { username: before.username });
+    if (changes.is_superadmin === before.isSuperadmin) delete changes.is_superadmin;
+    if (changes.is_superadmin !== undefined) {
+      if (view.kind !== "platform" || !view.superadmins) throw fieldFailure(ctx, "is_superadmin", "accounts.superadmin_only");
+      if (changes.is_superadmin === "N" && self) throw fieldFailure(ctx, "is_superadmin", "accounts.cannot_demote_self");
+    }
     const type = changes.user_type === undefined ? (before.userType as AccountType) : accountType(ctx, view, changes.user_type);
     if (normaliseUserType(type) !== normaliseUserType(before.userType) && self) throw fieldFailure(ctx, "user_type", "accounts.cannot_demote_self");
     if (changes.status === "0") await keepOneSuperadmin(ctx, tx, before, "status");
