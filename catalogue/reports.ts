@@ -11,6 +11,9 @@ import { statusOptions } from "./shared";
 
 const gradeFilter: FieldDecl = { name: "grade_id", type: "ref", ref: { entity: "grade" }, label: "field.grade", filter: "eq" };
 
+/** A student's gender: the pie's slices, and the value the boys and girls measures count. */
+const sexDimension: FieldDecl = { name: "sex", type: "enum", label: "field.sex", options: sexOptions };
+
 /** Students by gender: a slice per gender, with its share of the school's students. */
 export const sexReport: ReportDecl = {
   name: "sexstatis",
@@ -24,7 +27,7 @@ export const sexReport: ReportDecl = {
     { name: "status", type: "status", label: "field.status", options: statusOptions, filter: "eq" },
     { name: "created_at", type: "datetime", label: "reports.filter.added", filter: "range" },
   ],
-  dimension: { name: "sex", type: "enum", label: "field.sex", options: sexOptions },
+  dimension: sexDimension,
   measures: [{ name: "students", label: "reports.measure.students", type: "int" }],
   chart: "pie",
 };
@@ -41,8 +44,8 @@ export const classReport: ReportDecl = {
   dimension: { name: "class_id", type: "ref", ref: { entity: "classes" }, label: "reports.dimension.class" },
   measures: [
     { name: "students", label: "reports.measure.students", type: "int" },
-    { name: "boys", label: "reports.measure.boys", type: "int" },
-    { name: "girls", label: "reports.measure.girls", type: "int" },
+    { name: "boys", label: "reports.measure.boys", type: "int", value: { field: sexDimension, value: "1" } },
+    { name: "girls", label: "reports.measure.girls", type: "int", value: { field: sexDimension, value: "2" } },
   ],
   chart: "bar",
 };

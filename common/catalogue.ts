@@ -299,6 +299,11 @@ export interface ReportMeasure {
   /** translation key */
   label: string;
   type: "int" | "money";
+  /**
+   * the value of a choice this measure counts (boys: the students of sex 1): drawn in that value's colour, as
+   * the value is on every chart; a measure of no one value (all students) is drawn in the theme colour
+   */
+  value?: { field: FieldDecl; value: string };
 }
 
 /**

@@ -3,13 +3,15 @@
  * kind: a date range, a searchable reference, a choice), a chart and a table of one row per value of the
  * dimension with a total, and an export of the same figures to .xlsx. The figures are read through refine's data
  * provider (`custom`), so they are cached and refreshed like every other read; the chart (echarts) is a lazy
- * chunk of its own, loaded by report pages only. Under 992 px the filters stack and the table scrolls sideways.
+ * chunk of its own, loaded by report pages only, a placeholder of the chart's size standing in meanwhile. Each
+ * value of the dimension keeps its colour on every chart (chartStyle.ts). Under 992 px the filters fold behind a
+ * button that counts those set, stacked when opened, and the table scrolls sideways.
  */
-import { DownloadOutlined, ReloadOutlined, SearchOutlined } from "@ant-design/icons";
-import { Button, Card, Empty, Form, Grid, Result, Skeleton, Space, Table } from "antd";
+import { DownloadOutlined, FilterOutlined, ReloadOutlined, SearchOutlined } from "@ant-design/icons";
+import { Badge, Button, Card, Empty, Form, Grid, Result, Skeleton, Space, Table } from "antd";
 import type { TableProps } from "antd";
 import { useCustom, useCustomMutation, type HttpError } from "@refinedev/core";
-import { lazy, Suspense, useMemo, useState } from "react";
+import { lazy, Suspense, useLayoutEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { EntityDecl, FieldDecl, MenuEntry, MenuGroup, ReportDecl } from "../../common/catalogue";
 import { fenToYuan, yuanToFen } from "../../common/money";
@@ -17,6 +19,8 @@ import { ApiFailError, scope } from "../../providers/dataProvider";
 import { displayValue, FilterControl, filterValueProps, type Translate } from "./fields";
 import { saveFile, type ExportFile } from "./files";
 import { clearNarrowed } from "./RecordFields";
+import { chartHeight, valueSlot, type ColourSlot } from "./chartStyle";
+import type { ChartSeries } from "./ReportChart";
 
 const ReportChart = lazy(() => import("./ReportChart"));
 
@@ -69,16 +73,56 @@ function totals(report: ReportDecl, rows: readonly ReportRow[]): Record<string, 
   );
 }
 
-const chartFallback = <Skeleton.Node active style={{ width: "100%", height: 280 }} />;
+/** How many of the report's filters the payload sets (a range once, whichever of its ends is set). */
+export function filtersSet(report: ReportDecl, payload: Record<string, unknown>): number {
+  return report.filters.filter((f) => [f.name, `${f.name}_start`, `${f.name}_end`].some((key) => !isBlank(payload[key]))).length;
+}
+
+/**
+ * What the chart draws from the rows: a label per row, each row's colour (its value's, for a pie's slices), and a
+ * series per measure in the colour of the value it counts, else the theme colour.
+ */
+export function chartData(
+  report: ReportDecl,
+  rows: readonly ReportRow[],
+  rowLabel: (row: ReportRow) => string,
+  translate: (key: string) => string,
+): { categories: string[]; categoryColours: ColourSlot[]; series: ChartSeries[] } {
+  return {
+    categories: rows.map(rowLabel),
+    categoryColours: rows.map((row) => valueSlot(report.dimension, row[report.dimension.name])),
+    series: report.measures.map((m) => ({
+      name: translate(m.label),
+      data: rows.map((row) => asNumber(row[m.name])),
+      colour: m.value ? valueSlot(m.value.field, m.value.value) : "theme",
+    })),
+  };
+}
+
+/** The width of the element given to the returned ref, measured before the first paint and followed. */
+function useWidth(): [number, (el: HTMLElement | null) => void] {
+  const [element, setElement] = useState<HTMLElement | null>(null);
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    if (!element) return;
+    setWidth(element.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [element]);
+  return [width, setElement];
+}
 
 export default function ReportPage({ report, entry }: ReportPageProps) {
   const { t: translate } = useTranslation();
   const t: Translate = (key, options) => translate(key, options);
   const [form] = Form.useForm<FilterValues>();
   const screens = Grid.useBreakpoint();
-  // below lg (992 px): filters stacked, full width
+  // below lg (992 px): filters folded behind a button, stacked, full width
   const narrow = screens.lg === false;
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const [filters, setFilters] = useState<Record<string, unknown>>({});
+  const [chartWidth, chartArea] = useWidth();
   const payload = { ...scope(), ...filters };
 
   const { query, result } = useCustom<ReportRow[]>({
@@ -114,8 +158,13 @@ export default function ReportPage({ report, entry }: ReportPageProps) {
   };
   const pie = report.chart === "pie";
   const sums = useMemo(() => totals(report, rows), [report, rows]);
-  const categories = useMemo(() => rows.map(rowLabel), [rows, translate]);
-  const series = useMemo(() => report.measures.map((m) => ({ name: translate(m.label), data: rows.map((row) => asNumber(row[m.name])) })), [report, rows, translate]);
+  const { categories, categoryColours, series } = useMemo(() => chartData(report, rows, rowLabel, translate), [report, rows, translate]);
+  // the placeholder stands where the chart will, at its size (its row count known once the figures are in)
+  const chartFallback = (
+    <div data-testid="report-chart-loading">
+      <Skeleton.Node active style={{ width: chartWidth, height: chartHeight(report.chart, chartWidth, query.isSuccess ? rows.length : undefined) }} />
+    </div>
+  );
 
   const columns: NonNullable<TableProps<ReportRow>["columns"]> = [
     { key: dimension.name, title: translate(dimension.label), render: (_: unknown, row: ReportRow) => rowLabel(row) },
@@ -123,10 +172,15 @@ export default function ReportPage({ report, entry }: ReportPageProps) {
     ...(pie ? [{ key: SHARE, dataIndex: SHARE, title: translate("reports.share"), align: "right" as const, render: (value: unknown) => `${Number(value ?? 0).toFixed(1)}%` }] : []),
   ];
 
-  const search = (values: FilterValues) => setFilters(reportFilterPayload(report, values));
+  const search = (values: FilterValues) => {
+    setFilters(reportFilterPayload(report, values));
+    // on a phone the figures matter now: fold the filters away
+    setFiltersOpen(false);
+  };
   const reset = () => {
     form.resetFields();
     setFilters({});
+    setFiltersOpen(false);
   };
   // a class filter narrowed by the grade is cleared when the grade changes
   const narrowing = clearNarrowed({ fields: report.filters } as Pick<EntityDecl, "fields"> as EntityDecl, form);
@@ -160,7 +214,19 @@ export default function ReportPage({ report, entry }: ReportPageProps) {
 
   return (
     <Card title={title} extra={narrow ? undefined : exportButton} data-testid="report-page" data-report={report.name} styles={{ body: { paddingInline: "clamp(12px, 3vw, 24px)" } }}>
-      {report.filters.length > 0 && (
+      {narrow && (
+        <Space wrap style={{ marginBottom: 12 }}>
+          {report.filters.length > 0 && (
+            <Badge count={filtersSet(report, filters)} size="small">
+              <Button icon={<FilterOutlined />} aria-expanded={filtersOpen} onClick={() => setFiltersOpen((open) => !open)} data-testid="report-filters-toggle">
+                {translate("crud.filters")}
+              </Button>
+            </Badge>
+          )}
+          {exportButton}
+        </Space>
+      )}
+      {report.filters.length > 0 && (!narrow || filtersOpen) && (
         <Form
           form={form}
           layout={narrow ? "vertical" : "inline"}
@@ -178,14 +244,13 @@ export default function ReportPage({ report, entry }: ReportPageProps) {
               <Button icon={<ReloadOutlined />} onClick={reset} data-testid="report-reset">
                 {translate("crud.reset")}
               </Button>
-              {narrow && exportButton}
             </Space>
           </Form.Item>
         </Form>
       )}
       {failed || (
         <>
-          <div style={{ marginBottom: 16 }} data-testid="report-chart-area">
+          <div style={{ marginBottom: 16 }} data-testid="report-chart-area" ref={chartArea}>
             {query.isLoading ? (
               chartFallback
             ) : series.every((s) => s.data.every((value) => value === 0)) ? (
@@ -193,7 +258,7 @@ export default function ReportPage({ report, entry }: ReportPageProps) {
               <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={translate("reports.empty")} />
             ) : (
               <Suspense fallback={chartFallback}>
-                <ReportChart kind={report.chart} categories={categories} series={series} title={pie ? series[0]?.name : undefined} />
+                <ReportChart kind={report.chart} categories={categories} categoryColours={categoryColours} series={series} title={pie ? series[0]?.name : undefined} />
               </Suspense>
             )}
           </div>

@@ -1,9 +1,10 @@
 /**
  * Report pages and the dashboard in the browser: the school opens students by class (/datacount/class_statisv2),
  * sees the chart drawn on a canvas and the table of its classes with a total, narrows it by grade and exports
- * it to .xlsx; the chart's library is loaded by report pages only, never on the login page or the dashboard. The
- * page fits a phone (390 px) and a wide screen (1440 px) and speaks Chinese. The dashboard shows each role's
- * figures, and a figure opens the list it counts.
+ * it to .xlsx; the chart's library is loaded by report pages only, never on the login page or the dashboard, a
+ * placeholder of the chart's size standing in while it loads. The page fits a phone (390 px, its filters folded
+ * behind a button) and a wide screen (1440 px) and speaks Chinese. The dashboard shows each role's figures, and
+ * a figure opens the list it counts.
  */
 import ExcelJS from "exceljs";
 import { randomBytes } from "node:crypto";
@@ -123,6 +124,53 @@ describeInBrowser("report pages and the dashboard", (suite) => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.getByTestId("report-export").waitFor();
     expect(await tableRows(page).count()).toBe(2);
+  });
+
+  test("390 px: the filters fold behind a button counting those set; while the chart's code loads, a placeholder of the chart's size stands in", async () => {
+    const { page } = suite;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await login(page, suite.url, "school");
+    await dismissExpiryReminder(page);
+    for (const width of [390, 1440]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      // the chart's code held back
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/(echarts|ReportChart)-[^/]*\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${suite.url}${REPORT_PATH}`);
+      await tableRows(page).first().waitFor();
+      const area = (await page.getByTestId("report-chart-area").boundingBox())!;
+      const placeholder = page.getByTestId("report-chart-loading").locator(".ant-skeleton");
+      await placeholder.waitFor();
+      const shown = (await placeholder.boundingBox())!;
+      expect(Math.abs(shown.width - area.width), `${width} px`).toBeLessThan(2);
+      release();
+      const chart = page.getByTestId("report-chart");
+      await chart.locator("canvas").waitFor();
+      // the chart takes the placeholder's place without moving what follows
+      expect(Math.abs((await chart.boundingBox())!.height - shown.height), `${width} px`).toBeLessThan(2);
+      await page.unrouteAll();
+    }
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    // folded: the chart starts in the top half of the screen
+    expect(await page.getByTestId("report-filters").count()).toBe(0);
+    expect((await page.getByTestId("report-chart-area").boundingBox())!.y).toBeLessThan(844 / 2);
+    const toggle = page.getByTestId("report-filters-toggle");
+    const badge = page.locator(".ant-badge").filter({ has: toggle }).locator(".ant-badge-count");
+    expect(await badge.count()).toBe(0);
+    await toggle.click();
+    await choose(page, page.getByTestId("report-filters").locator(".ant-select").first(), "一年级");
+    await page.getByTestId("report-search").click();
+    // searching folds them away again, the button counting the one set
+    await expect.poll(() => page.getByTestId("report-filters").count()).toBe(0);
+    await expect.poll(() => badge.innerText()).toBe("1");
+    await expect.poll(() => tableRows(page).count()).toBeLessThan(6);
+    expect(await page.getByTestId("report-export").isVisible()).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
   test("in Chinese, the report speaks Chinese", async () => {
