@@ -4,14 +4,15 @@
  * in-place dialogs), an import when the entity declares one, and an export of the filtered list when the entity
  * has an export operation. Filters fixed by the page's menu entry are always sent and never shown.
  *
- * Under 992 px (the mobile width of spec 4.1) each row is a card (title, status, every listed field and the
- * row's buttons) and the filters fold behind a toggle; wider, a table whose columns keep their natural widths
+ * Under 992 px (the mobile width of spec 4.1) each row is a compact card (RecordCard: title and status on a
+ * line, every other listed field in two dense columns, the row's buttons on one line) and the filters fold
+ * behind a toggle; wider, a table whose columns keep their natural widths
  * (words wrap, never letters) and scroll sideways rather than squeeze, with the row buttons kept in view.
  */
-import { Badge, Button, Card, Descriptions, Form, Grid, List, Select, Space, Table } from "antd";
+import { Badge, Button, Card, Form, Grid, List, Select, Space, Table } from "antd";
 import type { TableProps } from "antd";
 import { DownloadOutlined, EyeOutlined, EditOutlined, FilterOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from "@ant-design/icons";
-import { useRef, useState, type ReactNode } from "react";
+import { Fragment, useRef, useState, type ReactNode } from "react";
 import { useParams } from "react-router";
 import { useTable, getDefaultSortOrder } from "@refinedev/antd";
 import { useGo, usePermissions, useTranslation, type BaseRecord, type CrudFilter, type CrudSort, type HttpError } from "@refinedev/core";
@@ -31,6 +32,7 @@ import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources"
 import { scrollToTop } from "./scrollToTop";
 import { saveFile, type ExportFile } from "./files";
 import { ImportButton } from "./ImportDialog";
+import { RecordCard, type CardButton } from "./RecordCard";
 
 export const PAGE_SIZE_OPTIONS = [10, 20, 30, 50];
 export const DEFAULT_PAGE_SIZE = 20;
@@ -165,34 +167,64 @@ export default function CrudList({ resource }: { resource: string }) {
   const rowActions = useRowActions(entity);
   const deletable = may("del");
   const hasRowButtons = Boolean(edit || editInPlace || show || deletable || recordPages.length > 0 || rowActions.length > 0);
+  /** A row's buttons, each with its text (a phone's card folds the pages that do not fit on its line). */
+  const buttonsOf = (record: BaseRecord): CardButton[] => [
+    ...(edit || editInPlace
+      ? [
+          {
+            key: "edit",
+            label: translate("crud.edit"),
+            icon: true,
+            node: (
+              <Button
+                size="small"
+                icon={<EditOutlined />}
+                data-testid={`row-edit-${String(record.id)}`}
+                onClick={() => (edit ? go({ to: recordPath(edit.route, record.id) }) : editModal.current?.open(record.id))}
+              >
+                {translate("crud.edit")}
+              </Button>
+            ),
+          },
+        ]
+      : []),
+    ...(show
+      ? [
+          {
+            key: "detail",
+            label: translate("crud.detail"),
+            icon: true,
+            node: (
+              <Button size="small" icon={<EyeOutlined />} onClick={() => go({ to: recordPath(show.route, record.id) })}>
+                {translate("crud.detail")}
+              </Button>
+            ),
+          },
+        ]
+      : []),
+    ...recordPages.map((page) => {
+      const open = () => go({ to: recordPath(page.route, record.id) });
+      return {
+        key: page.route,
+        label: translate(page.entry.title),
+        page: { open, testId: `row-${page.entry.name}` },
+        node: (
+          <Button size="small" data-testid={`row-${page.entry.name}`} onClick={open}>
+            {translate(page.entry.title)}
+          </Button>
+        ),
+      };
+    }),
+    ...rowActions
+      .filter(({ when }) => !when || String(record[when.field]) === when.value)
+      .map((action) => ({ key: action.operation, label: translate(action.label), node: <RowActionButton entity={entity} action={action} record={record} /> })),
+    ...(deletable ? [{ key: "delete", label: translate("crud.delete"), icon: true, node: <DeleteButton resource={resource} record={record} /> }] : []),
+  ];
   const rowButtons = (record: BaseRecord): ReactNode => (
     <Space size={[8, 8]} wrap>
-      {(edit || editInPlace) && (
-        <Button
-          size="small"
-          icon={<EditOutlined />}
-          data-testid={`row-edit-${String(record.id)}`}
-          onClick={() => (edit ? go({ to: recordPath(edit.route, record.id) }) : editModal.current?.open(record.id))}
-        >
-          {translate("crud.edit")}
-        </Button>
-      )}
-      {show && (
-        <Button size="small" icon={<EyeOutlined />} onClick={() => go({ to: recordPath(show.route, record.id) })}>
-          {translate("crud.detail")}
-        </Button>
-      )}
-      {recordPages.map((page) => (
-        <Button key={page.route} size="small" data-testid={`row-${page.entry.name}`} onClick={() => go({ to: recordPath(page.route, record.id) })}>
-          {translate(page.entry.title)}
-        </Button>
+      {buttonsOf(record).map((button) => (
+        <Fragment key={button.key}>{button.node}</Fragment>
       ))}
-      {rowActions
-        .filter(({ when }) => !when || String(record[when.field]) === when.value)
-        .map((action) => (
-          <RowActionButton key={action.operation} entity={entity} action={action} record={record} />
-        ))}
-      {deletable && <DeleteButton resource={resource} record={record} />}
     </Space>
   );
   if (hasRowButtons) {
@@ -291,7 +323,6 @@ export default function CrudList({ resource }: { resource: string }) {
   if (narrow) {
     const titleField = listFields.find((f) => f.name === entity.titleField);
     const statusField = listFields.find((f) => f.name === "status");
-    const detailFields = listFields.filter((f) => f !== titleField && f !== statusField);
     // every sortable field, listed or not: the default order may be on one the cards do not show
     const sortable = entity.fields.filter((f) => f.sortable);
     return (
@@ -345,22 +376,16 @@ export default function CrudList({ resource }: { resource: string }) {
             }
           }
           renderItem={(record) => (
-            <List.Item style={{ padding: 0, border: 0, marginBottom: 12 }}>
-              <Card
-                size="small"
-                style={{ width: "100%" }}
-                data-testid="record-card"
-                title={<span data-testid="record-card-title">{titleField ? displayValue(titleField, record[titleField.name], t, record) : `#${String(record.id)}`}</span>}
-                extra={statusField && <span data-testid="record-card-status">{cell(statusField, record[statusField.name], record)}</span>}
-                styles={{ title: { whiteSpace: "normal", overflowWrap: "anywhere" } }}
-              >
-                <Descriptions
-                  size="small"
-                  column={1}
-                  items={detailFields.map((f) => ({ key: f.name, label: translate(f.label), children: cell(f, record[f.name], record) }))}
-                />
-                {hasRowButtons && <div style={{ marginTop: 8 }}>{rowButtons(record)}</div>}
-              </Card>
+            <List.Item style={{ padding: 0, border: 0, marginBottom: 8 }}>
+              <RecordCard
+                record={record}
+                titleField={titleField}
+                statusField={statusField}
+                fields={listFields}
+                cell={(f, value) => cell(f, value, record)}
+                buttons={buttonsOf(record)}
+                t={t}
+              />
             </List.Item>
           )}
         />

@@ -1,8 +1,8 @@
 /**
- * The generic lists in the browser: on a phone (390 px) every row is readable and its buttons reachable, the
- * filters fold and fit; on a wide Spanish screen (1440 px) every column header shows, none under the action
- * column; a failed read shows one toast and a retry instead of a spinner, and a missing record one error and
- * a not-found page instead of an empty form.
+ * The generic lists in the browser: on a phone (390 px) every row is a compact card, readable, its buttons
+ * reachable on one line, the filters fold and fit; on a wide Spanish screen (1440 px) every column header
+ * shows, none under the action column; a failed read shows one toast and a retry instead of a spinner, and a
+ * missing record one error and a not-found page instead of an empty form.
  */
 import type { Locator, Page } from "playwright-core";
 import { beforeAll, expect, test } from "vitest";
@@ -129,6 +129,50 @@ describeInBrowser("lists on a phone and on a wide screen", (suite) => {
       await details.click();
       await other.waitForURL((url) => url.pathname.startsWith("/schoolv2/schoolrenewinfo/"));
     }
+  });
+
+  test("390 px: a card is compact: title, key and status on one line, the fields two to a line, the buttons on one line, pages beyond it in a menu", async () => {
+    const { page } = suite;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await login(page, suite.url, "schoolv1");
+    await page.goto(`${suite.url}/activity/studentlist`);
+    const card = active(page).getByTestId("record-card").first();
+    await card.waitFor();
+    const centre = async (locator: Locator) => {
+      const box = (await locator.boundingBox())!;
+      return box.y + box.height / 2;
+    };
+    // about half of a card listing every field a line each (305 px): five and more to a screen
+    expect((await card.boundingBox())!.height).toBeLessThanOrEqual(170);
+    expect(Math.abs((await centre(card.getByTestId("record-card-title"))) - (await centre(card.getByTestId("record-card-status"))))).toBeLessThan(8);
+    // the student's number stands beside the name
+    expect(await card.getByTestId("record-card-key").innerText()).toMatch(/^\d+$/);
+    const fields = card.getByTestId("record-card-fields").locator(":scope > div");
+    expect(await fields.count()).toBeGreaterThanOrEqual(4);
+    expect(Math.abs((await centre(fields.nth(0))) - (await centre(fields.nth(1))))).toBeLessThan(4);
+    expect(await fields.nth(0).innerText()).toContain(`${en.field.sex}:`);
+    const buttons = card.getByTestId("record-card-buttons").getByRole("button");
+    expect(await buttons.count()).toBe(2);
+    expect(Math.abs((await centre(buttons.nth(0))) - (await centre(buttons.nth(1))))).toBeLessThan(4);
+    for (const part of [card.getByTestId("record-card-title"), card.getByTestId("record-card-status"), buttons.nth(1)]) expect(await insideViewport(page, part)).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    // a provider's buttons keep to one line: the pages that do not fit open from its menu
+    const operator = await (await suite.newContext()).newPage();
+    await operator.setViewportSize({ width: 390, height: 844 });
+    await login(operator, suite.url, "sysadmin");
+    await operator.goto(`${suite.url}/servicev2/servicelist`);
+    const provider = active(operator).getByTestId("record-card").first();
+    await provider.waitFor();
+    const line = provider.getByTestId("record-card-buttons").getByRole("button");
+    const count = await line.count();
+    for (let i = 0; i < count; i++) {
+      expect(await insideViewport(operator, line.nth(i))).toBe(true);
+      expect(Math.abs((await centre(line.nth(i))) - (await centre(line.nth(0))))).toBeLessThan(4);
+    }
+    await provider.getByTestId("record-card-more").click();
+    await operator.getByTestId("row-serviceactcode").click();
+    await operator.waitForURL((url) => url.pathname.startsWith("/servicev2/serviceactcode/"));
   });
 
   test("1440 px in Spanish: every column header of the provider, code and renewal lists is in view and uncovered", async () => {

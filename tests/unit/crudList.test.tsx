@@ -238,7 +238,7 @@ describe("generic list page under 992 px", { timeout: 20000 }, () => {
     window.innerWidth = desktopWidth;
   });
 
-  it("shows a card per row: its title, its status, every listed field and the row's buttons", async () => {
+  it("shows a compact card per row: its title, its status, every listed field by its label and the row's buttons, the pages beyond its line in a menu", async () => {
     listServer();
     renderCrud("/servicev2/servicelist");
     const cards = await screen.findAllByTestId("record-card", {}, { timeout: 10000 });
@@ -247,9 +247,10 @@ describe("generic list page under 992 px", { timeout: 20000 }, () => {
     const first = within(cards[0]);
     expect(first.getByTestId("record-card-title").textContent).toBe("Sunrise Campus Services");
     expect(first.getByTestId("record-card-status").textContent).toBe("Enabled");
-    expect(first.getByText("Contact person")).toBeTruthy();
-    expect(first.getByText("Li Lei")).toBeTruthy();
-    fireEvent.click(first.getByTestId("row-serviceactcode"));
+    expect(within(first.getByTestId("record-card-fields")).getByText("Contact person:", { exact: false }).parentElement?.textContent).toBe("Contact person: Li Lei");
+    expect(first.getByTestId("row-servicedelayv2")).toBeTruthy();
+    fireEvent.click(first.getByTestId("record-card-more"));
+    fireEvent.click(await screen.findByTestId("row-serviceactcode"));
     await waitFor(() => expect(screen.getByTestId("location").textContent).toBe("/servicev2/serviceactcode/2"));
   });
 
