@@ -3,7 +3,7 @@ import { Segmented } from "antd";
 import { useTranslation } from "react-i18next";
 import { changeLanguage, currentLanguage, LANGUAGES, type Language } from "../providers/i18n";
 
-const NAMES: Record<Language, string> = { zh: "中文", en: "EN", es: "ES" };
+export const LANGUAGE_NAMES: Record<Language, string> = { zh: "中文", en: "EN", es: "ES" };
 
 export function LanguageSwitch() {
   const { t } = useTranslation();
@@ -13,7 +13,7 @@ export function LanguageSwitch() {
       aria-label={t("shell.language")}
       size="small"
       value={currentLanguage()}
-      options={LANGUAGES.map((l) => ({ value: l, label: <span data-testid={`language-${l}`}>{NAMES[l]}</span> }))}
+      options={LANGUAGES.map((l) => ({ value: l, label: <span data-testid={`language-${l}`}>{LANGUAGE_NAMES[l]}</span> }))}
       onChange={(lang) => void changeLanguage(lang)}
     />
   );

@@ -1,7 +1,8 @@
 /**
  * Header search (spec 2.4, 9): fuzzy search (Fuse, threshold 0.4, title 0.7, path 0.3) over the translated
  * titles of the routes the user may open. A plain input with a result menu (no select component: the console
- * bundle stays small), Fuse loaded with the first search.
+ * bundle stays small), Fuse loaded with the first search. On a phone it opens in the breadcrumb's place (`block`),
+ * focused, and closes once left empty, on Escape or on choosing a page.
  */
 import { SearchOutlined } from "@ant-design/icons";
 import { Dropdown, Input } from "antd";
@@ -33,7 +34,7 @@ export async function routeFuse(routes: TranslatedRoute[]): Promise<Fuse<Transla
   return new FuseClass(routes, FUSE_OPTIONS);
 }
 
-export function HeaderSearch({ routes }: { routes: SearchableRoute[] }) {
+export function HeaderSearch({ routes, block, onClose }: { routes: SearchableRoute[]; block?: boolean; onClose?: () => void }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [query, setQuery] = useState("");
@@ -53,6 +54,7 @@ export function HeaderSearch({ routes }: { routes: SearchableRoute[] }) {
   const go = (path: string) => {
     setQuery("");
     navigate(path);
+    onClose?.();
   };
   return (
     <Dropdown
@@ -70,8 +72,14 @@ export function HeaderSearch({ routes }: { routes: SearchableRoute[] }) {
         prefix={<SearchOutlined />}
         onChange={(e) => setQuery(e.target.value)}
         onPressEnter={() => results[0] && go(results[0].path)}
-        onKeyDown={(e) => e.key === "Escape" && setQuery("")}
-        style={{ width: 150 }}
+        onKeyDown={(e) => {
+          if (e.key !== "Escape") return;
+          setQuery("");
+          onClose?.();
+        }}
+        onBlur={() => query.trim() === "" && onClose?.()}
+        autoFocus={block}
+        style={block ? { width: "100%", verticalAlign: "middle" } : { width: 150 }}
       />
     </Dropdown>
   );

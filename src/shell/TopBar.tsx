@@ -12,24 +12,26 @@ import {
   MenuUnfoldOutlined,
   QrcodeOutlined,
   QuestionCircleOutlined,
+  SearchOutlined,
   SettingOutlined,
   UserOutlined,
 } from "@ant-design/icons";
 import { Avatar, Button, Dropdown, Layout, Tag, Tooltip, Typography, type MenuProps } from "antd";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { normaliseUserType } from "../../common/roleKeys";
-import { feedback } from "../../providers/feedback";
 import { getCookie } from "../../providers/session";
 import { weapi } from "../../providers/weapi";
 import { LanguageSwitch } from "../LanguageSwitch";
 import { useSessionUser } from "../lib/session";
 import { UI_SIZES, updateSettings, useSettings, type UiSize } from "../lib/settings";
 import { Breadcrumbs } from "./Breadcrumbs";
+import { useFullscreen } from "./fullscreen";
 import { ChangePasswordDialog } from "./ChangePasswordDialog";
 import { DOWNLOAD_PATH, HOME_PATH, type SearchableRoute } from "./routes";
 import { HeaderSearch } from "./HeaderSearch";
+import { PhoneHeaderMenu } from "./PhoneHeaderMenu";
 import type { Scope } from "./renewal/termReload";
 import { useShellActions } from "./useShellActions";
 
@@ -48,19 +50,7 @@ const LOGIN_TYPE_LABELS: Record<string, string> = {
 
 export function FullscreenToggle() {
   const { t } = useTranslation();
-  const [full, setFull] = useState(Boolean(document.fullscreenElement));
-  useEffect(() => {
-    const onChange = () => setFull(Boolean(document.fullscreenElement));
-    document.addEventListener("fullscreenchange", onChange);
-    return () => document.removeEventListener("fullscreenchange", onChange);
-  }, []);
-  const toggle = () => {
-    if (!document.fullscreenEnabled) {
-      feedback().warning(t("shell.fullscreen_unsupported"));
-      return;
-    }
-    void (document.fullscreenElement ? document.exitFullscreen() : document.documentElement.requestFullscreen());
-  };
+  const { full, toggle } = useFullscreen();
   return (
     <Tooltip title={t("shell.fullscreen")}>
       <Button type="text" data-testid="header-fullscreen" icon={full ? <FullscreenExitOutlined /> : <FullscreenOutlined />} onClick={toggle} />
@@ -105,7 +95,7 @@ export interface TopBarProps {
   routes: SearchableRoute[];
   /** the provider and school acted in: titles beside the login type, the school's expiry; reload after a renewal */
   scope: Scope;
-  /** narrow screens: the right side may wrap onto further rows */
+  /** under 992 px: one compact row, the tools folded into one menu */
   mobile: boolean;
 }
 
@@ -131,9 +121,13 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sco
   // chose on the selection page has a tag of its own
   const scopeTitle = userType === "school" ? scope.schoolTitle : scope.providerTitle;
   const managedSchool = userType !== "school" && scope.schoolId ? scope.schoolTitle : undefined;
-  // the scope tags and the welcome text are cut only when the bar has no room left for them (the welcome
-  // first); on a phone the bar wraps and they may take a row of their own
-  const yields = mobile ? { maxWidth: "100%" } : {};
+  const welcome = t("shell.welcome", { name: user?.name ?? "", username: user?.username ?? "" });
+  const openRenew = () => {
+    setRenewMounted(true);
+    setRenewOpen(true);
+  };
+  // a phone's bar keeps to one row: the search opens in the breadcrumb's place, the other tools fold into a menu
+  const [searchOpen, setSearchOpen] = useState(false);
 
   const avatarItems: MenuProps["items"] = [
     { key: "home", label: <span data-testid="avatar-home">{t("shell.home")}</span> },
@@ -157,9 +151,9 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sco
       data-testid="top-bar"
       style={{
         display: "flex",
-        flexWrap: mobile ? "wrap" : "nowrap",
+        flexWrap: "nowrap",
         alignItems: "center",
-        columnGap: 12,
+        columnGap: mobile ? 4 : 12,
         height: "auto",
         minHeight: 50,
         lineHeight: "50px",
@@ -173,7 +167,7 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sco
       <Button type="text" data-testid="sidebar-toggle" aria-label={t("shell.toggle_sidebar")} icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />} onClick={onToggleSidebar} />
       {/* on a desktop everything stays on one row: the breadcrumb keeps its width (up to 40%), the scope tag and the welcome text give way */}
       <div style={mobile ? { flex: "1 1 0", minWidth: 0, overflow: "hidden" } : { flex: "0 0 auto", maxWidth: "40%", overflow: "hidden" }}>
-        <Breadcrumbs />
+        {mobile && searchOpen ? <HeaderSearch routes={routes} block onClose={() => setSearchOpen(false)} /> : <Breadcrumbs />}
       </div>
       <div
         className="console-topbar-tools"
@@ -181,66 +175,78 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sco
           display: "flex",
           alignItems: "center",
           gap: 4,
-          flex: "1 1 auto",
+          flex: mobile ? "none" : "1 1 auto",
           minWidth: 0,
-          flexWrap: mobile ? "wrap" : "nowrap",
+          flexWrap: "nowrap",
           marginInlineStart: "auto",
           justifyContent: "flex-end",
           whiteSpace: "nowrap",
         }}
       >
-        <HeaderSearch routes={routes} />
-        <Tooltip title={t("shell.qr")}>
-          <Button type="text" data-testid="header-qr" icon={<QrcodeOutlined />} onClick={() => setQrOpen(true)} />
-        </Tooltip>
-        <Tooltip title={t("shell.user_manual")}>
-          <Button type="text" data-testid="header-manual" icon={<QuestionCircleOutlined />} onClick={() => void openUserManual()} />
-        </Tooltip>
-        {hasProvider && (
-          <Tooltip title={t("shell.download")}>
-            <Link to={DOWNLOAD_PATH} data-testid="header-download">
-              <Button type="text" icon={<DownloadOutlined />} />
-            </Link>
-          </Tooltip>
+        {mobile ? (
+          <>
+            {!searchOpen && <Button type="text" data-testid="header-search-open" aria-label={t("shell.search")} icon={<SearchOutlined />} onClick={() => setSearchOpen(true)} />}
+            <PhoneHeaderMenu
+              scopeTag={typeLabel && `${t(typeLabel)}${scopeTitle ? `: ${scopeTitle}` : ""}`}
+              managedSchool={managedSchool && t("shell.managing_school", { title: managedSchool })}
+              welcome={welcome}
+              expiry={userType === "school" && schoolEndTime ? t("shell.expiry", { date: schoolEndTime }) : undefined}
+              onRenew={userType === "school" ? openRenew : undefined}
+              onQr={() => setQrOpen(true)}
+              onManual={() => void openUserManual()}
+              onDownload={hasProvider ? () => navigate(DOWNLOAD_PATH) : undefined}
+              onSettings={onOpenSettings}
+            />
+          </>
+        ) : (
+          <>
+            <HeaderSearch routes={routes} />
+            <Tooltip title={t("shell.qr")}>
+              <Button type="text" data-testid="header-qr" icon={<QrcodeOutlined />} onClick={() => setQrOpen(true)} />
+            </Tooltip>
+            <Tooltip title={t("shell.user_manual")}>
+              <Button type="text" data-testid="header-manual" icon={<QuestionCircleOutlined />} onClick={() => void openUserManual()} />
+            </Tooltip>
+            {hasProvider && (
+              <Tooltip title={t("shell.download")}>
+                <Link to={DOWNLOAD_PATH} data-testid="header-download">
+                  <Button type="text" icon={<DownloadOutlined />} />
+                </Link>
+              </Tooltip>
+            )}
+            {typeLabel && (
+              <Tag color="blue" data-testid="header-login-type" className="console-topbar-yields" style={{ minWidth: 64, overflow: "hidden", textOverflow: "ellipsis", marginInlineEnd: 0 }} title={scopeTitle}>
+                {t(typeLabel)}
+                {scopeTitle ? `: ${scopeTitle}` : ""}
+              </Tag>
+            )}
+            {managedSchool && (
+              <Tag color="geekblue" data-testid="header-school" className="console-topbar-yields" style={{ minWidth: 64, overflow: "hidden", textOverflow: "ellipsis", marginInlineEnd: 0 }} title={managedSchool}>
+                {t("shell.managing_school", { title: managedSchool })}
+              </Tag>
+            )}
+            {userType === "school" && (
+              <Button type="link" data-testid="header-renew" onClick={openRenew}>
+                {t("renewal.renew")}
+              </Button>
+            )}
+            {userType === "school" && schoolEndTime && (
+              <Typography.Text type="secondary" data-testid="header-expiry" style={{ whiteSpace: "nowrap" }}>
+                {t("shell.expiry", { date: schoolEndTime })}
+              </Typography.Text>
+            )}
+            {/* the welcome gives way before the scope tags: which school or provider one acts in matters more */}
+            <Typography.Text data-testid="header-welcome" className="console-topbar-yields" style={{ minWidth: 48, flexShrink: 4, lineHeight: "normal" }} ellipsis={{ tooltip: true }}>
+              {welcome}
+            </Typography.Text>
+            <SizeSelector />
+            <FullscreenToggle />
+            <LanguageSwitch />
+            <Tooltip title={t("settings.title")}>
+              <Button type="text" data-testid="header-settings" icon={<SettingOutlined />} onClick={onOpenSettings} />
+            </Tooltip>
+          </>
         )}
-        {typeLabel && (
-          <Tag color="blue" data-testid="header-login-type" className="console-topbar-yields" style={{ ...yields, minWidth: 64, overflow: "hidden", textOverflow: "ellipsis", marginInlineEnd: 0 }} title={scopeTitle}>
-            {t(typeLabel)}
-            {scopeTitle ? `: ${scopeTitle}` : ""}
-          </Tag>
-        )}
-        {managedSchool && (
-          <Tag color="geekblue" data-testid="header-school" className="console-topbar-yields" style={{ ...yields, minWidth: 64, overflow: "hidden", textOverflow: "ellipsis", marginInlineEnd: 0 }} title={managedSchool}>
-            {t("shell.managing_school", { title: managedSchool })}
-          </Tag>
-        )}
-        {userType === "school" && (
-          <Button
-            type="link"
-            data-testid="header-renew"
-            onClick={() => {
-              setRenewMounted(true);
-              setRenewOpen(true);
-            }}
-          >
-            {t("renewal.renew")}
-          </Button>
-        )}
-        {userType === "school" && schoolEndTime && (
-          <Typography.Text type="secondary" data-testid="header-expiry" style={{ whiteSpace: "nowrap" }}>
-            {t("shell.expiry", { date: schoolEndTime })}
-          </Typography.Text>
-        )}
-        {/* the welcome gives way before the scope tags: which school or provider one acts in matters more */}
-        <Typography.Text data-testid="header-welcome" className="console-topbar-yields" style={{ ...yields, minWidth: 48, flexShrink: 4, lineHeight: "normal" }} ellipsis={{ tooltip: true }}>
-          {t("shell.welcome", { name: user?.name ?? "", username: user?.username ?? "" })}
-        </Typography.Text>
-        <SizeSelector />
-        <FullscreenToggle />
-        <LanguageSwitch />
-        <Tooltip title={t("settings.title")}>
-          <Button type="text" data-testid="header-settings" icon={<SettingOutlined />} onClick={onOpenSettings} />
-        </Tooltip>
         <Dropdown trigger={["click"]} menu={{ items: avatarItems, onClick: onAvatarClick }}>
           <Avatar data-testid="avatar-dropdown" src={user?.avatar || undefined} icon={<UserOutlined />} style={{ cursor: "pointer" }} />
         </Dropdown>
