@@ -3,18 +3,44 @@
  * every registered operation is called with no token, with every demo account's token, and with other tenants'
  * ids. It must answer token_error without a session, FAIL to a role it does not name, FAIL for a tenant outside
  * the caller's authority, FAIL for writes while the caller's term has expired, and never hand out another
- * tenant's rows. An operation registered tomorrow is covered by this file the day it is registered.
+ * tenant's rows: not in a list, a record, a report's rows or figures, nor in an exported file (read back with
+ * exceljs), found by the tenant columns, the records referred to and the texts only one tenant's seeded rows hold.
+ * The demo accounts are joined by a provider staff account with no school assigned, which sees no school's rows.
+ * An operation registered tomorrow is covered by this file the day it is registered.
  */
+import { and, eq, inArray, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import type { ReportDecl } from "../../common/catalogue";
+import { refTitleKey } from "../../common/fieldRules";
+import { yuanToFen } from "../../common/money";
 import { hasAnyRole } from "../../common/roleKeys";
+import { reports } from "../../resources.config";
+import { loadAuthority } from "../../server/auth/authority";
 import { termExpired } from "../../server/auth/expiry";
 import { tenantColumnNames } from "../../server/db/catalogueTables";
-import { catalogueTables } from "../../server/db/schema";
+import { catalogueTables, providers, users } from "../../server/db/schema";
+import { reportSources } from "../../server/domains/reports";
 import { translator } from "../../server/lib/i18n";
+import type { Envelope } from "../../server/protocol/envelope";
 import { ANY_SIGNED_IN, type Operation, type SessionOperation } from "../../server/protocol/registry";
 import { describeOnDatabases } from "../helpers/db";
-import { demoAccountCases, entityOf, foreignTenantIn, registeredOperations, sessionOf, tenantMap, type DemoAccountCase, type TenantMap } from "./registryCases";
-import { createTestApp, type TestApp } from "./support";
+import {
+  demoAccountCases,
+  entityOf,
+  foreignNameIn,
+  foreignRecordIn,
+  foreignTenantIn,
+  registeredOperations,
+  sessionOf,
+  sheetRows,
+  tenantData,
+  tenantMap,
+  XLSX_MIME,
+  type DemoAccountCase,
+  type TenantData,
+  type TenantMap,
+} from "./registryCases";
+import { createTestApp, idByTitle, type TestApp } from "./support";
 
 const zh = translator("zh");
 const SYSTEM_ERROR = zh("api.system_error");
@@ -26,6 +52,11 @@ function allows(operation: SessionOperation<unknown>, account: DemoAccountCase):
 }
 
 const label = (o: Operation<unknown>) => `${o.path}:${o.method}`;
+const reportOf = (o: Operation<unknown>) => reports.find((r) => r.name === o.method || r.exportOperation === o.method);
+
+/** A measure's value as the API gives it, in its stored form (money in fen). */
+const stored = (report: ReportDecl, measure: string, value: unknown) =>
+  report.measures.find((m) => m.name === measure)?.type === "money" ? yuanToFen(String(value)) : Number(value);
 
 it("registers every operation that needs a session with its roles and its effect", () => {
   expect(sessionOperations.length).toBeGreaterThan(30);
@@ -41,11 +72,24 @@ describeOnDatabases("authorisation matrix", (kind) => {
   let t: TestApp;
   let accounts: DemoAccountCase[];
   let tenants: TenantMap;
+  let data: TenantData;
+  /** a provider staff account with no school assigned (yet, or any more) */
+  let unassigned: DemoAccountCase;
 
   beforeAll(async () => {
     t = await createTestApp(kind);
     accounts = await demoAccountCases(t);
+    const sunrise = await idByTitle(t.db, providers, "Sunrise Campus Services");
+    const [user] = await t.db
+      .insert(users)
+      .values({ username: "staff_unassigned", passwordHash: "-", name: "Unassigned Staff", userType: "service_schadmin", sysid: sunrise })
+      .returning({ id: users.id });
+    const auth = (await loadAuthority(t.db, user!.id))!;
+    expect(auth.usable && auth.assignedSchoolIds.length === 0).toBe(true);
+    unassigned = { username: "staff_unassigned", userId: user!.id, auth, sysid: sunrise, schids: [] };
+    accounts.push(unassigned);
     tenants = await tenantMap(t);
+    data = await tenantData(t);
   });
   afterAll(async () => {
     await t?.close();
@@ -69,9 +113,21 @@ describeOnDatabases("authorisation matrix", (kind) => {
     }
   });
 
+  /** The rows of the file an export answered, after checking none of its texts is another tenant's. */
+  async function fileRows(res: Envelope, account: DemoAccountCase, where: string): Promise<unknown[][] | null> {
+    const file = res.data?.items as { mime?: unknown; content_base64?: unknown } | undefined;
+    if (file?.mime !== XLSX_MIME || typeof file.content_base64 !== "string") return null;
+    const rows = await sheetRows(file.content_base64);
+    expect(foreignNameIn(rows, account, data, "file"), where).toBeNull();
+    return rows;
+  }
+
   it("refuses every operation to the roles it does not name, and serves the others without a fault or another tenant's rows", async () => {
     let allowedCalls = 0;
+    let files = 0;
     for (const operation of sessionOperations) {
+      const entity = entityOf(operation);
+      const report = reportOf(operation);
       for (const account of accounts) {
         const token = await sessionOf(t, account);
         const res = await t.call(operation.path, operation.method, {}, { token });
@@ -84,9 +140,85 @@ describeOnDatabases("authorisation matrix", (kind) => {
         expect(res.return_code, where).not.toBe("token_error");
         expect(res.return_msg, where).not.toBe(SYSTEM_ERROR);
         expect(foreignTenantIn(res.data, account, tenants), where).toBeNull();
+        expect(foreignRecordIn(res.data, account, data, entity), where).toBeNull();
+        expect(foreignNameIn(res.data, account, data), where).toBeNull();
+
+        const rows = await fileRows(res, account, where);
+        if (!rows) continue;
+        files++;
+        if (entity && operation.method === entity.exportOperation) {
+          // an entity's export holds the rows its list counts for the same caller, no more
+          const list = await t.call(operation.path, `${entity.name}list`, { limit: 1 }, { token });
+          expect(list.return_code, where).toBe("SUCCESS");
+          expect(rows.length - 1, where).toBe(Number(list.data?.total));
+        } else if (report && operation.method === report.exportOperation) {
+          // a report's export holds the rows and total its answer gives the same caller, no more
+          const answer = await t.call(operation.path, report.name, {}, { token });
+          const items = answer.data?.items as Record<string, unknown>[];
+          const measures = (row: Record<string, unknown>) => report.measures.map((m) => stored(report, m.name, row[m.name]));
+          expect(rows.length, where).toBe(items.length + 2);
+          const sheetRow = (row: unknown[]) => [row[0], ...report.measures.map((m, i) => stored(report, m.name, row[i + 1]))];
+          expect(rows.slice(1, -1).map(sheetRow), where).toEqual(items.map((item) => [item[refTitleKey(report.dimension.name)], ...measures(item)]));
+          expect(sheetRow(rows.at(-1)!).slice(1), where).toEqual(measures(answer.data?.sums as Record<string, unknown>));
+        }
       }
     }
     expect(allowedCalls).toBeGreaterThan(100);
+    // the student export, the activation code export and every report's export, read back
+    expect(files).toBeGreaterThan(5);
+  });
+
+  it("answers every report's figures from the caller's own schools only, as the report's source counts them there", async () => {
+    let checked = 0;
+    for (const report of reports) {
+      const source = reportSources[report.name];
+      if (!source) throw new Error(`report ${report.name} has no source`);
+      for (const account of accounts.filter((a) => hasAnyRole(a.auth.roles, report.roles))) {
+        // the tenant's conditions, made here from the account alone
+        const conditions: SQL[] = [];
+        if (account.sysid !== null) conditions.push(eq(source.column("sysid"), account.sysid));
+        if (report.scope === "school" && account.schids !== null) conditions.push(account.schids.length > 0 ? inArray(source.column("sch_id"), account.schids) : eq(source.column("sch_id"), -1));
+        const expected = await source.rows(t.db, conditions.length > 0 ? and(...conditions) : undefined);
+        const res = await t.call("adminapiv2", report.name, {}, { token: await sessionOf(t, account) });
+        const where = `${report.name} as ${account.username}`;
+        expect(res.return_code, where).toBe("SUCCESS");
+        const sums = res.data?.sums as Record<string, unknown>;
+        for (const measure of report.measures) {
+          const total = expected.reduce((sum, row) => sum + (Number(row[measure.name] ?? 0) || 0), 0);
+          expect(stored(report, measure.name, sums[measure.name]), `${where}: ${measure.name}`).toBe(total);
+        }
+        expect(report.measures.some((m) => Number(sums[m.name]) > 0), `${where} counts something`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(reports.length);
+  });
+
+  it("shows a provider staff account with no school assigned no school's rows and no figures", async () => {
+    const token = await sessionOf(t, unassigned);
+    let lists = 0;
+    for (const operation of sessionOperations.filter((o) => o.effect === "read" && allows(o, unassigned))) {
+      const where = label(operation);
+      const entity = entityOf(operation);
+      const report = reportOf(operation);
+      const res = await t.call(operation.path, operation.method, {}, { token });
+      expect(res.return_msg, where).not.toBe(SYSTEM_ERROR);
+      if (entity && operation.method === `${entity.name}list` && tenantColumnNames(entity).schid) {
+        expect(res.return_code, where).toBe("SUCCESS");
+        expect(res.data, where).toMatchObject({ items: [], total: 0 });
+        lists++;
+      } else if (report && operation.method === report.name) {
+        for (const measure of report.measures) expect(Number((res.data?.sums as Record<string, unknown>)[measure.name]), where).toBe(0);
+      } else if (operation.method === "dashboard") {
+        const figures = (res.data?.items as { figures: { key: string; value: number }[] }).figures;
+        expect(figures.length, where).toBeGreaterThan(0);
+        for (const figure of figures) expect(figure.value, `${where}: ${figure.key}`).toBe(0);
+      }
+      const rows = await fileRows(res, unassigned, where);
+      if (rows && (operation.method === entity?.exportOperation || operation.method === report?.exportOperation)) expect(rows.length, where).toBeLessThanOrEqual(2);
+    }
+    // the schools, grades, classes and import log lists at least
+    expect(lists).toBeGreaterThanOrEqual(4);
   });
 
   it("refuses every provider and school outside the caller's authority, named by sysid or sch_id, without revealing anything", async () => {

@@ -4,11 +4,13 @@
  * test that changes a password or logs out cannot lock the next one out).
  */
 import { eq } from "drizzle-orm";
-import { entities } from "../../resources.config";
+import ExcelJS from "exceljs";
+import type { EntityDecl, FieldDecl } from "../../common/catalogue";
+import { entities, reports } from "../../resources.config";
 import { loadAuthority, type Authority } from "../../server/auth/authority";
 import { createSession } from "../../server/auth/sessions";
-import { tableColumn } from "../../server/db/catalogueTables";
-import { schools, userSchools, users } from "../../server/db/schema";
+import { isColumnField, tableColumn, tenantColumnNames } from "../../server/db/catalogueTables";
+import { catalogueTables, schools, userSchools, users } from "../../server/db/schema";
 import { registerOperations } from "../../server/domains";
 import { OperationRegistry, type Operation } from "../../server/protocol/registry";
 import { DEMO_ACCOUNTS } from "../../server/seed/demo";
@@ -92,4 +94,145 @@ export function foreignTenantIn(value: unknown, account: DemoAccountCase, tenant
     if (found) return found;
   }
   return null;
+}
+
+/** The tenant a stored row belongs to: a provider, or one of its schools. */
+export interface Owner {
+  sysid: number;
+  schid: number | null;
+}
+
+/** What the seeded database says about who owns what, to find another tenant's rows in any answer or file. */
+export interface TenantData {
+  /** texts only one tenant's rows hold (a school's title, a student's name, a guardian's phone, a provider's code) */
+  names: Map<string, Owner>;
+  /** every catalogue record's tenant, by entity name and id */
+  records: Map<string, Map<number, Owner>>;
+}
+
+/** the kinds of field whose values are texts a user typed or the seed wrote (not choices, dates or numbers) */
+const TEXT_KINDS = new Set(["string", "text", "phone", "idcard", "image"]);
+/** a text several tenants hold, or the platform too, names no one */
+const SHARED = "shared";
+
+/** A row's tenant by the entity's tenant columns; null: the platform's (no tenant). */
+function ownerOf(entity: EntityDecl, row: Record<string, unknown>): Owner | null {
+  const number = (value: unknown) => (value === null || value === undefined || value === "" ? null : Number(value));
+  if (entity.scope === "platform") {
+    const sysid = entity.providerColumn ? number(row[entity.providerColumn]) : null;
+    return sysid === null ? null : { sysid, schid: null };
+  }
+  const tenant = tenantColumnNames(entity);
+  const sysid = number(row[tenant.sysid ?? ""]);
+  return sysid === null ? null : { sysid, schid: tenant.schid ? number(row[tenant.schid]) : null };
+}
+
+export async function tenantData(t: TestApp): Promise<TenantData> {
+  const holders = new Map<string, Owner | typeof SHARED>();
+  const hold = (text: unknown, owner: Owner | null) => {
+    if (typeof text !== "string" || text.trim().length < 2) return;
+    const held = holders.get(text);
+    if (held === SHARED) return;
+    if (owner === null) holders.set(text, SHARED);
+    else if (held === undefined) holders.set(text, owner);
+    else if (held.sysid !== owner.sysid) holders.set(text, SHARED);
+    // held by a school and by another school or its provider: the provider's, whose every account may see it
+    else if (held.schid !== owner.schid) holders.set(text, { sysid: owner.sysid, schid: null });
+  };
+  const records = new Map<string, Map<number, Owner>>();
+  for (const entity of entities.filter((e) => e.implementedBy !== "domain" && catalogueTables[e.name])) {
+    const byId = new Map<number, Owner>();
+    records.set(entity.name, byId);
+    const texts = entity.fields.filter((f) => TEXT_KINDS.has(f.type) && isColumnField(f));
+    for (const row of (await t.db.select().from(catalogueTables[entity.name]!)) as Record<string, unknown>[]) {
+      const owner = ownerOf(entity, row);
+      if (owner) byId.set(Number(row.id), owner);
+      for (const field of texts) hold(row[field.name], owner);
+    }
+  }
+  // accounts by their names (a username such as "school" is a word the answers use for other things too);
+  // an operator's are the platform's
+  for (const user of await t.db.select({ name: users.name, userType: users.userType, sysid: users.sysid, schid: users.schid }).from(users)) {
+    hold(user.name, user.userType === "system" || user.sysid === null ? null : { sysid: user.sysid, schid: user.schid });
+  }
+  const names = new Map<string, Owner>();
+  for (const [text, owner] of holders) if (owner !== SHARED) names.set(text, owner);
+  return { names, records };
+}
+
+/** Whether a row of this tenant lies outside the account's authority. */
+function foreignTo(account: DemoAccountCase, owner: Owner): boolean {
+  if (account.sysid === null) return false;
+  if (owner.sysid !== account.sysid) return true;
+  return owner.schid !== null && account.schids !== null && !account.schids.includes(owner.schid);
+}
+
+/** Every string in an answer or a sheet, with where it is. */
+function* stringsIn(value: unknown, path: string): Generator<[string, string]> {
+  if (typeof value === "string") yield [value, path];
+  else if (Array.isArray(value)) for (const [i, item] of value.entries()) yield* stringsIn(item, `${path}[${i}]`);
+  else if (value && typeof value === "object") for (const [key, item] of Object.entries(value)) yield* stringsIn(item, `${path}.${key}`);
+}
+
+/** The first text in `value` that only a tenant outside the account's authority holds: "path: text", or null. */
+export function foreignNameIn(value: unknown, account: DemoAccountCase, data: TenantData, path = "data"): string | null {
+  for (const [text, where] of stringsIn(value, path)) {
+    const owner = data.names.get(text);
+    if (owner && foreignTo(account, owner)) return `${where}: ${text}`;
+  }
+  return null;
+}
+
+/** reference keys of the catalogue (grade_id, class_id...) to the entity they refer to, where the name says one only */
+const referenceKeys: Map<string, string> = (() => {
+  const found = new Map<string, Set<string>>();
+  const add = (field: FieldDecl) => {
+    if (field.type !== "ref" || !field.ref || field.multiple) return;
+    found.set(field.name, (found.get(field.name) ?? new Set()).add(field.ref.entity));
+  };
+  for (const entity of entities) entity.fields.forEach(add);
+  for (const report of reports) [report.dimension, ...report.filters].forEach(add);
+  return new Map([...found].filter(([, targets]) => targets.size === 1).map(([key, targets]) => [key, [...targets][0]!]));
+})();
+
+/**
+ * The first record in `value` of a tenant outside the account's authority, found by the references its objects
+ * carry (`class_id`, `grade_id`...) and, for the answers of an entity's operations, the records' own `id`.
+ */
+export function foreignRecordIn(value: unknown, account: DemoAccountCase, data: TenantData, entity?: EntityDecl, path = "data"): string | null {
+  if (account.sysid === null || typeof value !== "object" || value === null) return null;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = foreignRecordIn(item, account, data, entity, `${path}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  const record = value as Record<string, unknown>;
+  const keys: [string, string | undefined][] = [...Object.keys(record).map((key): [string, string | undefined] => [key, referenceKeys.get(key)])];
+  if (entity && path.startsWith("data.items")) keys.push(["id", entity.name]);
+  for (const [key, target] of keys) {
+    if (!target || typeof record[key] !== "number") continue;
+    const owner = data.records.get(target)?.get(record[key] as number);
+    if (owner && foreignTo(account, owner)) return `${path}.${key} (${target} ${String(record[key])})`;
+  }
+  for (const [key, item] of Object.entries(record)) {
+    if (typeof item !== "object" || item === null) continue;
+    const found = foreignRecordIn(item, account, data, entity, `${path}.${key}`);
+    if (found) return found;
+  }
+  return null;
+}
+
+export const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/** The cells of a file's first sheet, row by row, each as exceljs reads it (a text, a number, a date...). */
+export async function sheetRows(contentBase64: string): Promise<unknown[][]> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(Buffer.from(contentBase64, "base64") as unknown as ArrayBuffer);
+  const rows: unknown[][] = [];
+  workbook.worksheets[0]?.eachRow((row) => {
+    rows.push((row.values as unknown[]).slice(1).map((cell) => (cell && typeof cell === "object" && "richText" in cell ? (cell.richText as { text: string }[]).map((p) => p.text).join("") : cell)));
+  });
+  return rows;
 }

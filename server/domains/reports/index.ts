@@ -1,9 +1,12 @@
 /** The catalogue's reports (resources.config.ts) with the sources of their figures. */
 import { reports } from "../../../resources.config";
-import { registerReportOperations } from "../../engine/reports";
+import { registerReportOperations, type ReportSources } from "../../engine/reports";
 import type { OperationRegistry } from "../../protocol/registry";
 import { studentReportSources } from "./students";
 
+/** Every report's source of figures, by report name. */
+export const reportSources: ReportSources = { ...studentReportSources };
+
 export function registerReports(registry: OperationRegistry): void {
-  registerReportOperations(registry, reports, { ...studentReportSources });
+  registerReportOperations(registry, reports, reportSources);
 }
