@@ -156,10 +156,11 @@ describeInBrowser("report pages and the dashboard", (suite) => {
     }
 
     await page.setViewportSize({ width: 390, height: 844 });
-    // folded: the chart starts in the top half of the screen
-    expect(await page.getByTestId("report-filters").count()).toBe(0);
-    expect((await page.getByTestId("report-chart-area").boundingBox())!.y).toBeLessThan(844 / 2);
     const toggle = page.getByTestId("report-filters-toggle");
+    await toggle.waitFor();
+    // folded: the chart starts in the top half of the screen
+    await expect.poll(() => page.getByTestId("report-filters").count()).toBe(0);
+    expect((await page.getByTestId("report-chart-area").boundingBox())!.y).toBeLessThan(844 / 2);
     const badge = page.locator(".ant-badge").filter({ has: toggle }).locator(".ant-badge-count");
     expect(await badge.count()).toBe(0);
     await toggle.click();
