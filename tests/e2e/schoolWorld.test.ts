@@ -1,8 +1,9 @@
 /**
  * The school's world in the browser: the provider (svc, working across its schools) adds a grade and a class in
  * place on the v2 lists, choosing the school in the form, then a student with its grade and class narrowed by
- * those choices; the student list shows the names, filters by class and exports. The school and the provider's
- * staff see only their own schools' records.
+ * those choices; the student list shows the names, filters by class and exports; a grade name the school already
+ * has is refused under the field, the dialog kept open. The school and the provider's staff see only their own
+ * schools' records.
  */
 import { randomBytes } from "node:crypto";
 import ExcelJS from "exceljs";
@@ -66,6 +67,21 @@ describeInBrowser("the school's world", (suite) => {
     await filterList(page, en.field.grade_title, tag);
     await expect.poll(() => tableRows(page).filter({ hasText: grade }).count(), { timeout: 10_000 }).toBe(1);
     expect(await tableRows(page).filter({ hasText: grade }).innerText()).toContain(NO1);
+
+    // the same name again in that school: the server's refusal under the field, the dialog still open, no error
+    // escaping the page
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    await page.getByTestId("add-button").filter({ visible: true }).click();
+    const again = page.getByTestId("record-modal-add").filter({ visible: true });
+    await choose(page, selectOf(again, en.field.school), "No.1", NO1);
+    await inputOf(again, en.field.grade_title).fill(grade);
+    await dialogSave(page);
+    const duplicate = en.api.duplicate.replace("{{label}}", en.field.grade_title);
+    await expect.poll(() => again.locator(".ant-form-item-explain-error").filter({ hasText: duplicate }).count(), { timeout: 10_000 }).toBe(1);
+    await page.locator(".ant-modal-footer").filter({ visible: true }).getByRole("button", { name: en.common.cancel }).click();
+    await expect.poll(() => page.getByTestId("record-modal-add").filter({ visible: true }).count(), { timeout: 10_000 }).toBe(0);
+    expect(pageErrors).toEqual([]);
 
     // a class of that grade: the grade select offers the chosen school's grades
     await page.goto(`${suite.url}/schoolv2/classeslist`);
