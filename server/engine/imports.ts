@@ -302,8 +302,8 @@ class EntityImport {
       const logId = await ctx.db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(${IMPORT_LOCK_SPACE}::integer, ${target.schid}::integer)`);
         const errors = [...prepared.errors];
-        await this.checkStored(ctx, tx, target, prepared.rows, errors);
         creates = await this.resolveReferences(ctx, tx, target, prepared.rows, errors, preview);
+        await this.checkStored(ctx, tx, target, prepared.rows, errors);
         if (errors.length > 0) throw new RowErrors(errors);
         if (preview) return undefined;
         for (let i = 0; i < prepared.rows.length; i += INSERT_BATCH) {
@@ -429,22 +429,30 @@ class EntityImport {
       ).safeParse(input);
       if (alone.success) Object.assign(record, alone.data);
     }
-    // a unique field twice in the file: the later row names the earlier
+    // a unique field twice in the file (within the same referred record, for one unique within it): the later row names the earlier
     for (const field of this.columns) {
       const value = record[field.name];
       if (!field.unique || failed.has(field.name) || value === null || value === undefined) continue;
+      const within = uniqueWithinField(field);
+      const key = within ? `${titles[within] ?? String(record[within] ?? "")}\u0000${String(value)}` : value;
       let seen = firstRowOf.get(field.name);
       if (!seen) firstRowOf.set(field.name, (seen = new Map()));
-      const first = seen.get(value);
-      if (first === undefined) seen.set(value, row);
+      const first = seen.get(key);
+      if (first === undefined) seen.set(key, row);
       else fail(field, t("import.duplicate_in_file", { label: this.label(t, field), value: String(value), row: first }));
     }
     return { row, record, titles, failed };
   }
 
-  /** Unique fields against the records already stored (in the school, or everywhere for a platform-wide one). */
+  /**
+   * Unique fields against the records already stored: in the school (or provider) for a "tenant"-unique one, among
+   * the records referring to the same record for one unique within a reference (run after the references are
+   * resolved), everywhere for a platform-wide one.
+   */
   private async checkStored(ctx: OperationContext, tx: DbOrTx, target: Tenant, rows: PreparedRow[], errors: RowError[]): Promise<void> {
     for (const field of this.columns.filter((f) => f.unique)) {
+      const withinField = uniqueWithinField(field);
+      const withinColumn = withinField ? tableColumn(this.table, withinField) : undefined;
       const rowsOf = new Map<unknown, PreparedRow[]>();
       for (const prepared of rows) {
         const value = prepared.record[field.name];
@@ -453,13 +461,17 @@ class EntityImport {
       }
       const values = [...rowsOf.keys()];
       const column = tableColumn(this.table, field.name);
-      const within = field.unique === "tenant" ? this.uniqueWithin(target) : undefined;
+      const within = field.unique === "tenant" || withinColumn ? this.uniqueWithin(target) : undefined;
       for (let i = 0; i < values.length; i += LOOKUP_BATCH) {
         const conditions: SQL[] = [inArray(column, values.slice(i, i + LOOKUP_BATCH))];
         if (within) conditions.push(within);
-        const found = await tx.select({ value: column }).from(this.table).where(and(...conditions));
-        for (const { value } of found) {
+        const found: { value: unknown; parent?: unknown }[] = await tx
+          .select({ value: column, ...(withinColumn ? { parent: withinColumn } : {}) })
+          .from(this.table)
+          .where(and(...conditions));
+        for (const { value, parent } of found) {
           for (const prepared of rowsOf.get(value) ?? []) {
+            if (withinField && prepared.record[withinField] !== parent) continue;
             prepared.failed.add(field.name);
             errors.push({ row: prepared.row, field: field.name, message: ctx.t("import.exists", { label: this.label(ctx.t, field), value: String(value) }) });
           }
@@ -519,11 +531,14 @@ class EntityImport {
       if (wanted.size === 0) continue;
 
       const known = new Map<string, number>();
-      const existing = await tx
+      const query = tx
         .select({ id, title, ...(parent ? { parent } : {}) })
         .from(table)
         .where(and(...conditions))
         .orderBy(id);
+      // a record found under its parent (a class in its grade) stays there until the import commits: a class moved to
+      // another grade meanwhile would otherwise leave the imported students in the old one
+      const existing = parent ? await query.for("share") : await query;
       for (const row of existing as { id: number; title: unknown; parent?: unknown }[]) {
         const k = key(parent ? row.parent : undefined, String(row.title));
         if (!known.has(k)) known.set(k, Number(row.id));
@@ -623,6 +638,11 @@ class EntityImport {
 interface Tenant {
   sysid: number;
   schid: number;
+}
+
+/** The reference field a field is unique within (a class's title within its grade), if any. */
+function uniqueWithinField(field: FieldDecl): string | undefined {
+  return typeof field.unique === "object" ? field.unique.within : undefined;
 }
 
 /** The file's name as given, without any folder, bounded to the log's column. */
