@@ -1,9 +1,21 @@
 /**
- * .xlsx files built part by part, each part declaring the size the caller wants: honest files, and the zip bombs
- * the import must survive (a part that declares a few kilobytes and inflates to hundreds of megabytes). Used by the
- * import tests and the bench's memory figures.
+ * .xlsx files for the import tests and the bench: as exceljs writes them, and built part by part, each part declaring
+ * the size the caller wants: honest files, and the zip bombs the import must survive (a part that declares a few
+ * kilobytes and inflates to hundreds of megabytes).
  */
 import zlib from "node:zlib";
+import ExcelJS from "exceljs";
+
+export type Cell = string | number | null;
+
+/** An .xlsx of one sheet as exceljs writes it: the header row, then the rows, as base64. */
+export async function sheetBase64(header: Cell[], rows: Cell[][]): Promise<string> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet("Sheet1");
+  sheet.addRow(header);
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await book.xlsx.writeBuffer()).toString("base64");
+}
 
 export interface Part {
   name: string;

@@ -3,28 +3,21 @@
  * other schools use (a sibling school of the same provider, another provider's school), and refuses, naming the
  * row and the field, only the numbers its own school already holds. On both databases.
  */
-import ExcelJS from "exceljs";
 import { and, eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { schools, students } from "../../server/db/schema";
 import { translator } from "../../server/lib/i18n";
 import { describeOnDatabases } from "../helpers/db";
+import { sheetBase64, type Cell } from "../helpers/xlsxParts";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
-type Cell = string | number | null;
 
 const zh = translator("zh");
 const HEADER = ["name", "student_no", "sex", "grade", "class", "guardian_name", "guardian_phone"];
 
-/** An .xlsx of one sheet: the header row, then the rows, as base64. */
-async function workbook(rows: Cell[][]): Promise<string> {
-  const book = new ExcelJS.Workbook();
-  const sheet = book.addWorksheet("Sheet1");
-  sheet.addRow(HEADER);
-  for (const row of rows) sheet.addRow(row);
-  return Buffer.from(await book.xlsx.writeBuffer()).toString("base64");
-}
+/** An .xlsx of the rows under the header. */
+const workbook = (rows: Cell[][]) => sheetBase64(HEADER, rows);
 
 interface ImportItems {
   total: number;

@@ -10,10 +10,10 @@ import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { translator } from "../../server/lib/i18n";
 import { describeOnDatabases } from "../helpers/db";
+import { sheetBase64, type Cell } from "../helpers/xlsxParts";
 import { createTestApp, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
-type Cell = string | number | null;
 
 const zh = translator("zh");
 const en = translator("en");
@@ -22,14 +22,7 @@ const EN_HEADER = ["Student name", "Student number", "Gender", "Grade", "Class",
 const ZH_HEADER = ["学生姓名", "学号", "性别", "年级", "班级", "监护人", "监护人电话", "身份证号"];
 const NAME_HEADER = ["name", "student_no", "sex", "grade", "class", "guardian_name", "guardian_phone", "id_card"];
 
-/** An .xlsx of one sheet: the header row, then the rows, as base64. */
-async function workbook(header: Cell[], rows: Cell[][]): Promise<string> {
-  const book = new ExcelJS.Workbook();
-  const sheet = book.addWorksheet("Sheet1");
-  sheet.addRow(header);
-  for (const row of rows) sheet.addRow(row);
-  return Buffer.from(await book.xlsx.writeBuffer()).toString("base64");
-}
+const workbook = sheetBase64;
 
 interface ImportItems {
   log_id: number;

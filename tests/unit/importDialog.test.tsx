@@ -12,32 +12,11 @@ import { studentEntity } from "../../catalogue/schools";
 import { changeLanguage } from "../../providers/i18n";
 import { ImportButton } from "../../src/engine/ImportDialog";
 import { renderCrud } from "../helpers/renderCrud";
+import { catchDownloads } from "../helpers/downloads";
 import { clearCookies, fakeWeapi, setCookies } from "../helpers/weapiFetch";
 
 const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
-/** Saved files: the anchor downloads are caught, the blobs kept. */
-function catchDownloads() {
-  const saved: { filename: string; blob: Blob }[] = [];
-  const blobs = new Map<string, Blob>();
-  let next = 0;
-  vi.stubGlobal(
-    "URL",
-    Object.assign(URL, {
-      createObjectURL: (blob: Blob) => {
-        const url = `blob:test/${++next}`;
-        blobs.set(url, blob);
-        return url;
-      },
-      revokeObjectURL: () => undefined,
-    }),
-  );
-  vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
-    const blob = blobs.get(this.href);
-    if (blob) saved.push({ filename: this.download, blob });
-  });
-  return saved;
-}
 
 function renderButton() {
   return renderCrud("/importtest", <Route path="importtest" element={<ImportButton entity={studentEntity} />} />);
