@@ -134,6 +134,7 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sco
     { key: "password", label: <span data-testid="avatar-password">{t("dialog.change_password")}</span> },
     ...(actions.canSwitchSchool ? [{ key: "school", label: <span data-testid="avatar-switch-school">{t("shell.switch_school")}</span> }] : []),
     ...(actions.canSwitchProvider ? [{ key: "provider", label: <span data-testid="avatar-switch-provider">{t("shell.switch_provider")}</span> }] : []),
+    ...(actions.canReturnToOperator ? [{ key: "operator", label: <span data-testid="avatar-return-operator">{t("shell.return_to_operator")}</span> }] : []),
     ...(isProvider ? [{ key: "daily-report", label: <span data-testid="avatar-daily-report">{t("renewal.daily_title")}</span> }] : []),
     { type: "divider" },
     { key: "logout", label: <span data-testid="avatar-logout">{t("shell.logout")}</span> },
@@ -142,6 +143,7 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sco
     if (key === "home") navigate(HOME_PATH);
     else if (key === "password") setPasswordOpen(true);
     else if (key === "school" || key === "provider") actions.onSwitch();
+    else if (key === "operator") actions.onReturnToOperator();
     else if (key === "daily-report") setDailyReportOpen(true);
     else if (key === "logout") actions.onLogout();
   };
