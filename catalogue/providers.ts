@@ -26,7 +26,7 @@ export const serviceEntity: EntityDecl = {
     { name: "contact", type: "string", label: "field.contact", max: 50, list: true, form: true, detail: true },
     { name: "phone", type: "string", label: "field.phone", max: 20, pattern: "^[0-9+\\- ]{5,20}$", patternMessage: "validation.phone", list: true, filter: "like", form: true, detail: true },
     { name: "servicer_ver", type: "enum", label: "field.servicer_ver", required: true, default: "v2", options: [{ value: "v1", label: "enum.ver.v1" }, { value: "v2", label: "enum.ver.v2" }], list: true, filter: "eq", form: true, detail: true },
-    { name: "end_time", type: "date", label: "field.end_time", required: true, list: true, filter: "range", sortable: true, form: true, detail: true },
+    { name: "end_time", type: "date", label: "field.end_time", required: true, termEnd: true, list: true, filter: "range", sortable: true, form: true, detail: true },
     { name: "year_fee", type: "money", label: "field.year_fee", default: "0.00", max: 100000000, form: true, detail: true },
     { name: "xcx_upload", type: "yesno", label: "field.xcx_upload", default: "N", options: yesNo, list: true, filter: "eq", form: true, detail: true },
     { name: "is_show_fee", type: "yesno", label: "field.is_show_fee", default: "N", options: yesNo, form: true, detail: true },

@@ -79,6 +79,8 @@ export interface FieldDecl {
   /** in the form only while another field holds this value (an account's schools, for a school administrator) */
   formWhen?: { field: string; value: string };
   detail?: boolean;
+  /** type "date": the last day of a term (a provider's): lists and details flag it as expired once it is past */
+  termEnd?: boolean;
   /** not a database column of the entity (handled by the entity's server hooks, e.g. the first account) */
   virtual?: boolean;
 }

@@ -66,6 +66,12 @@ export function daysLeft(endTime: string, today: string): number | null {
   return Math.round((end - start) / DAY_MS) + 1;
 }
 
+/** Whether a term ending on `endTime` has run out by `today`: its last day is before today (false when unreadable). */
+export function termExpired(endTime: string | null | undefined, today: string): boolean {
+  const days = endTime ? daysLeft(endTime, today) : null;
+  return days !== null && days <= 0;
+}
+
 export type ExpiryOffer = "none" | "reminder" | "forced";
 
 export function expiryOffer(days: number | null): ExpiryOffer {

@@ -1,15 +1,17 @@
 /**
  * /secservice (spec 2.4, 4.1): a system user chooses the provider to manage (and acts with its role keys);
- * a provider or provider-staff user chooses a school.
+ * a provider or provider-staff user chooses a school. A row is chosen by its Manage button, its name or a click
+ * anywhere on it; a provider or school whose term has run out is flagged beside its end date.
  */
 import { DownOutlined } from "@ant-design/icons";
 import { Button, Card, Dropdown, Input, Layout, Space, Table, Typography, type MenuProps } from "antd";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState, type HTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { normaliseUserType } from "../../common/roleKeys";
 import { backToOperator, chooseSchool, enterProvider, getCookie, type ProviderFacts } from "../../providers/session";
 import { weapi } from "../../providers/weapi";
+import { TermEnd } from "../lib/ExpiredTag";
 import { ChangePasswordDialog } from "../shell/ChangePasswordDialog";
 import { HOME_PATH } from "../shell/routes";
 import { resetTabs } from "../shell/tabs";
@@ -146,15 +148,45 @@ export default function SelectionPage() {
             rowKey="id"
             loading={loading}
             dataSource={rows}
+            onRow={(row) => ({ onClick: () => void select(row), style: { cursor: "pointer" }, "data-testid": `selection-row-${row.id}` }) as HTMLAttributes<HTMLElement>}
             columns={[
               { title: t("pages.id"), dataIndex: "id", width: 60 },
-              { title: t(mode === "provider" ? "pages.provider" : "pages.school"), dataIndex: "title" },
-              { title: t("pages.end_time"), render: (_, row) => <span style={{ whiteSpace: "nowrap" }}>{row.end_time ?? row.endtime ?? ""}</span> },
+              {
+                title: t(mode === "provider" ? "pages.provider" : "pages.school"),
+                dataIndex: "title",
+                // a link, so that the keyboard reaches it too; the row's own click is not repeated
+                render: (_, row) => (
+                  <Button
+                    type="link"
+                    style={{ padding: 0, height: "auto", whiteSpace: "normal", textAlign: "start" }}
+                    onClick={(event) => {
+                      event.stopPropagation();
+                      void select(row);
+                    }}
+                    data-testid={`select-name-${mode}-${row.id}`}
+                  >
+                    {row.title}
+                  </Button>
+                ),
+              },
+              {
+                title: t("pages.end_time"),
+                // on a phone the tag goes under the date rather than pushing the Manage button out of view
+                render: (_, row) => <TermEnd day={row.end_time ?? row.endtime} />,
+              },
               {
                 title: t("pages.action"),
                 width: 120,
                 render: (_, row) => (
-                  <Button type="primary" size="small" onClick={() => void select(row)} data-testid={`select-${mode}-${row.id}`}>
+                  <Button
+                    type="primary"
+                    size="small"
+                    onClick={(event) => {
+                      event.stopPropagation();
+                      void select(row);
+                    }}
+                    data-testid={`select-${mode}-${row.id}`}
+                  >
                     {t("pages.manage")}
                   </Button>
                 ),

@@ -50,7 +50,7 @@ describeInBrowser("sidebar menus per role", (suite) => {
     await expectPath(page, "/secservice");
 
     const sunrise = page.getByRole("row").filter({ hasText: "Sunrise Campus Services" });
-    await sunrise.getByRole("button").click();
+    await sunrise.getByRole("button", { name: en.pages.manage }).click();
     await expectPath(page, HOME_PATH);
 
     expect(await cookieValue(page, "select_user_type")).toBe("service");

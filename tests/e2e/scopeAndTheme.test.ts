@@ -59,7 +59,7 @@ describeInBrowser("scope in the top bar, welcome text and watermark", (suite) =>
     await page.getByTestId("avatar-dropdown").click();
     await page.getByTestId("avatar-switch-school").click();
     await page.getByTestId("selection-page").waitFor();
-    await page.locator("tr").filter({ hasText: "Sunrise No.1 Primary School" }).getByRole("button").click();
+    await page.locator("tr").filter({ hasText: "Sunrise No.1 Primary School" }).getByRole("button", { name: en.pages.manage }).click();
     await page.waitForURL((url) => url.pathname === HOME_PATH);
     await expect.poll(() => page.getByTestId("header-school").innerText()).toBe(en.shell.managing_school.replace("{{title}}", "Sunrise No.1 Primary School"));
     await expect.poll(() => page.getByTestId("dashboard-school").innerText()).toBe("Sunrise No.1 Primary School");

@@ -1,11 +1,13 @@
 /**
  * Time kinds: a calendar day (date) and an instant (datetime). Dates stay YYYY-MM-DD strings in form values
  * while the picker works with dayjs; range filters on either are chosen by day (the server reads a day of a time
- * range as the whole business day) and kept as [start, end] strings so they survive the URL round trip.
+ * range as the whole business day) and kept as [start, end] strings so they survive the URL round trip. The last
+ * day of a term (`termEnd`) is flagged once it is past.
  */
 import { DatePicker } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import type { FieldDecl } from "../../../common/catalogue";
+import { TermEnd } from "../../lib/ExpiredTag";
 import { NO_BREAK, type ControlProps, type UiFieldKind, type ValueProps } from "./kind";
 
 export const DATE_FORMAT = "YYYY-MM-DD";
@@ -42,7 +44,7 @@ export const dateKind: UiFieldKind = {
     getValueProps: (value: unknown) => ({ value: typeof value === "string" && value ? dayjs(value, DATE_FORMAT) : undefined }),
     normalize: (value: Dayjs | null) => (value ? value.format(DATE_FORMAT) : undefined),
   }),
-  display: (_field, value) => String(value),
+  display: (field, value) => (field.termEnd ? <TermEnd day={String(value)} /> : String(value)),
   cellStyle: NO_BREAK,
   picked: true,
   Filter: DayRange,
