@@ -1,7 +1,7 @@
 /**
  * Sidebar (spec 2.4): logo (switchable), the vertical menu from the catalogue for the user's role keys, hidden
  * entries omitted, single-child groups collapsed, external links in a new tab, hidden routes highlighting
- * their parent entry.
+ * their parent entry. Labels longer than the sidebar's 205 px wrap onto a second line.
  */
 import { HomeOutlined } from "@ant-design/icons";
 import { Layout, Menu, theme, type MenuProps } from "antd";
@@ -39,9 +39,9 @@ export function Sidebar({ collapsed, mobile, onNavigate }: { collapsed: boolean;
   const toMenuItem = (item: SidebarItem): MenuItem => ({
     key: item.key,
     icon: <NamedIcon name={item.icon} />,
-    // a label longer than the sidebar is cut; hovering it shows it whole
+    // a label longer than the sidebar's width wraps onto a second line (src/index.css): never cut
     label: (
-      <span data-testid={`menu-${item.key}`} title={t(item.title)}>
+      <span className="console-menu-label" data-testid={`menu-${item.key}`}>
         {t(item.title)}
       </span>
     ),
@@ -68,6 +68,7 @@ export function Sidebar({ collapsed, mobile, onNavigate }: { collapsed: boolean;
   return (
     <Layout.Sider
       data-testid="sidebar"
+      className="console-sidebar"
       width={SIDEBAR_WIDTH}
       collapsed={collapsed}
       collapsedWidth={mobile ? 0 : 54}
@@ -95,6 +96,8 @@ export function Sidebar({ collapsed, mobile, onNavigate }: { collapsed: boolean;
         items={menuItems}
         selectedKeys={[selected]}
         defaultOpenKeys={openGroup ? [openGroup] : []}
+        // a smaller step than antd's 24 px leaves a nested label room for a long word ("Administradores")
+        inlineIndent={16}
         onClick={onClick}
         style={{ borderInlineEnd: 0 }}
       />
