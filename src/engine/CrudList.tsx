@@ -32,6 +32,7 @@ import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources"
 import { scrollToTop } from "./scrollToTop";
 import { saveFile, type ExportFile } from "./files";
 import { ImportButton } from "./ImportDialog";
+import { EmptyList } from "./EmptyList";
 import { RecordCard, type CardButton } from "./RecordCard";
 
 export const PAGE_SIZE_OPTIONS = [10, 20, 30, 50];
@@ -134,7 +135,7 @@ export default function CrudList({ resource }: { resource: string }) {
   const visible = useFieldVisible();
   const filterFields = entity.fields.filter((f) => f.filter && visible(f) && !fixedFilters.some(([name]) => name === f.name));
 
-  const { tableProps, searchFormProps, sorters, setSorters, filters, tableQuery, setCurrentPage, setPageSize, pageSize } = useTable<BaseRecord, HttpError, FilterValues>({
+  const { tableProps, searchFormProps, sorters, setSorters, filters, setFilters, tableQuery, setCurrentPage, setPageSize, pageSize } = useTable<BaseRecord, HttpError, FilterValues>({
     resource,
     syncWithLocation: true,
     pagination: { currentPage: 1, pageSize: DEFAULT_PAGE_SIZE, mode: "server" },
@@ -309,6 +310,21 @@ export default function CrudList({ resource }: { resource: string }) {
     </Form>
   );
 
+  // an empty list says why and what to do next: clear the filters, add the first record, import them
+  const clearFilters = () => {
+    searchFormProps.form?.resetFields();
+    setFilters([], "replace");
+    setCurrentPage(1);
+  };
+  const emptyText = tableProps.loading ? undefined : (
+    <EmptyList
+      t={t}
+      filtered={activeFilters > 0}
+      onClearFilters={clearFilters}
+      onAdd={add || addInPlace ? () => (add ? go({ to: add.route }) : addModal.current?.open()) : undefined}
+      importButton={entity.import && may("add") ? <ImportButton entity={entity} testId="list-empty-import" /> : undefined}
+    />
+  );
   const failed = tableQuery.isError ? <ListLoadFailed onRetry={() => void tableQuery.refetch()} /> : undefined;
   const pagination = tableProps.pagination && {
     ...tableProps.pagination,
@@ -360,7 +376,7 @@ export default function CrudList({ resource }: { resource: string }) {
           rowKey="id"
           loading={tableProps.loading}
           dataSource={tableProps.dataSource ? [...tableProps.dataSource] : []}
-          locale={failed ? { emptyText: failed } : undefined}
+          locale={{ emptyText: failed ?? emptyText }}
           pagination={
             pagination && {
               ...pagination,
@@ -403,7 +419,7 @@ export default function CrudList({ resource }: { resource: string }) {
         // natural column widths: a fixed layout would share the width out evenly and squeeze short values
         // letter by letter under the pinned action column
         tableLayout="auto"
-        locale={failed ? { emptyText: failed } : undefined}
+        locale={{ emptyText: failed ?? emptyText }}
         onChange={(pagination, filters, sorter, extra) => {
           tableProps.onChange?.(pagination, filters, sorter, extra);
           if (extra.action === "paginate") scrollToTop();
