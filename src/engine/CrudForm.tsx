@@ -110,7 +110,8 @@ export default function CrudForm({ resource, action }: { resource: string; actio
           }}
         >
           <RecordFields entity={entity} action={action} />
-          <Form.Item wrapperCol={{ offset: 6, span: 14 }}>
+          {/* under the fields; on a phone, where the labels stand above them, from the left edge */}
+          <Form.Item wrapperCol={{ xs: { span: 24 }, sm: { offset: 6, span: 14 } }}>
             <Space wrap>
               <Button type="primary" icon={<SaveOutlined />} htmlType="submit" loading={saving} data-testid="form-save" onClick={() => (addAnother.current = false)}>
                 {translate("crud.save")}

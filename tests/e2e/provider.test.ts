@@ -18,7 +18,8 @@ async function filterByTitle(page: Page, title: string): Promise<void> {
 // pages stay mounted (hidden) in their tabs when another one is shown: look at the visible page only
 /** Saves the visible form and waits until the list has replaced it (the form's page stays mounted, hidden). */
 async function saveAndReturnToList(page: Page): Promise<void> {
-  const save = page.getByRole("button", { name: en.crud.save }).filter({ visible: true });
+  // by its test id: "Save and add another" holds the word too
+  const save = page.getByTestId("form-save").filter({ visible: true });
   await save.click();
   await expectPath(page, LIST);
   await expect.poll(() => save.count()).toBe(0);

@@ -107,7 +107,8 @@ describeInBrowser("the school's world", (suite) => {
     await choose(page, selectOf(form, en.field.grade), tag, grade);
     await choose(page, classSelect, tag, klass);
     await inputOf(form, en.field.guardian_phone).fill("13912345678");
-    await form.getByRole("button", { name: en.crud.save }).click();
+    // by its test id: "Save and add another" holds the word too
+    await form.getByTestId("form-save").click();
     await expectPath(page, "/activity/studentlist");
     const row = tableRows(page).filter({ hasText: `E2E-${tag}` });
     await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
