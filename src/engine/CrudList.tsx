@@ -31,7 +31,7 @@ import { ListLoadFailed } from "./LoadFailed";
 import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources";
 import { scrollToTop } from "./scrollToTop";
 import { saveFile, type ExportFile } from "./files";
-import { ImportButton } from "./ImportDialog";
+import { ImportButton, ImportDialog } from "./ImportDialog";
 import { EmptyList } from "./EmptyList";
 import { RecordCard, type CardButton } from "./RecordCard";
 
@@ -125,6 +125,7 @@ export default function CrudList({ resource }: { resource: string }) {
   const narrow = screens.lg === false;
   const [filtersOpen, setFiltersOpen] = useState(false);
   const [exporting, setExporting] = useState(false);
+  const [importOpen, setImportOpen] = useState(false);
   const listRef = pages.list?.entry.page;
   const { id: recordId } = useParams();
   const listPage = listRef?.kind === "list" ? listRef : undefined;
@@ -266,6 +267,8 @@ export default function CrudList({ resource }: { resource: string }) {
       )}
       {addInPlace && <RecordModal ref={addModal} resource={resource} entity={entity} action="add" />}
       {editInPlace && <RecordModal ref={editModal} resource={resource} entity={entity} action="edit" />}
+      {/* opened from the empty list, but kept here: it stays open, with its result, once the rows arrive */}
+      {importOpen && entity.import && <ImportDialog entity={entity} decl={entity.import} onClose={() => setImportOpen(false)} />}
     </Space>
   );
 
@@ -316,13 +319,14 @@ export default function CrudList({ resource }: { resource: string }) {
     setFilters([], "replace");
     setCurrentPage(1);
   };
-  const emptyText = tableProps.loading ? undefined : (
+  // not before the first answer (antd's plain placeholder under the spinner), but kept while a refresh runs
+  const emptyText = tableQuery.isLoading ? undefined : (
     <EmptyList
       t={t}
       filtered={activeFilters > 0}
       onClearFilters={clearFilters}
       onAdd={add || addInPlace ? () => (add ? go({ to: add.route }) : addModal.current?.open()) : undefined}
-      importButton={entity.import && may("add") ? <ImportButton entity={entity} testId="list-empty-import" /> : undefined}
+      onImport={entity.import && may("add") ? () => setImportOpen(true) : undefined}
     />
   );
   const failed = tableQuery.isError ? <ListLoadFailed onRetry={() => void tableQuery.refetch()} /> : undefined;

@@ -3,9 +3,8 @@
  * button to clear them; without, that there are no records yet and what to do next, adding the first one or
  * importing them where the user may, or only that when the user may do neither.
  */
-import { ClearOutlined, PlusOutlined } from "@ant-design/icons";
+import { ClearOutlined, PlusOutlined, UploadOutlined } from "@ant-design/icons";
 import { Button, Empty, Space } from "antd";
-import type { ReactNode } from "react";
 import type { Translate } from "./fields";
 
 export interface EmptyListProps {
@@ -15,8 +14,8 @@ export interface EmptyListProps {
   onClearFilters(): void;
   /** opens the add form or dialog, when the user may add */
   onAdd?: () => void;
-  /** the import button, when the entity declares an import the user may run */
-  importButton?: ReactNode;
+  /** opens the import dialog, when the entity declares an import the user may run */
+  onImport?: () => void;
 }
 
 function hint(t: Translate, add: boolean, importing: boolean): string | undefined {
@@ -26,7 +25,7 @@ function hint(t: Translate, add: boolean, importing: boolean): string | undefine
   return undefined;
 }
 
-export function EmptyList({ t, filtered, onClearFilters, onAdd, importButton }: EmptyListProps) {
+export function EmptyList({ t, filtered, onClearFilters, onAdd, onImport }: EmptyListProps) {
   if (filtered) {
     return (
       <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("crud.empty_filtered")} data-testid="list-empty-filtered">
@@ -36,7 +35,7 @@ export function EmptyList({ t, filtered, onClearFilters, onAdd, importButton }: 
       </Empty>
     );
   }
-  const next = hint(t, Boolean(onAdd), Boolean(importButton));
+  const next = hint(t, Boolean(onAdd), Boolean(onImport));
   return (
     <Empty
       image={Empty.PRESENTED_IMAGE_SIMPLE}
@@ -48,14 +47,18 @@ export function EmptyList({ t, filtered, onClearFilters, onAdd, importButton }: 
       }
       data-testid="list-empty"
     >
-      {(onAdd || importButton) && (
+      {(onAdd || onImport) && (
         <Space wrap style={{ justifyContent: "center" }}>
           {onAdd && (
             <Button type="primary" icon={<PlusOutlined />} onClick={onAdd} data-testid="list-empty-add">
               {t("crud.add")}
             </Button>
           )}
-          {importButton}
+          {onImport && (
+            <Button icon={<UploadOutlined />} onClick={onImport} data-testid="list-empty-import">
+              {t("import.button")}
+            </Button>
+          )}
         </Space>
       )}
     </Empty>

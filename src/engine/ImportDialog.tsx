@@ -82,7 +82,8 @@ function progressPercent(phase: Phase, readPercent: number, elapsedMs: number): 
   return phase === "done" ? 100 : 0;
 }
 
-function ImportDialog({ entity, decl, onClose }: { entity: EntityDecl; decl: ImportDecl; onClose: () => void }) {
+/** The dialog alone, for a page that opens it from a button of its own (an empty list's). */
+export function ImportDialog({ entity, decl, onClose }: { entity: EntityDecl; decl: ImportDecl; onClose: () => void }) {
   const { translate } = useTranslation();
   const invalidate = useInvalidate();
   const [phase, setPhase] = useState<Phase>("choose");
@@ -410,14 +411,14 @@ function ImportDialog({ entity, decl, onClose }: { entity: EntityDecl; decl: Imp
 }
 
 /** The Import button of a list whose entity declares `import` (shown to whoever may add its records). */
-export function ImportButton({ entity, testId = "import-button" }: { entity: EntityDecl; testId?: string }) {
+export function ImportButton({ entity }: { entity: EntityDecl }) {
   const { translate } = useTranslation();
   const [open, setOpen] = useState(false);
   const decl = entity.import;
   if (!decl) return null;
   return (
     <>
-      <Button icon={<UploadOutlined />} onClick={() => setOpen(true)} data-testid={testId}>
+      <Button icon={<UploadOutlined />} onClick={() => setOpen(true)} data-testid="import-button">
         {translate("import.button")}
       </Button>
       {open && <ImportDialog entity={entity} decl={decl} onClose={() => setOpen(false)} />}

@@ -74,7 +74,40 @@ describe("an empty list", { timeout: 20000 }, () => {
   });
 });
 
+/** Answers an empty student list until the import has written its rows; the import checks, then writes. */
+function importServer() {
+  let imported = false;
+  const student = { id: 1, name: "Zhou Jie", student_no: "S1", sex: "1", status: "1", sch_id: 5 };
+  return fakeWeapi((body) => {
+    if (body.method === "studentimport") {
+      if (body.preview) return { return_code: "SUCCESS", return_msg: "1 row checked and ready to import", data: { items: { preview: true, total: 1, imported: 0, errors: [], creates: [], choices: [] } } };
+      imported = true;
+      return { return_code: "SUCCESS", return_msg: "1 record imported", data: { items: { log_id: 10, total: 1, imported: 1, errors: [], creates: [], choices: [] } } };
+    }
+    const items = body.method === "studentlist" && imported ? [student] : [];
+    return { return_code: "SUCCESS", return_msg: "", data: { items, total: items.length } };
+  });
+}
+
 describe("an empty list of an entity with an import", { timeout: 20000 }, () => {
+  it("an import started from the empty list shows its result while the list fills with the rows imported", async () => {
+    importServer();
+    renderCrud("/activity/studentlist");
+    fireEvent.click(within(await screen.findByTestId("list-empty", {}, { timeout: 10000 })).getByTestId("list-empty-import"));
+    const dialog = await screen.findByRole("dialog");
+    const input = dialog.querySelector<HTMLInputElement>("input[type=file]");
+    fireEvent.change(input as HTMLInputElement, { target: { files: [new File([new Uint8Array([0x50, 0x4b, 3, 4])], "students.xlsx", { type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" })] } });
+    const start = within(dialog).getByTestId("import-start") as HTMLButtonElement;
+    await waitFor(() => expect(start.disabled).toBe(false));
+    fireEvent.click(start);
+    fireEvent.click(await within(dialog).findByTestId("import-confirm"));
+    expect(await within(dialog).findByText("1 record imported")).toBeTruthy();
+    // the list has read its new rows, and the result is still there to read
+    await screen.findByText("Zhou Jie");
+    expect(screen.queryByTestId("list-empty")).toBeNull();
+    expect(within(screen.getByRole("dialog")).getByTestId("import-result")).toBeTruthy();
+  });
+
   beforeEach(() => setCookies({ token: "tok", select_user_type: "service", login_user_type: "service", servicer_ver: "v2", language: "en", select_sysid: "2", select_schid: "5" }));
 
   it("offers to add the first record or to import them", async () => {
