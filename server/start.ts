@@ -48,6 +48,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const keyFileDir = options.database.kind === "pglite" ? options.database.dataDir : undefined;
     app = await buildApp({ ...options, db: database.db, clock, paymentKey: { keyFileDir, ...options.paymentKey } });
     await app.listen({ port: options.port, host: options.host });
+    // background jobs (closing unpaid orders...): stopped by app.close()
+    if (options.jobs?.poll !== false) app.jobs.start();
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : options.port;
     const shownHost = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host;

@@ -259,3 +259,51 @@ export const dailyReportBindTokens = pgTable(
   },
   (t) => [index("daily_report_bind_tokens_expires_idx").on(t.expiresAt)],
 );
+
+/**
+ * Background jobs (server/jobs/): a row per run of a job kind. A worker claims a due row with FOR UPDATE SKIP
+ * LOCKED, holds it for a lease (`locked_until`) and finishes it; a run whose lease ran out (a crashed process) is
+ * claimed again, until `max_attempts`. `unique_key` names a job that may be queued or running only once at a time
+ * (a recurring schedule), whichever process enqueues it.
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    kind: varchar("kind", { length: 64 }).notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    /** 'queued' | 'running' | 'done' | 'failed' */
+    status: varchar("status", { length: 16 }).notNull().default("queued"),
+    uniqueKey: varchar("unique_key", { length: 128 }),
+    runAt: timestamptz("run_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull().default(3),
+    lockedBy: varchar("locked_by", { length: 100 }),
+    lockedUntil: timestamptz("locked_until"),
+    /** 0..100 */
+    progress: integer("progress").notNull().default(0),
+    result: jsonb("result").$type<unknown>(),
+    /** the last failure's message */
+    error: text("error"),
+    createdAt: timestamptz("created_at").notNull(),
+    startedAt: timestamptz("started_at"),
+    finishedAt: timestamptz("finished_at"),
+  },
+  (t) => [
+    index("jobs_due_idx").on(t.status, t.runAt),
+    index("jobs_lease_idx").on(t.status, t.lockedUntil),
+    uniqueIndex("jobs_unique_key_active").on(t.uniqueKey).where(sql`${t.status} in ('queued', 'running')`),
+  ],
+);
+
+/**
+ * The sandbox gateway's own record of what was paid to it (server/payments/sandbox.ts): a payment confirmed
+ * without notifying the console ({"notify": false}) is known here only, as a lost notification leaves a real
+ * payment known only to WeChat Pay, until a query finds it.
+ */
+export const sandboxPayments = pgTable("sandbox_payments", {
+  payNo: varchar("pay_no", { length: 32 }).primaryKey(),
+  transactionId: varchar("transaction_id", { length: 64 }).notNull(),
+  amountFen: bigint("amount_fen", { mode: "number" }).notNull(),
+  paidAt: timestamptz("paid_at").notNull(),
+});

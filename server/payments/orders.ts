@@ -66,7 +66,7 @@ async function platformGateway(services: AppServices, origin: string): Promise<C
 }
 
 /** The gateway an order was created with; null when its merchant is gone. */
-export async function gatewayOfOrder(services: AppServices, order: Pick<PaymentOrder, "gateway" | "merchantId">, origin: string): Promise<PaymentGateway | null> {
+export async function gatewayOfOrder(services: Pick<AppServices, "db" | "clock" | "paymentSecrets">, order: Pick<PaymentOrder, "gateway" | "merchantId">, origin: string): Promise<PaymentGateway | null> {
   if (order.gateway === "sandbox") return new SandboxGateway(services.db, services.clock, origin);
   const merchant = await wechatPayMerchantById(services.db, order.merchantId);
   return merchant ? wechatPayGatewayOf(services, merchant) : null;

@@ -2,12 +2,14 @@
  * The sandbox gateway (DESIGN 8), the default when no WeChat Pay merchant is configured: an order's code_url is
  * {origin}/pay/sandbox/{pay_no}, a small page a phone on the same network opens from the QR code, showing the
  * order and a Pay button; POST {code_url}/confirm reports the payment exactly as a verified notification would.
+ * With the JSON body {"notify": false} it pays without notifying the console, as a lost notification leaves a
+ * real payment: the sandbox alone knows it (sandbox_payments) until a query asks, as the order-closing job does.
  */
 import { and, eq, ne } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fenToYuan } from "../../common/money";
 import type { Db } from "../db/client";
-import { paymentOrders } from "../db/schema";
+import { paymentOrders, sandboxPayments } from "../db/schema";
 import type { Clock } from "../lib/clock";
 import { escapeHtml, phonePage } from "../lib/htmlPage";
 import { requestLanguage, translator, type Translate } from "../lib/i18n";
@@ -43,6 +45,18 @@ function payable(order: PaymentOrder, now: Date): boolean {
   return (order.status === "NOTPAY" || order.status === "USERPAYING") && order.expiresAt > now;
 }
 
+type SandboxPayment = typeof sandboxPayments.$inferSelect;
+
+/** Records a payment the sandbox took (the first record stands when an order is confirmed twice). */
+async function recordSandboxPayment(db: Db, notice: PaymentNotice): Promise<SandboxPayment> {
+  await db
+    .insert(sandboxPayments)
+    .values({ payNo: notice.payNo, transactionId: notice.transactionId, amountFen: notice.amountFen, paidAt: notice.paidAt ?? new Date() })
+    .onConflictDoNothing();
+  const [row] = await db.select().from(sandboxPayments).where(eq(sandboxPayments.payNo, notice.payNo));
+  return row;
+}
+
 export class SandboxGateway implements PaymentGateway {
   readonly name = "sandbox" as const;
 
@@ -64,10 +78,27 @@ export class SandboxGateway implements PaymentGateway {
     return { codeUrl: sandboxCodeUrl(this.origin, request.payNo) };
   }
 
+  private async payment(payNo: string): Promise<SandboxPayment | undefined> {
+    const [row] = await this.db.select().from(sandboxPayments).where(eq(sandboxPayments.payNo, payNo));
+    return row;
+  }
+
   async query(payNo: string): Promise<TradeQuery> {
     const order = await this.order(payNo);
     if (!order) throw new GatewayRequestError("sandbox: no such order", 404, "ORDER_NOT_EXIST");
     const paid = order.status === "SUCCESS";
+    // paid at the sandbox without the console being told
+    const payment = paid ? undefined : await this.payment(payNo);
+    if (payment) {
+      return {
+        payNo,
+        state: "SUCCESS",
+        amountFen: payment.amountFen,
+        transactionId: payment.transactionId,
+        merchantId: order.merchantId,
+        paidAt: payment.paidAt,
+      };
+    }
     return {
       payNo,
       state: order.status as TradeQuery["state"],
@@ -78,7 +109,9 @@ export class SandboxGateway implements PaymentGateway {
     };
   }
 
+  /** Like WeChat Pay, a paid order cannot be closed. */
   async close(payNo: string): Promise<void> {
+    if (await this.payment(payNo)) throw new GatewayRequestError("sandbox: the order has been paid", 400, "ORDERPAID");
     await this.db
       .update(paymentOrders)
       .set({ status: "CLOSED" })
@@ -173,14 +206,19 @@ export function registerSandboxRoutes(app: FastifyInstance, services: AppService
     scope.post<{ Params: { payNo: string } }>(`${SANDBOX_PATH}/:payNo/confirm`, { config: confirmLimit }, async (request, reply) => {
       const t = translator(requestLanguage(request.headers));
       const fromForm = String(request.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded");
+      // {"notify": false}: paid at the sandbox, the console not told (a lost notification)
+      const notify = !(typeof request.body === "object" && request.body !== null && (request.body as { notify?: unknown }).notify === false);
       const gateway = new SandboxGateway(services.db, services.clock, originOf(request));
       let accepted = false;
       try {
         // a live merchant (or PAYMENT_SANDBOX=off) ends the sandbox, for the orders it took before too
         if (!(await sandboxActive(services))) throw new GatewayVerificationError("sandbox: off");
         const notice = await gateway.verifyNotification({}, JSON.stringify({ pay_no: request.params.payNo }));
-        const applied = await applyPaidOrder(services.db, { ...notice, gateway: "sandbox", ip: request.ip }, services.clock.now());
-        accepted = applied !== null;
+        const payment = await recordSandboxPayment(services.db, notice);
+        if (notify) {
+          const paid = { ...notice, paidAt: payment.paidAt, transactionId: payment.transactionId };
+          accepted = (await applyPaidOrder(services.db, { ...paid, gateway: "sandbox", ip: request.ip }, services.clock.now())) !== null;
+        } else accepted = true;
       } catch (err) {
         if (!(err instanceof GatewayVerificationError || err instanceof PaymentMismatchError)) throw err;
         request.log.warn({ err, payNo: request.params.payNo }, "sandbox confirmation refused");

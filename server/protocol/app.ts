@@ -25,6 +25,7 @@ import { requestLanguage, translator, type Translate } from "../lib/i18n";
 import { registerOperations } from "../domains";
 import { MAX_IMPORT_BYTES } from "../engine/imports";
 import { registerDailyReportSandbox } from "../domains/providers/dailyReport";
+import { JobWorker, type JobKinds } from "../jobs";
 import { registerNotifyRoutes } from "../payments/notify";
 import { registerSandboxRoutes } from "../payments/sandbox";
 import { PaymentSecrets, type PaymentKeyOptions } from "../payments/secrets";
@@ -58,6 +59,18 @@ export interface AppOptions {
   publicUrl?: string;
   /** the sandbox payment page (DESIGN 8); default on, off in production */
   paymentSandbox?: boolean;
+  /**
+   * background jobs: the app has a worker (`app.jobs`) that startServer starts unless `poll` is false; tests run
+   * due jobs with `app.jobs.runDueJobs()`. `kinds`: default the server's (server/jobs/index.ts)
+   */
+  jobs?: { poll?: boolean; pollIntervalMs?: number; kinds?: JobKinds };
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** the background job worker (server/jobs/) */
+    jobs: JobWorker;
+  }
 }
 
 export const DEFAULT_RATE_LIMIT = { max: 6000, timeWindowMs: 60_000 };
@@ -245,6 +258,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (services.paymentSandbox) registerSandboxRoutes(app, services, (request) => originOf(services, request));
   registerNotifyRoutes(app, services);
   registerDailyReportSandbox(app, services);
+
+  const jobs = new JobWorker({ services, log: app.log, pollIntervalMs: options.jobs?.pollIntervalMs, kinds: options.jobs?.kinds });
+  app.decorate("jobs", jobs);
+  app.addHook("onClose", () => jobs.stop());
 
   const routeConfig = rateLimitOptions ? { rateLimit: { max: rateLimitOptions.max, timeWindow: rateLimitOptions.timeWindowMs } } : {};
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;

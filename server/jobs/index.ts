@@ -1,0 +1,14 @@
+/**
+ * The background jobs the server runs (docs/architecture.md, "Background jobs"): the built-in kinds are
+ * registered here, in the registry the server's worker reads.
+ */
+import { CLOSE_EXPIRED_ORDERS, CLOSE_EXPIRED_ORDERS_EVERY_SECONDS, closeExpiredOrders } from "./closeExpiredOrders";
+import { jobKinds, registerJobKind } from "./registry";
+
+if (!jobKinds.get(CLOSE_EXPIRED_ORDERS)) {
+  registerJobKind(CLOSE_EXPIRED_ORDERS, closeExpiredOrders, { everySeconds: CLOSE_EXPIRED_ORDERS_EVERY_SECONDS });
+}
+
+export { jobKinds, registerJobKind, JobKinds } from "./registry";
+export type { JobContext, JobHandler, JobKindOptions, JobServices } from "./registry";
+export { enqueueJob, JobWorker, type JobWorkerOptions } from "./worker";
