@@ -28,7 +28,7 @@ export const schoolEntity: EntityDecl = {
     { name: "phone", type: "phone", label: "field.phone", max: 20, list: true, form: true, detail: true },
     { name: "address", type: "string", label: "field.address", max: 200, form: true, detail: true },
     // the first term is set with the school; later it moves only by renewal, payment, code or contract maintenance
-    { name: "endtime", type: "date", label: "field.endtime", required: true, list: true, filter: "range", sortable: true, form: "add", detail: true },
+    { name: "endtime", type: "date", label: "field.endtime", required: true, termEnd: true, list: true, filter: "range", sortable: true, form: "add", detail: true },
     { name: "select_paymode", type: "yesno", label: "field.select_paymode", default: "N", options: yesNo, form: true, detail: true },
     { name: "status", type: "status", label: "field.status", required: true, default: "1", options: statusOptions, list: true, filter: "eq", form: true, detail: true },
     { name: "created_at", type: "datetime", label: "field.created_at", list: true, sortable: true, detail: true },

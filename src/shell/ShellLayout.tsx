@@ -34,13 +34,17 @@ export function watermarkColour(dark: boolean): string {
   return dark ? `rgba(255,255,255,${WATERMARK.opacity})` : `rgba(0,0,0,${WATERMARK.opacity})`;
 }
 
+/** Below antd's lg breakpoint: the same media query as the top bar's Grid.useBreakpoint, answered at once. */
+const MOBILE_QUERY = `(max-width: ${MOBILE_WIDTH - 0.02}px)`;
+
 function useIsMobile(): boolean {
-  const measure = () => document.body.getBoundingClientRect().width < MOBILE_WIDTH;
-  const [mobile, setMobile] = useState(measure);
+  const [mobile, setMobile] = useState(() => window.matchMedia(MOBILE_QUERY).matches);
   useEffect(() => {
-    const onResize = () => setMobile(measure());
-    window.addEventListener("resize", onResize);
-    return () => window.removeEventListener("resize", onResize);
+    const media = window.matchMedia(MOBILE_QUERY);
+    const onChange = () => setMobile(media.matches);
+    media.addEventListener("change", onChange);
+    onChange();
+    return () => media.removeEventListener("change", onChange);
   }, []);
   return mobile;
 }
