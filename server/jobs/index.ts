@@ -3,10 +3,14 @@
  * registered here, in the registry the server's worker reads.
  */
 import { CLOSE_EXPIRED_ORDERS, CLOSE_EXPIRED_ORDERS_EVERY_SECONDS, closeExpiredOrders } from "./closeExpiredOrders";
+import { PRUNE_FINISHED_JOBS, PRUNE_FINISHED_JOBS_EVERY_SECONDS, pruneFinishedJobs } from "./pruneFinishedJobs";
 import { jobKinds, registerJobKind } from "./registry";
 
 if (!jobKinds.get(CLOSE_EXPIRED_ORDERS)) {
   registerJobKind(CLOSE_EXPIRED_ORDERS, closeExpiredOrders, { everySeconds: CLOSE_EXPIRED_ORDERS_EVERY_SECONDS });
+}
+if (!jobKinds.get(PRUNE_FINISHED_JOBS)) {
+  registerJobKind(PRUNE_FINISHED_JOBS, pruneFinishedJobs, { everySeconds: PRUNE_FINISHED_JOBS_EVERY_SECONDS });
 }
 
 export { jobKinds, registerJobKind, JobKinds } from "./registry";
