@@ -8,8 +8,8 @@ import type { Db } from "../db/client";
 import { paymentOrders } from "../db/schema";
 import { ApiFailure } from "../protocol/envelope";
 import type { AppServices, OperationContext } from "../protocol/registry";
-import type { OrderKind, PaymentOrder } from "./apply";
 import type { PaymentGateway } from "./gateway";
+import { paymentKind, type PaymentOrder } from "./kinds";
 import { loadMerchant, wechatPayGatewayOf, wechatPayMerchantById } from "./merchants";
 import { SandboxGateway } from "./sandbox";
 
@@ -17,7 +17,8 @@ import { SandboxGateway } from "./sandbox";
 export const ORDER_PAYABLE_MS = 2 * 3600 * 1000;
 
 export interface NewOrder {
-  kind: OrderKind;
+  /** a kind its domain registered (./kinds.ts) */
+  kind: string;
   sysid: number;
   schId: number | null;
   mealId: number | null;
@@ -73,6 +74,10 @@ export async function gatewayOfOrder(services: Pick<AppServices, "db" | "clock" 
 }
 
 export async function createPaymentOrder(ctx: OperationContext, order: NewOrder): Promise<PaymentOrder> {
+  const kind = paymentKind(order.kind);
+  if (!kind) throw new Error(`payment kind ${order.kind} is not registered`);
+  // a school's channel as payee comes with the channels of fee collection
+  if (kind.payee !== "platform") throw new Error(`payment kind ${order.kind}: no gateway pays ${kind.payee} yet`);
   const { gateway, merchantId } = await platformGateway(ctx.services, ctx.origin);
   const payNo = `P${stamp(ctx.now)}${randomDigits(10)}`;
   const expiresAt = new Date(ctx.now.getTime() + ORDER_PAYABLE_MS);

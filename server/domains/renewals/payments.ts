@@ -7,12 +7,14 @@ import { fenToYuan } from "../../../common/money";
 import { anyOf, PROVIDER_ROLES, SCHOOL_ROLES } from "../../../common/roleKeys";
 import { loadSchool } from "../../auth/authority";
 import { resolveScope } from "../../auth/scope";
-import { applyPaidOrder, type PaymentOrder } from "../../payments/apply";
+import { applyPaidOrder } from "../../payments/apply";
 import { PAY_NO_PATTERN } from "../../payments/gateway";
+import { registerPaymentKind, type PaymentKind, type PaymentOrder } from "../../payments/kinds";
 import { createPaymentOrder, gatewayOfOrder, polledOrder, type PolledOrder } from "../../payments/orders";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { enabledPackage } from "./packages";
+import { extendProviderTerm, extendSchoolTerm } from "./terms";
 
 /** a provider renewal buys one year */
 const PROVIDER_TERM_MONTHS = 12;
@@ -22,6 +24,30 @@ const GATEWAY_QUERY_INTERVAL_MS = 10_000;
 /** a school renews itself, or its provider renews it */
 const SCHOOL_BUYERS = anyOf(SCHOOL_ROLES, PROVIDER_ROLES);
 const PROVIDER_BUYERS = PROVIDER_ROLES;
+
+const extensionOf = (order: PaymentOrder) => ({ way: "pay" as const, title: order.title, months: order.termMonths, feeFen: order.totalFeeFen, payNo: order.payNo });
+
+/** A school's renewal, paid to the platform: extends the school's term by the package's months. */
+export const SCHOOL_RENEWAL: PaymentKind = {
+  kind: "school_renewal",
+  payee: "platform",
+  async applyPaid(tx, order, actor, now) {
+    if (order.schId === null) throw new Error(`school renewal ${order.payNo} names no school`);
+    return { appliedEnd: (await extendSchoolTerm(tx, order.schId, extensionOf(order), actor, now)).newEnd };
+  },
+};
+
+/** A provider's renewal, paid to the platform: extends the provider's term by a year. */
+export const PROVIDER_RENEWAL: PaymentKind = {
+  kind: "provider_renewal",
+  payee: "platform",
+  async applyPaid(tx, order, actor, now) {
+    return { appliedEnd: (await extendProviderTerm(tx, order.sysid, extensionOf(order), actor, now)).newEnd };
+  },
+};
+
+registerPaymentKind(SCHOOL_RENEWAL);
+registerPaymentKind(PROVIDER_RENEWAL);
 
 function orderAnswer(order: PaymentOrder) {
   return {
@@ -87,7 +113,7 @@ export function registerPaymentOperations(registry: OperationRegistry): void {
       if (!school) throw notFound();
       const meal = await enabledPackage(ctx.db, ctx.payload.setmeal_id);
       const order = await createPaymentOrder(ctx, {
-        kind: "school_renewal",
+        kind: SCHOOL_RENEWAL.kind,
         sysid: school.sysid,
         schId: school.id,
         mealId: meal.id,
@@ -111,7 +137,7 @@ export function registerPaymentOperations(registry: OperationRegistry): void {
       if (!provider || scope.sysid === null) throw new ApiFailure("api.scope_required");
       if (provider.yearFeeFen <= 0) throw new ApiFailure("api.price_not_set");
       const order = await createPaymentOrder(ctx, {
-        kind: "provider_renewal",
+        kind: PROVIDER_RENEWAL.kind,
         sysid: provider.id,
         schId: null,
         mealId: null,
