@@ -3,11 +3,12 @@
  * allowed to the role keys the entity declares, validated from its fields and filtered by the caller's tenant.
  */
 import { createHash } from "node:crypto";
-import { and, asc, count, desc, eq, getTableColumns, gte, ilike, inArray, lt, lte, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gte, ilike, lt, lte, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, SelectedFields } from "drizzle-orm/pg-core";
 import type { CrudAction, EntityDecl, FieldDecl } from "../../common/catalogue";
 import { writeAudit } from "../auth/audit";
 import { parseTenantId, resolveScope, type Scope } from "../auth/scope";
+import { tenantFilter } from "../auth/tenantFilter";
 import { isColumnField, tableColumn, tenantColumnNames, uniqueColumns, uniqueIndexName, type CatalogueTable } from "../db/catalogueTables";
 import type { DbOrTx } from "../db/client";
 import { errorConstraint, FOREIGN_KEY_VIOLATION, hasErrorCode, UNIQUE_VIOLATION } from "../db/errors";
@@ -284,16 +285,11 @@ class EntityCrud {
       }
       return conditions;
     }
-    if (this.tenant.sysid && scope.sysid !== null) conditions.push(eq(this.column(this.tenant.sysid), bind("sysid", scope.sysid)));
-    if (this.tenant.schid && scope.schids !== null) {
-      const column = this.column(this.tenant.schid);
-      if (scope.schids.length === 0) {
-        values?.mark("no school");
-        conditions.push(sql`false`);
-      } else if (scope.schids.length === 1) conditions.push(eq(column, bind("schid", scope.schids[0])));
-      else conditions.push(inArray(column, scope.schids.map((id) => bind("schids", id))));
-    }
-    return conditions;
+    const columns = {
+      sysid: this.tenant.sysid ? this.column(this.tenant.sysid) : undefined,
+      schid: this.tenant.schid ? this.column(this.tenant.schid) : undefined,
+    };
+    return tenantFilter(scope, columns, { bind, onNoSchool: () => values?.mark("no school") });
   }
 
   private async scoped(ctx: OperationContext): Promise<{ scope: Scope; conditions: SQL[] }> {

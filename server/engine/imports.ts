@@ -13,13 +13,14 @@
  * imports of the same records cannot both pass their checks. Every import whose file could be read is logged
  * (the `schoolimportlog` entity) and audited.
  */
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, inArray, sql, type SQL } from "drizzle-orm";
 import pLimit from "p-limit";
 import { z } from "zod";
 import type { EntityDecl, FieldDecl, ImportDecl } from "../../common/catalogue";
 import { hasAnyRole } from "../../common/roleKeys";
 import { writeAudit } from "../auth/audit";
 import { resolveScope } from "../auth/scope";
+import { tenantFilter, type TenantColumns } from "../auth/tenantFilter";
 import { isColumnField, tableColumn, tenantColumnNames, type CatalogueTable } from "../db/catalogueTables";
 import type { DbOrTx } from "../db/client";
 import { catalogueTables, schoolImportLogs } from "../db/schema";
@@ -461,10 +462,9 @@ class EntityImport {
       }
       const values = [...rowsOf.keys()];
       const column = tableColumn(this.table, field.name);
-      const within = field.unique === "tenant" || withinColumn ? this.uniqueWithin(target) : undefined;
+      const within = field.unique === "tenant" || withinColumn ? tenantFilter(scopeOf(target), tenantColumnsOf(this.table, this.tenant)) : [];
       for (let i = 0; i < values.length; i += LOOKUP_BATCH) {
-        const conditions: SQL[] = [inArray(column, values.slice(i, i + LOOKUP_BATCH))];
-        if (within) conditions.push(within);
+        const conditions: SQL[] = [inArray(column, values.slice(i, i + LOOKUP_BATCH)), ...within];
         const found: { value: unknown; parent?: unknown }[] = await tx
           .select({ value: column, ...(withinColumn ? { parent: withinColumn } : {}) })
           .from(this.table)
@@ -478,13 +478,6 @@ class EntityImport {
         }
       }
     }
-  }
-
-  /** The condition of a "tenant"-unique field: the school's records, else the provider's. */
-  private uniqueWithin(target: Tenant): SQL | undefined {
-    if (this.tenant.schid && this.tenant.schid !== "id") return eq(tableColumn(this.table, this.tenant.schid), target.schid);
-    if (this.tenant.sysid && this.tenant.sysid !== "id") return eq(tableColumn(this.table, this.tenant.sysid), target.sysid);
-    return undefined;
   }
 
   /**
@@ -504,16 +497,10 @@ class EntityImport {
       const title = tableColumn(table, entity.titleField);
       const parent = narrowBy ? tableColumn(table, narrowBy) : undefined;
       const tenant = tenantColumnNames(entity);
-      const conditions: SQL[] = [];
+      const conditions = tenantFilter(scopeOf(target), tenantColumnsOf(table, tenant));
       const tenantValues: Row = {};
-      if (tenant.schid && tenant.schid !== "id") {
-        conditions.push(eq(tableColumn(table, tenant.schid), target.schid));
-        tenantValues[tenant.schid] = target.schid;
-      }
-      if (tenant.sysid && tenant.sysid !== "id") {
-        if (!tenant.schid) conditions.push(eq(tableColumn(table, tenant.sysid), target.sysid));
-        tenantValues[tenant.sysid] = target.sysid;
-      }
+      if (tenant.schid && tenant.schid !== "id") tenantValues[tenant.schid] = target.schid;
+      if (tenant.sysid && tenant.sysid !== "id") tenantValues[tenant.sysid] = target.sysid;
       const key = (parentId: unknown, text: string) => `${parentId === undefined ? "" : String(parentId)}\u0000${text}`;
 
       // the rows needing a record of this kind, by parent and title
@@ -638,6 +625,17 @@ class EntityImport {
 interface Tenant {
   sysid: number;
   schid: number;
+}
+
+/** The import's one school as a scope, for the tenant filter. */
+const scopeOf = (target: Tenant) => ({ sysid: target.sysid, schids: [target.schid] });
+
+/** A table's tenant columns (an entity whose id is the school itself has none of its own). */
+function tenantColumnsOf(table: CatalogueTable, tenant: { sysid?: string; schid?: string }): TenantColumns {
+  return {
+    sysid: tenant.sysid && tenant.sysid !== "id" ? tableColumn(table, tenant.sysid) : undefined,
+    schid: tenant.schid && tenant.schid !== "id" ? tableColumn(table, tenant.schid) : undefined,
+  };
 }
 
 /** The reference field a field is unique within (a class's title within its grade), if any. */

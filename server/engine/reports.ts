@@ -5,7 +5,7 @@
  * allowed to the declared roles. The figures come from the domain's ReportSource: one grouped query under the
  * tenant's conditions (taken from the checked scope) and the filters' (checked by their kinds, as a list's are).
  */
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import type { EntityDecl, ReportDecl, ReportMeasure } from "../../common/catalogue";
@@ -15,6 +15,7 @@ import { safeCell } from "../../common/spreadsheetCell";
 import { businessDay } from "../../common/term";
 import { writeAudit } from "../auth/audit";
 import { resolveScope, type Scope } from "../auth/scope";
+import { tenantFilter } from "../auth/tenantFilter";
 import type { DbOrTx } from "../db/client";
 import { labelText, type Translate } from "../lib/i18n";
 import { notFound } from "../protocol/envelope";
@@ -50,13 +51,8 @@ export interface ReportFigures {
 export const SHARE = "share";
 
 function tenantConditions(report: ReportDecl, source: ReportSource, scope: Scope): SQL[] {
-  const conditions: SQL[] = [];
-  if (report.scope === "platform") return conditions;
-  if (scope.sysid !== null) conditions.push(eq(source.column("sysid"), scope.sysid));
-  if (report.scope === "school" && scope.schids !== null) {
-    conditions.push(scope.schids.length > 0 ? inArray(source.column("sch_id"), scope.schids) : sql`false`);
-  }
-  return conditions;
+  if (report.scope === "platform") return [];
+  return tenantFilter(scope, { sysid: source.column("sysid"), schid: report.scope === "school" ? source.column("sch_id") : undefined });
 }
 
 /** The filters' conditions, each value checked by its field's kind: a bad one is api.invalid_params naming it. */

@@ -6,10 +6,11 @@
  * the lists it counts (an entity, a report or a route), so the SPA links the first one the user's menu has.
  * Orders and collections join the figures once they exist.
  */
-import { and, count, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { addDays, businessDay, businessDayStart, daysLeft } from "../../../common/term";
 import { resolveScope } from "../../auth/scope";
+import { tenantFilter } from "../../auth/tenantFilter";
 import type { DbOrTx } from "../../db/client";
 import { classes, grades, providerExtensions, providers, schoolRenewals, schools, students } from "../../db/schema";
 import type { Dashboard, DashboardAudience, DashboardFigure, DashboardLink, LinkFilter } from "../../../common/dashboard";
@@ -76,8 +77,8 @@ async function platformFigures(db: DbOrTx, days: Days): Promise<DashboardFigure[
 
 /** A provider's schools (or a staff member's assigned ones), their students and terms. */
 async function schoolsFigures(db: DbOrTx, days: Days, within: { sysid: number; schids: number[] | null }): Promise<{ schools: DashboardFigure[]; students: DashboardFigure }> {
-  const schoolWhere = and(eq(schools.sysid, within.sysid), within.schids === null ? undefined : inArray(schools.id, within.schids.length > 0 ? within.schids : [0]));
-  const studentWhere = and(eq(students.sysid, within.sysid), within.schids === null ? undefined : inArray(students.sch_id, within.schids.length > 0 ? within.schids : [0]));
+  const schoolWhere = and(...tenantFilter(within, { sysid: schools.sysid, schid: schools.id }));
+  const studentWhere = and(...tenantFilter(within, { sysid: students.sysid, schid: students.sch_id }));
   const [[s], [st]] = await Promise.all([
     db.select({ total: count(), ...termFigures(schools.endtime, days) }).from(schools).where(schoolWhere),
     db.select({ total: count() }).from(students).where(studentWhere),
