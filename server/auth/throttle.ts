@@ -60,9 +60,11 @@ const millis = (ms: number) => sql`(${ms}::double precision * interval '1 millis
 /** Counts one attempt on the key if it may go ahead: 0, else the milliseconds it stays locked. */
 async function reserveAttempt(db: DbOrTx, key: string, rule: ThrottleRule, now: Date): Promise<number> {
   const at = sql`${now.toISOString()}::timestamptz`;
-  // times beyond the rule's reach (a clock set back, or another server's clock ahead of ours) end the lock or window
+  // times beyond the rule's reach (a clock set back, or another server's clock far ahead of ours) end the lock or
+  // window; a window started a little after this request's time is still its window: requests of one burst reach the
+  // database out of the order of their arrival, and a window restarted by each late one would allow more checks
   const locked = sql`coalesce(t.locked_until > ${at} and t.locked_until <= ${at} + ${millis(rule.maxLockMs)}, false)`;
-  const windowOver = sql`(t.window_start <= ${at} - ${millis(rule.windowMs)} or t.window_start > ${at})`;
+  const windowOver = sql`(t.window_start <= ${at} - ${millis(rule.windowMs)} or t.window_start > ${at} + ${millis(rule.windowMs)})`;
   const room = sql`t.failures < ${rule.maxFailures}::integer`;
   const counts = sql`(${locked} or ${windowOver} or ${room})`;
   // locked: nothing changes; a window over: a new one starts with this attempt; room left: counted; else: busy

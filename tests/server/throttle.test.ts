@@ -112,6 +112,22 @@ describeOnDatabases("login throttling under concurrency", (kind) => {
     await expect(t.login("staff")).resolves.toBeTruthy();
   });
 
+  it("keeps counting in the window a request with a slightly later time started: a burst reaches the database out of order", async () => {
+    const t = await app();
+    checks.mockClear();
+    for (let i = 0; i < 3; i++) expect((await login(t, "sysv1", "wrong-password")).return_msg).toBe(WRONG);
+    // the next requests carry a time 50 ms before the window's start, as a request that arrived first but reached
+    // the database last does
+    t.clock.advance(-50);
+    const late = [];
+    for (let i = 0; i < 7; i++) late.push(await login(t, "sysv1", "wrong-password"));
+    expect(checks).toHaveBeenCalledTimes(DEFAULT_THROTTLE.perUsername.maxFailures);
+    expect(late.filter((r) => r.return_msg === WRONG)).toHaveLength(DEFAULT_THROTTLE.perUsername.maxFailures - 3);
+    // the failures locked the account for its minute; then the right password gets in
+    t.clock.advance(120_000);
+    expect(await login(t, "sysv1", "demo1234")).toMatchObject({ return_code: "SUCCESS" });
+  });
+
   it("never locks longer than the rule's cap, and refused attempts do not extend a lock", async () => {
     const perUsername: ThrottleRule = { maxFailures: 3, windowMs: 60_000, firstLockMs: 60_000, maxLockMs: 90_000 };
     const t = await app({ ...DEFAULT_THROTTLE, perUsername });
