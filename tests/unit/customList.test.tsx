@@ -12,6 +12,7 @@ import { menus } from "../../resources.config";
 import { declaredPageRoutes } from "../../src/engine";
 import { customPages } from "../../src/domains";
 import { renderCrud } from "../helpers/renderCrud";
+import { catchDownloads } from "../helpers/downloads";
 import { clearCookies, fakeWeapi, setCookies } from "../helpers/weapiFetch";
 
 const testCatalogue = vi.hoisted(() => {
@@ -100,26 +101,6 @@ function listServer() {
         return { return_code: "FAIL", return_msg: `unexpected ${String(body.method)}` };
     }
   });
-}
-
-/** Saved files: the anchor downloads are caught, the blobs kept. */
-function catchDownloads() {
-  const saved: { filename: string; blob: Blob }[] = [];
-  const blobs = new Map<string, Blob>();
-  let next = 0;
-  vi.stubGlobal("URL", Object.assign(URL, {
-    createObjectURL: (blob: Blob) => {
-      const url = `blob:test/${++next}`;
-      blobs.set(url, blob);
-      return url;
-    },
-    revokeObjectURL: () => undefined,
-  }));
-  vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
-    const blob = blobs.get(this.href);
-    if (blob) saved.push({ filename: this.download, blob });
-  });
-  return saved;
 }
 
 beforeAll(async () => {
