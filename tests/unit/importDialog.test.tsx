@@ -2,8 +2,8 @@
  * The import dialog (src/engine/ImportDialog.tsx) on the student entity: the template saved as the server sends
  * it, the chosen .xlsx sent as base64 in the school the user acts in to be checked first, the progress shown and
  * the button held while the server works, then the row errors in a table that can be downloaded, or the preview
- * (rows ready, grades and classes to be created, accepted values) and, confirmed, the count imported. Only fetch
- * is fake.
+ * (rows ready, grades and classes to be created, accepted values) and, confirmed, the count imported; the errors'
+ * CSV never hands a spreadsheet program a formula. Only fetch is fake.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
@@ -163,5 +163,43 @@ describe("import dialog", { timeout: 20000 }, () => {
     expect(within(dialog).queryByTestId("import-errors")).toBeNull();
     fireEvent.click(within(dialog).getByTestId("import-again"));
     expect(await within(dialog).findByTestId("import-template")).toBeTruthy();
+  });
+
+  it("saves the row errors as CSV whose texts no spreadsheet program reads as formulas (OWASP CSV injection)", async () => {
+    const saved = catchDownloads();
+    const messages = ['=HYPERLINK("http://x","y")', "+1 is not allowed", "-2+3", "@SUM(A1)", "\t=1+1", "\r=1+1", "A plain message"];
+    fakeWeapi((body) =>
+      body.method === "studentimport"
+        ? {
+            return_code: "FAIL",
+            return_msg: "Nothing was imported",
+            data: { items: { log_id: 1, total: messages.length, imported: 0, error_count: messages.length, errors: messages.map((message, i) => ({ row: i + 2, field: "name", message })) } },
+          }
+        : { return_code: "SUCCESS", return_msg: "", data: { items: [], total: 0 } },
+    );
+    renderButton();
+    fireEvent.click(await screen.findByTestId("import-button", {}, { timeout: 10000 }));
+    const dialog = await screen.findByRole("dialog");
+    chooseFile(new File([fileBytes], "students.xlsx", { type: XLSX_MIME }));
+    const start = within(dialog).getByTestId("import-start") as HTMLButtonElement;
+    await waitFor(() => expect(start.disabled).toBe(false));
+    fireEvent.click(start);
+    const result = await within(dialog).findByTestId("import-result");
+    fireEvent.click(within(result).getByTestId("import-download-errors"));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    const csv = (await saved[0]!.blob.text()).replace(/^\uFEFF/, "");
+    expect(csv).toBe(
+      [
+        "Row,Field,Error",
+        `2,Student name,"'=HYPERLINK(""http://x"",""y"")"`,
+        "3,Student name,'+1 is not allowed",
+        "4,Student name,'-2+3",
+        "5,Student name,'@SUM(A1)",
+        "6,Student name,'\t=1+1",
+        '7,Student name,"\'\r=1+1"',
+        "8,Student name,A plain message",
+        "",
+      ].join("\r\n"),
+    );
   });
 });
