@@ -135,8 +135,19 @@ export const auditLog = pgTable(
     entityId: varchar("entity_id", { length: 50 }).notNull().default(""),
     ip: varchar("ip", { length: 64 }).notNull().default(""),
     detail: jsonb("detail").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    /** the provider the entry concerns; null for platform-only actions */
+    sysid: integer("sysid"),
+    /** the school the entry concerns; null when it concerns no single school */
+    schId: integer("sch_id"),
   },
-  (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_user_idx").on(t.userId), index("audit_log_entity_idx").on(t.entity, t.entityId)],
+  (t) => [
+    index("audit_log_at_idx").on(t.at),
+    index("audit_log_user_idx").on(t.userId),
+    index("audit_log_entity_idx").on(t.entity, t.entityId),
+    // a provider's or a school's own trail, newest first
+    index("audit_log_sysid_at_idx").on(t.sysid, t.at),
+    index("audit_log_sch_at_idx").on(t.schId, t.at),
+  ],
 );
 
 /**
