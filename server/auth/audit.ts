@@ -10,6 +10,10 @@ export interface AuditEntry {
   entityId?: string | number;
   ip?: string;
   detail?: Record<string, unknown>;
+  /** the provider the entry concerns (null: a platform-only action), so that a provider's own trail can be read */
+  sysid?: number | null;
+  /** the school the entry concerns (null: none, or several), so that a school's own trail can be read */
+  schId?: number | null;
 }
 
 export async function writeAudit(db: DbOrTx, entry: AuditEntry): Promise<void> {
@@ -21,5 +25,7 @@ export async function writeAudit(db: DbOrTx, entry: AuditEntry): Promise<void> {
     entityId: entry.entityId === undefined ? "" : String(entry.entityId),
     ip: entry.ip ?? "",
     detail: entry.detail ?? {},
+    sysid: entry.sysid ?? null,
+    schId: entry.schId ?? null,
   });
 }

@@ -352,7 +352,7 @@ class EntityCrud {
    * labels and option texts in the caller's language.
    */
   async export(ctx: OperationContext) {
-    const { conditions } = await this.scoped(ctx);
+    const { scope, conditions } = await this.scoped(ctx);
     conditions.push(...this.filterConditions(ctx.payload));
     const where = and(...conditions);
     const [{ total }] = await ctx.db.select({ total: count() }).from(this.table).where(where);
@@ -385,6 +385,9 @@ class EntityCrud {
       entity: this.entity.name,
       ip: ctx.ip,
       detail: { rows: rows.length },
+      // the checked scope: its provider, and its school when it names exactly one
+      sysid: scope.sysid,
+      schId: scope.schids?.length === 1 ? scope.schids[0] : null,
     });
     return {
       data: {
@@ -516,7 +519,7 @@ class EntityCrud {
         await this.references.check(tx, ctx.t, record, record);
         const [inserted] = (await tx.insert(this.table).values(record).returning()) as Row[];
         await this.hooks.afterAdd?.(ctx, tx, inserted, virtual);
-        await this.audit(ctx, tx, "add", inserted.id, { fields: Object.keys(record) });
+        await this.audit(ctx, tx, "add", inserted, { fields: Object.keys(record) });
         return inserted;
       }),
     );
@@ -542,7 +545,7 @@ class EntityCrud {
             ? before
             : ((await tx.update(this.table).set(record).where(eq(this.column("id"), id)).returning()) as Row[])[0];
         await this.hooks.afterEdit?.(ctx, tx, before, after);
-        await this.audit(ctx, tx, "edit", id, { fields: Object.keys(record) });
+        await this.audit(ctx, tx, "edit", after, { fields: Object.keys(record) });
         return after;
       }),
     );
@@ -555,14 +558,15 @@ class EntityCrud {
     await this.writing(ctx, () =>
       ctx.db.transaction(async (tx) => {
         // another tenant's record is missing, whatever refers to it: look within the tenant first
-        if (!(await this.findOne(tx, id, conditions))) throw notFound();
+        const found = await this.findOne(tx, id, conditions);
+        if (!found) throw notFound();
         await this.references.assertUnreferenced(tx, ctx.t, id);
         const deleted = await tx
         .delete(this.table)
         .where(and(eq(this.column("id"), id), ...conditions))
         .returning({ id: this.column("id") });
         if (deleted.length === 0) throw notFound();
-        await this.audit(ctx, tx, "del", id, {});
+        await this.audit(ctx, tx, "del", found, {});
       }),
       true,
     );
@@ -588,15 +592,22 @@ class EntityCrud {
     }
   }
 
-  private async audit(ctx: OperationContext, tx: DbOrTx, action: CrudAction, id: unknown, detail: Row): Promise<void> {
+  /** Audits a write of `row`, with the provider and school its tenant columns hold (a provider's own record: its id). */
+  private async audit(ctx: OperationContext, tx: DbOrTx, action: CrudAction, row: Row, detail: Row): Promise<void> {
+    const tenantOf = (column: string | undefined): number | null => {
+      const value = column === undefined ? null : row[column];
+      return typeof value === "number" ? value : null;
+    };
     await writeAudit(tx, {
       userId: ctx.auth?.userId,
       username: ctx.auth?.username,
       action: `${this.entity.name}${action}`,
       entity: this.entity.name,
-      entityId: String(id),
+      entityId: String(row.id),
       ip: ctx.ip,
       detail,
+      sysid: tenantOf(this.tenant.sysid ?? this.entity.providerColumn),
+      schId: tenantOf(this.tenant.schid),
     });
   }
 }
