@@ -1,6 +1,7 @@
 /** Writes to the append-only audit log. */
 import type { DbOrTx } from "../db/client";
 import { auditLog } from "../db/schema";
+import type { Scope } from "./scope";
 
 export interface AuditEntry {
   userId?: number | null;
@@ -10,10 +11,23 @@ export interface AuditEntry {
   entityId?: string | number;
   ip?: string;
   detail?: Record<string, unknown>;
-  /** the provider the entry concerns (null: a platform-only action), so that a provider's own trail can be read */
-  sysid?: number | null;
+  /**
+   * The provider the entry concerns (null: a platform-only action), so that a provider's own trail can be read.
+   * Required, as `schId` is, so that every entry says which tenant it concerns.
+   */
+  sysid: number | null;
   /** the school the entry concerns (null: none, or several), so that a school's own trail can be read */
-  schId?: number | null;
+  schId: number | null;
+}
+
+/** The tenant of an action within a checked scope: its provider, and its school when it names exactly one. */
+export function scopeTenant(scope: Scope): { sysid: number | null; schId: number | null } {
+  return { sysid: scope.sysid, schId: scope.schids?.length === 1 ? scope.schids[0] : null };
+}
+
+/** The tenant of an account: its provider, and its school for a school's own account. */
+export function accountTenant(account: { sysid: number | null; schid: number | null }): { sysid: number | null; schId: number | null } {
+  return { sysid: account.sysid, schId: account.schid };
 }
 
 export async function writeAudit(db: DbOrTx, entry: AuditEntry): Promise<void> {
@@ -25,7 +39,7 @@ export async function writeAudit(db: DbOrTx, entry: AuditEntry): Promise<void> {
     entityId: entry.entityId === undefined ? "" : String(entry.entityId),
     ip: entry.ip ?? "",
     detail: entry.detail ?? {},
-    sysid: entry.sysid ?? null,
-    schId: entry.schId ?? null,
+    sysid: entry.sysid,
+    schId: entry.schId,
   });
 }

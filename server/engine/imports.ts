@@ -617,6 +617,8 @@ class EntityImport {
       entityId: row.id,
       ip: ctx.ip,
       detail: { sch_id: target.schid, filename, total: outcome.total, imported: outcome.imported, errors: outcome.errors.length },
+      sysid: target.sysid,
+      schId: target.schid,
     });
     return row.id;
   }

@@ -13,7 +13,7 @@ import { refTitleKey } from "../../common/fieldRules";
 import { fenToYuan } from "../../common/money";
 import { safeCell } from "../../common/spreadsheetCell";
 import { businessDay } from "../../common/term";
-import { writeAudit } from "../auth/audit";
+import { scopeTenant, writeAudit } from "../auth/audit";
 import { resolveScope, type Scope } from "../auth/scope";
 import { tenantFilter } from "../auth/tenantFilter";
 import type { DbOrTx } from "../db/client";
@@ -189,6 +189,8 @@ export function registerReportOperations(registry: OperationRegistry, reports: r
           entity: report.name,
           ip: ctx.ip,
           detail: { rows: figures.total },
+          // the scope the figures were read in (resolved once per request)
+          ...scopeTenant(await resolveScope(ctx.db, ctx.auth!, ctx.payload)),
         });
         return {
           data: {

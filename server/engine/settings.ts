@@ -72,19 +72,20 @@ export async function writeSettings(db: DbOrTx, declaration: SettingsDecl, tenan
 }
 
 /** The tenant the caller's record belongs to, from the checked scope of the call. */
-async function tenantOf(ctx: OperationContext, declaration: SettingsDecl): Promise<number> {
-  if (declaration.scope === "platform") return PLATFORM_TENANT;
+/** The settings' tenant id, and the provider and school it is (for the audit log). */
+async function tenantOf(ctx: OperationContext, declaration: SettingsDecl): Promise<{ id: number; sysid: number | null; schId: number | null }> {
+  if (declaration.scope === "platform") return { id: PLATFORM_TENANT, sysid: null, schId: null };
   const auth = ctx.auth;
   if (!auth) throw notFound();
   const scope = await resolveScope(ctx.db, auth, ctx.payload);
   if (declaration.scope === "provider") {
     if (scope.sysid === null) throw new ApiFailure("api.scope_required");
-    return scope.sysid;
+    return { id: scope.sysid, sysid: scope.sysid, schId: null };
   }
   // a school's own account acts in its school; everyone else names the school (sch_id)
   const named = ctx.payload.sch_id !== undefined || auth.userType === "school";
   if (!named || scope.schids === null || scope.schids.length !== 1) throw new ApiFailure("api.school_required");
-  return scope.schids[0]!;
+  return { id: scope.schids[0]!, sysid: scope.sysid, schId: scope.schids[0]! };
 }
 
 /** `{name}info` and `{name}edit` of every settings page. */
@@ -101,7 +102,7 @@ export function registerSettingsOperations(registry: OperationRegistry, declarat
       roles: declaration.roles.info,
       effect: "read",
       async handler(ctx) {
-        return { data: { items: await readSettings(ctx.db, declaration, await tenantOf(ctx, declaration)) } };
+        return { data: { items: await readSettings(ctx.db, declaration, (await tenantOf(ctx, declaration)).id) } };
       },
     });
 
@@ -114,7 +115,7 @@ export function registerSettingsOperations(registry: OperationRegistry, declarat
       // the payload's fields, for whoever reads the registry; each value is checked by its kind below
       schema: z.looseObject(Object.fromEntries(declaration.fields.map((f) => [f.name, z.unknown().optional()]))),
       async handler(ctx) {
-        const tenantId = await tenantOf(ctx, declaration);
+        const tenant = await tenantOf(ctx, declaration);
         const parsed = schema.safeParse(ctx.payload);
         if (!parsed.success) {
           const errors = fieldErrors(declaration, parsed.error, ctx.t);
@@ -122,15 +123,17 @@ export function registerSettingsOperations(registry: OperationRegistry, declarat
         }
         const values = parsed.data;
         const items = await ctx.db.transaction(async (tx) => {
-          const saved = await writeSettings(tx, declaration, tenantId, values, ctx.auth?.userId ?? null);
+          const saved = await writeSettings(tx, declaration, tenant.id, values, ctx.auth?.userId ?? null);
           await writeAudit(tx, {
             userId: ctx.auth?.userId,
             username: ctx.auth?.username,
             action: `${declaration.name}edit`,
             entity: declaration.name,
-            entityId: tenantId,
+            entityId: tenant.id,
             ip: ctx.ip,
             detail: { fields: Object.keys(values) },
+            sysid: tenant.sysid,
+            schId: tenant.schId,
           });
           return saved;
         });

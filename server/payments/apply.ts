@@ -65,6 +65,8 @@ export async function applyPaidOrder(db: Db, report: PaidReport, now: Date): Pro
       entityId: order.payNo,
       ip: report.ip,
       detail: { gateway: report.gateway, amount_fen: report.amountFen, transaction_id: report.transactionId, kind: order.kind, new_end: term.appliedEnd },
+      sysid: order.sysid,
+      schId: order.schId,
     });
     return { applied: true, order: paid, endDate: term.appliedEnd };
   });
@@ -83,6 +85,8 @@ export async function applyPaidOrder(db: Db, report: PaidReport, now: Date): Pro
       transaction_id: report.transactionId,
       ...(paymentKind(outcome.kind) ? {} : { unknown_kind: outcome.kind }),
     },
+    sysid: outcome.sysid,
+    schId: outcome.schId,
   });
   throw new PaymentMismatchError(`payment ${report.payNo} does not match its order`);
 }

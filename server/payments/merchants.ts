@@ -211,6 +211,9 @@ export function registerMerchantOperations(registry: OperationRegistry): void {
             private_key_changed: Boolean(payload.private_key),
             api_v3_key_changed: Boolean(payload.api_v3_key),
           },
+          // the provider whose merchant it is (null: the platform's own)
+          sysid: scope.sysid,
+          schId: null,
         });
         return saved!;
       });

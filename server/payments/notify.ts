@@ -4,8 +4,10 @@
  * AEAD_AES_256_GCM resource decrypted with the APIv3 key, and the paid order applied once (amount and merchant
  * checked against it). WeChat Pay reads any 2xx as received and retries otherwise.
  */
+import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { writeAudit } from "../auth/audit";
+import { paymentOrders } from "../db/schema";
 import type { AppServices } from "../protocol/registry";
 import { applyPaidOrder, PaymentMismatchError } from "./apply";
 import { GatewayVerificationError } from "./gateway";
@@ -33,13 +35,19 @@ export function registerNotifyRoutes(app: FastifyInstance, services: AppServices
         const notice = await wechatPayGatewayOf(services, merchant).verifyNotification(headers, rawBody);
         if (notice.merchantId !== merchant.merchantId) {
           // authentic for this merchant, but about another's order: someone holding one merchant's keys tries to pay
-          // another's orders
+          // another's orders; the entry concerns the order named (else the merchant's provider)
+          const [order] = await services.db
+            .select({ sysid: paymentOrders.sysid, schId: paymentOrders.schId })
+            .from(paymentOrders)
+            .where(eq(paymentOrders.payNo, notice.payNo));
           await writeAudit(services.db, {
             action: "payment_mismatch",
             entity: "payment_order",
             entityId: notice.payNo,
             ip: request.ip,
             detail: { gateway: "wechatpay", merchant_id: notice.merchantId, notified_merchant_id: merchant.merchantId },
+            sysid: order ? order.sysid : merchant.sysid,
+            schId: order ? order.schId : null,
           });
           throw new PaymentMismatchError("notification names another merchant");
         }

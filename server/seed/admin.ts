@@ -23,6 +23,6 @@ export async function createSuperAdmin(db: Db, hasher: PasswordHasher, admin: Ne
     .insert(users)
     .values({ username: admin.username, passwordHash, name: admin.name, userType: "system", servicerVer: admin.servicerVer, isSuperadmin: "Y" })
     .returning({ id: users.id });
-  await writeAudit(db, { userId: row.id, username: admin.username, action: "create_admin", entity: "user", entityId: row.id });
+  await writeAudit(db, { userId: row.id, username: admin.username, action: "create_admin", entity: "user", entityId: row.id, sysid: null, schId: null });
   return row.id;
 }

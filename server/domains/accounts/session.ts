@@ -1,6 +1,6 @@
 /** adminapi: login, getuserinfo, logout (spec 7, DESIGN 4 and 5). */
 import { z } from "zod";
-import { writeAudit } from "../../auth/audit";
+import { accountTenant, writeAudit } from "../../auth/audit";
 import { loadAuthority, type Authority } from "../../auth/authority";
 import { createSession, revokeSession } from "../../auth/sessions";
 import { usernameMatches } from "../../auth/usernames";
@@ -51,24 +51,28 @@ async function login(ctx: OperationContext, payload: z.infer<typeof loginPayload
   if (lockedMs > 0) throw new ApiFailure("api.login_locked", { seconds: Math.ceil(lockedMs / 1000) });
 
   // "SYSADMIN" or a full-width spelling is sysadmin, counted under sysadmin's key above
-  const [user] = await db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(usernameMatches(payload.username));
+  const [user] = await db
+    .select({ id: users.id, passwordHash: users.passwordHash, sysid: users.sysid, schid: users.schid })
+    .from(users)
+    .where(usernameMatches(payload.username));
   const passwordOk = user ? await services.hasher.verify(user.passwordHash, payload.password) : await services.hasher.verifyNothing(payload.password);
   if (!user || !passwordOk) {
     // the attempts counted above stay as this failure
     await recordFailures(db, keys, now);
-    await writeAudit(db, { userId: user?.id, username: payload.username, action: "login_failed", ip: ctx.ip });
+    // a wrong password for an account is its tenant's business; an unknown username is nobody's
+    await writeAudit(db, { userId: user?.id, username: payload.username, action: "login_failed", ip: ctx.ip, ...(user ? accountTenant(user) : { sysid: null, schId: null }) });
     throw new ApiFailure("api.login_failed");
   }
   const auth = await loadAuthority(db, user.id);
   if (!auth || !auth.usable) {
     await releaseAttempts(db, [userKey, addressKey]);
-    await writeAudit(db, { userId: user.id, username: payload.username, action: "login_refused", ip: ctx.ip, detail: { reason: "disabled" } });
+    await writeAudit(db, { userId: user.id, username: payload.username, action: "login_refused", ip: ctx.ip, detail: { reason: "disabled" }, ...accountTenant(user) });
     throw new ApiFailure("api.account_disabled");
   }
   await clearFailures(db, userKey);
   await releaseAttempts(db, [addressKey]);
   const token = await createSession(db, { userId: user.id, now, ip: ctx.ip, userAgent: ctx.userAgent });
-  await writeAudit(db, { userId: user.id, username: auth.username, action: "login", ip: ctx.ip });
+  await writeAudit(db, { userId: user.id, username: auth.username, action: "login", ip: ctx.ip, ...accountTenant(auth) });
   const settings = await loadSiteSettings(db);
   return { data: { token, items: { data: loginFacts(auth, settings.kfurl) } } };
 }
@@ -107,7 +111,7 @@ export function registerSessionOperations(registry: OperationRegistry): void {
     effect: "account",
     async handler(ctx) {
       await revokeSession(ctx.db, ctx.tokenHash!, ctx.now);
-      await writeAudit(ctx.db, { userId: ctx.auth!.userId, username: ctx.auth!.username, action: "logout", ip: ctx.ip });
+      await writeAudit(ctx.db, { userId: ctx.auth!.userId, username: ctx.auth!.username, action: "logout", ip: ctx.ip, ...accountTenant(ctx.auth!) });
       return { messageKey: "api.logout_ok" };
     },
   });

@@ -266,6 +266,9 @@ async function add(ctx: OperationContext, entity: EntityDecl, view: View): Promi
         entityId: created.id,
         ip: ctx.ip,
         detail: { username, user_type: type, sysid, is_superadmin: created.isSuperadmin, status, schids },
+        // the account's provider; a staff account's schools are a list, no school of its own
+        sysid: created.sysid,
+        schId: null,
       });
       return created;
     });
@@ -353,6 +356,8 @@ async function edit(ctx: OperationContext, view: View): Promise<OperationResult>
       entityId: id,
       ip: ctx.ip,
       detail: { username: before.username, fields: Object.keys(changes), ...(schids !== undefined ? { schids } : {}) },
+      sysid: before.sysid,
+      schId: null,
     });
     return after;
   });
@@ -380,7 +385,17 @@ async function resetPassword(ctx: OperationContext, view: View): Promise<Operati
     // whoever held the old password is logged out, and a lockout from wrong guesses ends with it
     await revokeUserSessions(tx, id, ctx.now);
     await clearFailures(tx, usernameKey(target.username));
-    await writeAudit(tx, { userId: auth.userId, username: auth.username, action: "usersresetpassword", entity: "users", entityId: id, ip: ctx.ip, detail: { username: target.username } });
+    await writeAudit(tx, {
+      userId: auth.userId,
+      username: auth.username,
+      action: "usersresetpassword",
+      entity: "users",
+      entityId: id,
+      ip: ctx.ip,
+      detail: { username: target.username },
+      sysid: target.sysid,
+      schId: null,
+    });
   });
   return { messageKey: "accounts.password_reset_done", messageParams: { username: target.username } };
 }

@@ -80,6 +80,8 @@ export function registerDailyReportOperations(registry: OperationRegistry): void
         entityId: id,
         ip: ctx.ip,
         detail: { sysid, nickname: removed.nickname },
+        sysid,
+        schId: null,
       });
       return { messageKey: "api.unbound" };
     },
@@ -137,7 +139,7 @@ export function registerDailyReportSandbox(app: FastifyInstance, services: AppSe
           .returning();
         if (!token) return false;
         await tx.insert(dailyReportSubscribers).values({ sysid: token.sysid, openid: `sandbox-${randomBytes(12).toString("hex")}`, nickname });
-        await writeAudit(tx, { action: "daycountnoticebind", entity: "daily_report_subscriber", ip: request.ip, detail: { sysid: token.sysid, nickname } });
+        await writeAudit(tx, { action: "daycountnoticebind", entity: "daily_report_subscriber", ip: request.ip, detail: { sysid: token.sysid, nickname }, sysid: token.sysid, schId: null });
         return true;
       });
       if (!bound) return send(request, reply, 409, expired);

@@ -33,6 +33,8 @@ export const serviceHooks: EntityHooks = {
       entityId: user.id,
       ip: ctx.ip,
       detail: { username, user_type: "service", sysid: row.id },
+      sysid: Number(row.id),
+      schId: null,
     });
   },
   // a disabled provider's users are logged out at once

@@ -125,7 +125,7 @@ async function redeem(ctx: OperationContext, rawCode: unknown, redeemer: Redeeme
     return term;
   }
 
-  await writeAudit(ctx.db, { ...actorOf(ctx), action: "actcode_refused", entity: "actcode", entityId: code ?? "", detail: { target: redeemer.target, sysid: redeemer.sysid, sch_id: redeemer.schId } });
+  await writeAudit(ctx.db, { ...actorOf(ctx), action: "actcode_refused", entity: "actcode", entityId: code ?? "", detail: { target: redeemer.target, sysid: redeemer.sysid, sch_id: redeemer.schId }, sysid: redeemer.sysid, schId: redeemer.schId });
   // why it failed, without telling codes bound to someone else from unknown ones
   const [row] = code === null ? [] : await ctx.db.select().from(activationCodes).where(eq(col("code"), code));
   const theirs =
@@ -195,6 +195,9 @@ export function registerCodeOperations(registry: OperationRegistry): void {
         entity: "actcode",
         entityId: batchNo,
         detail: { count: p.count, target: p.target, term_months: months, meal_id: meal?.id, sysid, sch_id: schId, expires_on: p.expires_on },
+        // the provider and school the codes are bound to (unbound: the platform's)
+        sysid: sysid ?? null,
+        schId: schId ?? null,
       });
     });
     return { messageKey: "api.codes_created", messageParams: { count: p.count }, data: { items: { batch_no: batchNo, count: p.count } } };
@@ -220,7 +223,7 @@ export function registerCodeOperations(registry: OperationRegistry): void {
         if (!row) throw notFound();
         throw new ApiFailure(row.status === "used" ? "api.code_used" : "api.code_already_void");
       }
-      await writeAudit(ctx.db, { ...actorOf(ctx), action: "actcodevoid", entity: "actcode", entityId: id, detail: { code: voided.code, batch_no: voided.batch_no } });
+      await writeAudit(ctx.db, { ...actorOf(ctx), action: "actcodevoid", entity: "actcode", entityId: id, detail: { code: voided.code, batch_no: voided.batch_no }, sysid: voided.sysid, schId: voided.sch_id });
       return { messageKey: "api.code_voided", messageParams: { code: String(voided.code) }, data: { items: { id, status: "void" } } };
     },
   });

@@ -93,6 +93,7 @@ async function extendTerm(tx: DbOrTx, holder: TermHolder, id: number, extension:
       operator: actor.username,
     })
     .returning({ id: tableColumn(holder.records, "id") });
+  const tenant = holder.tenant(row);
   await writeAudit(tx, {
     userId: actor.userId,
     username: actor.username,
@@ -100,7 +101,10 @@ async function extendTerm(tx: DbOrTx, holder: TermHolder, id: number, extension:
     entity: holder.audit,
     entityId: String(record.id),
     ip: actor.ip,
-    detail: { ...holder.tenant(row), way: extension.way, months: extension.months, fee_fen: extension.feeFen, old_end: oldEnd, new_end: newEnd, pay_no: extension.payNo, act_code: extension.actCode },
+    detail: { ...tenant, way: extension.way, months: extension.months, fee_fen: extension.feeFen, old_end: oldEnd, new_end: newEnd, pay_no: extension.payNo, act_code: extension.actCode },
+    // the school or provider extended
+    sysid: Number(tenant.sysid),
+    schId: tenant.sch_id === undefined ? null : Number(tenant.sch_id),
   });
   return { oldEnd, newEnd };
 }
