@@ -7,7 +7,7 @@
  * own accounts (service) and its provider-side school administrators (service_schadmin) with their schools; only
  * super administrators list and add super administrators.
  */
-import type { CatalogueDomain, EntityDecl, FieldDecl, FieldOption, RowAction } from "../common/catalogue";
+import type { CatalogueDomain, EntityDecl, FieldDecl, FieldOption, ActionDecl } from "../common/catalogue";
 import { anyOf, OPERATOR_ROLES, PROVIDER_ROLES } from "../common/roleKeys";
 import { statusOptions, yesNo } from "./shared";
 
@@ -65,8 +65,8 @@ const nameField: FieldDecl = { name: "name", type: "string", label: "accounts.fi
  * A password reset by an administrator: the account's new password, sent with the row's id; the account is
  * logged out everywhere.
  */
-export const usersResetPassword: RowAction = {
-  operation: "usersresetpassword",
+export const usersResetPassword: ActionDecl = {
+  name: "usersresetpassword",
   label: "accounts.reset_password",
   confirm: "accounts.reset_password_confirm",
   roles: ACCOUNT_MANAGER_ROLES,
@@ -93,7 +93,7 @@ export const usersEntity: EntityDecl = {
     add: ACCOUNT_MANAGER_ROLES,
     edit: ACCOUNT_MANAGER_ROLES,
   },
-  rowActions: [usersResetPassword],
+  actions: [usersResetPassword],
   fields: [
     { name: "id", type: "int", label: "accounts.field.id", list: true, sortable: true, detail: true },
     usernameField,
@@ -121,7 +121,7 @@ export const usersAdminEntity: EntityDecl = {
     list: SUPERADMIN_ROLES,
     add: SUPERADMIN_ROLES,
   },
-  rowActions: [usersResetPassword],
+  actions: [usersResetPassword],
   fields: [
     { name: "id", type: "int", label: "accounts.field.id", list: true, sortable: true, detail: true },
     usernameField,

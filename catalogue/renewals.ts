@@ -2,7 +2,7 @@
  * Renewals: the packages a school buys, the activation codes, and the records of every term extension of a school
  * or a provider (by payment, code or contract maintenance). The server side is server/domains/renewals/.
  */
-import type { CatalogueDomain, EntityDecl, OperationDecl, RowAction } from "../common/catalogue";
+import type { ActionDecl, CatalogueDomain, EntityDecl, OperationDecl } from "../common/catalogue";
 import { MAX_CODES_PER_BATCH, MAX_TERM_MONTHS, REMARK_MAX_LENGTH } from "../common/renewalLimits";
 import { OPERATOR_ROLES } from "../common/roleKeys";
 import { statusOptions } from "./shared";
@@ -96,12 +96,15 @@ export const serviceDelayEntity: EntityDecl = {
 };
 
 /** Voiding an unused code (a batch made by mistake, a code that leaked): it can then no longer be redeemed. */
-export const actcodeVoid: RowAction = {
-  operation: "actcodevoid",
+export const actcodeVoid: ActionDecl = {
+  name: "actcodevoid",
   label: "renewal.void_code",
   confirm: "renewal.void_code_confirm",
   roles: OPERATOR_ROLES,
-  when: { field: "status", value: "unused" },
+  from: ["unused"],
+  to: "void",
+  bulk: true,
+  danger: true,
 };
 
 /**
@@ -119,7 +122,8 @@ export const actcodeEntity: EntityDecl = {
   titleField: "code",
   defaultSort: { field: "id", order: "desc" },
   exportOperation: "actcodeexport",
-  rowActions: [actcodeVoid],
+  stateField: "status",
+  actions: [actcodeVoid],
   roles: {
     list: ["system", "systemv2", "service", "servicev2"],
     info: ["system", "systemv2", "service", "servicev2"],
@@ -136,7 +140,7 @@ export const actcodeEntity: EntityDecl = {
     { name: "meal_id", type: "int", label: "field.meal_id", detail: true },
     { name: "title", type: "string", label: "field.renew_title", required: true, max: 100, list: true, detail: true },
     { name: "term_months", type: "int", label: "field.term_months", required: true, detail: true },
-    { name: "status", type: "enum", label: "field.code_status", required: true, default: "unused", options: [{ value: "unused", label: "enum.code_status.unused" }, { value: "used", label: "enum.code_status.used" }, { value: "void", label: "enum.code_status.void" }], list: true, filter: "eq", detail: true },
+    { name: "status", type: "enum", label: "field.code_status", required: true, default: "unused", options: [{ value: "unused", label: "enum.code_status.unused", tone: "processing" }, { value: "used", label: "enum.code_status.used", tone: "success" }, { value: "void", label: "enum.code_status.void", tone: "default" }], list: true, filter: "eq", detail: true },
     { name: "expires_on", type: "date", label: "field.expires_on", required: true, list: true, filter: "range", sortable: true, detail: true },
     { name: "used_at", type: "datetime", label: "field.used_at", list: true, sortable: true, detail: true },
     { name: "used_by", type: "string", label: "field.used_by", max: 50, list: true, detail: true },

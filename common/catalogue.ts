@@ -42,6 +42,8 @@ export interface FieldOption {
    * server decides by the caller who may choose a value (an account's type), these say the same.
    */
   roles?: readonly string[];
+  /** an entity's state (the options of its `stateField`): the colour of its tag */
+  tone?: StateTone;
 }
 
 export interface FieldDecl {
@@ -85,21 +87,33 @@ export interface FieldDecl {
   virtual?: boolean;
 }
 
+/** The colour of a state's tag (antd's status colours): what the state means to the user at a glance. */
+export type StateTone = "default" | "processing" | "success" | "warning" | "error";
+
 /**
- * A named operation offered on each row of an entity's list, called with the row's `id` after a confirmation
- * (e.g. voiding an unused activation code). The server registers the operation with these role keys.
+ * An action of an entity's records beyond edit and delete (submit a channel for review, approve it, waive a
+ * bill, void a code), called with the record's `id` and its fields. The engine runs every action alike: it loads
+ * the record in the caller's tenant under a row lock, checks its state, the roles and the fields, applies the
+ * state change and the domain's effect and writes the audit entry, in one transaction.
  */
-export interface RowAction {
-  operation: string;
-  /** translation key of the row's button */
+export interface ActionDecl {
+  /** the /weapi/ method (path: the entity's) */
+  name: string;
+  /** translation key of its button */
   label: string;
-  /** translation key of the question asked first */
+  /** translation key of the question asked first (or of the dialog's explanation when it asks for fields) */
   confirm: string;
   roles: readonly string[];
-  /** offered only on rows whose field holds this value */
-  when?: { field: string; value: string };
-  /** a small form asked with the confirmation (an amount, a reason, a new password), sent beside the row's id */
+  /** the states of the entity's `stateField` it may start from; absent for an entity without states */
+  from?: readonly string[];
+  /** the state it leads to; several: the domain's effect chooses one (an approval or a rejection) */
+  to?: string | readonly string[];
+  /** a small form asked with the confirmation (an amount, a reason, a new password), sent beside the id */
   fields?: FieldDecl[];
+  /** it may be applied to a selection of rows: one call per row, a result for each */
+  bulk?: boolean;
+  /** its button is red (it takes something away: voiding, rejecting, disabling) */
+  danger?: boolean;
 }
 
 export type TenantScope = "platform" | "provider" | "school";
@@ -142,7 +156,15 @@ export interface EntityDecl {
    * every row checked before anything is written, all or nothing, progress, row errors) and the import is logged.
    */
   import?: ImportDecl;
-  rowActions?: RowAction[];
+  /**
+   * The enum field holding the record's state (a channel's draft, submitted, approved...): its options, with their
+   * tones, are the states; the entity's `actions` move a record between them.
+   */
+  stateField?: string;
+  /** the states in which the record may be edited (a channel only while draft or rejected); absent: any */
+  editableIn?: readonly string[];
+  /** the actions offered on a record (on its row, its detail page and, when `bulk`, a selection) */
+  actions?: ActionDecl[];
   /**
    * "domain": the entity's operations and table are its domain's own (server/domains/<domain>/); the engine
    * builds its pages from the declaration but registers no generic operation and generates no table.

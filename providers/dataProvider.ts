@@ -3,7 +3,7 @@
  * name; getList -> {entity}list, getOne -> {entity}info, create -> {entity}add, update -> {entity}edit,
  * deleteOne -> {entity}del, on the path the entity declares (default adminapiv2).
  *
- * custom -> an operation the catalogue declares beyond CRUD (a declared operation, a list's row action, a settings
+ * custom -> an operation the catalogue declares beyond CRUD (a declared operation, a record's action, a settings
  * page's `{name}info` / `{name}edit`, a report's figures and export, the home page's figures): `url` names it,
  * its path comes from its declaration, and its payload is exactly the values given (the form decides what to send).
  *
@@ -141,14 +141,14 @@ export type CustomAnswer<T> = CustomResponse<T> & { message: string };
 const CONSOLE_READS: Readonly<Record<string, string>> = { dashboard: DEFAULT_API_PATH };
 
 /**
- * The /weapi/ path of an operation `custom` may call: a declared operation, a list's row action, a settings
+ * The /weapi/ path of an operation `custom` may call: a declared operation, a record's action, a settings
  * page's info or edit, a report's figures and export, or one of the console's own reads.
  */
 function customOperationPath(name: string): string | undefined {
   const declared = operationByName(name);
   if (declared) return declared.path ?? DEFAULT_API_PATH;
-  const rowActionOf = entities.find((e) => e.rowActions?.some((a) => a.operation === name));
-  if (rowActionOf) return rowActionOf.apiPath ?? DEFAULT_API_PATH;
+  const actionOf = entities.find((e) => e.actions?.some((a) => a.name === name));
+  if (actionOf) return actionOf.apiPath ?? DEFAULT_API_PATH;
   const settings = settingsPages.find((s) => name === `${s.name}info` || name === `${s.name}edit`);
   if (settings) return settings.apiPath ?? DEFAULT_API_PATH;
   if (reports.some((r) => name === r.name || name === r.exportOperation)) return DEFAULT_API_PATH;

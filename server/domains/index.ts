@@ -3,6 +3,7 @@ import { entities, settingsPages } from "../../resources.config";
 import { registerMerchantOperations } from "../payments/merchants";
 import type { OperationRegistry } from "../protocol/registry";
 import { registerCatalogueOperations } from "../engine/crud";
+import { registerEntityActions } from "../engine/actions";
 import { registerImportOperations } from "../engine/imports";
 import { registerSettingsOperations } from "../engine/settings";
 import { registerDailyReportOperations } from "./providers/dailyReport";
@@ -23,6 +24,7 @@ export function registerOperations(registry: OperationRegistry): void {
   registerRenewalOperations(registry);
   registerDailyReportOperations(registry);
   registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks });
+  registerEntityActions(registry, entities);
   registerImportOperations(registry, entities);
   registerSettingsOperations(registry, settingsPages);
   registerReports(registry);

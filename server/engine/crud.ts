@@ -241,6 +241,34 @@ function rawRows<T extends object>(query: T): T & { all(values: Record<string, u
   return query as T & { all(values: Record<string, unknown>): Promise<Row[]> };
 }
 
+/**
+ * Conditions that keep a query on an entity's table inside the caller's tenant (tenantFilter on its tenant
+ * columns; a platform entity with a provider column, to its provider); `values` makes them placeholders.
+ */
+export function entityTenantConditions(entity: EntityDecl, table: CatalogueTable, ctx: OperationContext, scope: Scope, values?: StatementValues): SQL[] {
+  const bind: Bind = values ? (part, value) => values.bind(part, value) : inline;
+  if (entity.scope === "platform") {
+    if (entity.providerColumn && ctx.auth?.userType !== "system") return [eq(tableColumn(table, entity.providerColumn), bind("provider", scope.sysid ?? -1))];
+    return [];
+  }
+  const tenant = tenantColumnNames(entity);
+  const columns = {
+    sysid: tenant.sysid ? tableColumn(table, tenant.sysid) : undefined,
+    schid: tenant.schid ? tableColumn(table, tenant.schid) : undefined,
+  };
+  return tenantFilter(scope, columns, { bind, onNoSchool: () => values?.mark("no school") });
+}
+
+/**
+ * FAIL when a record's state does not allow what is asked (an action from another state, an edit outside the
+ * states it is editable in), naming the state as the user sees it.
+ */
+export function wrongState(ctx: OperationContext, entity: EntityDecl, state: unknown, actionLabel: string): ApiFailure {
+  const field = entity.fields.find((f) => f.name === entity.stateField);
+  const option = field?.options?.find((o) => o.value === String(state));
+  return new ApiFailure("api.wrong_state", { action: ctx.t(actionLabel), state: option ? ctx.t(option.label) : String(state) });
+}
+
 /** the name of a list page's total among its columns (no field's name) */
 const LIST_TOTAL = "__total";
 
@@ -277,19 +305,7 @@ class EntityCrud {
 
   /** Conditions that keep a query inside the caller's tenant; `values` makes them placeholders. */
   private tenantConditions(ctx: OperationContext, scope: Scope, values?: StatementValues): SQL[] {
-    const bind: Bind = values ? (part, value) => values.bind(part, value) : inline;
-    const conditions: SQL[] = [];
-    if (this.entity.scope === "platform") {
-      if (this.entity.providerColumn && ctx.auth?.userType !== "system") {
-        conditions.push(eq(this.column(this.entity.providerColumn), bind("provider", scope.sysid ?? -1)));
-      }
-      return conditions;
-    }
-    const columns = {
-      sysid: this.tenant.sysid ? this.column(this.tenant.sysid) : undefined,
-      schid: this.tenant.schid ? this.column(this.tenant.schid) : undefined,
-    };
-    return tenantFilter(scope, columns, { bind, onNoSchool: () => values?.mark("no school") });
+    return entityTenantConditions(this.entity, this.table, ctx, scope, values);
   }
 
   private async scoped(ctx: OperationContext): Promise<{ scope: Scope; conditions: SQL[] }> {
@@ -305,11 +321,13 @@ class EntityCrud {
     return parseRecordId(payload.id);
   }
 
-  private async findOne(db: DbOrTx, id: number, conditions: SQL[]): Promise<Row | undefined> {
-    const [row] = await db
+  /** `lock`: held FOR UPDATE until the transaction ends (a record about to be changed) */
+  private async findOne(db: DbOrTx, id: number, conditions: SQL[], lock = false): Promise<Row | undefined> {
+    const query = db
       .select()
       .from(this.table)
       .where(and(eq(this.column("id"), id), ...conditions));
+    const [row] = lock ? await query.for("update") : await query;
     return row as Row | undefined;
   }
 
@@ -533,8 +551,11 @@ class EntityCrud {
     for (const field of formFields(this.entity, "edit")) if (!isColumnField(field)) delete record[field.name];
     const row = await this.writing(ctx, () =>
       ctx.db.transaction(async (tx) => {
-        const before = await this.findOne(tx, id, conditions);
+        const before = await this.findOne(tx, id, conditions, true);
         if (!before) throw notFound();
+        // a record with states is edited only in those its entity allows (a channel while draft or rejected)
+        const state = this.entity.stateField ? before[this.entity.stateField] : undefined;
+        if (this.entity.editableIn && !this.entity.editableIn.includes(String(state))) throw wrongState(ctx, this.entity, state, "crud.edit");
         // a field set only on add (a school's first term) sent back as it stands is no change; another value is refused
         refuseChangedAddOnlyFields(this.entity, ctx, before);
         const merged = { ...before, ...record };

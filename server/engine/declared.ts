@@ -3,7 +3,7 @@
  * come from the declaration, and its payload is checked against the declared fields before the handler runs,
  * failing with the first field's name and every field's localised message in `data.errors`.
  */
-import type { OperationDecl } from "../../common/catalogue";
+import type { FieldDecl, OperationDecl } from "../../common/catalogue";
 import { labelText } from "../lib/i18n";
 import { ApiFailure } from "../protocol/envelope";
 import type { OperationContext, OperationRegistry, OperationResult } from "../protocol/registry";
@@ -20,7 +20,6 @@ export function registerDeclared<P = DeclaredPayload>(
   declaration: OperationDecl,
   handler: (ctx: OperationContext, payload: P) => Promise<OperationResult>,
 ): void {
-  const schema = fieldsSchema(declaration.fields, "add");
   registry.add({
     path: declaration.path ?? DEFAULT_OPERATION_PATH,
     method: declaration.name,
@@ -28,17 +27,25 @@ export function registerDeclared<P = DeclaredPayload>(
     roles: declaration.roles,
     effect: declaration.effect,
     declaration,
-    async handler(ctx) {
-      const parsed = schema.safeParse(ctx.payload);
-      if (!parsed.success) throw invalidFields(declaration, parsed.error, ctx);
-      return handler(ctx, parsed.data as P);
-    },
+    handler: (ctx) => handler(ctx, checkPayload(ctx, declaration.fields) as P),
   });
 }
 
-function invalidFields(declaration: OperationDecl, error: Parameters<typeof fieldErrors>[1], ctx: OperationContext): ApiFailure {
-  const errors = fieldErrors(declaration, error, ctx.t);
-  return new ApiFailure("api.invalid_params", { field: errors[0]?.field ?? "" }, { errors });
+/** schemas of declared field lists, made once per list */
+const schemas = new WeakMap<readonly FieldDecl[], ReturnType<typeof fieldsSchema>>();
+
+/**
+ * The one payload check of every operation with declared fields (declared operations, record actions, domain
+ * handlers): each field in its stored form (money in fen), null when absent; a failure is `api.invalid_params`
+ * naming the first field, with every field's localised message in `data.errors`.
+ */
+export function checkPayload(ctx: OperationContext, fields: readonly FieldDecl[], payload: Record<string, unknown> = ctx.payload): DeclaredPayload {
+  let schema = schemas.get(fields);
+  if (!schema) schemas.set(fields, (schema = fieldsSchema(fields, "add")));
+  const parsed = schema.safeParse(payload);
+  if (parsed.success) return parsed.data;
+  const errors = fieldErrors({ fields }, parsed.error, ctx.t);
+  throw new ApiFailure("api.invalid_params", { field: errors[0]?.field ?? "" }, { errors });
 }
 
 /** A field a rule between fields requires (one of two): FAIL on that field, as the declared checks fail. */

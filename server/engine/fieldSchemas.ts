@@ -66,7 +66,7 @@ export function fieldsSchema(declared: readonly FieldDecl[], action: "add" | "ed
 }
 
 /** Localised messages of a failed record check, one per field. */
-export function fieldErrors(entity: Pick<EntityDecl, "fields">, error: z.ZodError, t: Translate): FieldError[] {
+export function fieldErrors(entity: { readonly fields: readonly FieldDecl[] }, error: z.ZodError, t: Translate): FieldError[] {
   const out: FieldError[] = [];
   for (const issue of error.issues) {
     const name = String(issue.path[0] ?? "");

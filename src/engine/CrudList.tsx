@@ -16,7 +16,7 @@ import { Fragment, useRef, useState, type ReactNode } from "react";
 import { useParams } from "react-router";
 import { useTable, getDefaultSortOrder } from "@refinedev/antd";
 import { useGo, usePermissions, useTranslation, type BaseRecord, type CrudFilter, type CrudSort, type HttpError } from "@refinedev/core";
-import type { EntityDecl, FieldDecl, MenuEntry, RowAction } from "../../common/catalogue";
+import type { EntityDecl, FieldDecl, MenuEntry } from "../../common/catalogue";
 import { hasAnyRole } from "../../common/roleKeys";
 import { builtRoute, type BuiltPage } from "./builtPages";
 import { DEFAULT_API_PATH, filterPayload, scope as tenantScope, sortPayload } from "../../providers/dataProvider";
@@ -25,7 +25,7 @@ import { entityByName } from "../../resources.config";
 import { cellStyle, displayValue, FilterControl, filterValueProps, type Translate } from "./fields";
 import { clearNarrowed } from "./RecordFields";
 import { RecordModal, type RecordModalHandle } from "./RecordModal";
-import { DeleteButton, RowActionButton } from "./RowActions";
+import { ActionButton, actionAllowed, BulkActionBar, DeleteButton, editAllowed, useEntityActions } from "./EntityActions";
 import { StatusSwitch } from "./StatusSwitch";
 import { ListLoadFailed } from "./LoadFailed";
 import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources";
@@ -79,12 +79,6 @@ function useLinkedPages(list: BuiltPage | undefined, entity: EntityDecl): Record
     recordPages: linked.filter(({ entry }) => entry.params?.includes(":id") && (!("entity" in entry.page!) || entry.page!.entity !== entity.name)),
     listPages: linked.filter(({ entry }) => !entry.params?.length && entry.page!.kind === "custom"),
   };
-}
-
-/** The entity's row actions the user's roles allow. */
-function useRowActions(entity: EntityDecl): RowAction[] {
-  const { data: roles } = usePermissions<string[]>({});
-  return roles ? (entity.rowActions ?? []).filter((action) => hasAnyRole(roles, action.roles)) : [];
 }
 
 /**
@@ -166,12 +160,14 @@ export default function CrudList({ resource }: { resource: string }) {
   const edit = pages.edit && may("edit") ? pages.edit : undefined;
   const show = pages.info && may("info") ? pages.info : undefined;
   const { recordPages, listPages } = useLinkedPages(pages.list, entity);
-  const rowActions = useRowActions(entity);
+  const actions = useEntityActions(entity);
+  const bulkActions = actions.filter((action) => action.bulk);
+  const [selected, setSelected] = useState<BaseRecord[]>([]);
   const deletable = may("del");
-  const hasRowButtons = Boolean(edit || editInPlace || show || deletable || recordPages.length > 0 || rowActions.length > 0);
+  const hasRowButtons = Boolean(edit || editInPlace || show || deletable || recordPages.length > 0 || actions.length > 0);
   /** A row's buttons, each with its text (a phone's card folds the pages that do not fit on its line). */
   const buttonsOf = (record: BaseRecord): CardButton[] => [
-    ...(edit || editInPlace
+    ...((edit || editInPlace) && editAllowed(entity, record)
       ? [
           {
             key: "edit",
@@ -217,9 +213,9 @@ export default function CrudList({ resource }: { resource: string }) {
         ),
       };
     }),
-    ...rowActions
-      .filter(({ when }) => !when || String(record[when.field]) === when.value)
-      .map((action) => ({ key: action.operation, label: translate(action.label), node: <RowActionButton entity={entity} action={action} record={record} /> })),
+    ...actions
+      .filter((action) => actionAllowed(entity, action, record))
+      .map((action) => ({ key: action.name, label: translate(action.label), node: <ActionButton entity={entity} action={action} record={record} /> })),
     ...(deletable ? [{ key: "delete", label: translate("crud.delete"), icon: true, node: <DeleteButton resource={resource} record={record} /> }] : []),
   ];
   const rowButtons = (record: BaseRecord): ReactNode => (
@@ -416,9 +412,15 @@ export default function CrudList({ resource }: { resource: string }) {
   return (
     <Card title={translate(pages.list?.entry.title ?? entity.title)} extra={pageButtons}>
       {filterForm}
+      <BulkActionBar entity={entity} actions={bulkActions} selected={selected} onDone={() => setSelected([])} />
       <Table
         {...tableProps}
         rowKey="id"
+        rowSelection={
+          bulkActions.length > 0
+            ? { selectedRowKeys: selected.map((record) => record.id!), onChange: (_keys, records) => setSelected(records), preserveSelectedRowKeys: true }
+            : undefined
+        }
         columns={columns}
         // natural column widths: a fixed layout would share the width out evenly and squeeze short values
         // letter by letter under the pinned action column

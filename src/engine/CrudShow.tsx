@@ -1,10 +1,11 @@
-/** Generic detail page of a catalogue entity: the detail fields of one record, and the way to edit it. */
+/** Generic detail page of a catalogue entity: the detail fields of one record, its actions and the way to edit it. */
 import { Button, Card, Descriptions, Space, Spin } from "antd";
 import { EditOutlined, RollbackOutlined } from "@ant-design/icons";
 import { useShow, useBack, useGo, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
 import { useParams } from "react-router";
 import { displayValue, type Translate } from "./fields";
 import { RecordUnavailable } from "./LoadFailed";
+import { ActionButton, actionAllowed, editAllowed, useEntityActions } from "./EntityActions";
 import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources";
 
 export default function CrudShow({ resource }: { resource: string }) {
@@ -17,14 +18,16 @@ export default function CrudShow({ resource }: { resource: string }) {
   const { id } = useParams();
   // the weapi client has already shown a failure's message
   const { query, result } = useShow<BaseRecord, HttpError>({ resource, id, errorNotification: false });
-  const edit = pages.edit && may("edit") ? pages.edit : undefined;
+  const edit = pages.edit && may("edit") && editAllowed(entity, result) ? pages.edit : undefined;
+  const actions = useEntityActions(entity).filter((action) => result && actionAllowed(entity, action, result));
   const toList = () => (pages.list ? go({ to: pages.list.route }) : back());
 
   return (
     <Card
       title={translate(pages.info?.entry.title ?? entity.title)}
       extra={
-        <Space>
+        <Space wrap>
+          {!query.isError && result && actions.map((action) => <ActionButton key={action.name} entity={entity} action={action} record={result} />)}
           {edit && !query.isError && (
             <Button type="primary" icon={<EditOutlined />} onClick={() => go({ to: recordPath(edit.route, id) })}>
               {translate("crud.edit")}

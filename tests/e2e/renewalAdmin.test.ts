@@ -103,7 +103,7 @@ describeInBrowserOnDatabases("renewal administration", (suite) => {
     await question.waitFor();
     await animationsSettled(page);
     await question.getByRole("button", { name: en.common.confirm }).click();
-    await page.getByText(en.api.code_voided.replace("{{code}}", codes[0])).waitFor();
+    await page.getByText(en.api.action_done.replace("{{action}}", en.renewal.void_code)).waitFor();
     await expect.poll(() => columnTexts(page, en.field.code_status)).toEqual([en.enum.code_status.void, en.enum.code_status.unused, en.enum.code_status.unused]);
     expect(await firstRow.getByTestId("row-actcodevoid").count()).toBe(0);
 

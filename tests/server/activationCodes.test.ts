@@ -153,17 +153,17 @@ describeOnDatabases("activation codes", (kind) => {
       expect((await call(username, "actcodevoid", { id: await idOf(code) })).return_msg, username).toBe("You are not allowed to do this");
     }
     const voided = await call("sysadmin", "actcodevoid", { id: await idOf(code) });
-    expect(voided).toMatchObject({ return_code: "SUCCESS", return_msg: `Activation code ${code} voided` });
+    expect(voided).toMatchObject({ return_code: "SUCCESS", return_msg: "“Void” done", data: { items: { status: "void" } } });
     expect(await call("school", "renew", { code, sch_id: ids.no1 })).toMatchObject({ return_code: "FAIL", return_msg: "This activation code is not valid" });
-    expect(await call("sysv1", "actcodevoid", { id: await idOf(code) })).toMatchObject({ return_code: "FAIL", return_msg: "This activation code is already void" });
-    expect(await call("sysadmin", "actcodevoid", { id: await idOf(used) })).toMatchObject({ return_code: "FAIL", return_msg: "This activation code has already been used" });
+    expect(await call("sysv1", "actcodevoid", { id: await idOf(code) })).toMatchObject({ return_code: "FAIL", return_msg: "“Void” is not possible: the record is Void" });
+    expect(await call("sysadmin", "actcodevoid", { id: await idOf(used) })).toMatchObject({ return_code: "FAIL", return_msg: "“Void” is not possible: the record is Used" });
     for (const id of [999999, "abc", null, { id: 1 }]) {
       expect(await call("sysadmin", "actcodevoid", { id }), JSON.stringify(id)).toMatchObject({ return_code: "FAIL", return_msg: "Record not found" });
     }
     const rows = await t.db.select().from(activationCodes).where(eq(tableColumn(activationCodes, "batch_no"), (await t.db.select().from(activationCodes).where(eq(tableColumn(activationCodes, "code"), code)))[0].batch_no as string));
     expect(Object.fromEntries(rows.map((r) => [r.code, r.status]))).toEqual({ [code]: "void", [used]: "used" });
     const audit = await t.db.select().from(auditLog).where(eq(auditLog.action, "actcodevoid"));
-    expect(audit.at(-1)).toMatchObject({ username: "sysadmin", entityId: String(await idOf(code)) });
+    expect(audit.at(-1)).toMatchObject({ username: "sysadmin", entityId: String(await idOf(code)), detail: { from: "unused", to: "void" } });
   });
 
   it("refuses expired codes, codes for providers, and codes bound to another provider or school", async () => {

@@ -241,7 +241,9 @@ describeOnDatabases("authorisation matrix", (kind) => {
     let checked = 0;
     for (const operation of sessionOperations) {
       const entity = entityOf(operation);
-      if (!entity || !["info", "edit", "del"].some((action) => operation.method === `${entity.name}${action}`)) continue;
+      if (!entity || entity.implementedBy === "domain") continue;
+      const recordOperation = ["info", "edit", "del"].some((action) => operation.method === `${entity.name}${action}`) || entity.actions?.some((action) => action.name === operation.method);
+      if (!recordOperation) continue;
       const table = catalogueTables[entity.name]!;
       const tenant = tenantColumnNames(entity);
       const providerColumn = entity.providerColumn;

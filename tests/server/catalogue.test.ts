@@ -64,15 +64,15 @@ describe("field declarations", () => {
   });
 });
 
-describe("row actions", () => {
+describe("record actions", () => {
   it("are operations of the server allowed to exactly the role keys the catalogue gives them", () => {
     const registry = new OperationRegistry();
     registerOperations(registry);
-    const actions = entities.flatMap((entity) => (entity.rowActions ?? []).map((action) => ({ entity, action })));
+    const actions = entities.flatMap((entity) => (entity.actions ?? []).map((action) => ({ entity, action })));
     expect(actions.length).toBeGreaterThan(0);
     for (const { entity, action } of actions) {
-      const operation = registry.get(entity.apiPath ?? "adminapiv2", action.operation);
-      expect(operation?.needsToken ? operation.roles : undefined, action.operation).toEqual(action.roles);
+      const operation = registry.get(entity.apiPath ?? "adminapiv2", action.name);
+      expect(operation?.needsToken ? operation.roles : undefined, action.name).toEqual(action.roles);
     }
   });
 });

@@ -54,6 +54,8 @@ function fieldsOf(operation: Operation<unknown>): string[] {
       names.add(field.name);
       if (field.filter === "range") names.add(`${field.name}_start`).add(`${field.name}_end`);
     }
+    // a record action's own fields (a reason, an amount)
+    for (const field of entity.actions?.find((action) => action.name === operation.method)?.fields ?? []) names.add(field.name);
   }
   return [...names];
 }

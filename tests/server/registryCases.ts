@@ -22,9 +22,11 @@ export function registeredOperations(): Operation<unknown>[] {
   return registry.all();
 }
 
-/** The catalogue entity behind a generic operation ({entity}list / info / add / edit / del / export), if any. */
+/** The catalogue entity behind a generic operation ({entity}list / info / add / edit / del / export) or a record action, if any. */
 export function entityOf(operation: Operation<unknown>) {
-  return entities.find((e) => [`${e.name}list`, `${e.name}info`, `${e.name}add`, `${e.name}edit`, `${e.name}del`, e.exportOperation].includes(operation.method));
+  return entities.find((e) =>
+    [`${e.name}list`, `${e.name}info`, `${e.name}add`, `${e.name}edit`, `${e.name}del`, e.exportOperation, ...(e.actions ?? []).map((a) => a.name)].includes(operation.method),
+  );
 }
 
 export interface DemoAccountCase {

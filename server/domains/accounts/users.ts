@@ -429,7 +429,7 @@ export function registerAccountOperations(registry: OperationRegistry): void {
   operation(usersEntity, "usersinfo", rolesOf(usersEntity, "info"), "read", info);
   operation(usersEntity, "usersadd", rolesOf(usersEntity, "add"), "write", (ctx, view) => add(ctx, usersEntity, view));
   operation(usersEntity, "usersedit", rolesOf(usersEntity, "edit"), "write", edit);
-  operation(usersEntity, usersResetPassword.operation, usersResetPassword.roles, "write", resetPassword);
+  operation(usersEntity, usersResetPassword.name, usersResetPassword.roles, "write", resetPassword);
 
   // super administrators are the platform's, whichever provider the caller has switched into
   const superadmins: View = { kind: "superadmins" };

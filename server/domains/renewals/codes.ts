@@ -12,7 +12,7 @@ import { writeAudit } from "../../auth/audit";
 import { loadProvider, loadSchool } from "../../auth/authority";
 import { parseTenantId, resolveScope } from "../../auth/scope";
 import { recordFailures, releaseAttempts, reserveAttempts, type ThrottleKey } from "../../auth/throttle";
-import { actcodeAddOperation, actcodeVoid } from "../../../resources.config";
+import { actcodeAddOperation } from "../../../resources.config";
 import { tableColumn } from "../../db/catalogueTables";
 import type { DbOrTx } from "../../db/client";
 import { activationCodes } from "../../db/schema";
@@ -201,31 +201,6 @@ export function registerCodeOperations(registry: OperationRegistry): void {
       });
     });
     return { messageKey: "api.codes_created", messageParams: { count: p.count }, data: { items: { batch_no: batchNo, count: p.count } } };
-  });
-
-  registry.add({
-    path: "adminapiv2",
-    method: actcodeVoid.operation,
-    needsToken: true,
-    roles: actcodeVoid.roles,
-    effect: "write",
-    async handler(ctx) {
-      const id = parseTenantId(ctx.payload.id);
-      if (id === undefined) throw notFound();
-      // only an unused code: one being redeemed at the same moment is either used or void, never both
-      const [voided] = await ctx.db
-        .update(activationCodes)
-        .set({ status: "void" })
-        .where(and(eq(col("id"), id), eq(col("status"), "unused")))
-        .returning();
-      if (!voided) {
-        const [row] = await ctx.db.select({ status: col("status") }).from(activationCodes).where(eq(col("id"), id));
-        if (!row) throw notFound();
-        throw new ApiFailure(row.status === "used" ? "api.code_used" : "api.code_already_void");
-      }
-      await writeAudit(ctx.db, { ...actorOf(ctx), action: "actcodevoid", entity: "actcode", entityId: id, detail: { code: voided.code, batch_no: voided.batch_no }, sysid: voided.sysid, schId: voided.sch_id });
-      return { messageKey: "api.code_voided", messageParams: { code: String(voided.code) }, data: { items: { id, status: "void" } } };
-    },
   });
 
   registry.add({

@@ -37,9 +37,15 @@ function OptionFilter(props: ControlProps) {
   return <OptionSelect {...props} block={props.block ?? false} />;
 }
 
+/** A state (an option with a tone) is a tag of its colour; any other choice is its label. */
+function optionDisplay(field: FieldDecl, value: unknown, t: Translate) {
+  const tone = field.options?.find((o) => o.value === String(value))?.tone;
+  return tone ? <Tag color={tone}>{optionLabel(field, value, t)}</Tag> : optionLabel(field, value, t);
+}
+
 export const enumKind: UiFieldKind = {
   Control: (props) => <OptionSelect {...props} block={undefined} />,
-  display: optionLabel,
+  display: optionDisplay,
   cellStyle: NO_BREAK,
   picked: true,
   Filter: OptionFilter,

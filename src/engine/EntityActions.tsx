@@ -1,0 +1,290 @@
+/**
+ * A record's declared actions (common/catalogue.ts ActionDecl) and deleting it: a button per action the
+ * record's state and the user's roles allow (on its row and its detail page), a confirmation or a small form
+ * (an amount, a reason, a new password) sent with the record's id, and the bar of a selection's actions, which
+ * calls the action for each selected row and says how each went. The server checks the same again.
+ */
+import { Alert, Button, Form, List, Modal, Popconfirm, Space, Typography } from "antd";
+import { CheckCircleTwoTone, CloseCircleTwoTone, DeleteOutlined } from "@ant-design/icons";
+import { useState } from "react";
+import { useCustomMutation, useDelete, usePermissions, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
+import type { ActionDecl, EntityDecl } from "../../common/catalogue";
+import { hasAnyRole } from "../../common/roleKeys";
+import { DEFAULT_API_PATH, scope, type CustomAnswer } from "../../providers/dataProvider";
+import { feedback } from "../../providers/feedback";
+import { weapi } from "../../providers/weapi";
+import { submitOnlyByButton } from "../lib/forms";
+import { FieldControl, fieldRules, valueProps, type Translate } from "./fields";
+import { useRefreshEntities } from "./useDeclaredOperation";
+
+/** The entity's actions the user's roles allow (whatever the record's state). */
+export function useEntityActions(entity: EntityDecl): ActionDecl[] {
+  const { data: roles } = usePermissions<string[]>({});
+  return roles ? (entity.actions ?? []).filter((action) => hasAnyRole(roles, action.roles)) : [];
+}
+
+/** Whether the record's state allows the action. */
+export function actionAllowed(entity: EntityDecl, action: ActionDecl, record: BaseRecord): boolean {
+  return !action.from || !entity.stateField || action.from.includes(String(record[entity.stateField]));
+}
+
+/** Whether the record's state allows editing it (a channel only while draft or rejected). */
+export function editAllowed(entity: EntityDecl, record: BaseRecord | undefined): boolean {
+  if (!entity.editableIn || !entity.stateField) return true;
+  return record !== undefined && entity.editableIn.includes(String(record[entity.stateField]));
+}
+
+/** A record's label in a dialog or a result: its title field, else its id. */
+function recordLabel(entity: EntityDecl, record: BaseRecord): string {
+  return String(record[entity.titleField] ?? record.id);
+}
+
+interface ActionProps {
+  entity: EntityDecl;
+  action: ActionDecl;
+  record: BaseRecord;
+}
+
+/**
+ * Calls the action with the record's id (and the form's values) through the data provider's `custom`, shows
+ * the server's answer, and refreshes the entity's lists and records.
+ */
+function useActionCall({ entity, action, record }: ActionProps) {
+  const { mutateAsync, mutation } = useCustomMutation<BaseRecord, HttpError, Record<string, unknown>>();
+  const refresh = useRefreshEntities();
+  const run = async (values: Record<string, unknown> = {}): Promise<boolean> => {
+    let answer: CustomAnswer<BaseRecord>;
+    try {
+      answer = (await mutateAsync({
+        url: action.name,
+        method: "post",
+        // in the tenant the user acts in, as every list call is
+        values: { ...scope(), ...values, id: record.id },
+        successNotification: false,
+        errorNotification: false,
+      })) as CustomAnswer<BaseRecord>;
+    } catch {
+      // the weapi client showed the server's message
+      return false;
+    }
+    feedback().success(answer.message);
+    await refresh([entity.name]);
+    return true;
+  };
+  return { run, running: mutation.isPending };
+}
+
+/** The action's button: a confirmation, or a dialog asking for its fields. */
+export function ActionButton(props: ActionProps) {
+  const { translate } = useTranslation();
+  const { action } = props;
+  const { run, running } = useActionCall(props);
+  if (action.fields?.length) return <ActionForm {...props} />;
+  return (
+    <Popconfirm
+      title={translate(action.confirm)}
+      okText={translate("common.confirm")}
+      cancelText={translate("common.cancel")}
+      okButtonProps={{ danger: action.danger }}
+      onConfirm={() => run()}
+    >
+      <Button size="small" danger={action.danger} loading={running} data-testid={`row-${action.name}`}>
+        {translate(action.label)}
+      </Button>
+    </Popconfirm>
+  );
+}
+
+/** The form of an action's fields, in a dialog that says what it will do. */
+function ActionFieldsDialog({ action, title, running, onSubmit, onClose }: { action: ActionDecl; title: string; running: boolean; onSubmit: (values: Record<string, unknown>) => Promise<boolean>; onClose: () => void }) {
+  const { translate } = useTranslation();
+  const t: Translate = (key, options) => translate(key, options);
+  const [form] = Form.useForm();
+  const submit = async () => {
+    const values = (await form.validateFields()) as Record<string, unknown>;
+    if (await onSubmit(values)) onClose();
+  };
+  return (
+    <Modal
+      open
+      title={title}
+      okText={translate("common.confirm")}
+      cancelText={translate("common.cancel")}
+      okButtonProps={{ danger: action.danger }}
+      confirmLoading={running}
+      onOk={() => void submit().catch(() => undefined)}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <p>{translate(action.confirm)}</p>
+      <Form form={form} layout="vertical" onKeyDown={submitOnlyByButton} preserve={false} data-testid={`row-form-${action.name}`}>
+        {action.fields!.map((f) => (
+          <Form.Item key={f.name} name={f.name} label={translate(f.label)} rules={fieldRules(f, t)} {...valueProps(f)}>
+            <FieldControl field={f} t={t} />
+          </Form.Item>
+        ))}
+      </Form>
+    </Modal>
+  );
+}
+
+function ActionForm(props: ActionProps) {
+  const { action, record, entity } = props;
+  const { translate } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const { run, running } = useActionCall(props);
+  return (
+    <>
+      <Button size="small" danger={action.danger} data-testid={`row-${action.name}`} onClick={() => setOpen(true)}>
+        {translate(action.label)}
+      </Button>
+      {open && <ActionFieldsDialog action={action} title={`${translate(action.label)}: ${recordLabel(entity, record)}`} running={running} onSubmit={run} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+/** The outcome of an action on one row of a selection. */
+interface RowOutcome {
+  id: BaseRecord["id"];
+  label: string;
+  ok: boolean;
+  message: string;
+}
+
+/**
+ * The actions a selection may take (those declared `bulk`), each applied to the selected rows its state allows,
+ * one call per row in turn; the dialog then lists each row's outcome in the server's words.
+ */
+export function BulkActionBar({ entity, actions, selected, onDone }: { entity: EntityDecl; actions: ActionDecl[]; selected: BaseRecord[]; onDone: () => void }) {
+  const { translate } = useTranslation();
+  const refresh = useRefreshEntities();
+  const [asking, setAsking] = useState<ActionDecl>();
+  const [running, setRunning] = useState(false);
+  const [outcomes, setOutcomes] = useState<{ action: ActionDecl; rows: RowOutcome[] }>();
+  const apply = async (action: ActionDecl, values: Record<string, unknown> = {}): Promise<boolean> => {
+    setRunning(true);
+    const rows: RowOutcome[] = [];
+    try {
+      for (const record of selected) {
+        const label = recordLabel(entity, record);
+        if (!actionAllowed(entity, action, record)) {
+          rows.push({ id: record.id, label, ok: false, message: translate("crud.bulk_skipped") });
+          continue;
+        }
+        try {
+          const res = await weapi(entity.apiPath ?? DEFAULT_API_PATH, action.name, { ...scope(), ...values, id: record.id }, { silent: true });
+          rows.push({ id: record.id, label, ok: res.return_code === "SUCCESS", message: res.return_msg });
+        } catch (err) {
+          rows.push({ id: record.id, label, ok: false, message: err instanceof Error ? err.message : String(err) });
+        }
+      }
+    } finally {
+      setRunning(false);
+    }
+    setOutcomes({ action, rows });
+    await refresh([entity.name]);
+    onDone();
+    return true;
+  };
+  if (selected.length === 0 || actions.length === 0) return null;
+  return (
+    <>
+      <Alert
+        type="info"
+        data-testid="bulk-bar"
+        style={{ marginBottom: 12 }}
+        message={
+          <Space wrap>
+            <span>{translate("crud.selected", { count: selected.length })}</span>
+            {actions.map((action) => {
+              const allowed = selected.filter((record) => actionAllowed(entity, action, record)).length;
+              const button = (
+                <Button size="small" danger={action.danger} loading={running} disabled={allowed === 0} data-testid={`bulk-${action.name}`} onClick={action.fields?.length ? () => setAsking(action) : undefined}>
+                  {translate(action.label)} ({allowed})
+                </Button>
+              );
+              return action.fields?.length ? (
+                <span key={action.name}>{button}</span>
+              ) : (
+                <Popconfirm
+                  key={action.name}
+                  title={translate("crud.bulk_confirm", { action: translate(action.label), count: allowed })}
+                  okText={translate("common.confirm")}
+                  cancelText={translate("common.cancel")}
+                  okButtonProps={{ danger: action.danger }}
+                  onConfirm={() => apply(action)}
+                >
+                  {button}
+                </Popconfirm>
+              );
+            })}
+            <Button size="small" type="link" onClick={onDone}>
+              {translate("crud.clear_selection")}
+            </Button>
+          </Space>
+        }
+      />
+      {asking && (
+        <ActionFieldsDialog
+          action={asking}
+          title={translate("crud.bulk_title", { action: translate(asking.label), count: selected.filter((record) => actionAllowed(entity, asking, record)).length })}
+          running={running}
+          onSubmit={(values) => apply(asking, values)}
+          onClose={() => setAsking(undefined)}
+        />
+      )}
+      {outcomes && (
+        <Modal
+          open
+          title={translate("crud.bulk_result", {
+            action: translate(outcomes.action.label),
+            done: outcomes.rows.filter((row) => row.ok).length,
+            count: outcomes.rows.length,
+          })}
+          footer={<Button onClick={() => setOutcomes(undefined)}>{translate("common.close")}</Button>}
+          onCancel={() => setOutcomes(undefined)}
+          data-testid="bulk-result"
+        >
+          <List
+            size="small"
+            dataSource={outcomes.rows}
+            renderItem={(row) => (
+              <List.Item key={String(row.id)}>
+                <Space align="start">
+                  {row.ok ? <CheckCircleTwoTone twoToneColor="#52c41a" /> : <CloseCircleTwoTone twoToneColor="#ff4d4f" />}
+                  <span>
+                    <Typography.Text strong>{row.label}</Typography.Text> {row.message}
+                  </span>
+                </Space>
+              </List.Item>
+            )}
+          />
+        </Modal>
+      )}
+    </>
+  );
+}
+
+/** Deletes the record after a confirmation; a refusal (records still belong to it) is the server's message. */
+export function DeleteButton({ resource, record }: { resource: string; record: BaseRecord }) {
+  const { translate } = useTranslation();
+  const { mutate, mutation } = useDelete();
+  return (
+    <Popconfirm
+      title={translate("crud.delete_confirm")}
+      okText={translate("common.confirm")}
+      cancelText={translate("common.cancel")}
+      okButtonProps={{ danger: true }}
+      onConfirm={() =>
+        mutate(
+          { resource, id: record.id!, successNotification: false, errorNotification: false },
+          { onSuccess: () => feedback().success(translate("crud.deleted")) },
+        )
+      }
+    >
+      <Button size="small" danger icon={<DeleteOutlined />} loading={mutation.isPending} data-testid={`row-delete-${String(record.id)}`}>
+        {translate("crud.delete")}
+      </Button>
+    </Popconfirm>
+  );
+}
