@@ -116,6 +116,39 @@ export interface ActionDecl {
   danger?: boolean;
 }
 
+/**
+ * Child records of an entity (an activity's fee items, an order's lines): rows of another entity, declared with
+ * no roles of its own, edited in the parent's form and saved in the parent's transaction (the rows sent replace
+ * those stored), answered with the parent's record under `name`.
+ */
+export interface ChildDecl {
+  /** the payload's and the record's key holding the rows */
+  name: string;
+  /** the child entity: the parent's tenant scope, a ref field to the parent, its form fields */
+  entity: string;
+  /** the child's ref field naming the parent */
+  parentField: string;
+  /** translation key of the rows' heading */
+  label: string;
+  /** how many rows a parent holds (default 0 .. 50) */
+  min?: number;
+  max?: number;
+  /**
+   * a money field of the rows summed into a field of the parent on every save (an activity's amount due: its
+   * required fixed items), counting only the rows whose field holds the value given in `when`
+   */
+  total?: { field: string; into: string; when?: Readonly<Record<string, string>> };
+}
+
+/** Records of another entity that point at this one, listed on its detail page (an activity's bills). */
+export interface RelatedDecl {
+  entity: string;
+  /** the other entity's ref field naming this record */
+  field: string;
+  /** translation key of the list's heading */
+  label: string;
+}
+
 export type TenantScope = "platform" | "provider" | "school";
 export type CrudAction = "list" | "info" | "add" | "edit" | "del";
 
@@ -165,6 +198,10 @@ export interface EntityDecl {
   editableIn?: readonly string[];
   /** the actions offered on a record (on its row, its detail page and, when `bulk`, a selection) */
   actions?: ActionDecl[];
+  /** child records edited with the record (an activity's fee items) */
+  children?: ChildDecl[];
+  /** records of other entities pointing at it, listed on its detail page */
+  related?: RelatedDecl[];
   /**
    * "domain": the entity's operations and table are its domain's own (server/domains/<domain>/); the engine
    * builds its pages from the declaration but registers no generic operation and generates no table.

@@ -23,6 +23,7 @@ import { kindOf } from "./fieldKinds";
 import { fieldErrors, fieldsSchema, formFields, recordSchema } from "./fieldSchemas";
 import type { EntityHooks, EntityHooksByName, Row } from "./hooks";
 import { References, stillReferenced } from "./references";
+import { ChildRecords } from "./children";
 
 export const MAX_PAGE_SIZE = 100;
 /** rows an export may hold; a larger list must be narrowed by its filters first */
@@ -281,6 +282,7 @@ class EntityCrud {
   private readonly tenant: { sysid?: string; schid?: string };
   private readonly hooks: EntityHooks;
   private readonly references: References;
+  private readonly children: ChildRecords;
   /** prepared list statements by database and shape */
   private readonly listStatements = new WeakMap<object, Map<string, ListStatement>>();
 
@@ -293,6 +295,22 @@ class EntityCrud {
     this.tenant = tenantColumnNames(entity);
     this.hooks = hooks;
     this.references = new References(entity, catalogue);
+    this.children = new ChildRecords(entity, catalogue);
+  }
+
+  /** The record in API form with its references' names and its child records. */
+  private async answer(db: DbOrTx, row: Row): Promise<Row> {
+    const [items] = await this.references.attachTitles(db, [serialiseRow(this.entity, row)]);
+    await this.children.attach(db, [items], (entity, child) => serialiseRow(entity, child));
+    return items;
+  }
+
+  /** Writes the child rows sent and the parent's totals they give; answers the parent as it now stands. */
+  private async saveChildren(tx: DbOrTx, row: Row, rows: ReturnType<ChildRecords["check"]>): Promise<Row> {
+    if (rows.size === 0) return row;
+    const totals = await this.children.save(tx, row, rows);
+    if (Object.keys(totals).length === 0) return row;
+    return ((await tx.update(this.table).set(totals).where(eq(this.column("id"), row.id)).returning()) as Row[])[0];
   }
 
   private column(name: string) {
@@ -508,13 +526,13 @@ class EntityCrud {
     const { conditions } = await this.scoped(ctx);
     const row = await this.findOne(ctx.db, this.recordId(ctx.payload), conditions);
     if (!row) throw notFound();
-    const [items] = await this.references.attachTitles(ctx.db, [serialiseRow(this.entity, row)]);
-    return { data: { items } };
+    return { data: { items: await this.answer(ctx.db, row) } };
   }
 
   async add(ctx: OperationContext) {
     const { scope } = await this.scoped(ctx);
     const record = this.validate(ctx, "add");
+    const childRows = this.children.check(ctx, "add");
     this.hooks.beforeAdd?.(ctx, scope, record);
     const virtual: Row = {};
     for (const field of formFields(this.entity, "add")) {
@@ -535,19 +553,20 @@ class EntityCrud {
       ctx.db.transaction(async (tx) => {
         await this.assertUnique(ctx, tx, record, record);
         await this.references.check(tx, ctx.t, record, record);
-        const [inserted] = (await tx.insert(this.table).values(record).returning()) as Row[];
+        const inserted = await this.saveChildren(tx, ((await tx.insert(this.table).values(record).returning()) as Row[])[0], childRows);
         await this.hooks.afterAdd?.(ctx, tx, inserted, virtual);
-        await this.audit(ctx, tx, "add", inserted, { fields: Object.keys(record) });
-        return inserted;
+        await this.audit(ctx, tx, "add", inserted, { fields: [...Object.keys(record), ...childRows.keys()] });
+        return this.children.declared ? this.answer(tx, inserted) : serialiseRow(this.entity, inserted);
       }),
     );
-    return { data: { items: serialiseRow(this.entity, row) } };
+    return { data: { items: row } };
   }
 
   async edit(ctx: OperationContext) {
     const { conditions } = await this.scoped(ctx);
     const id = this.recordId(ctx.payload);
     const record = this.validate(ctx, "edit");
+    const childRows = this.children.check(ctx, "edit");
     for (const field of formFields(this.entity, "edit")) if (!isColumnField(field)) delete record[field.name];
     const row = await this.writing(ctx, () =>
       ctx.db.transaction(async (tx) => {
@@ -561,16 +580,17 @@ class EntityCrud {
         const merged = { ...before, ...record };
         await this.assertUnique(ctx, tx, record, merged, id);
         await this.references.check(tx, ctx.t, merged, record);
-        const after =
+        const updated =
           Object.keys(record).length === 0
             ? before
             : ((await tx.update(this.table).set(record).where(eq(this.column("id"), id)).returning()) as Row[])[0];
+        const after = await this.saveChildren(tx, updated, childRows);
         await this.hooks.afterEdit?.(ctx, tx, before, after);
-        await this.audit(ctx, tx, "edit", after, { fields: Object.keys(record) });
-        return after;
+        await this.audit(ctx, tx, "edit", after, { fields: [...Object.keys(record), ...childRows.keys()] });
+        return this.children.declared ? this.answer(tx, after) : serialiseRow(this.entity, after);
       }),
     );
-    return { data: { items: serialiseRow(this.entity, row) } };
+    return { data: { items: row } };
   }
 
   async del(ctx: OperationContext) {
@@ -581,6 +601,8 @@ class EntityCrud {
         // another tenant's record is missing, whatever refers to it: look within the tenant first
         const found = await this.findOne(tx, id, conditions);
         if (!found) throw notFound();
+        // its own child records go with it; any other record referring to it keeps it
+        await this.children.deleteAll(tx, id);
         await this.references.assertUnreferenced(tx, ctx.t, id);
         const deleted = await tx
         .delete(this.table)

@@ -5,6 +5,7 @@ import { useShow, useBack, useGo, useTranslation, type BaseRecord, type HttpErro
 import { useParams } from "react-router";
 import { displayValue, type Translate } from "./fields";
 import { RecordUnavailable } from "./LoadFailed";
+import { ChildRowsTable, RelatedRecords } from "./ChildRecords";
 import { ActionButton, actionAllowed, editAllowed, useEntityActions } from "./EntityActions";
 import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources";
 
@@ -52,6 +53,10 @@ export default function CrudShow({ resource }: { resource: string }) {
                 </Descriptions.Item>
               ))}
           </Descriptions>
+          {(entity.children ?? []).map((decl) => (
+            <ChildRowsTable key={decl.name} decl={decl} rows={result?.[decl.name] as BaseRecord[] | undefined} />
+          ))}
+          {id && (entity.related ?? []).map((decl) => <RelatedRecords key={decl.entity} decl={decl} id={id} />)}
         </Spin>
       )}
     </Card>

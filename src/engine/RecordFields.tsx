@@ -10,6 +10,7 @@ import type { EntityDecl, FieldDecl } from "../../common/catalogue";
 import { scope } from "../../providers/dataProvider";
 import { entityByName } from "../../resources.config";
 import { FieldControl, fieldRules, inForm, valueProps, type Translate } from "./fields";
+import { ChildRowsEditor } from "./ChildRecords";
 
 /**
  * A school-scoped record is added in a school: when the user works across schools (a provider with none chosen
@@ -36,6 +37,9 @@ export function RecordFields({ entity, action }: { entity: EntityDecl; action: "
         );
         return f.formWhen ? <ShownWhen key={f.name} when={f.formWhen} item={item} /> : item;
       })}
+      {(entity.children ?? []).map((decl) => (
+        <ChildRowsEditor key={decl.name} decl={decl} />
+      ))}
     </>
   );
 }

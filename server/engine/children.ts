@@ -1,0 +1,144 @@
+/**
+ * Child records (common/catalogue.ts ChildDecl): an activity's fee items, an order's lines. They are checked with
+ * the parent's payload, written in the parent's transaction (the rows sent replace the rows stored, in their
+ * order), summed into the parent's total, answered with the parent's record and deleted with it.
+ */
+import { asc, eq, inArray } from "drizzle-orm";
+import type { ChildDecl, EntityDecl } from "../../common/catalogue";
+import { tableColumn, tenantColumnNames, type CatalogueTable } from "../db/catalogueTables";
+import type { DbOrTx } from "../db/client";
+import { catalogueTables } from "../db/schema";
+import { labelText } from "../lib/i18n";
+import { ApiFailure } from "../protocol/envelope";
+import type { OperationContext } from "../protocol/registry";
+import { fieldErrors, recordSchema } from "./fieldSchemas";
+import type { Row } from "./hooks";
+
+export const DEFAULT_MAX_CHILDREN = 50;
+/** the child column keeping the rows in the order the form gave them */
+export const CHILD_ORDER_FIELD = "sort";
+
+interface ChildKind {
+  decl: ChildDecl;
+  entity: EntityDecl;
+  table: CatalogueTable;
+}
+
+/** The rows sent for each child kind (a kind not sent is left as stored on edit). */
+export type ChildRows = Map<string, Row[]>;
+
+export class ChildRecords {
+  private readonly kinds: ChildKind[];
+
+  constructor(
+    private readonly parent: EntityDecl,
+    catalogue: readonly EntityDecl[],
+  ) {
+    this.kinds = (parent.children ?? []).map((decl) => {
+      const entity = catalogue.find((e) => e.name === decl.entity);
+      const table = catalogueTables[decl.entity];
+      if (!entity || !table) throw new Error(`${parent.name}.${decl.name}: the child entity ${decl.entity} has no table`);
+      if (entity.scope !== parent.scope) throw new Error(`${decl.entity} must have the tenant scope of its parent ${parent.name}`);
+      if (!entity.fields.some((f) => f.name === decl.parentField && f.ref?.entity === parent.name)) throw new Error(`${decl.entity}.${decl.parentField} must refer to ${parent.name}`);
+      if (!entity.fields.some((f) => f.name === CHILD_ORDER_FIELD)) throw new Error(`${decl.entity} needs an int field "${CHILD_ORDER_FIELD}" keeping its rows' order`);
+      return { decl, entity, table };
+    });
+  }
+
+  get declared(): boolean {
+    return this.kinds.length > 0;
+  }
+
+  /**
+   * The rows of the payload, each checked as its entity's add form: a failure names the row and field
+   * (`items.2.amount`). On add every kind must be sent when it needs rows; on edit a kind not sent is kept.
+   */
+  check(ctx: OperationContext, action: "add" | "edit"): ChildRows {
+    const out: ChildRows = new Map();
+    for (const { decl, entity } of this.kinds) {
+      const sent = ctx.payload[decl.name];
+      if (sent === undefined && action === "edit") continue;
+      const min = decl.min ?? 0;
+      const max = decl.max ?? DEFAULT_MAX_CHILDREN;
+      const label = labelText(ctx.t, decl.label, decl.name);
+      if (sent !== undefined && sent !== null && !Array.isArray(sent)) throw this.failure(ctx, decl.name, ctx.t("api.validation.text", { label }));
+      const rows = (sent ?? []) as unknown[];
+      if (rows.length < min || rows.length > max) throw this.failure(ctx, decl.name, ctx.t("api.validation.rows", { label, min, max }));
+      const schema = recordSchema(entity, "add");
+      out.set(
+        decl.name,
+        rows.map((row, i) => {
+          const parsed = schema.safeParse(row !== null && typeof row === "object" && !Array.isArray(row) ? row : {});
+          if (!parsed.success) {
+            const [first] = fieldErrors(entity, parsed.error, ctx.t);
+            throw this.failure(ctx, `${decl.name}.${i}.${first?.field ?? ""}`, `${label} ${i + 1}: ${first?.message ?? ""}`);
+          }
+          return parsed.data;
+        }),
+      );
+    }
+    return out;
+  }
+
+  private failure(ctx: OperationContext, field: string, message: string): ApiFailure {
+    return new ApiFailure("api.invalid_params", { field }, { errors: [{ field, message }] });
+  }
+
+  /**
+   * Replaces the stored rows of each kind sent by the rows sent, with the parent's tenant, and answers the parent's
+   * totals as they now stand (the columns to update), in the caller's transaction.
+   */
+  async save(tx: DbOrTx, parentRow: Row, rows: ChildRows): Promise<Row> {
+    const totals: Row = {};
+    const parentTenant = tenantColumnNames(this.parent);
+    for (const { decl, entity, table } of this.kinds) {
+      const sent = rows.get(decl.name);
+      if (!sent) continue;
+      const parentColumn = tableColumn(table, decl.parentField);
+      await tx.delete(table).where(eq(parentColumn, parentRow.id));
+      const tenant = tenantColumnNames(entity);
+      const values = sent.map((row, i) => {
+        const value: Row = { ...row, [decl.parentField]: parentRow.id, [CHILD_ORDER_FIELD]: i };
+        if (tenant.sysid && parentTenant.sysid) value[tenant.sysid] = parentRow[parentTenant.sysid];
+        if (tenant.schid && parentTenant.schid) value[tenant.schid] = parentRow[parentTenant.schid];
+        return value;
+      });
+      if (values.length > 0) await tx.insert(table).values(values);
+      if (decl.total) totals[decl.total.into] = totalOf(decl, sent);
+    }
+    return totals;
+  }
+
+  /** Adds each kind's rows (API form, in order) to the parent records, one query per kind. */
+  async attach(db: DbOrTx, records: Row[], serialise: (entity: EntityDecl, row: Row) => Row): Promise<void> {
+    if (records.length === 0) return;
+    const ids = records.map((r) => r.id as number);
+    for (const { decl, entity, table } of this.kinds) {
+      const parentColumn = tableColumn(table, decl.parentField);
+      const rows = (await db
+        .select()
+        .from(table)
+        .where(inArray(parentColumn, ids))
+        .orderBy(asc(parentColumn), asc(tableColumn(table, CHILD_ORDER_FIELD)), asc(tableColumn(table, "id")))) as Row[];
+      for (const record of records) record[decl.name] = rows.filter((r) => r[decl.parentField] === record.id).map((r) => serialise(entity, r));
+    }
+  }
+
+  /** Deletes the parent's rows of every kind (before the parent itself). */
+  async deleteAll(tx: DbOrTx, parentId: number): Promise<void> {
+    for (const { decl, table } of this.kinds) await tx.delete(table).where(eq(tableColumn(table, decl.parentField), parentId));
+  }
+
+  /** Whether `entity` is a child kind of this parent (its rows do not keep the parent from being deleted). */
+  has(entity: string): boolean {
+    return this.kinds.some((k) => k.entity.name === entity);
+  }
+}
+
+/** The rows' total of the declared money field, counting the rows the declaration's `when` selects. */
+export function totalOf(decl: ChildDecl, rows: readonly Row[]): number {
+  const total = decl.total!;
+  return rows
+    .filter((row) => Object.entries(total.when ?? {}).every(([field, value]) => String(row[field]) === value))
+    .reduce((sum, row) => sum + Number(row[total.field] ?? 0), 0);
+}

@@ -1,0 +1,161 @@
+/**
+ * Child records (common/catalogue.ts ChildDecl) in the generic pages: edited as rows inside the parent's form
+ * (added, removed, the total they give kept in view) and shown as a table on its detail page; and the records of
+ * other entities that point at a record (RelatedDecl), listed under its details.
+ */
+import { Button, Card, Form, Space, Table, Typography } from "antd";
+import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
+import { useList, useTranslation, type BaseRecord } from "@refinedev/core";
+import type { ChildDecl, EntityDecl, FieldDecl, RelatedDecl } from "../../common/catalogue";
+import { fenToYuan, yuanToFen } from "../../common/money";
+import { entityByName } from "../../resources.config";
+import { entityResources } from "./builtPages";
+import { displayValue, FieldControl, fieldRules, inForm, valueProps, type Translate } from "./fields";
+
+function childEntity(decl: ChildDecl): EntityDecl {
+  const entity = entityByName(decl.entity);
+  if (!entity) throw new Error(`no entity ${decl.entity}`);
+  return entity;
+}
+
+/** The rows' total of the declared money field (the rows `when` selects), in yuan. */
+function rowsTotal(decl: ChildDecl, rows: readonly Record<string, unknown>[] | undefined): string {
+  const total = decl.total!;
+  const fen = (rows ?? [])
+    .filter((row) => row && Object.entries(total.when ?? {}).every(([field, value]) => String(row[field] ?? "") === value))
+    .reduce((sum, row) => sum + (yuanToFen(String(row[total.field] ?? "0")) ?? 0), 0);
+  return fenToYuan(fen);
+}
+
+/** The child rows of a parent's form: one line of fields per row, wrapping on a phone. */
+export function ChildRowsEditor({ decl }: { decl: ChildDecl }) {
+  const { translate } = useTranslation();
+  const t: Translate = (key, options) => translate(key, options);
+  const entity = childEntity(decl);
+  const fields = entity.fields.filter((f) => inForm(f, "add"));
+  const form = Form.useFormInstance();
+  const rows = Form.useWatch(decl.name, form) as Record<string, unknown>[] | undefined;
+  const defaults = Object.fromEntries(fields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default]));
+  return (
+    <Form.Item label={translate(decl.label)} required={(decl.min ?? 0) > 0}>
+      <Form.List
+        name={decl.name}
+        rules={[
+          {
+            validator: async (_rule, value: unknown[] | undefined) => {
+              const count = value?.length ?? 0;
+              if (count < (decl.min ?? 0) || count > (decl.max ?? 50)) throw new Error(translate("api.validation.rows", { label: translate(decl.label), min: decl.min ?? 0, max: decl.max ?? 50 }));
+            },
+          },
+        ]}
+      >
+        {(items, { add, remove }, { errors }) => (
+          <div data-testid={`children-${decl.name}`}>
+            {items.map((item, index) => (
+              <Card key={item.key} size="small" style={{ marginBottom: 8 }} data-testid={`child-${decl.name}-${index}`}>
+                <Space wrap align="start" style={{ width: "100%" }}>
+                  {fields.map((f) => (
+                    <Form.Item
+                      key={f.name}
+                      name={[item.name, f.name]}
+                      label={translate(f.label)}
+                      rules={fieldRules(f, t)}
+                      layout="vertical"
+                      style={{ marginBottom: 0, minWidth: f.type === "string" ? 200 : 120 }}
+                      {...valueProps(f)}
+                    >
+                      <FieldControl field={f} t={t} />
+                    </Form.Item>
+                  ))}
+                  <Button
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    aria-label={translate("crud.remove_row")}
+                    style={{ marginTop: 30 }}
+                    onClick={() => remove(item.name)}
+                    data-testid={`child-remove-${decl.name}-${index}`}
+                  />
+                </Space>
+              </Card>
+            ))}
+            <Space wrap style={{ justifyContent: "space-between", width: "100%" }}>
+              <Button icon={<PlusOutlined />} onClick={() => add(defaults)} disabled={items.length >= (decl.max ?? 50)} data-testid={`child-add-${decl.name}`}>
+                {translate("crud.add_row")}
+              </Button>
+              {decl.total && (
+                <Typography.Text strong data-testid={`children-total-${decl.name}`}>
+                  {translate("crud.rows_total")}: ¥{rowsTotal(decl, rows)}
+                </Typography.Text>
+              )}
+            </Space>
+            <Form.ErrorList errors={errors} />
+          </div>
+        )}
+      </Form.List>
+    </Form.Item>
+  );
+}
+
+/** The child rows of a record on its detail page. */
+export function ChildRowsTable({ decl, rows }: { decl: ChildDecl; rows: readonly BaseRecord[] | undefined }) {
+  const { translate } = useTranslation();
+  const t: Translate = (key, options) => translate(key, options);
+  const entity = childEntity(decl);
+  const fields = entity.fields.filter((f) => inForm(f, "add"));
+  return (
+    <Card size="small" title={translate(decl.label)} style={{ marginTop: 16 }} data-testid={`children-${decl.name}`}>
+      <Table<BaseRecord>
+        size="small"
+        rowKey="id"
+        pagination={false}
+        scroll={{ x: "max-content" }}
+        dataSource={rows ? [...rows] : []}
+        columns={fields.map((f: FieldDecl) => ({ key: f.name, dataIndex: f.name, title: translate(f.label), render: (value: unknown, row: BaseRecord) => displayValue(f, value, t, row) }))}
+        summary={
+          decl.total
+            ? () => (
+                <Table.Summary.Row>
+                  <Table.Summary.Cell index={0} colSpan={fields.length}>
+                    <Typography.Text strong>
+                      {translate("crud.rows_total")}: ¥{rowsTotal(decl, rows as Record<string, unknown>[] | undefined)}
+                    </Typography.Text>
+                  </Table.Summary.Cell>
+                </Table.Summary.Row>
+              )
+            : undefined
+        }
+      />
+    </Card>
+  );
+}
+
+/** The newest records of another entity pointing at this one (an activity's bills), with their list's total. */
+export function RelatedRecords({ decl, id }: { decl: RelatedDecl; id: string | number }) {
+  const { translate } = useTranslation();
+  const t: Translate = (key, options) => translate(key, options);
+  const resource = entityResources().find((r) => r.entity.name === decl.entity);
+  const entity = entityByName(decl.entity);
+  const { result, query } = useList<BaseRecord>({
+    resource: resource?.identifier ?? decl.entity,
+    filters: [{ field: decl.field, operator: "eq", value: id }],
+    pagination: { currentPage: 1, pageSize: 10 },
+    queryOptions: { enabled: Boolean(resource) },
+    errorNotification: false,
+  });
+  if (!resource || !entity) return null;
+  const fields = entity.fields.filter((f) => f.list && f.name !== decl.field);
+  return (
+    <Card size="small" title={`${translate(decl.label)} (${result.total ?? 0})`} style={{ marginTop: 16 }} data-testid={`related-${decl.entity}`}>
+      <Table<BaseRecord>
+        size="small"
+        rowKey="id"
+        loading={query.isLoading}
+        pagination={false}
+        scroll={{ x: "max-content" }}
+        dataSource={[...result.data]}
+        columns={fields.map((f) => ({ key: f.name, dataIndex: f.name, title: translate(f.label), render: (value: unknown, row: BaseRecord) => displayValue(f, value, t, row) }))}
+      />
+    </Card>
+  );
+}
