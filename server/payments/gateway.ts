@@ -1,8 +1,13 @@
 /**
- * The payment gateway interface (DESIGN 8): every way of taking money (the sandbox, WeChat Pay v3 Native)
- * creates QR orders, queries, closes and refunds them, and turns an incoming notification into a verified
- * PaymentNotice. Amounts are integer fen; `payNo` is our out_trade_no. Applying a paid order to the business
- * (renewal) is not a gateway's job: see server/payments/apply.ts.
+ * The payment gateway interface (DESIGN 8): every way of taking money (the sandbox, WeChat Pay v3) creates orders
+ * (a QR code for Native, the JS bridge's parameters for JSAPI), queries, closes and refunds them, and turns an
+ * incoming notification into a verified PaymentNotice. Amounts are integer fen; `payNo` is our out_trade_no.
+ * Applying a paid order to the business (renewal, fee) is not a gateway's job: see server/payments/apply.ts.
+ *
+ * Two modes, chosen per call: direct, where the gateway's own merchant is paid (renewals, paid to the platform),
+ * and service-provider mode (WeChat's 服务商模式, the partner API), where a call names a sub-merchant
+ * (`subMchid`, WeChat's sub_mchid), e.g. a school's own merchant, and the gateway's merchant acts for it as its
+ * service provider (sp_mchid): it signs the requests and receives the notifications, the sub-merchant gets the money.
  */
 
 export type GatewayName = "sandbox" | "wechatpay";
@@ -13,6 +18,12 @@ export const PAY_NO_PATTERN = /^[A-Za-z0-9]{1,32}$/;
 /** WeChat Pay's trade_state values; the sandbox uses the same ones. */
 export type TradeState = "NOTPAY" | "USERPAYING" | "SUCCESS" | "CLOSED" | "REFUND" | "REVOKED" | "PAYERROR";
 
+/** Service-provider mode: who is paid when it is not the gateway's own merchant. */
+export interface SubMerchantPayee {
+  /** the sub-merchant's merchant number (WeChat sub_mchid) */
+  subMchid: string;
+}
+
 export interface QrOrderRequest {
   payNo: string;
   /** what the payer sees, e.g. 'renewal package: 1 year' (WeChat: description, at most 127 bytes) */
@@ -20,8 +31,10 @@ export interface QrOrderRequest {
   amountFen: number;
   /** where the gateway posts the payment notification */
   notifyUrl: string;
-  /** the QR code stops being payable after this */
+  /** the order stops being payable after this */
   expiresAt: Date;
+  /** service-provider mode: the sub-merchant paid; absent, the gateway's own merchant is paid */
+  subMchid?: string;
 }
 
 export interface QrOrder {
@@ -29,15 +42,63 @@ export interface QrOrder {
   codeUrl: string;
 }
 
+/**
+ * The payer of a JSAPI order, by the openid WeChat gave them in one app: the service provider's app (sp_appid,
+ * the merchant's configured appid) or the sub-merchant's own app, which must then be named (an openid means
+ * nothing without its app).
+ */
+export type JsapiPayer = { spOpenid: string } | { subAppid: string; subOpenid: string };
+
+/**
+ * An order the payer pays inside WeChat (JSAPI: the payer's page in WeChat's browser or a mini program). Taken in
+ * service-provider mode only: it is how fee collection's payers pay their school, renewals are paid by QR code.
+ */
+export interface JsapiOrderRequest extends QrOrderRequest {
+  subMchid: string;
+  payer: JsapiPayer;
+}
+
+/**
+ * What the payer's page hands to WeChat's JS bridge (WeixinJSBridge getBrandWCPayRequest, wx.requestPayment) to
+ * show the payment sheet, spelt as WeChat spells them. `paySign` is the merchant's RSA-SHA256 signature over
+ * appId, timeStamp, nonceStr and package; appId is the app of the payer's openid.
+ */
+export interface JsapiPayParams {
+  appId: string;
+  /** seconds since the epoch, as a string */
+  timeStamp: string;
+  nonceStr: string;
+  /** "prepay_id=..." */
+  package: string;
+  signType: "RSA";
+  paySign: string;
+}
+
+export interface JsapiOrder {
+  prepayId: string;
+  payParams: JsapiPayParams;
+  /**
+   * The sandbox only: the page that stands in for WeChat's payment sheet (outside WeChat there is no JS bridge);
+   * the payer's page opens it instead of calling the bridge.
+   */
+  payPageUrl?: string;
+}
+
 export interface TradeQuery {
   payNo: string;
   state: TradeState;
-  /** what the payer paid, when paid */
+  /** the order's total (amount.total), when paid */
   amountFen?: number;
   /** the gateway's own transaction id, when paid */
   transactionId?: string;
-  /** merchant the money went to (WeChat mchid), when known */
+  /**
+   * merchant the money went to, when known: the mchid in direct mode, the sub_mchid in service-provider mode. An
+   * order records its payee the same way (payment_orders.merchant_id), so comparing the two checks the payee in
+   * either mode, and a report of a payment to a sub-merchant never matches an order paid to the merchant itself.
+   */
   merchantId?: string;
+  /** service-provider mode: the service provider's merchant that took the order (sp_mchid) */
+  spMchid?: string;
   paidAt?: Date;
 }
 
@@ -63,9 +124,13 @@ export interface RefundResult {
 export interface PaymentNotice {
   payNo: string;
   state: TradeState;
+  /** the order's total (amount.total) */
   amountFen: number;
   transactionId: string;
+  /** merchant the money went to: the mchid in direct mode, the sub_mchid in service-provider mode (see TradeQuery) */
   merchantId: string;
+  /** service-provider mode: the merchant that took the order and was notified (sp_mchid) */
+  spMchid?: string;
   paidAt?: Date;
 }
 
@@ -88,9 +153,14 @@ export class GatewayRequestError extends Error {
 
 export interface PaymentGateway {
   readonly name: GatewayName;
+  /** A QR code order (Native); with `subMchid`, paid to that sub-merchant. */
   createQrOrder(request: QrOrderRequest): Promise<QrOrder>;
-  query(payNo: string): Promise<TradeQuery>;
-  close(payNo: string): Promise<void>;
+  /** An order paid inside WeChat (JSAPI), to a sub-merchant. */
+  createJsapiOrder(request: JsapiOrderRequest): Promise<JsapiOrder>;
+  /** The order's state at the gateway; an order made for a sub-merchant is found only by naming it (`payee`). */
+  query(payNo: string, payee?: SubMerchantPayee): Promise<TradeQuery>;
+  /** Closes an unpaid order (refused with code ORDERPAID once paid); `payee` as for query. */
+  close(payNo: string, payee?: SubMerchantPayee): Promise<void>;
   refund(request: RefundRequest): Promise<RefundResult>;
   /**
    * Verifies a notification from its HTTP headers (lower-case names) and raw body; throws

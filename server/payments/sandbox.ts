@@ -4,7 +4,11 @@
  * order and a Pay button; POST {code_url}/confirm reports the payment exactly as a verified notification would.
  * With the JSON body {"notify": false} it pays without notifying the console, as a lost notification leaves a
  * real payment: the sandbox alone knows it (sandbox_payments) until a query asks, as the order-closing job does.
+ * It takes the requests a real gateway takes: service-provider mode (a sub-merchant payee, whose merchant number
+ * the order records as its merchant_id) and JSAPI orders, whose prepay id is the pay_no and whose payment sheet
+ * is the same page.
  */
+import { randomBytes } from "node:crypto";
 import { and, eq, ne } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fenToYuan } from "../../common/money";
@@ -20,12 +24,15 @@ import {
   GatewayRequestError,
   GatewayVerificationError,
   PAY_NO_PATTERN,
+  type JsapiOrder,
+  type JsapiOrderRequest,
   type PaymentGateway,
   type PaymentNotice,
   type QrOrder,
   type QrOrderRequest,
   type RefundRequest,
   type RefundResult,
+  type SubMerchantPayee,
   type TradeQuery,
 } from "./gateway";
 
@@ -35,6 +42,10 @@ export const CONFIRMS_PER_MINUTE = 20;
 export function sandboxCodeUrl(origin: string, payNo: string): string {
   return `${origin}${SANDBOX_PATH}/${payNo}`;
 }
+
+/** Neither WeChat nor a merchant key is behind the sandbox: its JSAPI parameters carry this instead of a signature. */
+const SANDBOX_PAY_SIGN = "SANDBOX";
+const SANDBOX_APP_ID = "sandbox";
 
 /** The sandbox's transaction id of an order: the same for every confirm of it. */
 function sandboxTransactionId(payNo: string): string {
@@ -78,14 +89,40 @@ export class SandboxGateway implements PaymentGateway {
     return { codeUrl: sandboxCodeUrl(this.origin, request.payNo) };
   }
 
+  /**
+   * The JS bridge's parameters in their real shape, for a payer page that does not know which gateway answered; the
+   * prepay id is the pay_no, so the sandbox page (payPageUrl, `/pay/sandbox/{prepay_id}`) is where it is paid.
+   */
+  async createJsapiOrder(request: JsapiOrderRequest): Promise<JsapiOrder> {
+    const prepayId = request.payNo;
+    return {
+      prepayId,
+      payParams: {
+        appId: "subOpenid" in request.payer ? request.payer.subAppid : SANDBOX_APP_ID,
+        timeStamp: String(Math.floor(this.clock.now().getTime() / 1000)),
+        nonceStr: randomBytes(16).toString("hex").toUpperCase(),
+        package: `prepay_id=${prepayId}`,
+        signType: "RSA",
+        paySign: SANDBOX_PAY_SIGN,
+      },
+      payPageUrl: sandboxCodeUrl(this.origin, request.payNo),
+    };
+  }
+
   private async payment(payNo: string): Promise<SandboxPayment | undefined> {
     const [row] = await this.db.select().from(sandboxPayments).where(eq(sandboxPayments.payNo, payNo));
     return row;
   }
 
-  async query(payNo: string): Promise<TradeQuery> {
+  /** An order made for a sub-merchant is found only under it, as at WeChat Pay. */
+  private async orderOf(payNo: string, payee: SubMerchantPayee | undefined): Promise<PaymentOrder> {
     const order = await this.order(payNo);
-    if (!order) throw new GatewayRequestError("sandbox: no such order", 404, "ORDER_NOT_EXIST");
+    if (!order || (payee && order.merchantId !== payee.subMchid)) throw new GatewayRequestError("sandbox: no such order", 404, "ORDER_NOT_EXIST");
+    return order;
+  }
+
+  async query(payNo: string, payee?: SubMerchantPayee): Promise<TradeQuery> {
+    const order = await this.orderOf(payNo, payee);
     const paid = order.status === "SUCCESS";
     // paid at the sandbox without the console being told
     const payment = paid ? undefined : await this.payment(payNo);
@@ -110,7 +147,8 @@ export class SandboxGateway implements PaymentGateway {
   }
 
   /** Like WeChat Pay, a paid order cannot be closed. */
-  async close(payNo: string): Promise<void> {
+  async close(payNo: string, payee?: SubMerchantPayee): Promise<void> {
+    if (payee) await this.orderOf(payNo, payee);
     if (await this.payment(payNo)) throw new GatewayRequestError("sandbox: the order has been paid", 400, "ORDERPAID");
     await this.db
       .update(paymentOrders)

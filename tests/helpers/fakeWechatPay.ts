@@ -2,6 +2,8 @@
  * A fake WeChat Pay API v3 server on loopback that follows the real protocol: it verifies the merchant's
  * Authorization signatures (401 SIGN_ERROR otherwise), keeps Native orders, signs its answers with its own
  * "WeChat Pay public key" pair, and pays orders by posting the encrypted, signed notification to notify_url.
+ * The merchant can also act as service provider for the sub-merchants it serves (the partner API: Native and
+ * JSAPI orders, query, close, and notifications naming sp_mchid and sub_mchid), with the real API's error bodies.
  * Tests can make it tamper with its next answer or with a notification.
  */
 import { createCipheriv, createSign, createVerify, generateKeyPairSync, randomBytes, type KeyObject } from "node:crypto";
@@ -13,29 +15,52 @@ export const FAKE_PUBLIC_KEY_ID = "PUB_KEY_ID_0114232134912410000000000000000001
 const SIGNATURE_TYPE = "WECHATPAY2-SHA256-RSA2048";
 const STALE_SECONDS = 6 * 60;
 
+/** A sub-merchant the fake's merchant serves as service provider (a 受理关系). */
+export interface FakeSubMerchant {
+  subMchid: string;
+  /** the sub-merchant's own app, whose openids a JSAPI order may name (sub_appid) */
+  subAppid?: string;
+}
+
 /** The merchant account the fake knows. */
 export interface FakeMerchant {
   mchid: string;
+  /** its app: appid in direct mode, sp_appid as service provider */
   appid: string;
   /** merchant API certificate serial the requests name */
   serialNo: string;
-  /** verifies the merchant's request signatures */
+  /** verifies the merchant's request signatures (and JSAPI paySigns) */
   publicKey: KeyObject;
   apiV3Key: string;
+  /** the sub-merchants it may order for as service provider; none, it takes only direct orders */
+  subMerchants?: FakeSubMerchant[];
 }
+
+/** The JSAPI payer, as the order named them */
+export type FakePayer = { spOpenid: string } | { subOpenid: string };
 
 /** What can go wrong with a signed message from WeChat Pay. */
 export type Tamper = "body" | "signature" | "stale" | "serial";
 
 export interface FakeOrder {
   outTradeNo: string;
+  /** the merchant that took the order: the payee in direct mode, the service provider (sp_mchid) otherwise */
   mchid: string;
+  /** appid, or sp_appid */
   appid: string;
+  /** service-provider mode: the sub-merchant paid */
+  subMchid?: string;
+  subAppid?: string;
+  tradeType: "NATIVE" | "JSAPI";
   description: string;
   totalFen: number;
   notifyUrl: string;
   timeExpire: string;
-  codeUrl: string;
+  /** Native orders */
+  codeUrl?: string;
+  /** JSAPI orders */
+  prepayId?: string;
+  payer?: FakePayer;
   state: "NOTPAY" | "SUCCESS" | "CLOSED" | "REFUND";
   transactionId?: string;
   successTime?: string;
@@ -52,13 +77,28 @@ export interface NotificationOptions {
   tamper?: Tamper;
   /** amount.total written in the resource (default the order's) */
   amountFen?: number;
-  /** mchid written in the resource (default the order's) */
+  /** mchid written in the resource, sp_mchid for a service provider's order (default the order's) */
   mchid?: string;
+  /**
+   * sub_mchid written in the resource (default the order's); given for a direct order, the resource takes the
+   * service-provider form, sp_mchid being the order's merchant
+   */
+  subMchid?: string;
   /** trade_state written in the resource: the order is then left as it is (default: paid, SUCCESS) */
   tradeState?: string;
 }
 
 type JsonObject = Record<string, unknown>;
+
+/** The parameters a payer's page passes to WeChat's JS bridge (JsapiPayParams). */
+export interface FakeJsapiPayParams {
+  appId: string;
+  timeStamp: string;
+  nonceStr: string;
+  package: string;
+  signType: string;
+  paySign: string;
+}
 
 export interface ReceivedRequest {
   method: string;
@@ -85,6 +125,28 @@ function alterBody(body: string): string {
 
 function chinaTime(at: Date): string {
   return `${new Date(at.getTime() + 8 * 3600 * 1000).toISOString().slice(0, 19)}+08:00`;
+}
+
+const TIME_EXPIRE_PATTERN = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+08:00$/;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** description, out_trade_no, notify_url, time_expire and amount, as both modes' order endpoints check them */
+function validOrderFields(input: JsonObject): boolean {
+  const amount = isObject(input.amount) ? input.amount : {};
+  const total = amount.total;
+  return (
+    typeof input.out_trade_no === "string" &&
+    typeof input.description === "string" &&
+    typeof input.notify_url === "string" &&
+    TIME_EXPIRE_PATTERN.test(String(input.time_expire)) &&
+    typeof total === "number" &&
+    Number.isInteger(total) &&
+    total > 0 &&
+    amount.currency === "CNY"
+  );
 }
 
 export class FakeWechatPay {
@@ -184,35 +246,86 @@ export class FakeWechatPay {
     const query = url.pathname.match(/^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)$/);
     if (req.method === "GET" && query) {
       if (url.searchParams.get("mchid") !== this.merchant.mchid) return this.error(res, 400, "PARAM_ERROR", "mchid");
+      // a service provider's order is not the merchant's own: only the partner API finds it
       const order = this.orders.get(decodeURIComponent(query[1]!));
-      return order ? this.answer(res, 200, this.transaction(order)) : this.error(res, 404, "ORDER_NOT_EXIST", "order does not exist");
+      return order && order.subMchid === undefined ? this.answer(res, 200, this.transaction(order)) : this.orderNotExist(res);
     }
     const close = url.pathname.match(/^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)\/close$/);
     if (req.method === "POST" && close) {
       const order = this.orders.get(decodeURIComponent(close[1]!));
-      if (!order || input.mchid !== this.merchant.mchid) return this.error(res, 404, "ORDER_NOT_EXIST", "order does not exist");
-      if (order.state === "SUCCESS") return this.error(res, 400, "ORDERPAID", "order paid");
-      order.state = "CLOSED";
-      return this.answer(res, 204, undefined);
+      if (!order || order.subMchid !== undefined || input.mchid !== this.merchant.mchid) return this.orderNotExist(res);
+      return this.closeOrder(res, order);
+    }
+    const partnerOrder = url.pathname.match(/^\/v3\/pay\/partner\/transactions\/(native|jsapi)$/);
+    if (req.method === "POST" && partnerOrder) return this.createPartnerOrder(res, input, partnerOrder[1] === "jsapi" ? "JSAPI" : "NATIVE");
+    const partnerQuery = url.pathname.match(/^\/v3\/pay\/partner\/transactions\/out-trade-no\/([^/]+)$/);
+    if (req.method === "GET" && partnerQuery) {
+      const refused = this.refusePartner(res, url.searchParams.get("sp_mchid"), url.searchParams.get("sub_mchid"));
+      if (refused) return;
+      const order = this.partnerOrder(decodeURIComponent(partnerQuery[1]!), String(url.searchParams.get("sub_mchid")));
+      return order ? this.answer(res, 200, this.transaction(order)) : this.orderNotExist(res);
+    }
+    const partnerClose = url.pathname.match(/^\/v3\/pay\/partner\/transactions\/out-trade-no\/([^/]+)\/close$/);
+    if (req.method === "POST" && partnerClose) {
+      const refused = this.refusePartner(res, input.sp_mchid, input.sub_mchid);
+      if (refused) return;
+      const order = this.partnerOrder(decodeURIComponent(partnerClose[1]!), String(input.sub_mchid));
+      return order ? this.closeOrder(res, order) : this.orderNotExist(res);
     }
     if (req.method === "POST" && url.pathname === "/v3/refund/domestic/refunds") return this.refund(res, input);
     return this.error(res, 404, "NOT_FOUND", "no such API");
   }
 
+  private orderNotExist(res: http.ServerResponse): void {
+    this.error(res, 404, "ORDER_NOT_EXIST", "订单不存在");
+  }
+
+  private closeOrder(res: http.ServerResponse, order: FakeOrder): void {
+    if (order.state === "SUCCESS") return this.error(res, 400, "ORDERPAID", "订单已支付");
+    order.state = "CLOSED";
+    this.answer(res, 204, undefined);
+  }
+
+  private subMerchant(subMchid: unknown): FakeSubMerchant | undefined {
+    return this.merchant.subMerchants?.find((sub) => sub.subMchid === subMchid);
+  }
+
+  /** Answers the error WeChat Pay gives a partner call of another service provider, or for a sub-merchant it does not serve. */
+  private refusePartner(res: http.ServerResponse, spMchid: unknown, subMchid: unknown): boolean {
+    if (typeof spMchid !== "string" || typeof subMchid !== "string" || !spMchid || !subMchid) {
+      this.error(res, 400, "PARAM_ERROR", "sp_mchid and sub_mchid are required");
+      return true;
+    }
+    // the signature is the service provider's: it may act only as itself
+    if (spMchid !== this.merchant.mchid) {
+      this.error(res, 400, "MCH_NOT_EXISTS", "商户号不存在");
+      return true;
+    }
+    if (!this.subMerchant(subMchid)) {
+      this.error(res, 403, "NO_AUTH", "受理关系不存在");
+      return true;
+    }
+    return false;
+  }
+
+  /** The order the partner API finds: one the service provider made for this sub-merchant. */
+  private partnerOrder(outTradeNo: string, subMchid: string): FakeOrder | undefined {
+    const order = this.orders.get(outTradeNo);
+    return order && order.subMchid === subMchid ? order : undefined;
+  }
+
+  /** Another order under this out_trade_no, unless it is the same request again (then WeChat answers the same). */
+  private refuseUsedTradeNo(res: http.ServerResponse, existing: FakeOrder | undefined, order: FakeOrder): boolean {
+    if (!existing) return false;
+    const same =
+      existing.mchid === order.mchid && existing.subMchid === order.subMchid && existing.tradeType === order.tradeType && existing.totalFen === order.totalFen;
+    if (same) return false;
+    this.error(res, 403, "OUT_TRADE_NO_USED", "商户订单号重复");
+    return true;
+  }
+
   private createNative(res: http.ServerResponse, input: JsonObject): void {
-    const amount = (input.amount ?? {}) as JsonObject;
-    const total = amount.total;
-    const valid =
-      input.mchid === this.merchant.mchid &&
-      input.appid === this.merchant.appid &&
-      typeof input.out_trade_no === "string" &&
-      typeof input.description === "string" &&
-      typeof input.notify_url === "string" &&
-      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+08:00$/.test(String(input.time_expire)) &&
-      typeof total === "number" &&
-      Number.isInteger(total) &&
-      total > 0 &&
-      amount.currency === "CNY";
+    const valid = input.mchid === this.merchant.mchid && input.appid === this.merchant.appid && validOrderFields(input);
     if (!valid) return this.error(res, 400, "PARAM_ERROR", "invalid parameters");
     const outTradeNo = String(input.out_trade_no);
     const existing = this.orders.get(outTradeNo);
@@ -221,8 +334,9 @@ export class FakeWechatPay {
       outTradeNo,
       mchid: this.merchant.mchid,
       appid: this.merchant.appid,
+      tradeType: "NATIVE",
       description: String(input.description),
-      totalFen: total,
+      totalFen: (input.amount as { total: number }).total,
       notifyUrl: String(input.notify_url),
       timeExpire: String(input.time_expire),
       codeUrl: `weixin://wxpay/bizpayurl?pr=${randomBytes(6).toString("hex")}`,
@@ -231,6 +345,49 @@ export class FakeWechatPay {
     };
     this.orders.set(outTradeNo, order);
     this.answer(res, 200, { code_url: order.codeUrl });
+  }
+
+  /** POST /v3/pay/partner/transactions/{native,jsapi}: an order for a sub-merchant the merchant serves. */
+  private createPartnerOrder(res: http.ServerResponse, input: JsonObject, tradeType: "NATIVE" | "JSAPI"): void {
+    if (!validOrderFields(input)) return this.error(res, 400, "PARAM_ERROR", "invalid parameters");
+    if (this.refusePartner(res, input.sp_mchid, input.sub_mchid)) return;
+    const sub = this.subMerchant(input.sub_mchid)!;
+    const subAppid = input.sub_appid;
+    if (input.sp_appid !== this.merchant.appid) return this.error(res, 400, "APPID_MCHID_NOT_MATCH", "sp_appid和sp_mchid不匹配");
+    if (subAppid !== undefined && subAppid !== sub.subAppid) return this.error(res, 400, "APPID_MCHID_NOT_MATCH", "sub_appid和sub_mchid不匹配");
+    let payer: FakePayer | undefined;
+    if (tradeType === "JSAPI") {
+      const given = isObject(input.payer) ? input.payer : {};
+      const spOpenid = given.sp_openid;
+      const subOpenid = given.sub_openid;
+      if (typeof spOpenid === "string" && spOpenid && subOpenid === undefined) payer = { spOpenid };
+      // an openid of the sub-merchant's app means something only with that app named
+      else if (typeof subOpenid === "string" && subOpenid && spOpenid === undefined && subAppid !== undefined) payer = { subOpenid };
+      else return this.error(res, 400, "PARAM_ERROR", "payer: sp_openid, or sub_openid with sub_appid");
+    }
+    const outTradeNo = String(input.out_trade_no);
+    const order: FakeOrder = {
+      outTradeNo,
+      mchid: this.merchant.mchid,
+      appid: this.merchant.appid,
+      subMchid: sub.subMchid,
+      ...(typeof subAppid === "string" ? { subAppid } : {}),
+      tradeType,
+      description: String(input.description),
+      totalFen: (input.amount as { total: number }).total,
+      notifyUrl: String(input.notify_url),
+      timeExpire: String(input.time_expire),
+      ...(tradeType === "NATIVE"
+        ? { codeUrl: `weixin://wxpay/bizpayurl?pr=${randomBytes(6).toString("hex")}` }
+        : { prepayId: `wx${this.clock.now().getTime()}${randomBytes(8).toString("hex")}`, payer }),
+      state: "NOTPAY",
+      refunds: [],
+    };
+    const existing = this.orders.get(outTradeNo);
+    if (this.refuseUsedTradeNo(res, existing, order)) return;
+    const kept = existing ?? order;
+    if (!existing) this.orders.set(outTradeNo, order);
+    this.answer(res, 200, tradeType === "NATIVE" ? { code_url: kept.codeUrl } : { prepay_id: kept.prepayId });
   }
 
   private refund(res: http.ServerResponse, input: JsonObject): void {
@@ -249,23 +406,51 @@ export class FakeWechatPay {
     this.answer(res, 200, { refund_id: refund.refundId, out_refund_no: refund.outRefundNo, status: "PROCESSING" });
   }
 
+  /** The merchant fields of a transaction: mchid, or the service provider's and the sub-merchant's. */
+  private merchantFields(order: FakeOrder): JsonObject {
+    if (order.subMchid === undefined) return { appid: order.appid, mchid: order.mchid };
+    return { sp_appid: order.appid, sp_mchid: order.mchid, ...(order.subAppid ? { sub_appid: order.subAppid } : {}), sub_mchid: order.subMchid };
+  }
+
+  private payerFields(order: FakeOrder): JsonObject {
+    if (order.subMchid === undefined) return { openid: "oUpF8uMuAJO_M2pxb1Q9zNjWeS6o" };
+    const payer = order.payer ?? { spOpenid: "oUpF8uMuAJO_M2pxb1Q9zNjWeS6o" };
+    return "spOpenid" in payer ? { sp_openid: payer.spOpenid } : { sub_openid: payer.subOpenid };
+  }
+
+  /** The transaction as the query answers it and as notifications carry it (encrypted). */
   private transaction(order: FakeOrder): Record<string, unknown> {
     return {
-      appid: order.appid,
-      mchid: order.mchid,
+      ...this.merchantFields(order),
       out_trade_no: order.outTradeNo,
       trade_state: order.state,
       trade_state_desc: order.state,
       ...(order.transactionId
         ? {
             transaction_id: order.transactionId,
-            trade_type: "NATIVE",
+            trade_type: order.tradeType,
             success_time: order.successTime,
-            payer: { openid: "oUpF8uMuAJO_M2pxb1Q9zNjWeS6o" },
+            payer: this.payerFields(order),
             amount: { total: order.totalFen, payer_total: order.totalFen, currency: "CNY", payer_currency: "CNY" },
           }
         : { amount: { total: order.totalFen, currency: "CNY" } }),
     };
+  }
+
+  /**
+   * What WeChat's JS bridge checks before it shows the payment sheet: the package names a JSAPI order, appId is the
+   * app of its payer's openid, and paySign is the service provider's signature. Answers the order; throws otherwise.
+   */
+  checkJsapiPayParams(params: FakeJsapiPayParams): FakeOrder {
+    const prepayId = params.package.startsWith("prepay_id=") ? params.package.slice("prepay_id=".length) : "";
+    const order = [...this.orders.values()].find((o) => o.prepayId !== undefined && o.prepayId === prepayId);
+    if (!order) throw new Error("no order has this prepay_id");
+    const payerApp = order.payer && "subOpenid" in order.payer ? order.subAppid : order.appid;
+    if (params.appId !== payerApp) throw new Error("appId is not the app of the payer's openid");
+    if (params.signType !== "RSA") throw new Error("signType is not RSA");
+    const message = `${params.appId}\n${params.timeStamp}\n${params.nonceStr}\n${params.package}\n`;
+    if (!createVerify("RSA-SHA256").update(message, "utf8").verify(this.merchant.publicKey, params.paySign, "base64")) throw new Error("bad paySign");
+    return order;
   }
 
   /** The payer scans and pays: the order becomes SUCCESS (no notification yet). */
@@ -284,10 +469,11 @@ export class FakeWechatPay {
   notification(outTradeNo: string, options: NotificationOptions = {}): SignedNotification {
     const order = options.tradeState ? this.orders.get(outTradeNo) : this.markPaid(outTradeNo);
     if (!order) throw new Error(`fake WeChat Pay has no order ${outTradeNo}`);
+    // the merchants the resource names, in the form of its mode: mchid, or sp_mchid and sub_mchid
+    const described: FakeOrder = { ...order, mchid: options.mchid ?? order.mchid, subMchid: options.subMchid ?? order.subMchid };
     const transaction = {
-      ...this.transaction(order),
+      ...this.transaction(described),
       amount: { total: options.amountFen ?? order.totalFen, payer_total: order.totalFen, currency: "CNY", payer_currency: "CNY" },
-      mchid: options.mchid ?? order.mchid,
       // a trade that did not succeed still carries WeChat Pay's transaction id
       ...(options.tradeState ? { trade_state: options.tradeState, trade_state_desc: options.tradeState, transaction_id: order.transactionId ?? `4200${String(++this.sequence).padStart(24, "0")}` } : {}),
     };

@@ -1,30 +1,34 @@
-/** The `wechatpay` PaymentGateway: WeChat Pay API v3 Native (QR code) payments of one merchant. */
+/**
+ * The `wechatpay` PaymentGateway: WeChat Pay API v3 payments of one merchant, in direct mode (Native QR orders paid
+ * to the merchant itself) or, for a call naming a sub-merchant, in service-provider mode (./partner.ts).
+ */
 import { createPrivateKey, createPublicKey } from "node:crypto";
 import { z } from "zod";
 import type { Clock } from "../../lib/clock";
 import {
-  GatewayRequestError,
   GatewayVerificationError,
+  type JsapiOrder,
+  type JsapiOrderRequest,
   type PaymentGateway,
   type PaymentNotice,
   type QrOrder,
   type QrOrderRequest,
   type RefundRequest,
   type RefundResult,
+  type SubMerchantPayee,
   type TradeQuery,
-  type TradeState,
 } from "../gateway";
 import { WechatPayClient } from "./client";
-import { decryptResource, verifySignedMessage, type PlatformKey } from "./signing";
+import { WechatPayPartnerApi } from "./partner";
+import { decryptResource, verifySignedMessage, type PlatformKey, type RequestSigner } from "./signing";
+import { DESCRIPTION_MAX_BYTES, directTransactionSchema, parseAnswer, parseTransaction, rfc3339China, tradeQueryOf, truncateUtf8 } from "./transactions";
 
 export const WECHATPAY_API_BASE = "https://api.mch.weixin.qq.com";
-/** WeChat's limit on `description`, in UTF-8 bytes */
-const DESCRIPTION_MAX_BYTES = 127;
-const SHANGHAI_OFFSET_MS = 8 * 3600 * 1000;
 
 /** A merchant's credentials, secrets decrypted (server/payments/merchants.ts builds it from the stored row). */
 export interface WechatPayConfig {
   merchantId: string;
+  /** the merchant's app: its payers' app in direct mode, sp_appid when it acts as service provider */
   appid: string;
   /** serial number of the merchant API certificate */
   merchantSerialNo: string;
@@ -38,17 +42,6 @@ export interface WechatPayConfig {
   platformPublicKeyPem: string;
   apiBase: string;
 }
-
-const TRADE_STATES = ["NOTPAY", "USERPAYING", "SUCCESS", "CLOSED", "REFUND", "REVOKED", "PAYERROR"] as const satisfies readonly TradeState[];
-
-const transactionSchema = z.object({
-  out_trade_no: z.string(),
-  mchid: z.string(),
-  trade_state: z.enum(TRADE_STATES),
-  transaction_id: z.string().optional(),
-  success_time: z.string().optional(),
-  amount: z.object({ total: z.number().int().nonnegative() }).partial().optional(),
-});
 
 const nativeOrderSchema = z.object({ code_url: z.string().min(1) });
 const refundSchema = z.object({ out_refund_no: z.string(), refund_id: z.string().optional(), status: z.enum(["SUCCESS", "PROCESSING", "ABNORMAL", "CLOSED"]) });
@@ -66,56 +59,26 @@ const notificationSchema = z.object({
   }),
 });
 
-/** RFC 3339 in China time, as WeChat Pay writes and expects it: 2026-03-02T10:00:00+08:00 */
-export function rfc3339China(at: Date): string {
-  return `${new Date(at.getTime() + SHANGHAI_OFFSET_MS).toISOString().slice(0, 19)}+08:00`;
-}
-
-/** Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a character. */
-function truncateUtf8(text: string, maxBytes: number): string {
-  let out = "";
-  let bytes = 0;
-  for (const char of text) {
-    bytes += Buffer.byteLength(char, "utf8");
-    if (bytes > maxBytes) break;
-    out += char;
-  }
-  return out;
-}
-
-function parseAnswer<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new GatewayRequestError(`WeChat Pay: unexpected ${what} answer`, 200);
-  return parsed.data;
-}
-
-function tradeQueryOf(transaction: z.infer<typeof transactionSchema>): TradeQuery {
-  const paidAt = transaction.success_time ? new Date(transaction.success_time) : undefined;
-  return {
-    payNo: transaction.out_trade_no,
-    state: transaction.trade_state,
-    amountFen: transaction.amount?.total,
-    transactionId: transaction.transaction_id,
-    merchantId: transaction.mchid,
-    paidAt: paidAt && !Number.isNaN(paidAt.getTime()) ? paidAt : undefined,
-  };
-}
-
 export class WechatPayGateway implements PaymentGateway {
   readonly name = "wechatpay" as const;
   private readonly client: WechatPayClient;
   private readonly platformKey: PlatformKey;
+  /** the same merchant acting as service provider for sub-merchants */
+  private readonly partner: WechatPayPartnerApi;
 
   constructor(
     private readonly config: WechatPayConfig,
     private readonly clock: Clock,
   ) {
     this.platformKey = { id: config.platformKeyId, publicKey: createPublicKey(config.platformPublicKeyPem) };
-    const signer = { merchantId: config.merchantId, serialNo: config.merchantSerialNo, privateKey: createPrivateKey(config.privateKeyPem) };
+    const signer: RequestSigner = { merchantId: config.merchantId, serialNo: config.merchantSerialNo, privateKey: createPrivateKey(config.privateKeyPem) };
     this.client = new WechatPayClient(config.apiBase, signer, this.platformKey, clock);
+    this.partner = new WechatPayPartnerApi(this.client, { merchantId: config.merchantId, appid: config.appid, signer }, clock);
   }
 
   async createQrOrder(request: QrOrderRequest): Promise<QrOrder> {
+    const { subMchid } = request;
+    if (subMchid !== undefined) return this.partner.createNativeOrder({ ...request, subMchid });
     const { body } = await this.client.request("POST", "/v3/pay/transactions/native", {
       appid: this.config.appid,
       mchid: this.config.merchantId,
@@ -128,17 +91,23 @@ export class WechatPayGateway implements PaymentGateway {
     return { codeUrl: parseAnswer(nativeOrderSchema, body, "order").code_url };
   }
 
-  async query(payNo: string): Promise<TradeQuery> {
+  createJsapiOrder(request: JsapiOrderRequest): Promise<JsapiOrder> {
+    return this.partner.createJsapiOrder(request);
+  }
+
+  async query(payNo: string, payee?: SubMerchantPayee): Promise<TradeQuery> {
+    if (payee) return this.partner.query(payNo, payee);
     const path = `/v3/pay/transactions/out-trade-no/${encodeURIComponent(payNo)}?mchid=${encodeURIComponent(this.config.merchantId)}`;
     const { body } = await this.client.request("GET", path);
-    const transaction = parseAnswer(transactionSchema, body, "query");
+    const transaction = parseAnswer(directTransactionSchema, body, "query");
     if (transaction.out_trade_no !== payNo || transaction.mchid !== this.config.merchantId) {
       throw new GatewayVerificationError("query answer names another order or merchant");
     }
     return tradeQueryOf(transaction);
   }
 
-  async close(payNo: string): Promise<void> {
+  async close(payNo: string, payee?: SubMerchantPayee): Promise<void> {
+    if (payee) return this.partner.close(payNo, payee);
     await this.client.request("POST", `/v3/pay/transactions/out-trade-no/${encodeURIComponent(payNo)}/close`, { mchid: this.config.merchantId });
   }
 
@@ -154,6 +123,10 @@ export class WechatPayGateway implements PaymentGateway {
     return { refundNo: refund.out_refund_no, status: refund.status, refundId: refund.refund_id };
   }
 
+  /**
+   * A notification of either mode: a service-provider one (sp_mchid, sub_mchid) reports the sub-merchant as the
+   * payee and the service provider as spMchid; whoever receives it checks both against the order.
+   */
   async verifyNotification(headers: Readonly<Record<string, string | undefined>>, rawBody: string): Promise<PaymentNotice> {
     verifySignedMessage(headers, rawBody, this.platformKey, this.clock.now());
     let envelope: unknown;
@@ -171,17 +144,18 @@ export class WechatPayGateway implements PaymentGateway {
       if (err instanceof GatewayVerificationError) throw err;
       throw new GatewayVerificationError("notification resource is not JSON");
     }
-    const transaction = transactionSchema.safeParse(transactionJson);
-    if (!transaction.success || transaction.data.amount?.total === undefined || !transaction.data.transaction_id) {
+    const transaction = parseTransaction(transactionJson);
+    const trade = transaction && tradeQueryOf(transaction);
+    if (!trade || trade.amountFen === undefined || !trade.transactionId || !trade.merchantId) {
       throw new GatewayVerificationError("notification resource lacks the transaction facts");
     }
-    const trade = tradeQueryOf(transaction.data);
     return {
       payNo: trade.payNo,
       state: trade.state,
-      amountFen: transaction.data.amount.total,
-      transactionId: transaction.data.transaction_id,
-      merchantId: transaction.data.mchid,
+      amountFen: trade.amountFen,
+      transactionId: trade.transactionId,
+      merchantId: trade.merchantId,
+      spMchid: trade.spMchid,
       paidAt: trade.paidAt,
     };
   }

@@ -1,6 +1,7 @@
 /**
- * WeChat Pay API v3 cryptography: the merchant's request signature (Authorization header), verification of the
- * signature WeChat Pay puts on its answers and notifications, and decryption of AEAD_AES_256_GCM resources.
+ * WeChat Pay API v3 cryptography: the merchant's request signature (Authorization header) and JSAPI paySign,
+ * verification of the signature WeChat Pay puts on its answers and notifications, and decryption of
+ * AEAD_AES_256_GCM resources.
  */
 import { createDecipheriv, createSign, createVerify, randomBytes, type KeyObject } from "node:crypto";
 import { GatewayVerificationError } from "../gateway";
@@ -39,6 +40,16 @@ export function responseMessage(timestamp: string, nonce: string, body: string):
 export function authorizationHeader(signer: RequestSigner, method: string, pathWithQuery: string, body: string, timestamp: string, nonce: string): string {
   const signature = rsaSha256(signer.privateKey, requestMessage(method, pathWithQuery, timestamp, nonce, body));
   return `${AUTH_SCHEME} mchid="${signer.merchantId}",nonce_str="${nonce}",signature="${signature}",timestamp="${timestamp}",serial_no="${signer.serialNo}"`;
+}
+
+/** The message a JSAPI paySign covers: appId, timeStamp, nonceStr and package, each + "\n". */
+function jsapiPayMessage(appId: string, timeStamp: string, nonceStr: string, prepayPackage: string): string {
+  return `${appId}\n${timeStamp}\n${nonceStr}\n${prepayPackage}\n`;
+}
+
+/** The paySign WeChat's JS bridge checks before it shows the payment sheet: signed with the merchant's key. */
+export function jsapiPaySign(signer: RequestSigner, appId: string, timeStamp: string, nonceStr: string, prepayPackage: string): string {
+  return rsaSha256(signer.privateKey, jsapiPayMessage(appId, timeStamp, nonceStr, prepayPackage));
 }
 
 /** The WeChat Pay public key (or platform certificate) that verifies what WeChat Pay signs. */
