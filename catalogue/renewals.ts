@@ -65,6 +65,8 @@ export const schoolRenewEntity: EntityDecl = {
   title: "entity.schoolrenew",
   titleField: "title",
   defaultSort: { field: "created_at", order: "desc" },
+  // what the filtered renewals brought in
+  summary: ["fee"],
   roles: {
     list: ["system", "systemv2", "service", "servicev2", "school", "schoolv2"],
     info: ["system", "systemv2", "service", "servicev2", "school", "schoolv2"],

@@ -194,6 +194,11 @@ export interface EntityDecl {
    * tones, are the states; the entity's `actions` move a record between them.
    */
   stateField?: string;
+  /**
+   * Money fields summed over the list's whole filter, not its page (an order list's amount): the list answers
+   * `data.summary` {count, <field>: yuan string} and the list page shows it under its rows.
+   */
+  summary?: readonly string[];
   /** the states in which the record may be edited (a channel only while draft or rejected); absent: any */
   editableIn?: readonly string[];
   /** the actions offered on a record (on its row, its detail page and, when `bulk`, a selection) */

@@ -18,6 +18,8 @@ import { labelText } from "../lib/i18n";
 import { ApiFailure, notFound } from "../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../protocol/registry";
 import { refTitleKey } from "../../common/fieldRules";
+import type { ListSummary, ListTabs } from "../../common/listAnswer";
+import { fenToYuan } from "../../common/money";
 import { safeCell, safeCellText } from "../../common/spreadsheetCell";
 import { kindOf } from "./fieldKinds";
 import { fieldErrors, fieldsSchema, formFields, recordSchema } from "./fieldSchemas";
@@ -270,13 +272,59 @@ export function wrongState(ctx: OperationContext, entity: EntityDecl, state: unk
   return new ApiFailure("api.wrong_state", { action: ctx.t(actionLabel), state: option ? ctx.t(option.label) : String(state) });
 }
 
-/** the name of a list page's total among its columns (no field's name) */
+/**
+ * the name of a list page's total among its columns (no field's name); with a summary, the total and the sums
+ * as one array `{count,sum,...}` in text
+ */
 const LIST_TOTAL = "__total";
 
 /** lists of one entity prepared at once, at most */
 const MAX_LIST_SHAPES = 200;
 
 type ListStatement = ReturnType<EntityCrud["listStatement"]>;
+type TabsStatement = ReturnType<EntityCrud["tabsStatement"]>;
+
+/** Prepared statements of one entity by database and shape, at most MAX_LIST_SHAPES a database. */
+class ShapeCache<T> {
+  private readonly byDatabase = new WeakMap<object, Map<string, T>>();
+
+  get(db: object, shape: string, make: () => T): T {
+    let statements = this.byDatabase.get(db);
+    if (!statements) this.byDatabase.set(db, (statements = new Map()));
+    let statement = statements.get(shape);
+    if (!statement) {
+      statement = make();
+      // shapes are few (filters used together); a flood of odd ones starts the cache afresh
+      if (statements.size >= MAX_LIST_SHAPES) statements.clear();
+      statements.set(shape, statement);
+    }
+    return statement;
+  }
+}
+
+/** A prepared statement's name: the entity, what it reads and a digest of its shape. */
+function statementName(entity: EntityDecl, what: string, shape: string): string {
+  return `${entity.name}_${what}_${createHash("sha1").update(shape).digest("hex").slice(0, 16)}`;
+}
+
+/** The state field of an entity: an enum of the entity's columns with its states as options. */
+function stateFieldOf(entity: EntityDecl): FieldDecl | undefined {
+  if (!entity.stateField) return undefined;
+  const field = entity.fields.find((f) => f.name === entity.stateField);
+  if (!field || field.type !== "enum" || !field.options?.length || !isColumnField(field)) {
+    throw new Error(`${entity.name}: its stateField ${entity.stateField} is no enum column with options`);
+  }
+  return field;
+}
+
+/** The money fields an entity's list sums (`summary`), checked: money columns of the entity. */
+function summaryFieldsOf(entity: EntityDecl): readonly string[] {
+  for (const name of entity.summary ?? []) {
+    const field = entity.fields.find((f) => f.name === name);
+    if (!field || field.type !== "money" || !isColumnField(field)) throw new Error(`${entity.name}: its summary names ${name}, no money column of it`);
+  }
+  return entity.summary ?? [];
+}
 
 class EntityCrud {
   private readonly tenant: { sysid?: string; schid?: string };
@@ -284,7 +332,11 @@ class EntityCrud {
   private readonly references: References;
   private readonly children: ChildRecords;
   /** prepared list statements by database and shape */
-  private readonly listStatements = new WeakMap<object, Map<string, ListStatement>>();
+  private readonly listStatements = new ShapeCache<ListStatement>();
+  /** prepared counts of the states by database and shape (the list's without its state condition) */
+  private readonly tabsStatements = new ShapeCache<TabsStatement>();
+  private readonly stateField: FieldDecl | undefined;
+  private readonly summary: readonly string[];
 
   constructor(
     private readonly entity: EntityDecl,
@@ -296,6 +348,8 @@ class EntityCrud {
     this.hooks = hooks;
     this.references = new References(entity, catalogue);
     this.children = new ChildRecords(entity, catalogue);
+    this.stateField = stateFieldOf(entity);
+    this.summary = summaryFieldsOf(entity);
   }
 
   /** The record in API form with its references' names and its child records. */
@@ -390,6 +444,9 @@ class EntityCrud {
   async export(ctx: OperationContext) {
     const { scope, conditions } = await this.scoped(ctx);
     conditions.push(...this.filterConditions(ctx.payload));
+    // the file holds what the list shows, on its tab too
+    const state = this.stateCondition(ctx.payload);
+    if (state) conditions.push(state);
     const where = and(...conditions);
     const [{ total }] = await ctx.db.select({ total: count() }).from(this.table).where(where);
     if (Number(total) > MAX_EXPORT_ROWS) throw new ApiFailure("api.export_too_large", { max: MAX_EXPORT_ROWS });
@@ -438,7 +495,10 @@ class EntityCrud {
 
   /**
    * A page of the list and its total in one statement, prepared once per shape (its conditions and order, not
-   * their values) and database, so a list read again is neither built nor planned again.
+   * their values) and database, so a list read again is neither built nor planned again. An entity with states
+   * also answers each state's count under the other conditions (`data.tabs`), one grouped statement prepared the
+   * same way; one with a summary answers its money fields' sums over the conditions (`data.summary`), computed
+   * with the total.
    */
   async list(ctx: OperationContext) {
     const auth = ctx.auth;
@@ -450,24 +510,68 @@ class EntityCrud {
     const conditions = this.tenantConditions(ctx, scope, values);
     // the scope already holds the records to the school and provider the payload names
     const tenantColumns = [this.tenant.schid, this.tenant.sysid].filter((name): name is string => Boolean(name) && name !== "id");
-    conditions.push(...listFilters(this.entity, payload, (name) => this.column(name), values, tenantColumns));
+    const skipped = this.stateField ? [...tenantColumns, this.stateField.name] : tenantColumns;
+    conditions.push(...listFilters(this.entity, payload, (name) => this.column(name), values, skipped));
+    // the state's condition comes last, so that the tabs' statement is the list's shape and values up to here
+    const tabsShape = values.shape;
+    const tabsWhere = and(...conditions) ?? sql`true`;
+    const state = this.stateCondition(payload, values);
+    if (state) conditions.push(state);
     const order = this.ordering(payload.sort);
     values.mark(`sort ${typeof payload.sort === "string" ? payload.sort.trim() : ""}`);
     values.values.limit = limit;
     values.values.offset = (page - 1) * limit;
 
-    const statements = this.statementsOf(ctx.db);
-    let statement = statements.get(values.shape);
-    if (!statement) {
-      statement = this.listStatement(ctx.db, and(...conditions) ?? sql`true`, order, values.shape);
-      // shapes are few (filters used together); a flood of odd ones starts the cache afresh
-      if (statements.size >= MAX_LIST_SHAPES) statements.clear();
-      statements.set(values.shape, statement);
-    }
-    const rows = await statement.page.all(values.values);
+    const statement = this.listStatements.get(ctx.db, values.shape, () => this.listStatement(ctx.db, and(...conditions) ?? sql`true`, order, values.shape));
+    const tabs = this.stateField ? this.tabsStatements.get(ctx.db, tabsShape, () => this.tabsStatement(ctx.db, tabsWhere, tabsShape)) : undefined;
+    const [rows, stateCounts] = await Promise.all([statement.page.all(values.values), tabs?.execute(values.values)]);
     // an empty page says nothing of the total but on the first page; beyond the last one it is counted apart
-    const total = rows.length > 0 ? Number(rows[0][LIST_TOTAL]) : page === 1 ? 0 : Number((await statement.count.execute(values.values))[0]?.total ?? 0);
-    return { data: { items: rows.map(statement.item), total } };
+    const aggregate = rows.length > 0 ? rows[0][LIST_TOTAL] : page === 1 ? undefined : (await statement.count.all(values.values))[0]?.[LIST_TOTAL];
+    const { total, summary } = this.readAggregate(aggregate);
+    const data: Row = { items: rows.map(statement.item), total };
+    if (stateCounts) data.tabs = this.readTabs(stateCounts);
+    if (summary) data.summary = summary;
+    return { data };
+  }
+
+  /**
+   * The condition of the state the list is narrowed to (a tab): the state field is always a filter of its list,
+   * declared one or not; `values` makes it a placeholder.
+   */
+  private stateCondition(payload: Row, values?: StatementValues): SQL | undefined {
+    const field = this.stateField;
+    const raw = field ? payload[field.name] : undefined;
+    if (!field || raw === undefined || raw === null || raw === "") return undefined;
+    const value = filterValue(field, raw);
+    if (value === undefined) throw new ApiFailure("api.invalid_params", { field: field.name });
+    const column = this.column(field.name);
+    return eq(column, values ? values.bind(field.name, value, column) : value);
+  }
+
+  /**
+   * What a list counts over its conditions: the total, or with a summary the total and the sums as one array
+   * (fen, summed exactly as bigint) in text.
+   */
+  private aggregate(): SQL {
+    if (this.summary.length === 0) return sql`count(*)`;
+    const sums = this.summary.map((name) => sql`coalesce(sum(${this.column(name)}), 0)`);
+    return sql`array[count(*), ${sql.join(sums, sql`, `)}]::text`;
+  }
+
+  private readAggregate(raw: unknown): { total: number; summary?: ListSummary } {
+    if (this.summary.length === 0) return { total: Number(raw ?? 0) };
+    const parts = typeof raw === "string" ? raw.replace(/[{}]/g, "").split(",") : [];
+    const total = Number(parts[0] ?? 0);
+    const summary: ListSummary = { count: total };
+    this.summary.forEach((name, i) => (summary[name] = fenToYuan(BigInt(parts[i + 1] ?? 0))));
+    return { total, summary };
+  }
+
+  /** Every declared state with its count (none: 0), and the total of all rows, whatever their state. */
+  private readTabs(rows: { value: unknown; count: number }[]): ListTabs {
+    const counts = new Map(rows.map((row) => [String(row.value), Number(row.count)]));
+    const total = rows.reduce((sum, row) => sum + Number(row.count), 0);
+    return { total, states: (this.stateField?.options ?? []).map((option) => ({ value: option.value, count: counts.get(option.value) ?? 0 })) };
   }
 
   /**
@@ -476,7 +580,7 @@ class EntityCrud {
    * statement (drizzle's generic mapping of every value costs more than the rest of the answer).
    */
   private listStatement(db: DbOrTx, where: SQL, order: SQL[], shape: string) {
-    const name = `${this.entity.name}_list_${createHash("sha1").update(shape).digest("hex").slice(0, 16)}`;
+    const name = statementName(this.entity, "list", shape);
     const fields = fieldsByName(this.entity);
     const tableColumns = getTableColumns(this.table);
     const columns = Object.entries(tableColumns).map(([key, column]) => {
@@ -485,8 +589,10 @@ class EntityCrud {
     });
     // the referred names come with the page, joined, rather than one query each
     const joins = this.references.titleJoins();
-    // the total rides on the page as an uncorrelated subquery, computed once: one statement a page, not two
-    const selection: Record<string, unknown> = { ...tableColumns, [LIST_TOTAL]: sql<string>`(select count(*) from ${this.table} where ${where})`.as(LIST_TOTAL) };
+    // the total (and a summary's sums) rides on the page as an uncorrelated subquery, computed once: one
+    // statement a page, not two
+    const aggregate = this.aggregate();
+    const selection: Record<string, unknown> = { ...tableColumns, [LIST_TOTAL]: sql<string>`(select ${aggregate} from ${this.table} where ${where})`.as(LIST_TOTAL) };
     for (const join of joins) {
       if (selection[join.key] !== undefined) throw new Error(`${this.entity.name}: the name of ${join.key} is a column of its own`);
       selection[join.key] = sql<string>`${join.title}`.as(join.key);
@@ -499,7 +605,7 @@ class EntityCrud {
     for (const join of joins) pageQuery = pageQuery.leftJoin(join.table, join.on);
     return {
       page: rawRows(pageQuery.where(where).orderBy(...order).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare(name)),
-      count: db.select({ total: count() }).from(this.table).where(where).prepare(`${name}_count`),
+      count: rawRows(db.select({ [LIST_TOTAL]: sql<string>`${aggregate}`.as(LIST_TOTAL) }).from(this.table).where(where).prepare(`${name}_count`)),
       item(raw: Row): Row {
         const item: Row = {};
         for (const column of columns) item[column.key] = column.value(raw[column.raw]);
@@ -508,14 +614,15 @@ class EntityCrud {
     };
   }
 
-  private statementsOf(db: DbOrTx): Map<string, ListStatement> {
-    let statements = this.listStatements.get(db);
-    if (!statements) this.listStatements.set(db, (statements = new Map()));
-    return statements;
+  /** The count of each state under a list's conditions but its state's: one grouped statement, read by the same indexes. */
+  private tabsStatement(db: DbOrTx, where: SQL, shape: string) {
+    const column = this.column(this.stateField!.name);
+    return db.select({ value: column, count: count() }).from(this.table).where(where).groupBy(column).prepare(statementName(this.entity, "tabs", shape));
   }
 
+  /** The list's filters but the state's (its own condition, `stateCondition`) and the tenant's. */
   private filterConditions(payload: Row): SQL[] {
-    return listFilters(this.entity, payload, (name) => this.column(name));
+    return listFilters(this.entity, payload, (name) => this.column(name), undefined, this.stateField ? [this.stateField.name] : []);
   }
 
   private ordering(sort: unknown): SQL[] {
