@@ -21,6 +21,7 @@ import type {
   ValidationErrors,
 } from "@refinedev/core";
 import type { CrudAction, EntityDecl } from "../common/catalogue";
+import type { ListSummary, ListTabs } from "../common/listAnswer";
 import { entities, entityByName, operationByName, reports, settingsPages } from "../resources.config";
 import { getCookie } from "./session";
 import { weapi, type Envelope } from "./weapi";
@@ -70,6 +71,8 @@ export function scope(): Record<string, string> {
 interface ListData<T> {
   items?: T[];
   total?: number;
+  tabs?: ListTabs;
+  summary?: ListSummary;
 }
 
 interface ItemData<T> {
@@ -91,12 +94,15 @@ function isBlank(value: unknown): boolean {
   return value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0);
 }
 
-/** Filters as the list operation takes them: `field` for like/eq, `field_start` / `field_end` for ranges. */
+/**
+ * Filters as the list operation takes them: `field` for like/eq, `field_start` / `field_end` for ranges; the
+ * state field is always a filter (the list's tabs set it).
+ */
 export function filterPayload(entity: EntityDecl, filters: readonly CrudFilter[] | undefined): Record<string, unknown> {
   const payload: Record<string, unknown> = {};
   for (const filter of filters ?? []) {
     if (!("field" in filter)) throw new Error("conditional filters are not supported by catalogue lists");
-    const field = entity.fields.find((f) => f.name === filter.field && f.filter);
+    const field = entity.fields.find((f) => f.name === filter.field && (f.filter || f.name === entity.stateField));
     if (!field || isBlank(filter.value)) continue;
     switch (filter.operator) {
       case "eq":
@@ -166,7 +172,8 @@ export const dataProvider: DataProvider = {
       ...pagePayload(pagination),
       ...(sort ? { sort } : {}),
     });
-    return { data: data?.items ?? [], total: Number(data?.total ?? 0) };
+    // an entity with states answers their counts, one with a summary its sums: the list page shows them
+    return { data: data?.items ?? [], total: Number(data?.total ?? 0), ...(data?.tabs && { tabs: data.tabs }), ...(data?.summary && { summary: data.summary }) };
   },
 
   getOne: async <T extends BaseRecord>({ resource, id }: Parameters<DataProvider["getOne"]>[0]) => {

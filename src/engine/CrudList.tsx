@@ -4,6 +4,11 @@
  * in-place dialogs), an import when the entity declares one, and an export of the filtered list when the entity
  * has an export operation. Filters fixed by the page's menu entry are always sent and never shown.
  *
+ * A list users come back to keeps their place: page, filters, sort and state tab live in the URL (a reload, or
+ * back from a record, finds them again); an entity with states gets a tab per state with its count, one with a
+ * summary its money fields' sums over the whole filter under the rows; the table's columns are shown and ordered
+ * as the user set them (saved per user and list).
+ *
  * Under 992 px (the mobile width of spec 4.1) each row is a compact card (RecordCard: title and status on a
  * line, every other listed field in two dense columns, the row's buttons on one line) and the filters fold
  * behind a toggle; wider, a table whose columns keep their natural widths
@@ -17,6 +22,7 @@ import { useParams } from "react-router";
 import { useTable, getDefaultSortOrder } from "@refinedev/antd";
 import { useGo, usePermissions, useTranslation, type BaseRecord, type CrudFilter, type CrudSort, type HttpError } from "@refinedev/core";
 import type { EntityDecl, FieldDecl, MenuEntry } from "../../common/catalogue";
+import type { ListSummary, ListTabs } from "../../common/listAnswer";
 import { hasAnyRole } from "../../common/roleKeys";
 import { builtRoute, type BuiltPage } from "./builtPages";
 import { DEFAULT_API_PATH, filterPayload, scope as tenantScope, sortPayload } from "../../providers/dataProvider";
@@ -34,6 +40,10 @@ import { saveFile, type ExportFile } from "./files";
 import { ImportButton, ImportDialog } from "./ImportDialog";
 import { EmptyList } from "./EmptyList";
 import { RecordCard, type CardButton } from "./RecordCard";
+import { ALL_STATES, StateTabs } from "./StateTabs";
+import { ListSummaryLine } from "./ListSummaryLine";
+import { ColumnSettingsButton } from "./ColumnSettingsButton";
+import { arrangeColumns, useColumnSettings } from "./listColumns";
 
 export const PAGE_SIZE_OPTIONS = [10, 20, 30, 50];
 export const DEFAULT_PAGE_SIZE = 20;
@@ -108,9 +118,37 @@ function sortChoice(sorters: readonly CrudSort[]): string | undefined {
   return first ? `${first.field}:${first.order}` : undefined;
 }
 
+/** The field whose value a filter of `filters` gives, if any. */
+function filterOn(filters: readonly CrudFilter[], name: string): unknown {
+  const found = filters.find((f) => "field" in f && f.field === name);
+  return found?.value;
+}
+
+/**
+ * The states the user may see of an entity's state field (an option may name its roles, as in filters), as the
+ * field the tabs show; none when the page's menu entry fixes the state already.
+ */
+function useStateTabsField(entity: EntityDecl, fixed: readonly string[]): FieldDecl | undefined {
+  const { data: roles } = usePermissions<string[]>({});
+  const field = entity.stateField ? entity.fields.find((f) => f.name === entity.stateField) : undefined;
+  if (!field?.options?.length || fixed.includes(field.name)) return undefined;
+  return { ...field, options: field.options.filter((option) => !option.roles || (roles !== undefined && hasAnyRole(roles, option.roles))) };
+}
+
+/**
+ * What the list's last answer said beside its rows (the state counts, the summary), kept while the next answer
+ * loads so that the tabs and the summary do not blink at every change of page, tab or filter.
+ */
+function useLastAnswer<T>(value: T | undefined): T | undefined {
+  const last = useRef<T | undefined>(undefined);
+  if (value !== undefined) last.current = value;
+  return last.current;
+}
+
 export default function CrudList({ resource }: { resource: string }) {
   const { entity, pages } = resourceByIdentifier(resource);
-  const { translate } = useTranslation();
+  const { translate, getLocale } = useTranslation();
+  const language = getLocale() ?? "en";
   const t: Translate = (key, options) => translate(key, options);
   const may = useEntityAbility(entity);
   const go = useGo();
@@ -128,7 +166,9 @@ export default function CrudList({ resource }: { resource: string }) {
     ...(listPage?.recordFilter && recordId ? { [listPage.recordFilter]: recordId } : {}),
   });
   const visible = useFieldVisible();
-  const filterFields = entity.fields.filter((f) => f.filter && visible(f) && !fixedFilters.some(([name]) => name === f.name));
+  const stateTabsField = useStateTabsField(entity, fixedFilters.map(([name]) => name));
+  // the tabs are the state's filter: it is not asked twice
+  const filterFields = entity.fields.filter((f) => f.filter && visible(f) && !fixedFilters.some(([name]) => name === f.name) && f.name !== stateTabsField?.name);
 
   const { tableProps, searchFormProps, sorters, setSorters, filters, setFilters, tableQuery, setCurrentPage, setPageSize, pageSize } = useTable<BaseRecord, HttpError, FilterValues>({
     resource,
@@ -142,6 +182,14 @@ export default function CrudList({ resource }: { resource: string }) {
   });
 
   const listFields = entity.fields.filter((f) => f.list && visible(f));
+  // the table's columns as the user arranged them; a phone's cards show every listed field
+  const [columnSettings, setColumnSettings] = useColumnSettings(resource);
+  const tableFields = arrangeColumns(listFields, columnSettings)
+    .filter((column) => column.shown)
+    .map((column) => column.field);
+  const answer = tableQuery.data as { tabs?: ListTabs; summary?: ListSummary } | undefined;
+  const stateCounts = useLastAnswer(answer?.tabs);
+  const summary = useLastAnswer(answer?.summary);
   // a list whose menu has no add or edit route is edited in place, in a dialog, by whoever may
   const addModal = useRef<RecordModalHandle>(null);
   const editModal = useRef<RecordModalHandle>(null);
@@ -149,7 +197,7 @@ export default function CrudList({ resource }: { resource: string }) {
   const editInPlace = !pages.edit && may("edit") && entity.fields.some((f) => f.form === true || f.form === "edit");
   const cell = (f: FieldDecl, value: unknown, record: BaseRecord): ReactNode =>
     f.type === "status" && may("edit") ? <StatusSwitch resource={resource} field={f} record={record} /> : displayValue(f, value, t, record);
-  const columns: NonNullable<TableProps<BaseRecord>["columns"]> = listFields.map((f) => ({
+  const columns: NonNullable<TableProps<BaseRecord>["columns"]> = tableFields.map((f) => ({
     key: f.name,
     dataIndex: f.name,
     title: translate(f.label),
@@ -163,6 +211,18 @@ export default function CrudList({ resource }: { resource: string }) {
   const actions = useEntityActions(entity);
   const bulkActions = actions.filter((action) => action.bulk);
   const [selected, setSelected] = useState<BaseRecord[]>([]);
+  const chosenState = stateTabsField ? filterOn(filters, stateTabsField.name) : undefined;
+  const stateTab = chosenState === undefined || chosenState === null || chosenState === "" ? ALL_STATES : String(chosenState);
+  const chooseState = (tab: string) => {
+    setFilters([{ field: stateTabsField!.name, operator: "eq", value: tab === ALL_STATES ? undefined : tab }], "merge");
+    setCurrentPage(1);
+    // a selection belongs to the rows it was made among
+    setSelected([]);
+  };
+  const stateTabs = stateTabsField && (
+    <StateTabs field={stateTabsField} counts={stateCounts} value={stateTab} onChange={chooseState} t={t} language={language} small={narrow} />
+  );
+  const summaryLine = summary && summary.count > 0 ? <ListSummaryLine entity={entity} summary={summary} t={t} language={language} /> : undefined;
   const deletable = may("del");
   const hasRowButtons = Boolean(edit || editInPlace || show || deletable || recordPages.length > 0 || actions.length > 0);
   /** A row's buttons, each with its text (a phone's card folds the pages that do not fit on its line). */
@@ -319,7 +379,7 @@ export default function CrudList({ resource }: { resource: string }) {
   const emptyText = tableQuery.isLoading ? undefined : (
     <EmptyList
       t={t}
-      filtered={activeFilters > 0}
+      filtered={activeFilters > 0 || stateTab !== ALL_STATES}
       onClearFilters={clearFilters}
       onAdd={add || addInPlace ? () => (add ? go({ to: add.route }) : addModal.current?.open()) : undefined}
       onImport={entity.import && may("add") ? () => setImportOpen(true) : undefined}
@@ -372,6 +432,7 @@ export default function CrudList({ resource }: { resource: string }) {
           {pageButtons}
         </Space>
         {filterForm}
+        {stateTabs}
         <List<BaseRecord>
           rowKey="id"
           loading={tableProps.loading}
@@ -391,6 +452,7 @@ export default function CrudList({ resource }: { resource: string }) {
               },
             }
           }
+          footer={summaryLine}
           renderItem={(record) => (
             <List.Item style={{ padding: 0, border: 0, marginBottom: 8 }}>
               <RecordCard
@@ -410,8 +472,17 @@ export default function CrudList({ resource }: { resource: string }) {
   }
 
   return (
-    <Card title={translate(pages.list?.entry.title ?? entity.title)} extra={pageButtons}>
+    <Card
+      title={translate(pages.list?.entry.title ?? entity.title)}
+      extra={
+        <Space wrap>
+          {pageButtons}
+          <ColumnSettingsButton fields={listFields} settings={columnSettings} onChange={setColumnSettings} t={t} />
+        </Space>
+      }
+    >
       {filterForm}
+      {stateTabs}
       <BulkActionBar entity={entity} actions={bulkActions} selected={selected} onDone={() => setSelected([])} />
       <Table
         {...tableProps}
@@ -426,6 +497,7 @@ export default function CrudList({ resource }: { resource: string }) {
         // letter by letter under the pinned action column
         tableLayout="auto"
         locale={{ emptyText: failed ?? emptyText }}
+        footer={summaryLine ? () => summaryLine : undefined}
         onChange={(pagination, filters, sorter, extra) => {
           tableProps.onChange?.(pagination, filters, sorter, extra);
           if (extra.action === "paginate") scrollToTop();

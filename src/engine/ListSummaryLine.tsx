@@ -1,0 +1,37 @@
+/**
+ * The summary of a list's money fields over its whole filter (the list's `data.summary`), shown under its rows:
+ * how many records the filter matches and each summed field's total, in the user's language.
+ */
+import { Space, Typography } from "antd";
+import type { EntityDecl } from "../../common/catalogue";
+import type { ListSummary } from "../../common/listAnswer";
+import type { Translate } from "./fields";
+
+/** An amount in yuan ("4400.49") as the user's language writes it, with the yuan sign the lists use. */
+export function formatYuan(yuan: string | number, language: string): string {
+  const amount = Number(yuan);
+  if (!Number.isFinite(amount)) return `¥${String(yuan)}`;
+  return `¥${amount.toLocaleString(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+interface Props {
+  entity: EntityDecl;
+  summary: ListSummary;
+  t: Translate;
+  language: string;
+}
+
+export function ListSummaryLine({ entity, summary, t, language }: Props) {
+  const fields = (entity.summary ?? []).map((name) => entity.fields.find((f) => f.name === name)).filter((f) => f !== undefined);
+  return (
+    <Space size={[16, 4]} wrap data-testid="list-summary">
+      <Typography.Text type="secondary">{t("crud.summary_of", { count: summary.count, formatted: summary.count.toLocaleString(language) })}</Typography.Text>
+      {fields.map((field) => (
+        <span key={field.name} data-testid={`list-summary-${field.name}`}>
+          <Typography.Text type="secondary">{t(field.label)} </Typography.Text>
+          <Typography.Text strong>{formatYuan(summary[field.name] ?? 0, language)}</Typography.Text>
+        </span>
+      ))}
+    </Space>
+  );
+}
