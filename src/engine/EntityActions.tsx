@@ -186,44 +186,47 @@ export function BulkActionBar({ entity, actions, selected, onDone }: { entity: E
     onDone();
     return true;
   };
-  if (selected.length === 0 || actions.length === 0) return null;
+  if (actions.length === 0) return null;
   return (
     <>
-      <Alert
-        type="info"
-        data-testid="bulk-bar"
-        style={{ marginBottom: 12 }}
-        message={
-          <Space wrap>
-            <span>{translate("crud.selected", { count: selected.length })}</span>
-            {actions.map((action) => {
-              const allowed = selected.filter((record) => actionAllowed(entity, action, record)).length;
-              const button = (
-                <Button size="small" danger={action.danger} loading={running} disabled={allowed === 0} data-testid={`bulk-${action.name}`} onClick={action.fields?.length ? () => setAsking(action) : undefined}>
-                  {translate(action.label)} ({allowed})
-                </Button>
-              );
-              return action.fields?.length ? (
-                <span key={action.name}>{button}</span>
-              ) : (
-                <Popconfirm
-                  key={action.name}
-                  title={translate("crud.bulk_confirm", { action: translate(action.label), count: allowed })}
-                  okText={translate("common.confirm")}
-                  cancelText={translate("common.cancel")}
-                  okButtonProps={{ danger: action.danger }}
-                  onConfirm={() => apply(action)}
-                >
-                  {button}
-                </Popconfirm>
-              );
-            })}
-            <Button size="small" type="link" onClick={onDone}>
-              {translate("crud.clear_selection")}
-            </Button>
-          </Space>
-        }
-      />
+      {/* the outcome's dialog below outlives the selection it was run on, cleared once done */}
+      {selected.length > 0 && (
+        <Alert
+          type="info"
+          data-testid="bulk-bar"
+          style={{ marginBottom: 12 }}
+          message={
+            <Space wrap>
+              <span>{translate("crud.selected", { count: selected.length })}</span>
+              {actions.map((action) => {
+                const allowed = selected.filter((record) => actionAllowed(entity, action, record)).length;
+                const button = (
+                  <Button size="small" danger={action.danger} loading={running} disabled={allowed === 0} data-testid={`bulk-${action.name}`} onClick={action.fields?.length ? () => setAsking(action) : undefined}>
+                    {translate(action.label)} ({allowed})
+                  </Button>
+                );
+                return action.fields?.length ? (
+                  <span key={action.name}>{button}</span>
+                ) : (
+                  <Popconfirm
+                    key={action.name}
+                    title={translate("crud.bulk_confirm", { action: translate(action.label), count: allowed })}
+                    okText={translate("common.confirm")}
+                    cancelText={translate("common.cancel")}
+                    okButtonProps={{ danger: action.danger }}
+                    onConfirm={() => apply(action)}
+                  >
+                    {button}
+                  </Popconfirm>
+                );
+              })}
+              <Button size="small" type="link" onClick={onDone}>
+                {translate("crud.clear_selection")}
+              </Button>
+            </Space>
+          }
+        />
+      )}
       {asking && (
         <ActionFieldsDialog
           action={asking}
