@@ -8,6 +8,7 @@ import { RecordUnavailable } from "./LoadFailed";
 import { ChildRowsTable, RelatedRecords } from "./ChildRecords";
 import { ActionButton, actionAllowed, editAllowed, useEntityActions } from "./EntityActions";
 import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources";
+import { currentTabs } from "../shell/tabs";
 
 export default function CrudShow({ resource }: { resource: string }) {
   const { entity, pages } = resourceByIdentifier(resource);
@@ -21,7 +22,12 @@ export default function CrudShow({ resource }: { resource: string }) {
   const { query, result } = useShow<BaseRecord, HttpError>({ resource, id, errorNotification: false });
   const edit = pages.edit && may("edit") && editAllowed(entity, result) ? pages.edit : undefined;
   const actions = useEntityActions(entity).filter((action) => result && actionAllowed(entity, action, result));
-  const toList = () => (pages.list ? go({ to: pages.list.route }) : back());
+  // back to the list as its tab left it (page, filters, sort, tab), even after a reload of this page
+  const toList = () => {
+    const list = pages.list?.route;
+    if (list) go({ to: currentTabs().find((tab) => tab.key === list)?.path ?? list });
+    else back();
+  };
 
   return (
     <Card
