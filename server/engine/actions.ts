@@ -88,10 +88,11 @@ async function runAction(ctx: OperationContext, entity: EntityDecl, table: Catal
       .where(and(eq(tableColumn(table, "id"), id), ...conditions))
       .for("update")) as Row[];
     if (!row) throw notFound();
-    // after the lookup: another tenant's record is missing, whatever was sent with it
-    const input = checkPayload(ctx, action.fields ?? []);
+    // after the lookup: another tenant's record is missing, whatever was sent with it; then the state: a record in
+    // another state is refused before its fields are asked for (a review's decision, a waiver's reason)
     const from = stateField ? String(row[stateField]) : undefined;
     if (action.from && !action.from.includes(from!)) throw wrongState(ctx, entity, from, action.label);
+    const input = checkPayload(ctx, action.fields ?? []);
     const changes: Row = { ...(await effect?.({ ctx, tx, scope, entity, row, input })) };
     const targets = targetStates(action);
     if (stateField && targets.length === 1) changes[stateField] = targets[0];

@@ -5,8 +5,9 @@
 import type { CSSProperties, ReactNode } from "react";
 import type { Rule } from "antd/es/form";
 import type { FieldDecl } from "../../common/catalogue";
+import { brokenRelation, requiredNow } from "../../common/fieldExtras";
 import { uiKindOf, type Translate, type ValueProps } from "./fieldKinds";
-import { WRAPS } from "./fieldKinds/kind";
+import { NO_BREAK, WRAPS } from "./fieldKinds/kind";
 
 export type { Translate } from "./fieldKinds";
 export { DATE_FORMAT, fieldOptions } from "./fieldKinds";
@@ -32,7 +33,35 @@ export function fieldRules(field: FieldDecl, t: Translate): Rule[] {
       },
     });
   }
-  return [...rules, ...(kind.rules?.(field, t) ?? [])];
+  return [...rules, ...relationRules(field, t), ...(kind.rules?.(field, t) ?? [])];
+}
+
+/**
+ * Rules between fields of one record (common/fieldExtras.ts): required while another field holds a value (and
+ * marked so), a number not below another field. The server checks the same (server/engine/fieldRelations.ts).
+ */
+function relationRules(field: FieldDecl, t: Translate): Rule[] {
+  const rules: Rule[] = [];
+  if (field.requiredWhen) {
+    const uiKind = uiKindOf(field);
+    const message = t(uiKind.picked ? "validation.select_required" : "validation.required", { label: t(field.label) });
+    rules.push(({ getFieldValue }) => ({
+      required: requiredNow(field, getFieldValue),
+      message,
+      validator: async (_rule, value: unknown) => {
+        if (brokenRelation([{ ...field, atLeast: undefined }], (name) => (name === field.name ? value : getFieldValue(name)))) throw new Error(message);
+      },
+    }));
+  }
+  const atLeast = field.atLeast;
+  if (atLeast) {
+    rules.push(({ getFieldValue }) => ({
+      validator: async (_rule, value: unknown) => {
+        if (brokenRelation([{ ...field, requiredWhen: undefined }], (name) => (name === field.name ? value : getFieldValue(name)))) throw new Error(t(atLeast.message));
+      },
+    }));
+  }
+  return rules;
 }
 
 /** Value conversions between the API form of a field and its control. */
@@ -54,6 +83,8 @@ export function displayValue(field: FieldDecl, value: unknown, t: Translate, rec
 
 /** The layout of a value in a list cell (set on the value: browsers ignore widths on table cells). */
 export function cellStyle(field: FieldDecl): CSSProperties {
+  // a masked account reads as one number
+  if (field.mask) return NO_BREAK;
   return uiKindOf(field).cellStyle ?? WRAPS;
 }
 

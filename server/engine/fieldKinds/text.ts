@@ -1,6 +1,7 @@
 /** Text kinds: a line (string), free text (text) and a write-only password. */
 import { z } from "zod";
 import type { FieldDecl } from "../../../common/catalogue";
+import { maskedText } from "../../../common/fieldExtras";
 import type { ServerFieldKind } from "./kind";
 
 /** A string with the declared length bounds and pattern. */
@@ -16,6 +17,9 @@ export const stringKind: ServerFieldKind = {
   value: boundedText,
   column: (field) => `varchar(${JSON.stringify(field.name)}, { length: ${field.max ?? 255} })`,
   filterValue: (_field, text) => text,
+  // a masked text (a bank account) is whole only in the record read for editing
+  listValue: (field, value) => (field.mask && typeof value === "string" ? maskedText(field, value) : value),
+  exportCell: (field, value) => (typeof value === "string" ? maskedText(field, value) : null),
 };
 
 export const textKind: ServerFieldKind = {

@@ -1,6 +1,7 @@
 /** Text kinds: a line (string), free text (text) and a write-only password. */
 import { Input } from "antd";
 import type { FieldDecl } from "../../../common/catalogue";
+import { maskedText } from "../../../common/fieldExtras";
 import { WRAPS, type ControlProps, type Translate, type UiFieldKind } from "./kind";
 
 /** Length and pattern rules of a text field. */
@@ -28,7 +29,8 @@ export const stringKind: UiFieldKind = {
     <Input {...rest} value={value as string | undefined} onChange={(e) => onChange?.(e.target.value)} placeholder={t(field.label)} maxLength={field.max} />
   ),
   rules: textRules,
-  display: plainText,
+  // a masked text (a bank account) shows masked in lists and details; the edit form holds it whole
+  display: (field, value) => maskedText(field, String(value)),
   cellStyle: WRAPS,
   Filter: TextFilter,
 };
