@@ -73,6 +73,12 @@ export default defineConfig({
     outDir: "dist",
     chunkSizeWarningLimit: 1500,
     rollupOptions: {
+      // two pages: the console (index.html) and the payer's phone pages (h5.html, served for /h5/{code}), which
+      // share no code with the console but React (and the QR code generator its pay step loads)
+      input: {
+        index: path.resolve(import.meta.dirname, "index.html"),
+        h5: path.resolve(import.meta.dirname, "h5.html"),
+      },
       treeshake: {
         moduleSideEffects: (id) => {
           const name = packageOf(id);

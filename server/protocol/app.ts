@@ -226,6 +226,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const staticDir = options.staticDir === undefined ? DEFAULT_STATIC_DIR : options.staticDir;
   const indexHtml = staticDir ? path.join(staticDir, "index.html") : null;
   const serveSpa = indexHtml !== null && fs.existsSync(indexHtml);
+  // the payer's phone pages (/h5/{code}), the build's second page
+  const servePayerPages = serveSpa && staticDir !== null && fs.existsSync(path.join(staticDir, "h5.html"));
   if (serveSpa && staticDir) {
     await app.register(fastifyStatic, {
       root: staticDir,
@@ -249,8 +251,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (underApi) return reply.status(200).send(fail(t("api.unknown_path")));
     const wantsHtml = (request.method === "GET" || request.method === "HEAD") && headerValue(request.headers.accept).includes("text/html");
     if (serveSpa && wantsHtml) {
+      const page = servePayerPages && (pathname === "/h5" || pathname.startsWith("/h5/")) ? "h5.html" : "index.html";
       // the page names the current hashed assets: always revalidate it
-      return reply.header("cache-control", "no-cache").sendFile("index.html", { cacheControl: false });
+      return reply.header("cache-control", "no-cache").sendFile(page, { cacheControl: false });
     }
     return reply.status(404).send(fail(t("api.unknown_path")));
   });

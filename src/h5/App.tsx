@@ -1,0 +1,722 @@
+/**
+ * The payer's pages, /h5/{code}: the school and its open collections, finding the student, choosing the bills,
+ * paying (the payment page or its QR code, the order's state polled) and the e-receipt. One component per step;
+ * the steps are entries of the browser's history, and what they hold is kept in sessionStorage (session.ts).
+ */
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { h5call, H5Failure, NetworkFailure, type Bill, type EntryInfo, type Lookup, type PayResult, type PayStatus, type Receipt } from "./api";
+import { H5_LANGUAGES, I18nContext, initialH5Language, rememberH5Language, translator, useI18n, type H5Language, type I18nValue } from "./i18n";
+import { clearState, fromFen, loadState, saveState, toFen, type PayerState, type Step } from "./session";
+
+const QrImage = lazy(() => import("./QrImage"));
+
+/** h5checkpay every 2 s while the order is open, for at most 10 minutes after it was made */
+export const POLL_INTERVAL_MS = 2000;
+export const POLL_WINDOW_MS = 10 * 60 * 1000;
+
+type Problem = { kind: "fail"; message: string } | { kind: "network" };
+
+function problemOf(err: unknown): Problem {
+  if (err instanceof H5Failure) return { kind: "fail", message: err.message };
+  return { kind: "network" };
+}
+
+function ProblemText({ problem, testId }: { problem: Problem; testId: string }) {
+  const { t } = useI18n();
+  return (
+    <p className="alert" role="alert" data-testid={testId}>
+      {problem.kind === "fail" ? problem.message || t("unknown_error") : t("network_error")}
+    </p>
+  );
+}
+
+function Money({ yuan }: { yuan: string }) {
+  const { t } = useI18n();
+  return <>{t("currency", { amount: fromFen(toFen(yuan)) })}</>;
+}
+
+function LanguageSwitch() {
+  const { language, setLanguage, t } = useI18n();
+  return (
+    <div className="langs" role="group" aria-label={t("language")}>
+      {H5_LANGUAGES.map((lang) => (
+        <button
+          key={lang}
+          type="button"
+          className={lang === language ? "lang current" : "lang"}
+          aria-pressed={lang === language}
+          lang={lang}
+          data-testid={`h5-lang-${lang}`}
+          onClick={() => setLanguage(lang)}
+        >
+          {translator(lang)("lang_name")}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function Shell({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="page">
+      <header className="top">
+        <h1 data-testid="h5-school-title">{title}</h1>
+        <LanguageSwitch />
+      </header>
+      <main>{children}</main>
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+type EntryLoad = { state: "loading" } | { state: "ready"; info: EntryInfo } | { state: "problem"; problem: Problem };
+
+export function App({ code }: { code: string }) {
+  const [language, setLanguageState] = useState<H5Language>(initialH5Language);
+  const i18n = useMemo<I18nValue>(
+    () => ({
+      language,
+      t: translator(language),
+      setLanguage: (next) => {
+        rememberH5Language(next);
+        setLanguageState(next);
+      },
+    }),
+    [language],
+  );
+  useEffect(() => {
+    document.documentElement.lang = language === "zh" ? "zh-CN" : language;
+  }, [language]);
+
+  return (
+    <I18nContext.Provider value={i18n}>
+      {code ? <PayerPages code={code} /> : <Shell title={i18n.t("app_title")}><p className="alert" data-testid="h5-error">{i18n.t("code_missing")}</p></Shell>}
+    </I18nContext.Provider>
+  );
+}
+
+function PayerPages({ code }: { code: string }) {
+  const { t, language } = useI18n();
+  const [entry, setEntry] = useState<EntryLoad>({ state: "loading" });
+  const [payer, setPayer] = useState<PayerState>(() => loadState(code));
+
+  const loadEntry = useCallback(() => {
+    setEntry({ state: "loading" });
+    h5call("h5entry", { code }).then(
+      (info) => setEntry({ state: "ready", info: { ...info, activities: Array.isArray(info.activities) ? info.activities : [] } }),
+      (err: unknown) => setEntry({ state: "problem", problem: problemOf(err) }),
+    );
+  }, [code]);
+  useEffect(loadEntry, [loadEntry]);
+  // a refusal's message comes in the page's language: asked again when the payer switches it
+  const entryState = useRef(entry.state);
+  entryState.current = entry.state;
+  const firstLanguage = useRef(language);
+  useEffect(() => {
+    if (language !== firstLanguage.current && entryState.current === "problem") loadEntry();
+  }, [language, loadEntry]);
+
+  // the current step is this history entry's; going back shows the step before with what it held
+  useEffect(() => {
+    window.history.replaceState({ ...(window.history.state as object | null), h5step: payer.step }, "");
+    const onPop = (event: PopStateEvent) => {
+      const step = (event.state as { h5step?: Step } | null)?.h5step ?? "find";
+      setPayer((current) => {
+        const next = { ...current, step };
+        if ((step === "pay" || step === "done") && !current.order) next.step = current.ticket ? "bills" : "find";
+        if (step === "bills" && !current.ticket) next.step = "find";
+        // a paid order's pay step is its result
+        if (step === "pay" && current.receipt) next.step = "done";
+        saveState(code, next);
+        return next;
+      });
+    };
+    window.addEventListener("popstate", onPop);
+    return () => window.removeEventListener("popstate", onPop);
+    // registered once: the first replaceState records the step restored from storage
+  }, [code]);
+
+  const go = useCallback(
+    (next: PayerState, history: "push" | "replace" = "push") => {
+      saveState(code, next);
+      setPayer(next);
+      const state = { ...(window.history.state as object | null), h5step: next.step };
+      if (history === "push") window.history.pushState(state, "");
+      else window.history.replaceState(state, "");
+      window.scrollTo(0, 0);
+    },
+    [code],
+  );
+
+  const schoolTitle = entry.state === "ready" ? entry.info.school_title : t("app_title");
+  useEffect(() => {
+    document.title = entry.state === "ready" ? `${entry.info.school_title} · ${t("app_title")}` : t("app_title");
+  }, [entry, t]);
+
+  if (entry.state === "loading") {
+    return (
+      <Shell title={t("app_title")}>
+        <p className="muted center" data-testid="h5-loading">{t("loading")}</p>
+      </Shell>
+    );
+  }
+  if (entry.state === "problem") {
+    return (
+      <Shell title={t("app_title")}>
+        <section className="card">
+          <h2>{t("entry_failed")}</h2>
+          <ProblemText problem={entry.problem} testId="h5-error" />
+          {entry.problem.kind === "network" ? (
+            <button type="button" className="btn primary" data-testid="h5-retry" onClick={loadEntry}>
+              {t("retry")}
+            </button>
+          ) : null}
+        </section>
+      </Shell>
+    );
+  }
+
+  const info = entry.info;
+  const restart = () => {
+    clearState(code);
+    go({ step: "find" });
+  };
+  let body: ReactNode;
+  if (payer.step === "bills" && payer.ticket && payer.student && payer.bills) {
+    body = <BillsStep payer={payer} go={go} onAnotherStudent={restart} />;
+  } else if (payer.step === "pay" && payer.ticket && payer.order) {
+    body = <PayStep payer={payer} go={go} />;
+  } else if (payer.step === "done" && payer.ticket && payer.order) {
+    body = <DoneStep code={code} payer={payer} go={go} onStartOver={restart} />;
+  } else {
+    body = (
+      <>
+        <Activities info={info} />
+        <FindStep code={code} lookup={info.lookup === "name_and_phone4" ? "name_and_phone4" : "name_and_student_no"} go={go} />
+      </>
+    );
+  }
+  return <Shell title={schoolTitle}>{body}</Shell>;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+function Activities({ info }: { info: EntryInfo }) {
+  const { t } = useI18n();
+  return (
+    <section className="card" aria-labelledby="h5-activities">
+      <h2 id="h5-activities">{t("activities")}</h2>
+      {info.activities.length === 0 ? (
+        <p className="muted" data-testid="h5-no-activity">{t("activities_none")}</p>
+      ) : (
+        <ul className="activities">
+          {info.activities.map((activity) => (
+            <li key={String(activity.id)} data-testid="h5-activity">
+              <span className="activity-title">{activity.title}</span>
+              {activity.end_date ? <span className="muted small">{t("activity_until", { date: activity.end_date })}</span> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+type Go = (next: PayerState, history?: "push" | "replace") => void;
+
+function FindStep({ code, lookup, go }: { code: string; lookup: Lookup; go: Go }) {
+  const { t } = useI18n();
+  const [name, setName] = useState("");
+  const [second, setSecond] = useState("");
+  const [touched, setTouched] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<Problem>();
+  const byPhone = lookup === "name_and_phone4";
+  const nameError = touched && !name.trim() ? t("field_required") : undefined;
+  const secondError = !touched ? undefined : !second.trim() ? t("field_required") : byPhone && !/^\d{4}$/.test(second.trim()) ? t("phone4_invalid") : undefined;
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    setTouched(true);
+    if (busy || !name.trim() || !second.trim() || (byPhone && !/^\d{4}$/.test(second.trim()))) return;
+    setBusy(true);
+    setProblem(undefined);
+    const payload = byPhone ? { code, name: name.trim(), phone4: second.trim() } : { code, name: name.trim(), student_no: second.trim() };
+    h5call("h5find", payload).then(
+      (found) => {
+        const bills = Array.isArray(found.bills) ? found.bills : [];
+        const selected = bills.filter((bill) => bill.status === "unpaid").map((bill) => String(bill.id));
+        go({ step: "bills", ticket: found.ticket, student: found.student, bills, selected });
+      },
+      (err: unknown) => {
+        setBusy(false);
+        setProblem(problemOf(err));
+      },
+    );
+  };
+
+  return (
+    <section className="card" aria-labelledby="h5-find">
+      <h2 id="h5-find">{t("find_title")}</h2>
+      <p className="muted">{byPhone ? t("find_hint_phone4") : t("find_hint_student_no")}</p>
+      <form onSubmit={submit} noValidate>
+        <label className="field">
+          <span>{t("field_name")}</span>
+          <input
+            name="name"
+            autoComplete="off"
+            placeholder={t("field_name_placeholder")}
+            value={name}
+            maxLength={50}
+            aria-invalid={nameError ? true : undefined}
+            data-testid="h5-find-name"
+            onChange={(e) => setName(e.target.value)}
+          />
+          {nameError ? <em className="field-error">{nameError}</em> : null}
+        </label>
+        {byPhone ? (
+          <label className="field">
+            <span>{t("field_phone4")}</span>
+            <input
+              name="phone4"
+              inputMode="numeric"
+              pattern="[0-9]*"
+              maxLength={4}
+              autoComplete="off"
+              placeholder={t("field_phone4_placeholder")}
+              value={second}
+              aria-invalid={secondError ? true : undefined}
+              data-testid="h5-find-phone4"
+              onChange={(e) => setSecond(e.target.value.replace(/\D/g, ""))}
+            />
+            {secondError ? <em className="field-error">{secondError}</em> : null}
+          </label>
+        ) : (
+          <label className="field">
+            <span>{t("field_student_no")}</span>
+            <input
+              name="student_no"
+              autoComplete="off"
+              autoCapitalize="off"
+              placeholder={t("field_student_no_placeholder")}
+              value={second}
+              maxLength={50}
+              aria-invalid={secondError ? true : undefined}
+              data-testid="h5-find-student-no"
+              onChange={(e) => setSecond(e.target.value)}
+            />
+            {secondError ? <em className="field-error">{secondError}</em> : null}
+          </label>
+        )}
+        {problem ? <ProblemText problem={problem} testId="h5-find-error" /> : null}
+        <button type="submit" className="btn primary" disabled={busy} data-testid="h5-find-submit">
+          {busy ? t("finding") : problem?.kind === "network" ? t("retry") : t("find_submit")}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+function StudentCard({ payer, action }: { payer: PayerState; action?: ReactNode }) {
+  const { t } = useI18n();
+  if (!payer.student) return null;
+  return (
+    <section className="card student" data-testid="h5-student">
+      <div>
+        <div className="student-name">{payer.student.name}</div>
+        <div className="muted small">
+          {t("class_label")}: {payer.student.class_title}
+        </div>
+      </div>
+      {action}
+    </section>
+  );
+}
+
+function statusText(status: string, t: I18nValue["t"]): string {
+  if (status === "unpaid") return t("bill_status_unpaid");
+  if (status === "paid" || status === "part_refunded") return t("bill_status_paid");
+  return t("bill_status_other");
+}
+
+function BillsStep({ payer, go, onAnotherStudent }: { payer: PayerState; go: Go; onAnotherStudent: () => void }) {
+  const { t } = useI18n();
+  const bills = payer.bills ?? [];
+  const payable = bills.filter((bill) => bill.status === "unpaid");
+  const selected = new Set((payer.selected ?? []).filter((id) => payable.some((bill) => String(bill.id) === id)));
+  const chosen = payable.filter((bill) => selected.has(String(bill.id)));
+  const totalFen = chosen.reduce((sum, bill) => sum + toFen(bill.amount), 0);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<Problem>();
+
+  const choose = (ids: string[]) => go({ ...payer, selected: ids }, "replace");
+  const toggle = (bill: Bill) => {
+    const id = String(bill.id);
+    choose(selected.has(id) ? [...selected].filter((s) => s !== id) : [...selected, id]);
+  };
+
+  const pay = () => {
+    if (busy || chosen.length === 0 || !payer.ticket) return;
+    setBusy(true);
+    setProblem(undefined);
+    h5call("h5pay", { ticket: payer.ticket, bill_ids: chosen.map((bill) => bill.id) }).then(
+      (order) => go({ ...payer, step: "pay", order, orderAt: Date.now(), receipt: undefined }),
+      (err: unknown) => {
+        setBusy(false);
+        setProblem(problemOf(err));
+      },
+    );
+  };
+
+  return (
+    <>
+      <StudentCard
+        payer={payer}
+        action={
+          <button type="button" className="btn link" data-testid="h5-another-student" onClick={onAnotherStudent}>
+            {t("change_student")}
+          </button>
+        }
+      />
+      <section className="card" aria-labelledby="h5-bills">
+        <div className="row">
+          <h2 id="h5-bills">{t("bills_title")}</h2>
+          {payable.length > 1 ? (
+            <button
+              type="button"
+              className="btn link"
+              data-testid="h5-select-all"
+              onClick={() => choose(chosen.length === payable.length ? [] : payable.map((bill) => String(bill.id)))}
+            >
+              {t("select_all")}
+            </button>
+          ) : null}
+        </div>
+        {bills.length === 0 || payable.length === 0 ? <p className="muted" data-testid="h5-no-bills">{t("bills_none")}</p> : null}
+        <ul className="bills">
+          {bills.map((bill) => {
+            const id = String(bill.id);
+            const open = bill.status === "unpaid";
+            return (
+              <li key={id} className={open ? "bill" : "bill closed"} data-testid={`h5-bill-${id}`}>
+                <label className="bill-head">
+                  <input
+                    type="checkbox"
+                    checked={open && selected.has(id)}
+                    disabled={!open}
+                    data-testid={`h5-bill-check-${id}`}
+                    onChange={() => toggle(bill)}
+                  />
+                  <span className="bill-title">{bill.activity_title}</span>
+                  <span className="bill-amount">
+                    <Money yuan={bill.amount} />
+                  </span>
+                </label>
+                {Array.isArray(bill.items) && bill.items.length > 0 ? (
+                  <ul className="items">
+                    {bill.items.map((item, i) => (
+                      <li key={i}>
+                        <span>{item.title}</span>
+                        <span>
+                          <Money yuan={item.amount} />
+                        </span>
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+                {!open ? <span className={`tag ${bill.status === "paid" ? "ok" : ""}`}>{statusText(bill.status, t)}</span> : null}
+              </li>
+            );
+          })}
+        </ul>
+        {problem ? <ProblemText problem={problem} testId="h5-pay-error" /> : null}
+      </section>
+      {payable.length > 0 ? (
+        <footer className="paybar">
+          <div className="paybar-total">
+            <span className="muted small">{t("selected_count", { count: chosen.length })}</span>
+            <span>
+              {t("selected_total")} <strong data-testid="h5-total">{t("currency", { amount: fromFen(totalFen) })}</strong>
+            </span>
+          </div>
+          <button type="button" className="btn primary" disabled={busy || chosen.length === 0} data-testid="h5-pay" onClick={pay}>
+            {busy ? t("paying") : chosen.length === 0 ? t("choose_bill") : problem?.kind === "network" ? t("retry") : t("pay_submit", { amount: t("currency", { amount: fromFen(totalFen) }) })}
+          </button>
+        </footer>
+      ) : null}
+    </>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+type Poll = { state: "waiting" } | { state: "checking" } | { state: "expired" } | { state: "closed" } | { state: "problem"; problem: Problem };
+
+function isWebPage(url: string): boolean {
+  return /^https?:\/\//i.test(url);
+}
+
+function PayStep({ payer, go }: { payer: PayerState; go: Go }) {
+  const { t } = useI18n();
+  const order = payer.order as PayResult;
+  const ticket = payer.ticket as string;
+  const codeUrl = order.payparam?.code_url ?? "";
+  const webPage = isWebPage(codeUrl);
+  const sandbox = order.sandbox === true || /\/pay\/sandbox\//.test(codeUrl);
+  const deadline = (payer.orderAt ?? Date.now()) + POLL_WINDOW_MS;
+  const [poll, setPoll] = useState<Poll>({ state: "waiting" });
+  const inFlight = useRef(false);
+  const payerRef = useRef(payer);
+  payerRef.current = payer;
+
+  const onStatus = useCallback(
+    (status: PayStatus): boolean => {
+      if (status === "paid") {
+        const current = payerRef.current;
+        const paidIds = new Set(current.selected ?? []);
+        const bills = (current.bills ?? []).map((bill) => (paidIds.has(String(bill.id)) && bill.status === "unpaid" ? { ...bill, status: "paid" } : bill));
+        go({ ...current, step: "done", bills, selected: [] }, "replace");
+        return true;
+      }
+      if (status === "closed") {
+        setPoll({ state: "closed" });
+        return true;
+      }
+      return false;
+    },
+    [go],
+  );
+
+  /** one h5checkpay; true when polling should stop */
+  const checkOnce = useCallback(async (): Promise<boolean> => {
+    if (inFlight.current) return false;
+    inFlight.current = true;
+    try {
+      const answer = await h5call("h5checkpay", { ticket, pay_no: order.pay_no });
+      return onStatus(answer.status);
+    } catch (err) {
+      const problem = problemOf(err);
+      setPoll({ state: "problem", problem });
+      // a FAIL (an expired ticket, an unknown order) will not change by asking again; the network may
+      return problem.kind === "fail";
+    } finally {
+      inFlight.current = false;
+    }
+  }, [ticket, order.pay_no, onStatus]);
+
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const schedule = () => {
+      if (!stopped) timer = setTimeout(tick, POLL_INTERVAL_MS);
+    };
+    const tick = async () => {
+      if (stopped) return;
+      if (Date.now() > deadline) {
+        setPoll({ state: "expired" });
+        return;
+      }
+      // a page in the background (the payer is on the payment page) asks when it is shown again
+      if (document.visibilityState === "hidden") return;
+      const done = await checkOnce();
+      if (done) stopped = true;
+      else schedule();
+    };
+    const onVisible = () => {
+      if (document.visibilityState === "visible" && !stopped) {
+        if (timer) clearTimeout(timer);
+        void tick();
+      }
+    };
+    document.addEventListener("visibilitychange", onVisible);
+    window.addEventListener("pageshow", onVisible);
+    void tick();
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      document.removeEventListener("visibilitychange", onVisible);
+      window.removeEventListener("pageshow", onVisible);
+    };
+  }, [checkOnce, deadline, round]);
+
+  const checkNow = async () => {
+    setPoll({ state: "checking" });
+    const done = await checkOnce();
+    if (!done) {
+      if (Date.now() > deadline) setPoll({ state: "expired" });
+      else {
+        setPoll({ state: "waiting" });
+        setRound((r) => r + 1);
+      }
+    }
+  };
+
+  const backToBills = () => go({ ...payer, step: "bills", order: undefined, orderAt: undefined }, "replace");
+
+  return (
+    <>
+      <StudentCard payer={payer} />
+      <section className="card pay" aria-labelledby="h5-pay-title">
+        <h2 id="h5-pay-title">{t("pay_title")}</h2>
+        <div className="amount-line">
+          <span className="muted">{t("pay_amount")}</span>
+          <strong className="amount" data-testid="h5-pay-amount">
+            <Money yuan={order.total_fee} />
+          </strong>
+        </div>
+        <div className="muted small">
+          {t("order_no")}: <span data-testid="h5-pay-no">{order.pay_no}</span>
+        </div>
+        {sandbox ? <p className="note" data-testid="h5-sandbox-note">{t("test_payment_note")}</p> : null}
+        {poll.state === "closed" ? (
+          <>
+            <p className="alert" data-testid="h5-order-closed">{t("order_closed")}</p>
+            <button type="button" className="btn primary" data-testid="h5-back-to-bills" onClick={backToBills}>
+              {t("back_to_bills")}
+            </button>
+          </>
+        ) : (
+          <>
+            {webPage ? (
+              <a className="btn primary" href={codeUrl} data-testid="h5-open-pay-page">
+                {t("open_pay_page")}
+              </a>
+            ) : null}
+            <p className="muted small center">{webPage ? t("qr_other_phone") : t("qr_scan")}</p>
+            <Suspense fallback={<p className="muted center">{t("qr_loading")}</p>}>
+              <QrImage value={codeUrl} label={t("qr_scan")} />
+            </Suspense>
+            <div className="status" aria-live="polite" data-testid="h5-pay-status">
+              {poll.state === "waiting" ? <span className="spinner" aria-hidden="true" /> : null}
+              {poll.state === "waiting" || poll.state === "checking" ? <span>{poll.state === "checking" ? t("checking") : t("waiting")}</span> : null}
+              {poll.state === "expired" ? <span>{t("wait_expired")}</span> : null}
+              {poll.state === "problem" ? (
+                poll.problem.kind === "network" ? <span>{t("check_error")}</span> : <ProblemText problem={poll.problem} testId="h5-check-error" />
+              ) : null}
+            </div>
+            <button type="button" className="btn" disabled={poll.state === "checking"} data-testid="h5-check-now" onClick={() => void checkNow()}>
+              {t("check_now")}
+            </button>
+            <button type="button" className="btn link block" data-testid="h5-back-to-bills" onClick={backToBills}>
+              {t("back_to_bills")}
+            </button>
+          </>
+        )}
+      </section>
+    </>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+function DoneStep({ code, payer, go, onStartOver }: { code: string; payer: PayerState; go: Go; onStartOver: () => void }) {
+  const { t, language } = useI18n();
+  const order = payer.order as PayResult;
+  const [receipt, setReceipt] = useState<Receipt | undefined>(payer.receipt);
+  const [problem, setProblem] = useState<Problem>();
+  const [attempt, setAttempt] = useState(0);
+  const payerRef = useRef(payer);
+  payerRef.current = payer;
+
+  useEffect(() => {
+    if (payerRef.current.receipt || !payerRef.current.ticket) return;
+    let cancelled = false;
+    setProblem(undefined);
+    h5call("h5receipt", { ticket: payerRef.current.ticket, pay_no: order.pay_no }).then(
+      (answer) => {
+        if (cancelled) return;
+        setReceipt(answer);
+        saveState(code, { ...payerRef.current, receipt: answer });
+      },
+      (err: unknown) => {
+        if (!cancelled) setProblem(problemOf(err));
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [code, order.pay_no, attempt, language]);
+
+  const morePayable = (payer.bills ?? []).some((bill) => bill.status === "unpaid");
+  return (
+    <>
+      <section className="card result no-print" data-testid="h5-paid">
+        <div className="tick" aria-hidden="true">
+          ✓
+        </div>
+        <h2>{t("paid_title")}</h2>
+        <p className="muted">{t("paid_text")}</p>
+      </section>
+      <section className="card receipt" aria-labelledby="h5-receipt-title" data-testid="h5-receipt">
+        <h2 id="h5-receipt-title">{t("receipt_title")}</h2>
+        {receipt ? (
+          <>
+            <dl className="facts">
+              <dt>{t("receipt_school")}</dt>
+              <dd data-testid="h5-receipt-school">{receipt.school_title}</dd>
+              <dt>{t("receipt_student")}</dt>
+              <dd data-testid="h5-receipt-student">{receipt.student?.name}</dd>
+              <dt>{t("receipt_class")}</dt>
+              <dd>{receipt.student?.class_title}</dd>
+              {receipt.receipt_no ? (
+                <>
+                  <dt>{t("receipt_no")}</dt>
+                  <dd data-testid="h5-receipt-no">{receipt.receipt_no}</dd>
+                </>
+              ) : null}
+              <dt>{t("receipt_paid_at")}</dt>
+              <dd>{receipt.paid_at}</dd>
+              <dt>{t("receipt_transaction")}</dt>
+              <dd className="break" data-testid="h5-receipt-transaction">{receipt.transaction_id}</dd>
+            </dl>
+            <h3>{t("receipt_items")}</h3>
+            <ul className="items">
+              {(receipt.items ?? []).map((item, i) => (
+                <li key={i}>
+                  <span>{item.title}</span>
+                  <span>
+                    <Money yuan={item.amount} />
+                  </span>
+                </li>
+              ))}
+            </ul>
+            <div className="amount-line total">
+              <span>{t("receipt_amount")}</span>
+              <strong className="amount" data-testid="h5-receipt-amount">
+                <Money yuan={receipt.amount} />
+              </strong>
+            </div>
+          </>
+        ) : problem ? (
+          <>
+            <ProblemText problem={problem} testId="h5-receipt-error" />
+            <button type="button" className="btn" data-testid="h5-retry" onClick={() => setAttempt((a) => a + 1)}>
+              {t("retry")}
+            </button>
+          </>
+        ) : (
+          <p className="muted center">{t("receipt_loading")}</p>
+        )}
+      </section>
+      <div className="actions no-print">
+        {receipt ? (
+          <button type="button" className="btn primary" data-testid="h5-print" onClick={() => window.print()}>
+            {t("print")}
+          </button>
+        ) : null}
+        {morePayable ? (
+          <button type="button" className="btn" data-testid="h5-pay-more" onClick={() => go({ ...payer, step: "bills", order: undefined, orderAt: undefined, receipt: undefined })}>
+            {t("pay_more")}
+          </button>
+        ) : null}
+        <button type="button" className="btn link block" data-testid="h5-start-over" onClick={onStartOver}>
+          {t("start_over")}
+        </button>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,123 @@
+/**
+ * The payer pages' calls: POST /weapi/h5api {method, ...payload}, answered with the envelope
+ * {return_code: "SUCCESS" | "FAIL", return_msg, data}. No session: the ticket h5find answers stands for the
+ * student found, in the payload of the calls after it.
+ */
+
+export interface Activity {
+  id: number | string;
+  title: string;
+  end_date?: string | null;
+}
+
+export type Lookup = "name_and_student_no" | "name_and_phone4";
+
+export interface EntryInfo {
+  school_title: string;
+  activities: Activity[];
+  lookup?: Lookup;
+}
+
+export interface BillItem {
+  title: string;
+  amount: string;
+}
+
+export interface Bill {
+  id: number | string;
+  activity_title: string;
+  items: BillItem[];
+  amount: string;
+  status: string;
+}
+
+export interface Student {
+  name: string;
+  class_title: string;
+}
+
+export interface FindResult {
+  ticket: string;
+  student: Student;
+  bills: Bill[];
+}
+
+export interface PayResult {
+  orderid: number | string;
+  pay_no: string;
+  total_fee: string;
+  payparam: { code_url: string };
+  sandbox?: boolean;
+}
+
+export type PayStatus = "unpaid" | "paid" | "closed";
+
+export interface CheckResult {
+  status: PayStatus;
+}
+
+export interface Receipt {
+  school_title: string;
+  student: Student;
+  items: BillItem[];
+  amount: string;
+  paid_at: string;
+  transaction_id: string;
+  receipt_no?: string | null;
+}
+
+export interface Operations {
+  h5entry: [{ code: string }, EntryInfo];
+  h5find: [{ code: string; name: string; student_no?: string; phone4?: string }, FindResult];
+  h5pay: [{ ticket: string; bill_ids: (number | string)[] }, PayResult];
+  h5checkpay: [{ ticket: string; pay_no: string }, CheckResult];
+  h5receipt: [{ ticket: string; pay_no: string }, Receipt];
+}
+
+/** The server answered FAIL: its message is for the payer. */
+export class H5Failure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "H5Failure";
+  }
+}
+
+/** No answer (offline, timeout, a proxy's error page): worth a retry. */
+export class NetworkFailure extends Error {
+  constructor() {
+    super("network");
+    this.name = "NetworkFailure";
+  }
+}
+
+const TIMEOUT_MS = 15_000;
+
+interface Envelope {
+  return_code?: string;
+  return_msg?: string;
+  data?: { items?: unknown } | null;
+}
+
+export async function h5call<M extends keyof Operations>(method: M, payload: Operations[M][0]): Promise<Operations[M][1]> {
+  const controller = typeof AbortController === "undefined" ? undefined : new AbortController();
+  const timer = controller ? setTimeout(() => controller.abort(), TIMEOUT_MS) : undefined;
+  let envelope: Envelope;
+  try {
+    const response = await fetch("/weapi/h5api", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ method, ...payload }),
+      credentials: "same-origin",
+      signal: controller?.signal,
+    });
+    // a refusal (too many requests) comes as an envelope too; anything else unreadable is a network fault
+    envelope = (await response.json()) as Envelope;
+    if (typeof envelope !== "object" || envelope === null || typeof envelope.return_code !== "string") throw new NetworkFailure();
+  } catch (err) {
+    throw err instanceof NetworkFailure ? err : new NetworkFailure();
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+  if (envelope.return_code !== "SUCCESS") throw new H5Failure(envelope.return_msg || "");
+  return (envelope.data?.items ?? {}) as Operations[M][1];
+}

@@ -1,0 +1,71 @@
+/**
+ * What the payer has done so far, per school code, in sessionStorage: the ticket, the student and bills found,
+ * the bills chosen, the order being paid and where the payer was. Going back, reloading or returning from the
+ * payment page finds it again; closing the tab forgets it (the ticket expires on the server anyway).
+ */
+import type { Bill, PayResult, Receipt, Student } from "./api";
+
+export type Step = "find" | "bills" | "pay" | "done";
+
+export interface PayerState {
+  step: Step;
+  ticket?: string;
+  student?: Student;
+  bills?: Bill[];
+  selected?: string[];
+  order?: PayResult;
+  /** when the order was made (ms): polling stops 10 minutes after */
+  orderAt?: number;
+  receipt?: Receipt;
+}
+
+const key = (code: string) => `h5:${code}`;
+
+export function loadState(code: string): PayerState {
+  try {
+    const raw = window.sessionStorage.getItem(key(code));
+    const parsed = raw ? (JSON.parse(raw) as PayerState) : null;
+    if (parsed && typeof parsed === "object" && typeof parsed.step === "string") return sane(parsed);
+  } catch {
+    // storage off (a private window) or unreadable: start afresh
+  }
+  return { step: "find" };
+}
+
+/** A step whose data is missing falls back to the last one it has. */
+function sane(state: PayerState): PayerState {
+  if (!state.ticket || !state.bills || !state.student) return { step: "find" };
+  if ((state.step === "pay" || state.step === "done") && !state.order) return { ...state, step: "bills" };
+  return state;
+}
+
+export function saveState(code: string, state: PayerState): void {
+  try {
+    window.sessionStorage.setItem(key(code), JSON.stringify(state));
+  } catch {
+    // storage full or off: the page still works, it just forgets on reload
+  }
+}
+
+export function clearState(code: string): void {
+  try {
+    window.sessionStorage.removeItem(key(code));
+  } catch {
+    // nothing to forget
+  }
+}
+
+/** "155.50" -> 15550 (fen); anything unreadable counts 0. */
+export function toFen(yuan: string | number): number {
+  const match = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(String(yuan).trim());
+  if (!match) return 0;
+  const fen = Number(match[2]) * 100 + Number((match[3] ?? "").padEnd(2, "0"));
+  return match[1] ? -fen : fen;
+}
+
+/** 15550 -> "155.50" */
+export function fromFen(fen: number): string {
+  const sign = fen < 0 ? "-" : "";
+  const abs = Math.abs(Math.round(fen));
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}
