@@ -513,8 +513,7 @@ class EntityCrud {
     const skipped = this.stateField ? [...tenantColumns, this.stateField.name] : tenantColumns;
     conditions.push(...listFilters(this.entity, payload, (name) => this.column(name), values, skipped));
     // the state's condition comes last, so that the tabs' statement is the list's shape and values up to here
-    const tabsShape = values.shape;
-    const tabsWhere = and(...conditions) ?? sql`true`;
+    const tabsOf = this.stateField ? { shape: values.shape, where: and(...conditions) ?? sql`true` } : undefined;
     const state = this.stateCondition(payload, values);
     if (state) conditions.push(state);
     const order = this.ordering(payload.sort);
@@ -523,8 +522,9 @@ class EntityCrud {
     values.values.offset = (page - 1) * limit;
 
     const statement = this.listStatements.get(ctx.db, values.shape, () => this.listStatement(ctx.db, and(...conditions) ?? sql`true`, order, values.shape));
-    const tabs = this.stateField ? this.tabsStatements.get(ctx.db, tabsShape, () => this.tabsStatement(ctx.db, tabsWhere, tabsShape)) : undefined;
-    const [rows, stateCounts] = await Promise.all([statement.page.all(values.values), tabs?.execute(values.values)]);
+    const tabs = tabsOf && this.tabsStatements.get(ctx.db, tabsOf.shape, () => this.tabsStatement(ctx.db, tabsOf.where, tabsOf.shape));
+    // a list without states waits for its page alone, as it always has
+    const [rows, stateCounts] = tabs ? await Promise.all([statement.page.all(values.values), tabs.execute(values.values)]) : [await statement.page.all(values.values), undefined];
     // an empty page says nothing of the total but on the first page; beyond the last one it is counted apart
     const aggregate = rows.length > 0 ? rows[0][LIST_TOTAL] : page === 1 ? undefined : (await statement.count.all(values.values))[0]?.[LIST_TOTAL];
     const { total, summary } = this.readAggregate(aggregate);
