@@ -58,10 +58,10 @@ const ECHARTS_MARK = "_echarts_instance_";
 const BROWSER_ACCEPT_ENCODING = "br, gzip";
 
 /** The bytes of a file's body as the server sends it to a browser that accepts br and gzip, and their encoding. */
-function wireSize(url: string): Promise<{ size: number; encoding: string }> {
+function wireSize(url: string, acceptEncoding = BROWSER_ACCEPT_ENCODING): Promise<{ size: number; encoding: string }> {
   return new Promise((resolve, reject) => {
     http
-      .get(url, { headers: { "accept-encoding": BROWSER_ACCEPT_ENCODING } }, (res) => {
+      .get(url, { headers: { "accept-encoding": acceptEncoding } }, (res) => {
         let size = 0;
         res.on("data", (chunk: Buffer) => (size += chunk.length));
         res.on("end", () => resolve({ size, encoding: String(res.headers["content-encoding"] ?? "identity") }));
@@ -177,6 +177,57 @@ async function measureSpa(server: TestServer): Promise<void> {
 }
 
 const REPORT_ROUTE = "/datacount/class_statisv2";
+
+/** the payer's phone pages (h5.html): their JS+CSS, gzip (a phone's browser on plain http gets no brotli) */
+const PAYER_PAGE_BUDGET = { limit: 120, atMost: true, text: "<= 120 KB" };
+
+/**
+ * The payer's page /h5/{code} at 390 px: the JS+CSS the page fetches before it shows its first answer, and every
+ * JS+CSS file it can ever load (its entry, the chunks it imports and the lazy QR code chunk of the pay step,
+ * followed from h5.html through the files' references), as gzip on the wire.
+ */
+async function measurePayerPage(server: TestServer): Promise<void> {
+  const pageUrl = `${server.url}/h5/bench-unknown-code`;
+  const html = await (await fetch(pageUrl, { headers: { accept: "text/html" } })).text();
+  if (!html.includes("/src/h5/") && !/\/assets\/h5-[\w-]+\.js/.test(html)) throw new Error(`${pageUrl} is not the payer's page (is dist/ built with h5.html?)`);
+  const reference = /(?:\/|\.\/|")(?:assets\/)?([\w.-]+\.(?:js|css))(?=["'])/g;
+  const seen = new Set<string>();
+  const queue = [...html.matchAll(/\/assets\/([\w.-]+\.(?:js|css))/g)].map((m) => m[1]);
+  while (queue.length > 0) {
+    const file = queue.shift() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (!file.endsWith(".js")) continue;
+    const source = await (await fetch(`${server.url}/assets/${file}`)).text();
+    for (const [, next] of source.matchAll(reference)) if (!seen.has(next) && fs.existsSync(path.join(ROOT, "dist/assets", next))) queue.push(next);
+  }
+  const sizes = await Promise.all([...seen].map((file) => wireSize(`${server.url}/assets/${file}`, "gzip")));
+  const total = sizes.reduce((sum, { size }) => sum + size, 0);
+
+  let initial: number | undefined;
+  if (!chromiumMissingReason()) {
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext({ locale: "zh-CN", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+      const page = await context.newPage();
+      const loaded = new Set<string>();
+      page.on("response", (response) => {
+        const type = response.request().resourceType();
+        if (type === "script" || type === "stylesheet") loaded.add(response.url());
+      });
+      await page.goto(pageUrl);
+      // an unknown code: the page has asked h5entry and shows the refusal
+      await page.getByTestId("h5-error").or(page.getByTestId("h5-find-submit")).first().waitFor();
+      await page.waitForLoadState("networkidle");
+      initial = (await Promise.all([...loaded].map((url) => wireSize(url, "gzip")))).reduce((sum, { size }) => sum + size, 0);
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+  }
+  record("payer page /h5/: JS+CSS before its first answer (gzip, on the wire)", "-", initial === undefined ? undefined : initial / KB, "KB", PAYER_PAGE_BUDGET);
+  record(`payer page /h5/: every JS+CSS it can load, QR code chunk included (${seen.size} files, gzip, on the wire)`, "-", total / KB, "KB", PAYER_PAGE_BUDGET);
+}
 
 /**
  * The school's report page (students by class, with its echarts chart): the JS+CSS it fetches beyond the
@@ -471,8 +522,8 @@ async function measureStudentList(server: TestServer, database: string): Promise
   record(`${name}: p99 at 32 clients`, database, result.p99, "ms", LIST_BUDGET[database]);
 }
 
-/** BENCH_ONLY=spa,api,checkpay,import,memory,students runs only those parts (default all). */
-function wanted(part: "spa" | "api" | "checkpay" | "import" | "memory" | "students"): boolean {
+/** BENCH_ONLY=spa,h5,api,checkpay,import,memory,students runs only those parts (default all). */
+function wanted(part: "spa" | "h5" | "api" | "checkpay" | "import" | "memory" | "students"): boolean {
   const only = process.env.BENCH_ONLY;
   return !only || only.split(",").map((p) => p.trim()).includes(part);
 }
@@ -543,6 +594,7 @@ async function main(): Promise<void> {
   const embedded = await startTestServer(serverOptions);
   try {
     if (wanted("spa")) await measureSpa(embedded);
+    if (wanted("h5")) await measurePayerPage(embedded);
     await measureServer(embedded, "PGlite");
   } finally {
     await embedded.close();
