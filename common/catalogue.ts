@@ -110,6 +110,12 @@ export interface ActionDecl {
   to?: string | readonly string[];
   /** a small form asked with the confirmation (an amount, a reason, a new password), sent beside the id */
   fields?: FieldDecl[];
+  /**
+   * what the action is in a given state, where that differs: its button's label and the values of its fields
+   * (an activity's `activityact` is "open" from a draft and "close" when open); a button whose fields are all
+   * given asks a confirmation only
+   */
+  byState?: Readonly<Record<string, { label: string; values: Readonly<Record<string, string>> }>>;
   /** it may be applied to a selection of rows: one call per row, a result for each */
   bulk?: boolean;
   /** its button is red (it takes something away: voiding, rejecting, disabling) */

@@ -42,7 +42,7 @@ function columnSource(field: FieldDecl, entities: readonly EntityDecl[]): string
   if (field.name === "id") return `serial(${JSON.stringify(field.name)}).primaryKey()`;
   const column = kindOf(field).column(field);
   if (field.name === "created_at") return `${column}.notNull()`;
-  const target = field.type === "ref" ? entities.find((e) => e.name === field.ref?.entity) : undefined;
+  const target = field.type === "ref" && !field.multiple ? entities.find((e) => e.name === field.ref?.entity) : undefined;
   // a referred record cannot be deleted while referred to (the engine says so first, with a clear message)
   const references = target ? `.references((): AnyPgColumn => ${tableExportName(target)}.id)` : "";
   return withRules(column, field) + references;
@@ -77,12 +77,18 @@ function tableSource(entity: EntityDecl, entities: readonly EntityDecl[]): strin
   const tenantColumns = [tenant.schid, tenant.sysid].filter((name): name is string => Boolean(name) && name !== "id");
   for (const name of tenantColumns) ordered(name);
   for (const field of entity.fields) {
-    if (!isColumnField(field) || field.name === "id" || field.unique || !(field.filter || field.sortable)) continue;
+    // a reference unique within another (a bill's student within its activity) is still filtered by alone
+    const uniqueLedByOther = typeof field.unique === "object" && field.type === "ref" && field.filter === "eq";
+    if (!isColumnField(field) || field.name === "id" || (field.unique && !uniqueLedByOther) || !(field.filter || field.sortable)) continue;
     if (field.name === tenant.sysid || field.name === tenant.schid) continue;
     // a reference picked in a filter (the students of a class) is read in the list's order; its tenant's columns
     // follow, as every list compares them too, so the page's total is counted from the index alone
     if (field.type === "ref" && field.filter === "eq") ordered(field.name, tenantColumns);
     else indexes.push(`index("${entity.table}_${field.name}_idx").on(t.${field.name})`);
+  }
+  // a child entity's rows are read by their parent, in their order (an activity's fee items)
+  for (const parent of entities) {
+    for (const child of parent.children ?? []) if (child.entity === entity.name) ordered(child.parentField);
   }
   for (const field of entity.fields.filter((f) => f.unique && isColumnField(f))) {
     // unique within the tenant (or a reference): that column leads, so the index also serves its lookups

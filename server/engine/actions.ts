@@ -29,12 +29,20 @@ export interface ActionCall {
   input: DeclaredPayload;
 }
 
+/** What an effect answers: the columns it changes and, when it says more than "done", its message. */
+export interface ActionOutcome {
+  /** the columns to change besides the state, and the state itself when the action leads to one of several */
+  changes?: Row;
+  /** translation key of the answer's message (default: the action's label, done) */
+  messageKey?: string;
+  messageParams?: Record<string, string | number>;
+}
+
 /**
  * What a domain does beyond the state change (an approval's sub-merchant, a bill's new amount, the bills an
- * activity opens): the columns to change besides the state, and the state itself when the action leads to one
- * of several. Throws an ApiFailure to refuse, and the whole action is undone.
+ * activity opens). Throws an ApiFailure to refuse, and the whole action is undone.
  */
-export type ActionEffect = (call: ActionCall) => Promise<Row | void>;
+export type ActionEffect = (call: ActionCall) => Promise<ActionOutcome | void>;
 
 /** Domain effects by action name. */
 export type ActionEffects = Readonly<Record<string, ActionEffect>>;
@@ -93,7 +101,8 @@ async function runAction(ctx: OperationContext, entity: EntityDecl, table: Catal
     const from = stateField ? String(row[stateField]) : undefined;
     if (action.from && !action.from.includes(from!)) throw wrongState(ctx, entity, from, action.label);
     const input = checkPayload(ctx, action.fields ?? []);
-    const changes: Row = { ...(await effect?.({ ctx, tx, scope, entity, row, input })) };
+    const outcome = (await effect?.({ ctx, tx, scope, entity, row, input })) ?? {};
+    const changes: Row = { ...outcome.changes };
     const targets = targetStates(action);
     if (stateField && targets.length === 1) changes[stateField] = targets[0];
     const to = stateField ? changes[stateField] : undefined;
@@ -112,12 +121,12 @@ async function runAction(ctx: OperationContext, entity: EntityDecl, table: Catal
       // what was sent, but never a secret (a new password)
       detail: { from: from ?? null, to: to ?? null, ...auditedInput(action, input) },
     });
-    return updated;
+    return { updated, outcome };
   });
   return {
-    messageKey: "api.action_done",
-    messageParams: { action: ctx.t(action.label) },
-    data: { items: serialiseRow(entity, after) },
+    messageKey: after.outcome.messageKey ?? "api.action_done",
+    messageParams: after.outcome.messageParams ?? { action: ctx.t(action.label) },
+    data: { items: serialiseRow(entity, after.updated) },
   };
 }
 

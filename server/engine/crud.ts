@@ -679,9 +679,7 @@ class EntityCrud {
       ctx.db.transaction(async (tx) => {
         const before = await this.findOne(tx, id, conditions, true);
         if (!before) throw notFound();
-        // a record with states is edited only in those its entity allows (a channel while draft or rejected)
-        const state = this.entity.stateField ? before[this.entity.stateField] : undefined;
-        if (this.entity.editableIn && !this.entity.editableIn.includes(String(state))) throw wrongState(ctx, this.entity, state, "crud.edit");
+        this.assertEditable(ctx, before, "crud.edit");
         // a field set only on add (a school's first term) sent back as it stands is no change; another value is refused
         refuseChangedAddOnlyFields(this.entity, ctx, before);
         const merged = { ...before, ...record };
@@ -706,8 +704,9 @@ class EntityCrud {
     await this.writing(ctx, () =>
       ctx.db.transaction(async (tx) => {
         // another tenant's record is missing, whatever refers to it: look within the tenant first
-        const found = await this.findOne(tx, id, conditions);
+        const found = await this.findOne(tx, id, conditions, true);
         if (!found) throw notFound();
+        this.assertEditable(ctx, found, "crud.delete");
         // its own child records go with it; any other record referring to it keeps it
         await this.children.deleteAll(tx, id);
         await this.references.assertUnreferenced(tx, ctx.t, id);
@@ -721,6 +720,12 @@ class EntityCrud {
       true,
     );
     return {};
+  }
+
+  /** A record with states is edited and deleted only in those its entity allows (a channel while draft or rejected). */
+  private assertEditable(ctx: OperationContext, row: Row, actionLabel: string): void {
+    const state = this.entity.stateField ? row[this.entity.stateField] : undefined;
+    if (this.entity.editableIn && !this.entity.editableIn.includes(String(state))) throw wrongState(ctx, this.entity, state, actionLabel);
   }
 
   /** A unique index or a reference that a concurrent write hit first answers like the checks before it. */

@@ -20,9 +20,14 @@ export interface ReferencedEntity {
   table: CatalogueTable;
 }
 
-/** The reference fields of an entity that are columns of its table. */
+/** The single reference fields of an entity that are columns of its table (a foreign key each). */
 export function referenceFields(entity: EntityDecl): FieldDecl[] {
   return entity.fields.filter((f) => f.type === "ref" && f.ref && !f.multiple && isColumnField(f));
+}
+
+/** The reference fields holding several ids in one column (an activity's classes). */
+export function multipleReferenceFields(entity: EntityDecl): FieldDecl[] {
+  return entity.fields.filter((f) => f.type === "ref" && f.ref && f.multiple && isColumnField(f));
 }
 
 export class References {
@@ -55,11 +60,14 @@ export class References {
     });
   }
 
-  /** Adds `{name}_title` beside every reference of the rows (API form), one query per reference field. */
-  async attachTitles(db: DbOrTx, rows: Row[], fields: readonly FieldDecl[] = referenceFields(this.entity)): Promise<Row[]> {
+  /**
+   * Adds `{name}_title` beside every reference of the rows (API form), one query per reference field; a multiple
+   * reference gets its titles in the order of its ids.
+   */
+  async attachTitles(db: DbOrTx, rows: Row[], fields: readonly FieldDecl[] = [...referenceFields(this.entity), ...multipleReferenceFields(this.entity)]): Promise<Row[]> {
     await Promise.all(
       fields.map(async (field) => {
-        const ids = [...new Set(rows.map((r) => r[field.name]).filter((v): v is number => typeof v === "number"))];
+        const ids = [...new Set(rows.flatMap((r) => (Array.isArray(r[field.name]) ? (r[field.name] as unknown[]) : [r[field.name]])).filter((v): v is number => typeof v === "number"))];
         const titles = new Map<number, string>();
         if (ids.length > 0) {
           const { entity, table } = this.target(field);
@@ -69,7 +77,10 @@ export class References {
             .where(inArray(tableColumn(table, "id"), ids));
           for (const row of found) titles.set(Number(row.id), String(row.title));
         }
-        for (const row of rows) row[refTitleKey(field.name)] = titles.get(row[field.name] as number) ?? null;
+        for (const row of rows) {
+          const value = row[field.name];
+          row[refTitleKey(field.name)] = Array.isArray(value) ? value.map((id) => titles.get(id as number) ?? null) : (titles.get(value as number) ?? null);
+        }
       }),
     );
     return rows;
@@ -86,22 +97,39 @@ export class References {
       const id = merged[field.name];
       if (!touched || id === null || id === undefined) continue;
       const { entity, table } = this.target(field);
-      const conditions: SQL[] = [eq(tableColumn(table, "id"), Number(id))];
-      const tenant = tenantColumnNames(entity);
-      const own = tenantColumnNames(this.entity);
-      if (tenant.schid && own.schid) conditions.push(eq(tableColumn(table, tenant.schid), Number(merged[own.schid])));
-      else if (tenant.sysid && own.sysid) conditions.push(eq(tableColumn(table, tenant.sysid), Number(merged[own.sysid])));
+      const conditions: SQL[] = [eq(tableColumn(table, "id"), Number(id)), ...this.sameTenant(entity, table, merged)];
       if (narrowBy) conditions.push(eq(tableColumn(table, narrowBy), Number(merged[narrowBy])));
       const query = db.select({ id: tableColumn(table, "id") }).from(table).where(and(...conditions)).limit(1);
       // a narrowed reference holds the referred record until the write commits: a class moving to another grade
       // meanwhile waits, then takes this record along (or this check sees the class in its new grade)
       const [found] = narrowBy ? await query.for("share") : await query;
-      if (!found) {
-        const label = labelText(t, field.label, field.name);
-        const message = t("api.validation.reference", { label });
-        throw new ApiFailure("api.invalid_params", { field: field.name }, { errors: [{ field: field.name, message }] });
-      }
+      if (!found) throw this.invalid(t, field);
     }
+    for (const field of multipleReferenceFields(this.entity)) {
+      const ids = merged[field.name];
+      if (changed[field.name] === undefined || !Array.isArray(ids) || ids.length === 0) continue;
+      const { entity, table } = this.target(field);
+      const conditions: SQL[] = [inArray(tableColumn(table, "id"), ids as number[])];
+      conditions.push(...this.sameTenant(entity, table, merged));
+      const [{ n }] = await db.select({ n: count() }).from(table).where(and(...conditions));
+      // every id named once (the kind keeps each once) and each inside the record's tenant
+      if (Number(n) !== ids.length) throw this.invalid(t, field);
+    }
+  }
+
+  /** The referred entity's rows in the record's own tenant: its school, else its provider. */
+  private sameTenant(entity: EntityDecl, table: CatalogueTable, merged: Row): SQL[] {
+    const tenant = tenantColumnNames(entity);
+    const own = tenantColumnNames(this.entity);
+    if (tenant.schid && own.schid) return [eq(tableColumn(table, tenant.schid), Number(merged[own.schid]))];
+    if (tenant.sysid && own.sysid) return [eq(tableColumn(table, tenant.sysid), Number(merged[own.sysid]))];
+    return [];
+  }
+
+  private invalid(t: Translate, field: FieldDecl): ApiFailure {
+    const label = labelText(t, field.label, field.name);
+    const message = t("api.validation.reference", { label });
+    return new ApiFailure("api.invalid_params", { field: field.name }, { errors: [{ field: field.name, message }] });
   }
 
   /** Refuses to delete a record other records still refer to, naming how many of which. */

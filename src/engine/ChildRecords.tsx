@@ -9,7 +9,6 @@ import { useList, useTranslation, type BaseRecord } from "@refinedev/core";
 import type { ChildDecl, EntityDecl, FieldDecl, RelatedDecl } from "../../common/catalogue";
 import { fenToYuan, yuanToFen } from "../../common/money";
 import { entityByName } from "../../resources.config";
-import { entityResources } from "./builtPages";
 import { displayValue, FieldControl, fieldRules, inForm, valueProps, type Translate } from "./fields";
 
 function childEntity(decl: ChildDecl): EntityDecl {
@@ -44,7 +43,7 @@ export function ChildRowsEditor({ decl }: { decl: ChildDecl }) {
           {
             validator: async (_rule, value: unknown[] | undefined) => {
               const count = value?.length ?? 0;
-              if (count < (decl.min ?? 0) || count > (decl.max ?? 50)) throw new Error(translate("api.validation.rows", { label: translate(decl.label), min: decl.min ?? 0, max: decl.max ?? 50 }));
+              if (count < (decl.min ?? 0) || count > (decl.max ?? 50)) throw new Error(translate("crud.rows_between", { label: translate(decl.label), min: decl.min ?? 0, max: decl.max ?? 50 }));
             },
           },
         ]}
@@ -134,16 +133,15 @@ export function ChildRowsTable({ decl, rows }: { decl: ChildDecl; rows: readonly
 export function RelatedRecords({ decl, id }: { decl: RelatedDecl; id: string | number }) {
   const { translate } = useTranslation();
   const t: Translate = (key, options) => translate(key, options);
-  const resource = entityResources().find((r) => r.entity.name === decl.entity);
   const entity = entityByName(decl.entity);
+  // read by the entity's name: no page of its own needs to show it
   const { result, query } = useList<BaseRecord>({
-    resource: resource?.identifier ?? decl.entity,
+    resource: decl.entity,
     filters: [{ field: decl.field, operator: "eq", value: id }],
     pagination: { currentPage: 1, pageSize: 10 },
-    queryOptions: { enabled: Boolean(resource) },
     errorNotification: false,
   });
-  if (!resource || !entity) return null;
+  if (!entity) return null;
   const fields = entity.fields.filter((f) => f.list && f.name !== decl.field);
   return (
     <Card size="small" title={`${translate(decl.label)} (${result.total ?? 0})`} style={{ marginTop: 16 }} data-testid={`related-${decl.entity}`}>

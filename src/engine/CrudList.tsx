@@ -27,11 +27,11 @@ import { hasAnyRole } from "../../common/roleKeys";
 import { builtRoute, type BuiltPage } from "./builtPages";
 import { DEFAULT_API_PATH, filterPayload, scope as tenantScope, sortPayload } from "../../providers/dataProvider";
 import { weapi } from "../../providers/weapi";
-import { entityByName } from "../../resources.config";
+import { entityByName, menus } from "../../resources.config";
 import { cellStyle, displayValue, FilterControl, filterValueProps, type Translate } from "./fields";
 import { clearNarrowed } from "./RecordFields";
 import { RecordModal, type RecordModalHandle } from "./RecordModal";
-import { ActionButton, actionAllowed, BulkActionBar, DeleteButton, editAllowed, useEntityActions } from "./EntityActions";
+import { ActionButton, actionAllowed, actionInState, BulkActionBar, DeleteButton, editAllowed, useEntityActions } from "./EntityActions";
 import { StatusSwitch } from "./StatusSwitch";
 import { ListLoadFailed } from "./LoadFailed";
 import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources";
@@ -80,11 +80,15 @@ async function exportList(entity: EntityDecl, operation: string, filters: readon
  */
 function useLinkedPages(list: BuiltPage | undefined, entity: EntityDecl): Record<"recordPages" | "listPages", LinkedPage[]> {
   const { data: roles } = usePermissions<string[]>({});
-  if (!list || !roles || !hasAnyRole(roles, list.group.roles)) return { recordPages: [], listPages: [] };
-  const { group, entry: listEntry } = list;
-  const linked = group.children
-    .filter((entry) => entry.hidden && entry.activeMenu === listEntry.name && entry.page && hasAnyRole(roles, entry.roles))
-    .map((entry) => ({ entry, route: builtRoute(group, entry) }));
+  if (!list || !roles) return { recordPages: [], listPages: [] };
+  const { entry: listEntry } = list;
+  // a v1 and a v2 group may share a path (/activity): the routes of both that the user's roles open
+  const groups = menus.filter((group) => group.path === list.group.path && hasAnyRole(roles, group.roles));
+  const linked = groups.flatMap((group) =>
+    group.children
+      .filter((entry) => entry.hidden && entry.activeMenu === listEntry.name && entry.page && hasAnyRole(roles, entry.roles))
+      .map((entry) => ({ entry, route: builtRoute(group, entry) })),
+  );
   return {
     recordPages: linked.filter(({ entry }) => entry.params?.includes(":id") && (!("entity" in entry.page!) || entry.page!.entity !== entity.name)),
     listPages: linked.filter(({ entry }) => !entry.params?.length && entry.page!.kind === "custom"),
@@ -151,6 +155,7 @@ export default function CrudList({ resource }: { resource: string }) {
   const language = getLocale() ?? "en";
   const t: Translate = (key, options) => translate(key, options);
   const may = useEntityAbility(entity);
+  const { data: roles } = usePermissions<string[]>({});
   const go = useGo();
   const screens = Grid.useBreakpoint();
   // below lg (992 px): cards; unknown before the first measure, when the table is assumed
@@ -193,8 +198,10 @@ export default function CrudList({ resource }: { resource: string }) {
   // a list whose menu has no add or edit route is edited in place, in a dialog, by whoever may
   const addModal = useRef<RecordModalHandle>(null);
   const editModal = useRef<RecordModalHandle>(null);
-  const addInPlace = !pages.add && may("add") && entity.fields.some((f) => f.form === true || f.form === "add");
-  const editInPlace = !pages.edit && may("edit") && entity.fields.some((f) => f.form === true || f.form === "edit");
+  // a page of the other generation sharing this path (/activity) may be closed to the user: then the dialog
+  const opens = (page: BuiltPage | undefined) => Boolean(page && roles && hasAnyRole(roles, page.group.roles) && hasAnyRole(roles, page.entry.roles));
+  const addInPlace = !opens(pages.add) && may("add") && entity.fields.some((f) => f.form === true || f.form === "add");
+  const editInPlace = !opens(pages.edit) && may("edit") && entity.fields.some((f) => f.form === true || f.form === "edit");
   const cell = (f: FieldDecl, value: unknown, record: BaseRecord): ReactNode =>
     f.type === "status" && may("edit") ? <StatusSwitch resource={resource} field={f} record={record} /> : displayValue(f, value, t, record);
   const columns: NonNullable<TableProps<BaseRecord>["columns"]> = tableFields.map((f) => ({
@@ -205,8 +212,8 @@ export default function CrudList({ resource }: { resource: string }) {
     sortOrder: f.sortable ? (getDefaultSortOrder(f.name, sorters) ?? null) : undefined,
     render: (value: unknown, record: BaseRecord) => <div style={cellStyle(f)}>{cell(f, value, record)}</div>,
   }));
-  const edit = pages.edit && may("edit") ? pages.edit : undefined;
-  const show = pages.info && may("info") ? pages.info : undefined;
+  const edit = opens(pages.edit) && may("edit") ? pages.edit : undefined;
+  const show = opens(pages.info) && may("info") ? pages.info : undefined;
   const { recordPages, listPages } = useLinkedPages(pages.list, entity);
   const actions = useEntityActions(entity);
   const bulkActions = actions.filter((action) => action.bulk);
@@ -275,8 +282,8 @@ export default function CrudList({ resource }: { resource: string }) {
     }),
     ...actions
       .filter((action) => actionAllowed(entity, action, record))
-      .map((action) => ({ key: action.name, label: translate(action.label), node: <ActionButton entity={entity} action={action} record={record} /> })),
-    ...(deletable ? [{ key: "delete", label: translate("crud.delete"), icon: true, node: <DeleteButton resource={resource} record={record} /> }] : []),
+      .map((action) => ({ key: action.name, label: translate(actionInState(entity, action, record).label), node: <ActionButton entity={entity} action={action} record={record} /> })),
+    ...(deletable && editAllowed(entity, record) ? [{ key: "delete", label: translate("crud.delete"), icon: true, node: <DeleteButton resource={resource} record={record} /> }] : []),
   ];
   const rowButtons = (record: BaseRecord): ReactNode => (
     <Space size={[8, 8]} wrap>
@@ -290,7 +297,7 @@ export default function CrudList({ resource }: { resource: string }) {
     columns.push({ key: "actions", title: translate("crud.actions"), fixed: "right", render: (_: unknown, record: BaseRecord) => rowButtons(record) });
   }
 
-  const add = pages.add && may("add") ? pages.add : undefined;
+  const add = opens(pages.add) && may("add") ? pages.add : undefined;
   const exportOperation = entity.exportOperation;
   const onExport = async (operation: string) => {
     setExporting(true);

@@ -9,6 +9,7 @@ import { CheckCircleTwoTone, CloseCircleTwoTone, DeleteOutlined } from "@ant-des
 import { useState } from "react";
 import { useCustomMutation, useDelete, usePermissions, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
 import type { ActionDecl, EntityDecl } from "../../common/catalogue";
+import { refTitleKey } from "../../common/fieldRules";
 import { hasAnyRole } from "../../common/roleKeys";
 import { DEFAULT_API_PATH, scope, type CustomAnswer } from "../../providers/dataProvider";
 import { feedback } from "../../providers/feedback";
@@ -34,22 +35,25 @@ export function editAllowed(entity: EntityDecl, record: BaseRecord | undefined):
   return record !== undefined && entity.editableIn.includes(String(record[entity.stateField]));
 }
 
-/** A record's label in a dialog or a result: its title field, else its id. */
+/** A record's label in a dialog or a result: its title field (a reference's name), else its id. */
 function recordLabel(entity: EntityDecl, record: BaseRecord): string {
-  return String(record[entity.titleField] ?? record.id);
+  const titleIsRef = entity.fields.some((f) => f.name === entity.titleField && f.type === "ref");
+  return String((titleIsRef ? record[refTitleKey(entity.titleField)] : record[entity.titleField]) ?? record.id);
 }
 
 interface ActionProps {
   entity: EntityDecl;
   action: ActionDecl;
   record: BaseRecord;
+  /** after the action succeeded (a page's own figures to read again) */
+  onDone?: () => void;
 }
 
 /**
  * Calls the action with the record's id (and the form's values) through the data provider's `custom`, shows
  * the server's answer, and refreshes the entity's lists and records.
  */
-function useActionCall({ entity, action, record }: ActionProps) {
+function useActionCall({ entity, action, record, onDone }: ActionProps) {
   const { mutateAsync, mutation } = useCustomMutation<BaseRecord, HttpError, Record<string, unknown>>();
   const refresh = useRefreshEntities();
   const run = async (values: Record<string, unknown> = {}): Promise<boolean> => {
@@ -69,27 +73,39 @@ function useActionCall({ entity, action, record }: ActionProps) {
     }
     feedback().success(answer.message);
     await refresh([entity.name]);
+    onDone?.();
     return true;
   };
   return { run, running: mutation.isPending };
 }
 
+/**
+ * The action as the record's state makes it: its label, and the fields left to ask (those the state does not
+ * give, e.g. an activity's `act`, "open" from a draft).
+ */
+export function actionInState(entity: EntityDecl, action: ActionDecl, record: BaseRecord): { label: string; values: Readonly<Record<string, string>>; asks: boolean } {
+  const state = entity.stateField ? action.byState?.[String(record[entity.stateField])] : undefined;
+  const values = state?.values ?? {};
+  return { label: state?.label ?? action.label, values, asks: (action.fields ?? []).some((f) => values[f.name] === undefined) };
+}
+
 /** The action's button: a confirmation, or a dialog asking for its fields. */
 export function ActionButton(props: ActionProps) {
   const { translate } = useTranslation();
-  const { action } = props;
+  const { action, entity, record } = props;
   const { run, running } = useActionCall(props);
-  if (action.fields?.length) return <ActionForm {...props} />;
+  const { label, values, asks } = actionInState(entity, action, record);
+  if (asks) return <ActionForm {...props} />;
   return (
     <Popconfirm
       title={translate(action.confirm)}
       okText={translate("common.confirm")}
       cancelText={translate("common.cancel")}
       okButtonProps={{ danger: action.danger }}
-      onConfirm={() => run()}
+      onConfirm={() => run(values)}
     >
       <Button size="small" danger={action.danger} loading={running} data-testid={`row-${action.name}`}>
-        {translate(action.label)}
+        {translate(label)}
       </Button>
     </Popconfirm>
   );

@@ -11,11 +11,9 @@ export function useRefreshEntities(): (entityNames: readonly string[]) => Promis
   const invalidate = useInvalidate();
   return async (entityNames) => {
     const refreshed = new Set(entityNames);
-    await Promise.all(
-      entityResources()
-        .filter((r) => refreshed.has(r.entity.name))
-        .map((r) => invalidate({ resource: r.identifier, invalidates: ["resourceAll"] })),
-    );
+    // the entity's pages, and its lists read by name where no page shows it (an activity's bills on its board)
+    const resources = [...entityResources().filter((r) => refreshed.has(r.entity.name)).map((r) => r.identifier), ...refreshed];
+    await Promise.all(resources.map((resource) => invalidate({ resource, invalidates: ["resourceAll"] })));
   };
 }
 

@@ -24,7 +24,8 @@ export const refKind: ServerFieldKind = {
           .max(MAX_MULTIPLE_REFS, { error: "reference" })
           .transform((ids) => [...new Set(ids)])
       : refId,
-  column: (field) => `integer(${JSON.stringify(field.name)})`,
+  // several ids: an integer array (no foreign key; the engine checks each id on every write)
+  column: (field) => (field.multiple ? `integer(${JSON.stringify(field.name)}).array()` : `integer(${JSON.stringify(field.name)})`),
   filterValue: (_field, text) => {
     const id = intFilter(text);
     return id !== undefined && id > 0 ? id : undefined;
