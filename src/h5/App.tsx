@@ -30,6 +30,15 @@ function ProblemText({ problem, testId }: { problem: Problem; testId: string }) 
   );
 }
 
+/** An instant the server sends as ISO 8601, in the phone's time zone: "2026-11-25 17:02:11"; anything else as it came. */
+export function localTime(value: string | null | undefined): string {
+  const text = value ?? "";
+  const date = /^\d{4}-\d{2}-\d{2}T/.test(text) ? new Date(text) : undefined;
+  if (!date || Number.isNaN(date.getTime())) return text;
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
+}
+
 function Money({ yuan }: { yuan: string }) {
   const { t } = useI18n();
   return <>{t("currency", { amount: fromFen(toFen(yuan)) })}</>;
@@ -669,7 +678,7 @@ function DoneStep({ code, payer, go, onStartOver }: { code: string; payer: Payer
                 </>
               ) : null}
               <dt>{t("receipt_paid_at")}</dt>
-              <dd>{receipt.paid_at}</dd>
+              <dd data-testid="h5-receipt-paid-at">{localTime(receipt.paid_at)}</dd>
               <dt>{t("receipt_transaction")}</dt>
               <dd className="break" data-testid="h5-receipt-transaction">{receipt.transaction_id}</dd>
             </dl>
