@@ -442,6 +442,12 @@ function BillsStep({ payer, go, onAnotherStudent }: { payer: PayerState; go: Go;
           })}
         </ul>
         {problem ? <ProblemText problem={problem} testId="h5-pay-error" /> : null}
+        {problem?.kind === "fail" ? (
+          // a refusal that asking again will not change (the ticket expired, a bill was paid meanwhile): look up afresh
+          <button type="button" className="btn link block" data-testid="h5-start-over" onClick={onAnotherStudent}>
+            {t("start_over")}
+          </button>
+        ) : null}
       </section>
       {payable.length > 0 ? (
         <footer className="paybar">

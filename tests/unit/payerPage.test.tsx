@@ -1,0 +1,242 @@
+/**
+ * The payer's pages (src/h5/) in jsdom: every FAIL's message shown as the server sent it, a retry after a network
+ * fault, the lookup the school asks for, the chosen bills and their total, the order checked every 2 s (one call at
+ * a time) until paid and for at most 10 minutes, the receipt, and what a remount (back, reload) finds in
+ * sessionStorage. Only fetch is fake (and time, where the polling is counted).
+ */
+import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { App, POLL_INTERVAL_MS, POLL_WINDOW_MS } from "../../src/h5/App";
+import { clearCookies, fakeWeapi, setCookies } from "../helpers/weapiFetch";
+
+// the QR code's canvas is not jsdom's to draw
+vi.mock("../../src/h5/QrImage", () => ({
+  default: ({ value }: { value: string }) => <div data-testid="h5-qr-image" data-value={value} />,
+}));
+
+type Body = Record<string, unknown>;
+const ok = (items: unknown) => ({ return_code: "SUCCESS", return_msg: "ok", data: { items } });
+const fail = (message: string) => ({ return_code: "FAIL", return_msg: message, data: null });
+
+const entry = { school_title: "Sunrise No.1 Primary School", activities: [{ id: 1, title: "Spring term fees", end_date: "2026-12-31" }], lookup: "name_and_student_no" };
+const found = {
+  ticket: "T-1",
+  student: { name: "Z*g", class_title: "Grade 3 (2)" },
+  bills: [
+    { id: 11, activity_title: "Spring term fees", items: [{ title: "Tuition", amount: "120.00" }, { title: "Books", amount: "35.50" }], amount: "155.50", status: "unpaid" },
+    { id: 12, activity_title: "Uniform", items: [{ title: "Uniform", amount: "80.00" }], amount: "80.00", status: "unpaid" },
+    { id: 13, activity_title: "Autumn term fees", items: [], amount: "120.00", status: "paid" },
+  ],
+};
+const order = { orderid: "9", pay_no: "P20261125000001", total_fee: "155.50", payparam: { code_url: "http://127.0.0.1:8080/pay/sandbox/P20261125000001" }, sandbox: true };
+const receipt = {
+  school_title: "Sunrise No.1 Primary School",
+  student: { name: "Z*g", class_title: "Grade 3 (2)" },
+  items: [{ title: "Tuition", amount: "120.00" }, { title: "Books", amount: "35.50" }],
+  amount: "155.50",
+  paid_at: "2026-11-25T09:02:11.000Z",
+  transaction_id: "4200001234202611250000000001",
+  receipt_no: null,
+};
+
+/** The payer API as the contract answers it; `paid.value` makes the order paid. */
+function payerServer(options: { paid?: { value: boolean }; entryFails?: number; lookup?: string } = {}) {
+  const paid = options.paid ?? { value: false };
+  let entryFailures = options.entryFails ?? 0;
+  const calls = fakeWeapi((body: Body) => {
+    switch (body.method) {
+      case "h5entry":
+        if (entryFailures-- > 0) throw new TypeError("Failed to fetch");
+        return body.code === "abc" ? ok({ ...entry, lookup: options.lookup ?? entry.lookup }) : fail("This QR code is not in use");
+      case "h5find":
+        return body.name === "Zhang" ? ok(found) : fail("No student matches these details");
+      case "h5pay":
+        return ok(order);
+      case "h5checkpay":
+        return ok({ pay_no: order.pay_no, status: paid.value ? "paid" : "unpaid" });
+      case "h5receipt":
+        return ok(receipt);
+      default:
+        return fail(`unexpected ${String(body.method)}`);
+    }
+  });
+  return { ...calls, paid };
+}
+
+async function flush(): Promise<void> {
+  for (let turn = 0; turn < 5; turn++) {
+    await act(async () => {
+      await Promise.resolve();
+    });
+  }
+}
+
+/** Finds the student (without testing-library's waits, which fake timers would hold up). */
+async function findBills(): Promise<void> {
+  await flush();
+  fireEvent.change(screen.getByTestId("h5-find-name"), { target: { value: "Zhang" } });
+  fireEvent.change(screen.getByTestId("h5-find-student-no"), { target: { value: "20260001" } });
+  fireEvent.click(screen.getByTestId("h5-find-submit"));
+  await flush();
+  screen.getByTestId("h5-bill-11");
+}
+
+beforeEach(() => {
+  // jsdom has no scrolling to do when a step changes
+  window.scrollTo = () => undefined;
+  clearCookies();
+  window.sessionStorage.clear();
+  setCookies({ language: "en" });
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe("payer page: the school and the lookup", () => {
+  it("shows the school and its open activities, and refuses an unknown code with the server's message", async () => {
+    payerServer();
+    render(<App code="abc" />);
+    expect((await screen.findByTestId("h5-school-title")).textContent).toBe("Sunrise No.1 Primary School");
+    expect(screen.getByTestId("h5-activity").textContent).toContain("Spring term fees");
+    cleanup();
+    render(<App code="nope" />);
+    expect((await screen.findByTestId("h5-error")).textContent).toBe("This QR code is not in use");
+    expect(screen.queryByTestId("h5-retry")).toBeNull();
+  });
+
+  it("offers a retry when the network fails", async () => {
+    const api = payerServer({ entryFails: 1 });
+    render(<App code="abc" />);
+    expect((await screen.findByTestId("h5-error")).textContent).toContain("network");
+    fireEvent.click(screen.getByTestId("h5-retry"));
+    await screen.findByTestId("h5-find-submit");
+    expect(api.of("h5entry")).toHaveLength(2);
+  });
+
+  it("asks for both fields, then shows the neutral message of a miss", async () => {
+    const api = payerServer();
+    render(<App code="abc" />);
+    fireEvent.click(await screen.findByTestId("h5-find-submit"));
+    expect(screen.getAllByText("Please fill in this field.")).toHaveLength(2);
+    expect(api.of("h5find")).toHaveLength(0);
+    fireEvent.change(screen.getByTestId("h5-find-name"), { target: { value: "Li" } });
+    fireEvent.change(screen.getByTestId("h5-find-student-no"), { target: { value: "1" } });
+    fireEvent.click(screen.getByTestId("h5-find-submit"));
+    expect((await screen.findByTestId("h5-find-error")).textContent).toBe("No student matches these details");
+    expect(api.of("h5find")[0].body).toEqual({ method: "h5find", code: "abc", name: "Li", student_no: "1" });
+  });
+
+  it("asks for the guardian phone's last four digits when the school looks students up so", async () => {
+    const api = payerServer({ lookup: "name_and_phone4" });
+    render(<App code="abc" />);
+    fireEvent.change(await screen.findByTestId("h5-find-name"), { target: { value: "Zhang" } });
+    expect(screen.queryByTestId("h5-find-student-no")).toBeNull();
+    fireEvent.change(screen.getByTestId("h5-find-phone4"), { target: { value: "12a" } });
+    fireEvent.click(screen.getByTestId("h5-find-submit"));
+    expect(screen.getByText("Enter exactly four digits.")).toBeTruthy();
+    fireEvent.change(screen.getByTestId("h5-find-phone4"), { target: { value: "1234" } });
+    fireEvent.click(screen.getByTestId("h5-find-submit"));
+    await screen.findByTestId("h5-bill-11");
+    expect(api.of("h5find")[0].body).toEqual({ method: "h5find", code: "abc", name: "Zhang", phone4: "1234" });
+  });
+
+  it("speaks the language chosen on the page, and remembers it", async () => {
+    payerServer();
+    render(<App code="abc" />);
+    await screen.findByTestId("h5-find-submit");
+    fireEvent.click(screen.getByTestId("h5-lang-zh"));
+    expect(screen.getByTestId("h5-find-submit").textContent).toBe("查询账单");
+    expect(document.cookie).toContain("language=zh");
+    fireEvent.click(screen.getByTestId("h5-lang-es"));
+    expect(screen.getByTestId("h5-find-submit").textContent).toBe("Buscar recibos");
+  });
+});
+
+describe("payer page: bills, payment and receipt", () => {
+  it("chooses the unpaid bills, totals them and pays the chosen ones", async () => {
+    const api = payerServer();
+    render(<App code="abc" />);
+    await findBills();
+    expect(screen.getByTestId("h5-total").textContent).toBe("¥235.50");
+    expect((screen.getByTestId("h5-bill-check-13") as HTMLInputElement).disabled).toBe(true);
+    fireEvent.click(screen.getByTestId("h5-bill-check-12"));
+    expect(screen.getByTestId("h5-total").textContent).toBe("¥155.50");
+    fireEvent.click(screen.getByTestId("h5-pay"));
+    await screen.findByTestId("h5-pay-no");
+    expect(api.of("h5pay")[0].body).toEqual({ method: "h5pay", ticket: "T-1", bill_ids: [11] });
+    // the sandbox's page opens on the phone; the QR code is for another phone
+    expect(screen.getByTestId("h5-open-pay-page").getAttribute("href")).toBe(order.payparam.code_url);
+    expect((await screen.findByTestId("h5-qr-image")).getAttribute("data-value")).toBe(order.payparam.code_url);
+    expect(screen.getByTestId("h5-sandbox-note")).toBeTruthy();
+  });
+
+  it("checks the order every 2 s, one call at a time, until it is paid, then shows the receipt; a remount keeps it", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const api = payerServer();
+    render(<App code="abc" />);
+    await flush();
+    await findBills();
+    fireEvent.click(screen.getByTestId("h5-bill-check-12"));
+    fireEvent.click(screen.getByTestId("h5-pay"));
+    await flush();
+    expect(screen.getByTestId("h5-pay-no").textContent).toBe(order.pay_no);
+    expect(api.of("h5checkpay")).toHaveLength(1);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(POLL_INTERVAL_MS * 3);
+    });
+    expect(api.of("h5checkpay")).toHaveLength(4);
+    expect(api.of("h5checkpay")[0].body).toEqual({ method: "h5checkpay", ticket: "T-1", pay_no: order.pay_no });
+    api.paid.value = true;
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(POLL_INTERVAL_MS);
+    });
+    await flush();
+    expect(screen.getByTestId("h5-paid")).toBeTruthy();
+    expect(screen.getByTestId("h5-receipt-amount").textContent).toBe("¥155.50");
+    expect(screen.getByTestId("h5-receipt-transaction").textContent).toBe(receipt.transaction_id);
+    const checks = api.of("h5checkpay").length;
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(POLL_INTERVAL_MS * 5);
+    });
+    expect(api.of("h5checkpay")).toHaveLength(checks);
+
+    // back from the payment page, or a reload: the same tab's storage has the order and its receipt
+    cleanup();
+    render(<App code="abc" />);
+    await flush();
+    expect(screen.getByTestId("h5-receipt-amount").textContent).toBe("¥155.50");
+    expect(api.of("h5find")).toHaveLength(1);
+    expect(api.of("h5receipt")).toHaveLength(1);
+    // the bill paid is no longer offered
+    fireEvent.click(screen.getByTestId("h5-pay-more"));
+    expect((screen.getByTestId("h5-bill-check-11") as HTMLInputElement).disabled).toBe(true);
+    expect(screen.getByTestId("h5-total").textContent).toBe("¥0.00");
+  });
+
+  it("stops checking 10 minutes after the order was made; checking again is one tap", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const api = payerServer();
+    render(<App code="abc" />);
+    await flush();
+    await findBills();
+    fireEvent.click(screen.getByTestId("h5-pay"));
+    await flush();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(POLL_WINDOW_MS + POLL_INTERVAL_MS * 2);
+    });
+    const checks = api.of("h5checkpay").length;
+    expect(checks).toBeGreaterThan(POLL_WINDOW_MS / POLL_INTERVAL_MS - 5);
+    expect(checks).toBeLessThanOrEqual(POLL_WINDOW_MS / POLL_INTERVAL_MS + 1);
+    expect(screen.getByTestId("h5-pay-status").textContent).toContain("10 minutes");
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(POLL_INTERVAL_MS * 10);
+    });
+    expect(api.of("h5checkpay")).toHaveLength(checks);
+    api.paid.value = true;
+    fireEvent.click(screen.getByTestId("h5-check-now"));
+    await flush();
+    expect(screen.getByTestId("h5-paid")).toBeTruthy();
+  });
+});
