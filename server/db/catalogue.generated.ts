@@ -273,6 +273,110 @@ export const schoolImportLogs = pgTable(
   ],
 );
 
+/** paychnl (fees.entity.paychnl) */
+export const paymentChannels = pgTable(
+  "payment_channels",
+  {
+    id: serial("id").primaryKey(),
+    title: varchar("title", { length: 50 }).notNull(),
+    sysid: integer("sysid").notNull().references((): AnyPgColumn => providers.id),
+    gateway: varchar("gateway", { length: 32 }).default("wechatpay").notNull(),
+    sub_mchid: varchar("sub_mchid", { length: 32 }),
+    status: varchar("status", { length: 32 }).default("draft").notNull(),
+    reject_reason: text("reject_reason"),
+    subject: varchar("subject", { length: 100 }),
+    licence_no: varchar("licence_no", { length: 18 }),
+    legal_person: varchar("legal_person", { length: 50 }),
+    contact_name: varchar("contact_name", { length: 50 }),
+    contact_phone: varchar("contact_phone", { length: 20 }),
+    bank_name: varchar("bank_name", { length: 100 }),
+    bank_account: varchar("bank_account", { length: 32 }),
+    reviewed_at: timestamp("reviewed_at", { withTimezone: true, mode: "date" }),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+  },
+  (t) => [
+    index("payment_channels_sysid_id_idx").on(t.sysid, t.id),
+    index("payment_channels_gateway_idx").on(t.gateway),
+    index("payment_channels_status_idx").on(t.status),
+    index("payment_channels_created_at_idx").on(t.created_at),
+    uniqueIndex("payment_channels_sysid_title_unique").on(t.sysid, t.title),
+    uniqueIndex("payment_channels_sub_mchid_unique").on(t.sub_mchid),
+  ],
+);
+
+/** schoolpaychnl (fees.entity.schoolpaychnl) */
+export const schoolChannels = pgTable(
+  "school_channels",
+  {
+    id: serial("id").primaryKey(),
+    sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
+    paychnl_id: integer("paychnl_id").notNull().references((): AnyPgColumn => paymentChannels.id),
+    bound_at: timestamp("bound_at", { withTimezone: true, mode: "date" }),
+    bound_by: varchar("bound_by", { length: 50 }),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("school_channels_sch_id_id_idx").on(t.sch_id, t.id),
+    index("school_channels_sysid_id_idx").on(t.sysid, t.id),
+    index("school_channels_paychnl_id_sch_id_sysid_id_idx").on(t.paychnl_id, t.sch_id, t.sysid, t.id),
+    uniqueIndex("school_channels_sch_id_unique").on(t.sch_id),
+  ],
+);
+
+/** project (fees.entity.project) */
+export const feeProjects = pgTable(
+  "fee_projects",
+  {
+    id: serial("id").primaryKey(),
+    sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
+    title: varchar("title", { length: 50 }).notNull(),
+    amount_mode: varchar("amount_mode", { length: 32 }).default("fixed").notNull(),
+    amount: bigint("amount", { mode: "number" }),
+    min_amount: bigint("min_amount", { mode: "number" }),
+    max_amount: bigint("max_amount", { mode: "number" }),
+    required: varchar("required", { length: 1 }).default("Y").notNull(),
+    status: varchar("status", { length: 1 }).default("1").notNull(),
+    remark: text("remark"),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("fee_projects_sch_id_id_idx").on(t.sch_id, t.id),
+    index("fee_projects_sysid_id_idx").on(t.sysid, t.id),
+    index("fee_projects_amount_mode_idx").on(t.amount_mode),
+    index("fee_projects_amount_idx").on(t.amount),
+    index("fee_projects_status_idx").on(t.status),
+    index("fee_projects_created_at_idx").on(t.created_at),
+    uniqueIndex("fee_projects_sch_id_title_unique").on(t.sch_id, t.title),
+  ],
+);
+
+/** serviceproject (fees.entity.serviceproject) */
+export const providerFeeProjects = pgTable(
+  "provider_fee_projects",
+  {
+    id: serial("id").primaryKey(),
+    title: varchar("title", { length: 50 }).notNull(),
+    amount_mode: varchar("amount_mode", { length: 32 }).default("fixed").notNull(),
+    amount: bigint("amount", { mode: "number" }),
+    min_amount: bigint("min_amount", { mode: "number" }),
+    max_amount: bigint("max_amount", { mode: "number" }),
+    required: varchar("required", { length: 1 }).default("Y").notNull(),
+    status: varchar("status", { length: 1 }).default("1").notNull(),
+    remark: text("remark"),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("provider_fee_projects_sysid_id_idx").on(t.sysid, t.id),
+    index("provider_fee_projects_amount_mode_idx").on(t.amount_mode),
+    index("provider_fee_projects_amount_idx").on(t.amount),
+    index("provider_fee_projects_status_idx").on(t.status),
+    index("provider_fee_projects_created_at_idx").on(t.created_at),
+    uniqueIndex("provider_fee_projects_sysid_title_unique").on(t.sysid, t.title),
+  ],
+);
+
 /** Every catalogue entity's table by entity name. */
 export const catalogueTablesByEntity = {
   service: providers,
@@ -285,4 +389,8 @@ export const catalogueTablesByEntity = {
   servicedelay: providerExtensions,
   actcode: activationCodes,
   schoolimportlog: schoolImportLogs,
+  paychnl: paymentChannels,
+  schoolpaychnl: schoolChannels,
+  project: feeProjects,
+  serviceproject: providerFeeProjects,
 } as const;

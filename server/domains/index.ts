@@ -15,6 +15,7 @@ import { registerAccountOperations } from "./accounts/users";
 import { registerSiteOperations } from "./site/site";
 import { registerReports } from "./reports";
 import { registerDashboardOperations } from "./dashboard";
+import { feeEffects, feeHooks, registerFeeOperations } from "./fees";
 
 export function registerOperations(registry: OperationRegistry): void {
   registerSessionOperations(registry);
@@ -23,8 +24,9 @@ export function registerOperations(registry: OperationRegistry): void {
   registerMerchantOperations(registry);
   registerRenewalOperations(registry);
   registerDailyReportOperations(registry);
-  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks });
-  registerEntityActions(registry, entities);
+  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks });
+  registerEntityActions(registry, entities, feeEffects);
+  registerFeeOperations(registry);
   registerImportOperations(registry, entities);
   registerSettingsOperations(registry, settingsPages);
   registerReports(registry);

@@ -10,6 +10,7 @@ import { activationCodes, mealPackages, pickupPoints, pickupPointUsers, provider
 import { addDays, businessDay } from "../../common/term";
 import { generateCode } from "../domains/renewals/codes";
 import { saveSiteSettings } from "../domains/site/siteSettings";
+import { seedFees } from "./fees";
 import { seedSchoolWorld } from "./schoolWorld";
 
 export const DEMO_PASSWORD = "demo1234";
@@ -139,6 +140,8 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
       { id: oldTownMiddle, sysid: oldTown, title: "Old Town Middle School", stage: "middle", region: "110101" },
       { id: oldTownPrimary, sysid: oldTown, title: "Old Town Primary School", stage: "primary", region: "110102" },
     ], today);
+    // each provider's payment channels, its schools bound to one, fee projects
+    await seedFees(tx, options.now);
 
     const account = async (username: string, values: Partial<typeof users.$inferInsert>) => {
       const meta = DEMO_ACCOUNTS.find((a) => a.username === username)!;

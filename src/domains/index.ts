@@ -15,4 +15,7 @@ export const customPages: Record<string, LazyExoticComponent<ComponentType<Custo
   recharge: lazy(() => import("./renewals/RechargePage")),
   actcodeadd: lazy(() => import("./renewals/ActcodeAddPage")),
   servicedelayv2: lazy(() => import("./renewals/ServiceDelayPage")),
+  paychnlmaterial: lazy(() => import("./fees/ChannelMaterialPage")),
+  schoolpaychnl: lazy(() => import("./fees/SchoolChannelPage")),
+  myaccountinfo: lazy(() => import("./fees/MyAccountPage")),
 };
