@@ -5,6 +5,7 @@
  */
 import { Button, Checkbox, Popover, Space, Tooltip, Typography } from "antd";
 import { ArrowDownOutlined, ArrowUpOutlined, SettingOutlined } from "@ant-design/icons";
+import { useState } from "react";
 import type { FieldDecl } from "../../common/catalogue";
 import type { Translate } from "./fields";
 import { arrangeColumns, type ColumnSettings } from "./listColumns";
@@ -17,6 +18,7 @@ interface Props {
 }
 
 export function ColumnSettingsButton({ fields, settings, onChange, t }: Props) {
+  const [open, setOpen] = useState(false);
   const columns = arrangeColumns(fields, settings);
   const shownCount = columns.filter((column) => column.shown).length;
   const save = (next: { field: FieldDecl; shown: boolean }[]) =>
@@ -65,8 +67,9 @@ export function ColumnSettingsButton({ fields, settings, onChange, t }: Props) {
     </Space>
   );
   return (
-    <Popover trigger="click" placement="bottomRight" title={title} content={content}>
-      <Tooltip title={t("crud.columns")}>
+    <Popover trigger="click" placement="bottomRight" title={title} content={content} open={open} onOpenChange={setOpen}>
+      {/* the button's name while the panel, which says it, is closed */}
+      <Tooltip title={t("crud.columns")} {...(open ? { open: false } : {})}>
         <Button icon={<SettingOutlined />} aria-label={t("crud.columns")} data-testid="column-settings" />
       </Tooltip>
     </Popover>
