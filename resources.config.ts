@@ -6,6 +6,7 @@
 import type { Catalogue, EntityDecl, MenuGroup, OperationDecl, ReportDecl, SettingsDecl } from "./common/catalogue";
 import { accounts } from "./catalogue/accounts";
 import { assembleCatalogue } from "./catalogue/assemble";
+import { collection } from "./catalogue/collection";
 import { fees } from "./catalogue/fees";
 import { imports } from "./catalogue/imports";
 import { v1Menus } from "./catalogue/menus.v1";
@@ -20,7 +21,7 @@ export { serviceEntity } from "./catalogue/providers";
 export { schoolEntity } from "./catalogue/schools";
 export { actcodeAddOperation, actcodeEntity, actcodeVoid, mealEntity, schoolRenewEntity, serviceDelayEntity, serviceDelayOperation } from "./catalogue/renewals";
 
-export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees }, [v1Menus, v2Menus]);
+export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees, collection }, [v1Menus, v2Menus]);
 
 export const entities: EntityDecl[] = catalogue.entities;
 

@@ -377,6 +377,88 @@ export const providerFeeProjects = pgTable(
   ],
 );
 
+/** activity (collection.entity.activity) */
+export const activities = pgTable(
+  "activities",
+  {
+    id: serial("id").primaryKey(),
+    title: varchar("title", { length: 100 }).notNull(),
+    sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
+    status: varchar("status", { length: 32 }).default("draft").notNull(),
+    start_date: date("start_date", { mode: "string" }).notNull(),
+    end_date: date("end_date", { mode: "string" }).notNull(),
+    auto_open: varchar("auto_open", { length: 1 }).default("N").notNull(),
+    target: varchar("target", { length: 32 }).default("school").notNull(),
+    grade_ids: integer("grade_ids").array(),
+    class_ids: integer("class_ids").array(),
+    student_ids: integer("student_ids").array(),
+    amount: bigint("amount", { mode: "number" }).default(0).notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("activities_sch_id_id_idx").on(t.sch_id, t.id),
+    index("activities_sysid_id_idx").on(t.sysid, t.id),
+    index("activities_title_idx").on(t.title),
+    index("activities_status_idx").on(t.status),
+    index("activities_start_date_idx").on(t.start_date),
+    index("activities_end_date_idx").on(t.end_date),
+    index("activities_created_at_idx").on(t.created_at),
+  ],
+);
+
+/** activityitem (collection.entity.activityitem) */
+export const activityItems = pgTable(
+  "activity_items",
+  {
+    id: serial("id").primaryKey(),
+    activity_id: integer("activity_id").notNull().references((): AnyPgColumn => activities.id),
+    sort: integer("sort").default(0).notNull(),
+    title: varchar("title", { length: 50 }).notNull(),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    amount_mode: varchar("amount_mode", { length: 32 }).default("fixed").notNull(),
+    required: varchar("required", { length: 1 }).default("Y").notNull(),
+    sysid: integer("sysid").notNull(),
+    sch_id: integer("sch_id").notNull(),
+  },
+  (t) => [
+    index("activity_items_sch_id_sort_id_idx").on(t.sch_id, t.sort, t.id),
+    index("activity_items_sysid_sort_id_idx").on(t.sysid, t.sort, t.id),
+    index("activity_items_activity_id_sort_id_idx").on(t.activity_id, t.sort, t.id),
+  ],
+);
+
+/** bill (collection.entity.bill) */
+export const bills = pgTable(
+  "bills",
+  {
+    id: serial("id").primaryKey(),
+    activity_id: integer("activity_id").notNull().references((): AnyPgColumn => activities.id),
+    sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
+    student_id: integer("student_id").notNull().references((): AnyPgColumn => students.id),
+    class_id: integer("class_id").notNull().references((): AnyPgColumn => classes.id),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    paid_amount: bigint("paid_amount", { mode: "number" }).default(0).notNull(),
+    refunded_amount: bigint("refunded_amount", { mode: "number" }).default(0).notNull(),
+    status: varchar("status", { length: 32 }).default("unpaid").notNull(),
+    remark: text("remark"),
+    paid_at: timestamp("paid_at", { withTimezone: true, mode: "date" }),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("bills_sch_id_id_idx").on(t.sch_id, t.id),
+    index("bills_sysid_id_idx").on(t.sysid, t.id),
+    index("bills_activity_id_sch_id_sysid_id_idx").on(t.activity_id, t.sch_id, t.sysid, t.id),
+    index("bills_student_id_sch_id_sysid_id_idx").on(t.student_id, t.sch_id, t.sysid, t.id),
+    index("bills_class_id_sch_id_sysid_id_idx").on(t.class_id, t.sch_id, t.sysid, t.id),
+    index("bills_amount_idx").on(t.amount),
+    index("bills_status_idx").on(t.status),
+    index("bills_paid_at_idx").on(t.paid_at),
+    uniqueIndex("bills_activity_id_student_id_unique").on(t.activity_id, t.student_id),
+  ],
+);
+
 /** Every catalogue entity's table by entity name. */
 export const catalogueTablesByEntity = {
   service: providers,
@@ -393,4 +475,7 @@ export const catalogueTablesByEntity = {
   schoolpaychnl: schoolChannels,
   project: feeProjects,
   serviceproject: providerFeeProjects,
+  activity: activities,
+  activityitem: activityItems,
+  bill: bills,
 } as const;

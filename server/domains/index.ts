@@ -15,7 +15,8 @@ import { registerAccountOperations } from "./accounts/users";
 import { registerSiteOperations } from "./site/site";
 import { registerReports } from "./reports";
 import { registerDashboardOperations } from "./dashboard";
-import { feeEffects, feeHooks, registerFeeOperations } from "./fees";
+import { feeEffects, feeHooks, registerFeeOperations, schoolChannel } from "./fees";
+import { collectionEffects, collectionHooks, registerCollectionOperations } from "./collection";
 
 export function registerOperations(registry: OperationRegistry): void {
   registerSessionOperations(registry);
@@ -24,9 +25,10 @@ export function registerOperations(registry: OperationRegistry): void {
   registerMerchantOperations(registry);
   registerRenewalOperations(registry);
   registerDailyReportOperations(registry);
-  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks });
-  registerEntityActions(registry, entities, feeEffects);
+  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks });
+  registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel) });
   registerFeeOperations(registry);
+  registerCollectionOperations(registry, schoolChannel);
   registerImportOperations(registry, entities);
   registerSettingsOperations(registry, settingsPages);
   registerReports(registry);

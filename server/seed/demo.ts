@@ -3,6 +3,7 @@
  * grades, classes and students: schoolWorld.ts), assignments, a pickup point, activation codes and the site
  * settings. Dates are relative to today in Asia/Shanghai.
  */
+import { seedCollection } from "./collection";
 import { count } from "drizzle-orm";
 import type { PasswordHasher } from "../auth/passwords";
 import type { Db, DbOrTx } from "../db/client";
@@ -11,7 +12,7 @@ import { addDays, businessDay } from "../../common/term";
 import { generateCode } from "../domains/renewals/codes";
 import { saveSiteSettings } from "../domains/site/siteSettings";
 import { seedFees } from "./fees";
-import { seedSchoolWorld } from "./schoolWorld";
+import { seedSchoolWorld, type WorldSchool } from "./schoolWorld";
 
 export const DEMO_PASSWORD = "demo1234";
 
@@ -131,7 +132,7 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     const oldTownPrimary = await school(oldTown, "Old Town Primary School", 180, { address: "9 Drum Tower Lane" });
 
     // every school's grades, classes and students (region: its pupils' identity cards)
-    await seedSchoolWorld(tx, [
+    const world: WorldSchool[] = [
       { id: sunriseNo1, sysid: sunrise, title: "Sunrise No.1 Primary School", stage: "primary", region: "310101" },
       { id: sunriseNo2, sysid: sunrise, title: "Sunrise No.2 Primary School", stage: "primary", region: "310104" },
       { id: sunriseMiddle, sysid: sunrise, title: "Sunrise Middle School", stage: "middle", region: "310115" },
@@ -139,9 +140,12 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
       { id: harbourHill, sysid: harbour, title: "Harbour Hill Academy", stage: "high", region: "440304" },
       { id: oldTownMiddle, sysid: oldTown, title: "Old Town Middle School", stage: "middle", region: "110101" },
       { id: oldTownPrimary, sysid: oldTown, title: "Old Town Primary School", stage: "primary", region: "110102" },
-    ], today);
+    ];
+    await seedSchoolWorld(tx, world, today);
     // each provider's payment channels, its schools bound to one, fee projects
     await seedFees(tx, options.now);
+    // each school's fee collection activities and their bills
+    await seedCollection(tx, world, today);
 
     const account = async (username: string, values: Partial<typeof users.$inferInsert>) => {
       const meta = DEMO_ACCOUNTS.find((a) => a.username === username)!;

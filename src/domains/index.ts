@@ -18,4 +18,5 @@ export const customPages: Record<string, LazyExoticComponent<ComponentType<Custo
   paychnlmaterial: lazy(() => import("./fees/ChannelMaterialPage")),
   schoolpaychnl: lazy(() => import("./fees/SchoolChannelPage")),
   myaccountinfo: lazy(() => import("./fees/MyAccountPage")),
+  activityboard: lazy(() => import("./collection/ActivityBoardPage")),
 };

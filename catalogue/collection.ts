@@ -1,0 +1,212 @@
+/**
+ * Fee collection, the money in: a school's activities (what is collected, from whom, between which dates) with
+ * their fee items, and the bills an activity opens for each student it targets. The server side is
+ * server/domains/collection/; labels are in locales/<lang>/collection.json.
+ */
+import type { ActionDecl, CatalogueDomain, EntityDecl, FieldOption, OperationDecl } from "../common/catalogue";
+import { anyOf, PROVIDER_ROLES, PROVIDER_STAFF_ROLES, SCHOOL_ROLES } from "../common/roleKeys";
+import { schoolField, yesNo } from "./shared";
+
+/** the most a single fee item or bill may be, in yuan */
+export const MAX_FEE_YUAN = 1_000_000;
+
+/** Who sees a school's activities and bills: the v1 school and provider, the v2 provider and its staff, the v2 school. */
+const COLLECTION_READERS = anyOf(["school", "service"], ["servicev2"], PROVIDER_STAFF_ROLES, SCHOOL_ROLES);
+/** Who makes activities, opens and closes them and settles bills: the v1 school and provider, the v2 provider. */
+const COLLECTION_MANAGERS: readonly string[] = anyOf(["school"], PROVIDER_ROLES);
+
+export const amountModes: FieldOption[] = [
+  { value: "fixed", label: "collection.amount_mode.fixed" },
+  { value: "open", label: "collection.amount_mode.open" },
+];
+
+/** A fee item of an activity (tuition, books, a voluntary donation): a child record, edited in the activity's form. */
+export const activityItemEntity: EntityDecl = {
+  name: "activityitem",
+  table: "activity_items",
+  scope: "school",
+  title: "collection.entity.activityitem",
+  titleField: "title",
+  defaultSort: { field: "sort", order: "asc" },
+  // reached only through its activity
+  roles: {},
+  fields: [
+    { name: "id", type: "int", label: "field.id" },
+    { name: "activity_id", type: "ref", ref: { entity: "activity" }, label: "collection.field.activity", required: true },
+    { name: "sort", type: "int", label: "field.sort", default: 0, min: 0, max: 9999 },
+    { name: "title", type: "string", label: "collection.field.item_title", required: true, max: 50, form: true },
+    { name: "amount", type: "money", label: "collection.field.item_amount", required: true, min: 0, max: MAX_FEE_YUAN, form: true },
+    { name: "amount_mode", type: "enum", label: "collection.field.amount_mode", required: true, default: "fixed", options: amountModes, form: true },
+    { name: "required", type: "yesno", label: "collection.field.item_required", required: true, default: "Y", options: yesNo, form: true },
+  ],
+};
+
+/** Opening an activity bills its students; closing it closes the bills still unpaid. */
+export const activityAct: ActionDecl = {
+  name: "activityact",
+  label: "collection.act",
+  confirm: "collection.act_confirm",
+  roles: COLLECTION_MANAGERS,
+  from: ["draft", "open"],
+  to: ["open", "closed"],
+  byState: {
+    draft: { label: "collection.act_open", values: { act: "open" } },
+    open: { label: "collection.act_close", values: { act: "close" } },
+  },
+  fields: [
+    {
+      name: "act",
+      type: "enum",
+      label: "collection.field.act",
+      required: true,
+      options: [
+        { value: "open", label: "collection.act_open" },
+        { value: "close", label: "collection.act_close" },
+      ],
+    },
+  ],
+};
+
+export const activityStates: FieldOption[] = [
+  { value: "draft", label: "collection.activity_status.draft", tone: "default" },
+  { value: "open", label: "collection.activity_status.open", tone: "processing" },
+  { value: "closed", label: "collection.activity_status.closed", tone: "success" },
+];
+
+export const activityTargets: FieldOption[] = [
+  { value: "school", label: "collection.target.school" },
+  { value: "grades", label: "collection.target.grades" },
+  { value: "classes", label: "collection.target.classes" },
+  { value: "students", label: "collection.target.students" },
+];
+
+/**
+ * A collection activity of a school (activitylist; v1 school and service pages, v2 provider and staff): its fee
+ * items, whom it bills (the whole school, grades, classes or named students) and its dates. Edited while a draft;
+ * `activityact` opens it (a bill per active student targeted, for the required fixed items) and closes it.
+ */
+export const activityEntity: EntityDecl = {
+  name: "activity",
+  table: "activities",
+  scope: "school",
+  title: "collection.entity.activity",
+  titleField: "title",
+  defaultSort: { field: "id", order: "desc" },
+  stateField: "status",
+  editableIn: ["draft"],
+  actions: [activityAct],
+  roles: { list: COLLECTION_READERS, info: COLLECTION_READERS, add: COLLECTION_MANAGERS, edit: COLLECTION_MANAGERS, del: COLLECTION_MANAGERS },
+  children: [
+    {
+      name: "items",
+      entity: "activityitem",
+      parentField: "activity_id",
+      label: "collection.field.items",
+      min: 1,
+      max: 20,
+      // what every targeted student owes: the required items of a fixed amount
+      total: { field: "amount", into: "amount", when: { required: "Y", amount_mode: "fixed" } },
+    },
+  ],
+  related: [{ entity: "bill", field: "activity_id", label: "collection.bills" }],
+  fields: [
+    { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
+    { name: "title", type: "string", label: "collection.field.activity_title", required: true, max: 100, list: true, filter: "like", form: true, detail: true },
+    schoolField,
+    { name: "status", type: "enum", label: "collection.field.activity_status", required: true, default: "draft", options: activityStates, list: true, filter: "eq", detail: true },
+    { name: "start_date", type: "date", label: "collection.field.start_date", required: true, list: true, filter: "range", sortable: true, form: true, detail: true },
+    { name: "end_date", type: "date", label: "collection.field.end_date", required: true, list: true, sortable: true, form: true, detail: true },
+    { name: "auto_open", type: "yesno", label: "collection.field.auto_open", required: true, default: "N", options: yesNo, form: true, detail: true },
+    { name: "target", type: "enum", label: "collection.field.target", required: true, default: "school", options: activityTargets, list: true, form: true, detail: true },
+    { name: "grade_ids", type: "ref", ref: { entity: "grade" }, multiple: true, label: "collection.field.grade_ids", form: true, formWhen: { field: "target", value: "grades" }, detail: true },
+    { name: "class_ids", type: "ref", ref: { entity: "classes" }, multiple: true, label: "collection.field.class_ids", form: true, formWhen: { field: "target", value: "classes" }, detail: true },
+    { name: "student_ids", type: "ref", ref: { entity: "student" }, multiple: true, label: "collection.field.student_ids", form: true, formWhen: { field: "target", value: "students" }, detail: true },
+    { name: "amount", type: "money", label: "collection.field.amount_due", default: "0.00", list: true, detail: true },
+    { name: "created_at", type: "datetime", label: "field.created_at", list: true, sortable: true, detail: true },
+  ],
+};
+
+export const billStates: FieldOption[] = [
+  { value: "unpaid", label: "collection.bill_status.unpaid", tone: "warning" },
+  { value: "paid", label: "collection.bill_status.paid", tone: "success" },
+  { value: "part_refunded", label: "collection.bill_status.part_refunded", tone: "processing" },
+  { value: "refunded", label: "collection.bill_status.refunded", tone: "default" },
+  { value: "waived", label: "collection.bill_status.waived", tone: "default" },
+  { value: "closed", label: "collection.bill_status.closed", tone: "default" },
+];
+
+const reasonField = { name: "reason", type: "text", label: "collection.field.reason", required: true, max: 200 } as const;
+
+export const billWaive: ActionDecl = {
+  name: "billwaive",
+  label: "collection.waive",
+  confirm: "collection.waive_confirm",
+  roles: COLLECTION_MANAGERS,
+  from: ["unpaid"],
+  to: "waived",
+  bulk: true,
+  danger: true,
+  fields: [reasonField],
+};
+
+export const billAdjust: ActionDecl = {
+  name: "billadjust",
+  label: "collection.adjust",
+  confirm: "collection.adjust_confirm",
+  roles: COLLECTION_MANAGERS,
+  from: ["unpaid"],
+  fields: [{ name: "amount", type: "money", label: "collection.field.new_amount", required: true, min: 0.01, max: MAX_FEE_YUAN }, reasonField],
+};
+
+/** What one student owes for one activity: made when the activity opens, paid through the payer page. */
+export const billEntity: EntityDecl = {
+  name: "bill",
+  table: "bills",
+  scope: "school",
+  title: "collection.entity.bill",
+  titleField: "student_id",
+  defaultSort: { field: "id", order: "desc" },
+  stateField: "status",
+  actions: [billWaive, billAdjust],
+  roles: { list: COLLECTION_READERS, info: COLLECTION_READERS },
+  fields: [
+    { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
+    { name: "activity_id", type: "ref", ref: { entity: "activity" }, label: "collection.field.activity", required: true, list: true, filter: "eq", detail: true },
+    schoolField,
+    // one bill per student and activity
+    { name: "student_id", type: "ref", ref: { entity: "student" }, label: "collection.field.student", required: true, unique: { within: "activity_id" }, list: true, filter: "eq", detail: true },
+    { name: "class_id", type: "ref", ref: { entity: "classes" }, label: "field.classes", required: true, list: true, filter: "eq", detail: true },
+    { name: "amount", type: "money", label: "collection.field.bill_amount", required: true, list: true, sortable: true, detail: true },
+    { name: "paid_amount", type: "money", label: "collection.field.paid_amount", default: "0.00", list: true, detail: true },
+    { name: "refunded_amount", type: "money", label: "collection.field.refunded_amount", default: "0.00", detail: true },
+    { name: "status", type: "enum", label: "collection.field.bill_status", required: true, default: "unpaid", options: billStates, list: true, filter: "eq", detail: true },
+    { name: "remark", type: "text", label: "collection.field.remark", max: 200, detail: true },
+    { name: "paid_at", type: "datetime", label: "collection.field.paid_at", list: true, sortable: true, detail: true },
+    { name: "created_at", type: "datetime", label: "field.created_at", detail: true },
+  ],
+};
+
+/** An activity's board: per class, its bills, how many are paid, the amounts due and collected. */
+export const activityBoardOperation: OperationDecl = {
+  name: "activityboard",
+  roles: COLLECTION_READERS,
+  effect: "read",
+  title: "collection.board.title",
+  submit: "collection.board.title",
+  fields: [{ name: "id", type: "int", label: "collection.field.activity", required: true, min: 1 }],
+};
+
+export const collection: CatalogueDomain = {
+  entities: [activityEntity, activityItemEntity, billEntity],
+  operations: [activityBoardOperation],
+  pages: {
+    activitylist: { kind: "list", entity: "activity" },
+    activityadd: { kind: "add", entity: "activity" },
+    activityedit: { kind: "edit", entity: "activity" },
+    service_activitylist: { kind: "list", entity: "activity" },
+    service_activityadd: { kind: "add", entity: "activity" },
+    service_activityedit: { kind: "edit", entity: "activity" },
+    // an activity's board: each class's collection and the students still to pay
+    activityact: { kind: "custom", id: "activityboard", calls: ["activityinfo", "activityboard", "billlist", "activityact"] },
+  },
+};
