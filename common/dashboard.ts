@@ -17,6 +17,8 @@ export interface DashboardFigure {
   links: DashboardLink[];
   /** "warning": needs attention soon; "danger": needs it now */
   tone?: "warning" | "danger";
+  /** how the value reads: an amount of money (value in fen), a percentage; absent: a count */
+  format?: "money" | "percent";
 }
 
 export type DashboardAudience = "platform" | "provider" | "staff" | "school" | "pickup";

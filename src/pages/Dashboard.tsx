@@ -94,6 +94,13 @@ function useDashboard(datesKey: string): { load: Load; retry: () => void } {
   return { load, retry: () => void refetch() };
 }
 
+/** A figure as it reads: money in yuan (its value is in fen), a percentage, or a count. */
+function figureText(figure: DashboardFigure, language: string): string {
+  if (figure.format === "money") return `¥${(figure.value / 100).toLocaleString(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  if (figure.format === "percent") return `${figure.value.toLocaleString(language, { maximumFractionDigits: 1 })}%`;
+  return figure.value.toLocaleString(language);
+}
+
 function FigureCard({ figure, route }: { figure: DashboardFigure; route: string | undefined }) {
   const { t, i18n } = useTranslation();
   const { token } = theme.useToken();
@@ -106,7 +113,7 @@ function FigureCard({ figure, route }: { figure: DashboardFigure; route: string 
         {route && <RightOutlined style={{ fontSize: 12, marginTop: 5, color: token.colorTextTertiary }} />}
       </div>
       <div style={{ fontSize: 24, lineHeight: "36px", marginTop: 4, color: colour ?? token.colorText, fontVariantNumeric: "tabular-nums" }} data-testid={`dashboard-figure-${figure.key}-value`}>
-        {figure.value.toLocaleString(i18n.language)}
+        {figureText(figure, i18n.language)}
       </div>
     </Card>
   );

@@ -202,6 +202,9 @@ describeInBrowser("report pages and the dashboard", (suite) => {
     expect(await page.getByTestId("dashboard-figure-grades-value").innerText()).toBe(String(grades));
     // the school's term ends in 12 days
     expect(await page.getByTestId("dashboard-figure-term_days_left-value").innerText()).toBe("13");
+    // fee collection: amounts in yuan, the rate in percent
+    expect(await page.getByTestId("dashboard-figure-collected_month-value").innerText()).toMatch(/^¥[\d,]+\.\d\d$/);
+    expect(await page.getByTestId("dashboard-figure-collection_rate-value").innerText()).toMatch(/^[\d.]+%$/);
 
     await page.getByTestId("dashboard-link-classes").click();
     await expectPath(page, "/schoolv2/classeslist");

@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, businessDay, daysLeft } from "../../common/term";
+import { and, eq } from "drizzle-orm";
+import { bills } from "../../server/db/schema";
 import { translator } from "../../server/lib/i18n";
 import { DEMO_ACCOUNTS } from "../../server/seed/demo";
 import { describeOnDatabases } from "../helpers/db";
@@ -15,6 +17,7 @@ interface Figure {
   key: string;
   value: number;
   links: Row[];
+  format?: string;
   tone?: string;
 }
 
@@ -105,8 +108,8 @@ describeOnDatabases("dashboard", (kind) => {
 
   it("gives a provider its own schools, students, terms and renewals, and an operator acting in it the same", async () => {
     const { figures } = await dashboard("svc");
-    expect(Object.keys(figures)).toEqual(["schools", "schools_ending", "schools_expired", "students", "school_renewals_month", "term_days_left"]);
-    expect(values(figures)).toEqual({
+    expect(Object.keys(figures)).toEqual(["collected_today", "collected_month", "open_activities", "collection_rate", "schools", "schools_ending", "schools_expired", "students", "school_renewals_month", "term_days_left"]);
+    expect(values(figures)).toMatchObject({
       schools: await total("svc", "schoollist"),
       schools_ending: await total("svc", "schoollist", endingSoon("endtime")),
       schools_expired: await total("svc", "schoollist", expired("endtime")),
@@ -132,7 +135,7 @@ describeOnDatabases("dashboard", (kind) => {
 
   it("gives provider staff its assigned schools and their students", async () => {
     const { figures } = await dashboard("staff");
-    expect(Object.keys(figures)).toEqual(["schools", "schools_ending", "students"]);
+    expect(Object.keys(figures)).toEqual(["collected_today", "collected_month", "open_activities", "collection_rate", "schools", "schools_ending", "students"]);
     expect(figures.schools!.value).toBe(await total("staff", "schoollist"));
     expect(figures.schools!.value).toBe(2);
     const students = (await total("svc", "studentlist", { sch_id: school.no1 })) + (await total("svc", "studentlist", { sch_id: school.no2 }));
@@ -141,11 +144,11 @@ describeOnDatabases("dashboard", (kind) => {
 
   it("gives a school its grades, classes, students by gender and the days left in its term", async () => {
     const { figures } = await dashboard("school");
-    expect(Object.keys(figures)).toEqual(["grades", "classes", "students", "boys", "girls", "term_days_left"]);
+    expect(Object.keys(figures)).toEqual(["collected_today", "collected_month", "open_activities", "collection_rate", "grades", "classes", "students", "boys", "girls", "term_days_left"]);
     const students = await total("svc", "studentlist", { sch_id: school.no1 });
     const info = await call("school", "schoolinfo", { sch_id: school.no1 });
     const endtime = String((info.data?.items as Row).endtime);
-    expect(values(figures)).toEqual({
+    expect(values(figures)).toMatchObject({
       grades: await total("school", "gradelist"),
       classes: await total("school", "classeslist"),
       students,
@@ -164,6 +167,8 @@ describeOnDatabases("dashboard", (kind) => {
     let checked = 0;
     for (const { username } of DEMO_ACCOUNTS) {
       for (const figure of Object.values((await dashboard(username)).figures)) {
+        // an amount or a rate is no count of its list
+        if (figure.format) continue;
         const link = figure.links.find((l) => typeof l.entity === "string");
         if (!link) continue;
         const payload: Row = {};
@@ -181,6 +186,28 @@ describeOnDatabases("dashboard", (kind) => {
       }
     }
     expect(checked).toBeGreaterThan(25);
+  });
+
+  it("counts fee collection: what was paid today and this month, the open activities and their collection rate", async () => {
+    const { figures } = await dashboard("svc");
+    expect(figures.open_activities!.value).toBe(await total("svc", "activitylist", { status: "open" }));
+    expect(figures.collection_rate).toMatchObject({ format: "percent" });
+    // a bill of No.1 paid now: its amount counts today and this month for whoever sees No.1, and for no one else
+    const watchers = ["svc", "staff", "school", "harbour", "svcv1"];
+    const before = Object.fromEntries(await Promise.all(watchers.map(async (u) => [u, values((await dashboard(u)).figures)] as const)));
+    const [bill] = await t.db
+      .select()
+      .from(bills)
+      .where(and(eq(bills.sch_id, school.no1), eq(bills.status, "unpaid")))
+      .limit(1);
+    await t.db.update(bills).set({ status: "paid", paid_amount: bill.amount, paid_at: t.clock.now() }).where(eq(bills.id, bill.id));
+    const after = Object.fromEntries(await Promise.all(watchers.map(async (u) => [u, values((await dashboard(u)).figures)] as const)));
+    for (const u of ["svc", "staff", "school"]) {
+      expect(after[u]!.collected_today, u).toBe(before[u]!.collected_today! + Number(bill.amount));
+      expect(after[u]!.collected_month, u).toBe(before[u]!.collected_month! + Number(bill.amount));
+      expect(after[u]!.collection_rate, u).toBeGreaterThan(before[u]!.collection_rate!);
+    }
+    for (const u of ["harbour", "svcv1"]) expect(after[u], u).toEqual(before[u]);
   });
 
   it("gives a pickup clerk its pickup points", async () => {

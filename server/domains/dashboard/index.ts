@@ -4,7 +4,8 @@
  * acting in one) its schools, students, terms and renewals; provider staff its assigned schools; a school its
  * grades, classes, students and the days left in its term; a pickup clerk its pickup points. Every figure names
  * the lists it counts (an entity, a report or a route), so the SPA links the first one the user's menu has.
- * Orders and collections join the figures once they exist.
+ * Providers, their staff and schools also see fee collection: what was collected today and this month, the open
+ * activities and their collection rate.
  */
 import { and, count, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
@@ -12,7 +13,7 @@ import { addDays, businessDay, businessDayStart, daysLeft } from "../../../commo
 import { resolveScope } from "../../auth/scope";
 import { tenantFilter } from "../../auth/tenantFilter";
 import type { DbOrTx } from "../../db/client";
-import { classes, grades, providerExtensions, providers, schoolRenewals, schools, students } from "../../db/schema";
+import { activities, bills, classes, grades, providerExtensions, providers, schoolRenewals, schools, students } from "../../db/schema";
 import type { Dashboard, DashboardAudience, DashboardFigure, DashboardLink, LinkFilter } from "../../../common/dashboard";
 import { notFound } from "../../protocol/envelope";
 import { ANY_SIGNED_IN, type OperationContext, type OperationRegistry } from "../../protocol/registry";
@@ -101,10 +102,53 @@ async function providerFigures(db: DbOrTx, days: Days, sysid: number, endTime: s
     .where(and(eq(schoolRenewals.sysid, sysid), gte(schoolRenewals.created_at, days.monthStart)));
   const left = endTime ? daysLeft(endTime, days.today) : null;
   return [
+    ...(await collectionFigures(db, days, { sysid, schids: null })),
     ...schoolFigures,
     studentFigure,
     { key: "school_renewals_month", value: num(ren?.total), links: [{ entity: "schoolrenew", filters: thisMonth(days) }] },
     ...(left === null ? [] : [termDays(left)]),
+  ];
+}
+
+/** bills counted as collected, whatever was refunded later */
+const PAID_BILLS = ["paid", "part_refunded", "refunded"];
+/** bills no one owes any more */
+const SETTLED_BILLS = ["waived", "closed"];
+
+/**
+ * Fee collection within a provider, some of its schools or one school: collected today and this month (the bills
+ * paid then), the open activities and the share of their bills paid (of those still owed or paid).
+ */
+async function collectionFigures(db: DbOrTx, days: Days, within: { sysid: number; schids: number[] | null }): Promise<DashboardFigure[]> {
+  const billWhere = and(...tenantFilter(within, { sysid: bills.sysid, schid: bills.sch_id }));
+  const activityWhere = and(...tenantFilter(within, { sysid: activities.sysid, schid: activities.sch_id }), eq(activities.status, "open"));
+  const paidList = sql.join(PAID_BILLS.map((s) => sql`${s}`), sql`, `);
+  const settledList = sql.join(SETTLED_BILLS.map((s) => sql`${s}`), sql`, `);
+  const [[money], [open]] = await Promise.all([
+    db
+      .select({
+        today: sql<string>`coalesce(sum(${bills.paid_amount}) filter (where ${bills.paid_at} >= ${businessDayStart(days.today)}), 0)`.mapWith(Number),
+        month: sql<string>`coalesce(sum(${bills.paid_amount}), 0)`.mapWith(Number),
+      })
+      .from(bills)
+      .where(and(billWhere, gte(bills.paid_at, days.monthStart))),
+    db
+      .select({
+        activities: sql<number>`count(distinct ${activities.id})`.mapWith(Number),
+        paid: countWhere(sql`${bills.status} in (${paidList})`),
+        owed: countWhere(sql`${bills.status} not in (${settledList})`),
+      })
+      .from(activities)
+      .leftJoin(bills, eq(bills.activity_id, activities.id))
+      .where(activityWhere),
+  ]);
+  const openActivities: DashboardLink[] = [{ entity: "activity", filters: { status: "open" } }];
+  const owed = num(open?.owed);
+  return [
+    { key: "collected_today", value: num(money?.today), format: "money", links: [{ entity: "order", filters: { paid_at: [days.today, days.today] } }, ...openActivities] },
+    { key: "collected_month", value: num(money?.month), format: "money", links: [{ entity: "order", filters: { paid_at: [days.monthStartDay, ""] } }, ...openActivities] },
+    { key: "open_activities", value: num(open?.activities), links: openActivities },
+    { key: "collection_rate", value: owed === 0 ? 0 : Math.round((num(open?.paid) / owed) * 1000) / 10, format: "percent", links: openActivities },
   ];
 }
 
@@ -117,13 +161,13 @@ function termDays(left: number, links: DashboardLink[] = []): DashboardFigure {
 
 async function staffFigures(db: DbOrTx, days: Days, sysid: number, schids: number[]): Promise<DashboardFigure[]> {
   const { schools: schoolFigures, students: studentFigure } = await schoolsFigures(db, days, { sysid, schids });
-  return [...schoolFigures.filter((f) => f.key !== "schools_expired"), studentFigure];
+  return [...(await collectionFigures(db, days, { sysid, schids })), ...schoolFigures.filter((f) => f.key !== "schools_expired"), studentFigure];
 }
 
 const MALE = "1";
 const FEMALE = "2";
 
-async function schoolFigures(db: DbOrTx, days: Days, schid: number, endtime: string | undefined): Promise<DashboardFigure[]> {
+async function schoolFigures(db: DbOrTx, days: Days, sysid: number, schid: number, endtime: string | undefined): Promise<DashboardFigure[]> {
   const [[g], [c], [st]] = await Promise.all([
     db.select({ total: count() }).from(grades).where(eq(grades.sch_id, schid)),
     db.select({ total: count() }).from(classes).where(eq(classes.sch_id, schid)),
@@ -135,6 +179,7 @@ async function schoolFigures(db: DbOrTx, days: Days, schid: number, endtime: str
   const byGender = (sex: string): DashboardLink[] => [{ entity: "student", filters: { sex } }, { report: "sexstatis" }, { report: "classstatis" }];
   const left = endtime ? daysLeft(endtime, days.today) : null;
   return [
+    ...(await collectionFigures(db, days, { sysid, schids: [schid] })),
     { key: "grades", value: num(g?.total), links: [{ entity: "grade" }] },
     { key: "classes", value: num(c?.total), links: [{ entity: "classes" }, { report: "classstatis" }] },
     { key: "students", value: num(st?.total), links: [{ entity: "student" }, { report: "classstatis" }] },
@@ -152,7 +197,7 @@ export async function dashboardOf(ctx: OperationContext): Promise<Dashboard> {
   const days = daysOf(ctx.now);
   switch (auth.userType) {
     case "school":
-      return { audience: "school", figures: await schoolFigures(ctx.db, days, auth.schid!, auth.school?.endtime) };
+      return { audience: "school", figures: await schoolFigures(ctx.db, days, auth.sysid!, auth.schid!, auth.school?.endtime) };
     case "pickup":
       return { audience: "pickup", figures: [{ key: "pickup_points", value: scope.pickupPointIds?.length ?? 0, links: [] }] };
     case "service_schadmin":
