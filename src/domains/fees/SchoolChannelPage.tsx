@@ -10,10 +10,10 @@ import { useEffect } from "react";
 import { useGo, useList, useOne, usePermissions, type BaseRecord } from "@refinedev/core";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
-import { gatewayOptions, schoolPaychnlSetOperation } from "../../../catalogue/fees";
+import { gatewayOptions, schoolPaychnlEntity, schoolPaychnlSetOperation } from "../../../catalogue/fees";
 import { scope } from "../../../providers/dataProvider";
 import { feedback } from "../../../providers/feedback";
-import { businessTime } from "../../../common/term";
+import { displayValue } from "../../engine/fields";
 import { useDeclaredOperation } from "../../engine/useDeclaredOperation";
 import type { CustomPageProps } from "..";
 import { StateTag } from "./ChannelMaterialPage";
@@ -21,6 +21,8 @@ import { generationRoute, siblingRoute, type Channel, type SchoolBinding } from 
 
 /** as many schools and bindings as the page lists at once (the server's largest page) */
 const PAGE = 100;
+
+const boundAt = schoolPaychnlEntity.fields.find((f) => f.name === "bound_at")!;
 
 export default function SchoolChannelPage({ group, entry }: CustomPageProps) {
   const { t } = useTranslation();
@@ -93,7 +95,10 @@ export default function SchoolChannelPage({ group, entry }: CustomPageProps) {
             </Descriptions.Item>
             <Descriptions.Item label={t("fees.field.gateway")}>{gateway(current.channel.gateway)}</Descriptions.Item>
             <Descriptions.Item label={t("fees.field.sub_mchid")}>{current.channel.sub_mchid ?? "-"}</Descriptions.Item>
-            {current.binding.bound_at && <Descriptions.Item label={t("fees.field.bound_at")}>{businessTime(new Date(current.binding.bound_at))}</Descriptions.Item>}
+            {current.binding.bound_at && (
+              // as every list and detail page shows a time
+              <Descriptions.Item label={t("fees.field.bound_at")}>{displayValue(boundAt, current.binding.bound_at, t)}</Descriptions.Item>
+            )}
           </Descriptions>
         ) : (
           !bindingsQuery.isLoading && <Alert type="warning" showIcon style={{ marginBottom: 16 }} message={t("fees.page.no_school_channel")} data-testid="school-channel-none" />
