@@ -4,6 +4,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { activityBoardOperation, activityEntity } from "../../../catalogue/collection";
+import type { ActivityBoard, BoardRow } from "../../../common/activityBoard";
 import { fenToYuan } from "../../../common/money";
 import { resolveScope } from "../../auth/scope";
 import { activities, bills, classes, grades } from "../../db/schema";
@@ -17,17 +18,6 @@ const PAID_STATES = ["paid", "part_refunded", "refunded"];
 /** bills no one owes any more: waived, or closed unpaid with their activity */
 const SETTLED_OTHERWISE = ["waived", "closed"];
 
-export interface BoardRow {
-  class_id: number | null;
-  class_title: string;
-  bills: number;
-  paid: number;
-  unpaid: number;
-  /** paid bills of those owed (waived and closed ones left out), percent with one decimal */
-  rate: number;
-  due: string;
-  collected: string;
-}
 
 function boardRow(classId: number | null, title: string, figures: { bills: number; paid: number; unpaid: number; owed: number; due: number; collected: number }): BoardRow {
   return {
@@ -71,14 +61,11 @@ export function registerActivityBoard(registry: OperationRegistry): void {
       .orderBy(grades.sort, classes.title);
     const figures = rows.map((r) => ({ bills: Number(r.bills), paid: Number(r.paid), unpaid: Number(r.unpaid), owed: Number(r.owed), due: Number(r.due), collected: Number(r.collected) }));
     const total = figures.reduce((sum, f) => ({ bills: sum.bills + f.bills, paid: sum.paid + f.paid, unpaid: sum.unpaid + f.unpaid, owed: sum.owed + f.owed, due: sum.due + f.due, collected: sum.collected + f.collected }), { bills: 0, paid: 0, unpaid: 0, owed: 0, due: 0, collected: 0 });
-    return {
-      data: {
-        items: {
-          activity: { id: activity.id, title: activity.title, status: activity.status },
-          classes: rows.map((r, i) => boardRow(r.classId, r.title ?? "", figures[i])),
-          total: boardRow(null, "", total),
-        },
-      },
+    const board: ActivityBoard = {
+      activity: { id: activity.id, title: activity.title, status: activity.status },
+      classes: rows.map((r, i) => boardRow(r.classId, r.title ?? "", figures[i])),
+      total: boardRow(null, "", total),
     };
+    return { data: { items: board } };
   });
 }

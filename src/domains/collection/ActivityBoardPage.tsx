@@ -15,23 +15,7 @@ import { ActionButton, actionAllowed, useEntityActions } from "../../engine/Enti
 import { displayValue, type Translate } from "../../engine/fields";
 import { useRefreshEntities } from "../../engine/useDeclaredOperation";
 import type { CustomPageProps } from "..";
-
-interface BoardRow {
-  class_id: number | null;
-  class_title: string;
-  bills: number;
-  paid: number;
-  unpaid: number;
-  rate: number;
-  due: string;
-  collected: string;
-}
-
-interface Board {
-  activity: { id: number; title: string; status: string };
-  classes: BoardRow[];
-  total: BoardRow;
-}
+import type { ActivityBoard, BoardRow } from "../../../common/activityBoard";
 
 const UNPAID_PAGE_SIZE = 20;
 
@@ -43,7 +27,7 @@ export default function ActivityBoardPage({ entry }: CustomPageProps) {
   const [page, setPage] = useState(1);
   const refresh = useRefreshEntities();
 
-  const { query, result } = useCustom<Board>({
+  const { query, result } = useCustom<ActivityBoard>({
     url: "activityboard",
     method: "post",
     config: { payload: { ...scope(), id } },
