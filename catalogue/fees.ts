@@ -128,11 +128,12 @@ export const paychnlDisable: ActionDecl = {
   danger: true,
 };
 
+/** Only the platform's operators enable a channel again: a provider cannot undo an operator's disabling. */
 export const paychnlEnable: ActionDecl = {
   name: "paychnlenable",
   label: "fees.action.enable",
   confirm: "fees.action.enable_confirm",
-  roles: CHANNEL_READERS,
+  roles: OPERATOR_ROLES,
   from: ["disabled"],
   to: "approved",
 };

@@ -136,6 +136,8 @@ describeOnDatabases("payment channels, school channels and fee projects", (kind)
       // disabled by its provider, enabled by an operator
       expect(item(await call("svc", "paychnldisable", { id })).status).toBe("disabled");
       expect((await call("svc", "paychnldisable", { id })).return_msg).toMatch(/is not possible: the record is Disabled/);
+      // a provider cannot undo a disabling: only an operator enables a channel again
+      expect((await call("svc", "paychnlenable", { id })).return_msg).toBe(en("api.no_permission"));
       expect(item(await call("sysop", "paychnlenable", { id })).status).toBe("approved");
       // a v1 operator reviews as well
       expect((await call("sysv1", "paychnlenable", { id })).return_msg).toMatch(/is not possible: the record is Approved/);
@@ -233,7 +235,7 @@ describeOnDatabases("payment channels, school channels and fee projects", (kind)
       await call("svc", "paychnldisable", { id });
       expect(await schoolChannel(t.db, no2)).toBeNull();
       expect(fieldOf(await call("svc", "schoolpaychnlset", { sch_id: no1, paychnl_id: id }))).toBe("paychnl_id");
-      await call("svc", "paychnlenable", { id });
+      await call("sysop", "paychnlenable", { id });
       expect((await schoolChannel(t.db, no2))?.id).toBe(id);
       expect(await schoolChannel(t.db, 2_000_000_000)).toBeNull();
     });
