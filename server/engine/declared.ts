@@ -31,18 +31,19 @@ export function registerDeclared<P = DeclaredPayload>(
   });
 }
 
-/** schemas of declared field lists, made once per list */
-const schemas = new WeakMap<readonly FieldDecl[], ReturnType<typeof fieldsSchema>>();
+/** schemas of declared field lists, made once per list and form */
+const schemas = { add: new WeakMap<readonly FieldDecl[], ReturnType<typeof fieldsSchema>>(), edit: new WeakMap<readonly FieldDecl[], ReturnType<typeof fieldsSchema>>() };
 
 /**
  * The one payload check of every operation with declared fields (declared operations, record actions, domain
- * handlers): each field in its stored form (money in fen), null when absent; a failure is `api.invalid_params`
- * naming the first field, with every field's localised message in `data.errors`.
+ * handlers): each field in its stored form (money in fen); on "add" an absent field is null (or its default), on
+ * "edit" it is left out (kept as stored). A failure is `api.invalid_params` naming the first field, with every
+ * field's localised message in `data.errors`.
  */
-export function checkPayload(ctx: OperationContext, fields: readonly FieldDecl[], payload: Record<string, unknown> = ctx.payload): DeclaredPayload {
-  let schema = schemas.get(fields);
-  if (!schema) schemas.set(fields, (schema = fieldsSchema(fields, "add")));
-  const parsed = schema.safeParse(payload);
+export function checkPayload(ctx: OperationContext, fields: readonly FieldDecl[], action: "add" | "edit" = "add"): DeclaredPayload {
+  let schema = schemas[action].get(fields);
+  if (!schema) schemas[action].set(fields, (schema = fieldsSchema(fields, action)));
+  const parsed = schema.safeParse(ctx.payload);
   if (parsed.success) return parsed.data;
   const errors = fieldErrors({ fields }, parsed.error, ctx.t);
   throw new ApiFailure("api.invalid_params", { field: errors[0]?.field ?? "" }, { errors });

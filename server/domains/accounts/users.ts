@@ -28,7 +28,8 @@ import type { DbOrTx } from "../../db/client";
 import { schools, users, userSchools } from "../../db/schema";
 import { hasErrorCode, UNIQUE_VIOLATION } from "../../db/errors";
 import { listFilters, listOrder, listPaging, refuseChangedAddOnlyFields } from "../../engine/crud";
-import { fieldErrors, fieldsSchema, formFields } from "../../engine/fieldSchemas";
+import { checkPayload } from "../../engine/declared";
+import { formFields } from "../../engine/fieldSchemas";
 import { labelText } from "../../lib/i18n";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry, OperationResult } from "../../protocol/registry";
@@ -97,13 +98,6 @@ function invalidField(ctx: OperationContext, entity: EntityDecl, name: string, c
 }
 
 /** The payload checked against the fields (the shared validation), or api.invalid_params naming the first field. */
-function checked(ctx: OperationContext, fields: readonly FieldDecl[], action: "add" | "edit"): Row {
-  const parsed = fieldsSchema(fields, action).safeParse(ctx.payload);
-  if (parsed.success) return parsed.data;
-  const errors = fieldErrors({ fields: [...fields] }, parsed.error, ctx.t);
-  throw new ApiFailure("api.invalid_params", { field: errors[0]?.field ?? "" }, { errors });
-}
-
 async function viewOf(ctx: OperationContext): Promise<View> {
   const auth = ctx.auth;
   if (!auth) throw notFound();
@@ -236,7 +230,7 @@ async function schoolsFor(ctx: OperationContext, db: DbOrTx, view: View, type: A
 
 async function add(ctx: OperationContext, entity: EntityDecl, view: View): Promise<OperationResult> {
   const auth = ctx.auth!;
-  const record = checked(ctx, formFields(entity, "add"), "add");
+  const record = checkPayload(ctx, formFields(entity, "add"), "add");
   const username = String(record.username);
   const password = String(record.password);
   if (password.length < MIN_PASSWORD_LENGTH) throw invalidField(ctx, entity, "password", "too_short", { min: MIN_PASSWORD_LENGTH });
@@ -296,7 +290,7 @@ const editFields: FieldDecl[] = [...formFields(usersEntity, "edit"), usersEntity
 async function edit(ctx: OperationContext, view: View): Promise<OperationResult> {
   const auth = ctx.auth!;
   const id = recordId(ctx);
-  const record = checked(ctx, editFields, "edit");
+  const record = checkPayload(ctx, editFields, "edit");
   // a choice sent empty changes nothing; schools sent empty are none
   const changes = Object.fromEntries(Object.entries(record).filter(([name, v]) => v !== undefined && (v !== null || name === "schids")));
   const self = id === auth.userId;
@@ -368,7 +362,7 @@ async function edit(ctx: OperationContext, view: View): Promise<OperationResult>
 async function resetPassword(ctx: OperationContext, view: View): Promise<OperationResult> {
   const auth = ctx.auth!;
   const id = recordId(ctx);
-  const { password } = checked(ctx, usersResetPassword.fields ?? [], "add");
+  const { password } = checkPayload(ctx, usersResetPassword.fields ?? [], "add");
   if (String(password).length < MIN_PASSWORD_LENGTH) throw invalidField(ctx, usersEntity, "password", "too_short", { min: MIN_PASSWORD_LENGTH });
   // one's own password is changed by proving the current one (sysusereditpassword)
   if (id === auth.userId) throw fieldFailure(ctx, "id", "accounts.cannot_reset_self");
