@@ -5,6 +5,7 @@
  */
 import type { ActionDecl, CatalogueDomain, EntityDecl, FieldOption, OperationDecl } from "../common/catalogue";
 import { anyOf, PROVIDER_ROLES, PROVIDER_STAFF_ROLES, SCHOOL_ROLES } from "../common/roleKeys";
+import { orderEntity, orderEventEntity, orderLineEntity, qrChannelEntity } from "./collectionOrders";
 import { schoolField, yesNo } from "./shared";
 
 /** the most a single fee item or bill may be, in yuan */
@@ -197,7 +198,7 @@ export const activityBoardOperation: OperationDecl = {
 };
 
 export const collection: CatalogueDomain = {
-  entities: [activityEntity, activityItemEntity, billEntity],
+  entities: [activityEntity, activityItemEntity, billEntity, orderEntity, orderLineEntity, orderEventEntity, qrChannelEntity],
   operations: [activityBoardOperation],
   pages: {
     activitylist: { kind: "list", entity: "activity" },
@@ -208,5 +209,15 @@ export const collection: CatalogueDomain = {
     service_activityedit: { kind: "edit", entity: "activity" },
     // an activity's board: each class's collection and the students still to pay
     activityact: { kind: "custom", id: "activityboard", calls: ["activityinfo", "activityboard", "billlist", "activityact"] },
+    // fee orders: v1's orderlist is its order group's (v2's orderlist is the retail shop's)
+    "order/orderlist": { kind: "list", entity: "order" },
+    orderinfo: { kind: "info", entity: "order" },
+    // v2's order group shares v1's path ("order") under its own route names: its own resource
+    orderlistv2: { kind: "list", entity: "order", view: "v2" },
+    orderinfov2: { kind: "info", entity: "order", view: "v2" },
+    // channel QR codes opening the payer page
+    qrchnllist: { kind: "list", entity: "qrchnl" },
+    qrchnladd: { kind: "add", entity: "qrchnl" },
+    qrchnledit: { kind: "edit", entity: "qrchnl" },
   },
 };

@@ -242,7 +242,12 @@ export type PageRef =
       /** a second list of the entity in the same menu group (the operators' list of every school): its own resource */
       view?: string;
     }
-  | { kind: "add" | "edit" | "info"; entity: string }
+  | {
+      kind: "add" | "edit" | "info";
+      entity: string;
+      /** the record pages of a list `view` (a v2 group sharing a v1 group's path under other route names) */
+      view?: string;
+    }
   /** one record per tenant edited in a form, no list (a declared SettingsDecl) */
   | { kind: "settings"; settings: string }
   /** figures by a dimension with filters, a table and a chart, exported (a declared ReportDecl) */

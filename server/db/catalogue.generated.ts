@@ -459,6 +459,108 @@ export const bills = pgTable(
   ],
 );
 
+/** order (collection.entity.order) */
+export const feeOrders = pgTable(
+  "fee_orders",
+  {
+    id: serial("id").primaryKey(),
+    order_no: varchar("order_no", { length: 32 }).notNull(),
+    pay_no: varchar("pay_no", { length: 32 }).notNull(),
+    sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
+    student_id: integer("student_id").notNull().references((): AnyPgColumn => students.id),
+    class_id: integer("class_id").notNull().references((): AnyPgColumn => classes.id),
+    activity_id: integer("activity_id").references((): AnyPgColumn => activities.id),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    status: varchar("status", { length: 32 }).default("unpaid").notNull(),
+    paid_at: timestamp("paid_at", { withTimezone: true, mode: "date" }),
+    gateway: varchar("gateway", { length: 32 }).notNull(),
+    transaction_id: varchar("transaction_id", { length: 64 }),
+    refunded_amount: bigint("refunded_amount", { mode: "number" }).default(0).notNull(),
+    duplicate: varchar("duplicate", { length: 1 }).default("N").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("fee_orders_sch_id_id_idx").on(t.sch_id, t.id),
+    index("fee_orders_sysid_id_idx").on(t.sysid, t.id),
+    index("fee_orders_student_id_sch_id_sysid_id_idx").on(t.student_id, t.sch_id, t.sysid, t.id),
+    index("fee_orders_activity_id_sch_id_sysid_id_idx").on(t.activity_id, t.sch_id, t.sysid, t.id),
+    index("fee_orders_amount_idx").on(t.amount),
+    index("fee_orders_status_idx").on(t.status),
+    index("fee_orders_paid_at_idx").on(t.paid_at),
+    index("fee_orders_duplicate_idx").on(t.duplicate),
+    index("fee_orders_created_at_idx").on(t.created_at),
+    uniqueIndex("fee_orders_order_no_unique").on(t.order_no),
+    uniqueIndex("fee_orders_pay_no_unique").on(t.pay_no),
+  ],
+);
+
+/** orderline (collection.entity.orderline) */
+export const feeOrderLines = pgTable(
+  "fee_order_lines",
+  {
+    id: serial("id").primaryKey(),
+    order_id: integer("order_id").notNull().references((): AnyPgColumn => feeOrders.id),
+    sort: integer("sort").default(0).notNull(),
+    bill_id: integer("bill_id").notNull().references((): AnyPgColumn => bills.id),
+    title: varchar("title", { length: 200 }).notNull(),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    sysid: integer("sysid").notNull(),
+    sch_id: integer("sch_id").notNull(),
+  },
+  (t) => [
+    index("fee_order_lines_sch_id_sort_id_idx").on(t.sch_id, t.sort, t.id),
+    index("fee_order_lines_sysid_sort_id_idx").on(t.sysid, t.sort, t.id),
+    index("fee_order_lines_bill_id_sch_id_sysid_sort_id_idx").on(t.bill_id, t.sch_id, t.sysid, t.sort, t.id),
+    index("fee_order_lines_order_id_sort_id_idx").on(t.order_id, t.sort, t.id),
+  ],
+);
+
+/** orderevent (collection.entity.orderevent) */
+export const feeOrderEvents = pgTable(
+  "fee_order_events",
+  {
+    id: serial("id").primaryKey(),
+    order_id: integer("order_id").notNull().references((): AnyPgColumn => feeOrders.id),
+    sort: integer("sort").default(0).notNull(),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
+    event: varchar("event", { length: 32 }).notNull(),
+    note: varchar("note", { length: 200 }),
+    sysid: integer("sysid").notNull(),
+    sch_id: integer("sch_id").notNull(),
+  },
+  (t) => [
+    index("fee_order_events_sch_id_sort_id_idx").on(t.sch_id, t.sort, t.id),
+    index("fee_order_events_sysid_sort_id_idx").on(t.sysid, t.sort, t.id),
+    index("fee_order_events_order_id_sort_id_idx").on(t.order_id, t.sort, t.id),
+  ],
+);
+
+/** qrchnl (collection.entity.qrchnl) */
+export const qrChannels = pgTable(
+  "qr_channels",
+  {
+    id: serial("id").primaryKey(),
+    title: varchar("title", { length: 100 }).notNull(),
+    sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
+    activity_id: integer("activity_id").references((): AnyPgColumn => activities.id),
+    status: varchar("status", { length: 1 }).default("1").notNull(),
+    code: varchar("code", { length: 64 }).notNull(),
+    url: varchar("url", { length: 500 }).notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("qr_channels_sch_id_id_idx").on(t.sch_id, t.id),
+    index("qr_channels_sysid_id_idx").on(t.sysid, t.id),
+    index("qr_channels_title_idx").on(t.title),
+    index("qr_channels_activity_id_sch_id_sysid_id_idx").on(t.activity_id, t.sch_id, t.sysid, t.id),
+    index("qr_channels_status_idx").on(t.status),
+    index("qr_channels_created_at_idx").on(t.created_at),
+    uniqueIndex("qr_channels_code_unique").on(t.code),
+  ],
+);
+
 /** Every catalogue entity's table by entity name. */
 export const catalogueTablesByEntity = {
   service: providers,
@@ -478,4 +580,8 @@ export const catalogueTablesByEntity = {
   activity: activities,
   activityitem: activityItems,
   bill: bills,
+  order: feeOrders,
+  orderline: feeOrderLines,
+  orderevent: feeOrderEvents,
+  qrchnl: qrChannels,
 } as const;

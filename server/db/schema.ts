@@ -178,7 +178,7 @@ export const paymentOrders = pgTable(
     id: bigserial("id", { mode: "number" }).primaryKey(),
     payNo: varchar("pay_no", { length: 32 }).notNull().unique(),
     orderid: varchar("orderid", { length: 32 }).notNull().unique(),
-    /** 'school_renewal' | 'provider_renewal' */
+    /** a kind its domain registered (server/payments/kinds.ts): 'school_renewal', 'provider_renewal', 'fee' */
     kind: varchar("kind", { length: 32 }).notNull(),
     /** provider the order belongs to (a school's provider for a school renewal) */
     sysid: integer("sysid").notNull(),
@@ -191,8 +191,16 @@ export const paymentOrders = pgTable(
     totalFeeFen: bigint("total_fee_fen", { mode: "number" }).notNull(),
     /** 'sandbox' | 'wechatpay' */
     gateway: varchar("gateway", { length: 16 }).notNull(),
-    /** merchant expected to receive the money (WeChat mchid); empty for the sandbox */
+    /**
+     * merchant expected to receive the money (WeChat mchid; a fee order's: the school channel's sub_mchid); empty
+     * for a renewal in the sandbox
+     */
     merchantId: varchar("merchant_id", { length: 32 }).notNull().default(""),
+    /**
+     * service-provider mode (a fee paid to a school's sub-merchant): the merchant that took the order as service
+     * provider (sp_mchid; "" in the sandbox); null in direct mode (a renewal paid to the platform)
+     */
+    spMerchantId: varchar("sp_merchant_id", { length: 32 }),
     codeUrl: varchar("code_url", { length: 500 }).notNull().default(""),
     /** TradeState of server/payments/gateway.ts */
     status: varchar("status", { length: 16 }).notNull().default("NOTPAY"),
@@ -318,3 +326,23 @@ export const sandboxPayments = pgTable("sandbox_payments", {
   amountFen: bigint("amount_fen", { mode: "number" }).notNull(),
   paidAt: timestamptz("paid_at").notNull(),
 });
+
+/**
+ * Payer tickets (server/domains/collection/payerTickets.ts): what the payer page holds after finding a student, a
+ * random token of which only the SHA-256 is kept, bound to one student of one school and valid for a short while.
+ * Every later call of the payer (pay, check, receipt) names it and reaches that student's bills and orders only.
+ */
+export const payerTickets = pgTable(
+  "payer_tickets",
+  {
+    tokenHash: varchar("token_hash", { length: 64 }).primaryKey(),
+    studentId: integer("student_id").notNull(),
+    schId: integer("sch_id").notNull(),
+    sysid: integer("sysid").notNull(),
+    /** the channel QR code the payer came from */
+    qrchnlId: integer("qrchnl_id").notNull(),
+    createdAt: timestamptz("created_at").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+  },
+  (t) => [index("payer_tickets_expires_at_idx").on(t.expiresAt)],
+);

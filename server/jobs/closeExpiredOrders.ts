@@ -4,12 +4,15 @@
  * notification would apply it, once; only an order it reports unpaid is closed there and then marked CLOSED here.
  * A notification that still arrives for a closed order applies it (apply.ts looks only for SUCCESS).
  */
-import { and, asc, eq, inArray, lte } from "drizzle-orm";
+import { and, asc, inArray, lte } from "drizzle-orm";
+import type { Db } from "../db/client";
 import { paymentOrders } from "../db/schema";
+import { recordOrderClosed } from "../payments/close";
+import type { PaymentOrder } from "../payments/kinds";
 import { applyPaidOrder, PaymentMismatchError } from "../payments/apply";
 import type { GatewayName, PaymentGateway, TradeQuery } from "../payments/gateway";
 import { GatewayRequestError } from "../payments/gateway";
-import { gatewayOfOrder } from "../payments/orders";
+import { gatewayOfOrder, orderPayee } from "../payments/orders";
 import type { JobContext } from "./registry";
 
 export const CLOSE_EXPIRED_ORDERS = "payments.close_expired_orders";
@@ -31,17 +34,20 @@ function paid(trade: TradeQuery): boolean {
   return (trade.state === "SUCCESS" || trade.state === "REFUND") && trade.amountFen !== undefined;
 }
 
-export async function closeExpiredOrders(ctx: JobContext): Promise<CloseExpiredOrdersResult> {
-  const { db, services, now, log } = ctx;
-  const due = await db
-    .select({ id: paymentOrders.id, payNo: paymentOrders.payNo, gateway: paymentOrders.gateway, merchantId: paymentOrders.merchantId })
-    .from(paymentOrders)
-    .where(and(inArray(paymentOrders.status, UNPAID), lte(paymentOrders.expiresAt, now)))
-    .orderBy(asc(paymentOrders.expiresAt), asc(paymentOrders.id))
-    .limit(MAX_ORDERS_PER_RUN);
-  const result: CloseExpiredOrdersResult = { due: due.length, closed: 0, applied: 0, failed: 0 };
+/** What an unpaid order needs for its gateway to be asked and told. */
+export type UnpaidOrderRef = Pick<PaymentOrder, "id" | "payNo" | "gateway" | "merchantId" | "spMerchantId">;
 
-  const apply = async (order: (typeof due)[number], trade: TradeQuery) => {
+/**
+ * Closes one unpaid order at its gateway, asking first: an order the gateway reports paid is applied (once, as a
+ * notification would), never closed; one it reports unpaid is closed there and here (a close refused because the
+ * payer paid meanwhile is answered by querying again and applying). Throws when the gateway cannot be reached or
+ * the payment does not match, so that the caller tries again later.
+ */
+export async function closeUnpaidOrder(services: JobContext["services"], db: Db, order: UnpaidOrderRef): Promise<"applied" | "closed" | "gone"> {
+  const gateway: PaymentGateway | null = await gatewayOfOrder(services, order, services.publicUrl ?? "");
+  // its merchant is gone: nobody can say whether it was paid
+  if (!gateway) return "gone";
+  const apply = async (trade: TradeQuery) => {
     await applyPaidOrder(
       db,
       {
@@ -55,50 +61,50 @@ export async function closeExpiredOrders(ctx: JobContext): Promise<CloseExpiredO
       },
       services.clock.now(),
     );
-    result.applied++;
+    return "applied" as const;
   };
+  const payee = orderPayee(order);
+  let trade: TradeQuery | null;
+  try {
+    trade = await gateway.query(order.payNo, payee);
+  } catch (err) {
+    // never created at the gateway: nothing to close there
+    if (!(err instanceof GatewayRequestError && err.code === "ORDER_NOT_EXIST")) throw err;
+    trade = null;
+  }
+  if (trade && paid(trade)) return apply(trade);
+  if (trade) {
+    try {
+      await gateway.close(order.payNo, payee);
+    } catch (err) {
+      // paid between the query and the close: apply it; otherwise try again later
+      const again = await gateway.query(order.payNo, payee);
+      if (paid(again)) return apply(again);
+      throw err;
+    }
+  }
+  // (a payment applied meanwhile stays SUCCESS)
+  await recordOrderClosed(db, order.id, services.clock.now());
+  return "closed";
+}
+
+export async function closeExpiredOrders(ctx: JobContext): Promise<CloseExpiredOrdersResult> {
+  const { db, services, now, log } = ctx;
+  const due = await db
+    .select({ id: paymentOrders.id, payNo: paymentOrders.payNo, gateway: paymentOrders.gateway, merchantId: paymentOrders.merchantId, spMerchantId: paymentOrders.spMerchantId })
+    .from(paymentOrders)
+    .where(and(inArray(paymentOrders.status, UNPAID), lte(paymentOrders.expiresAt, now)))
+    .orderBy(asc(paymentOrders.expiresAt), asc(paymentOrders.id))
+    .limit(MAX_ORDERS_PER_RUN);
+  const result: CloseExpiredOrdersResult = { due: due.length, closed: 0, applied: 0, failed: 0 };
 
   for (const [index, order] of due.entries()) {
     try {
-      const gateway: PaymentGateway | null = await gatewayOfOrder(services, order, services.publicUrl ?? "");
-      if (!gateway) {
-        // its merchant is gone: nobody can say whether it was paid
+      const outcome = await closeUnpaidOrder(services, db, order);
+      if (outcome === "gone") {
         log.warn({ payNo: order.payNo, gateway: order.gateway }, "an expired order's merchant is gone; it stays open");
         result.failed++;
-        continue;
-      }
-      let trade: TradeQuery | null;
-      try {
-        trade = await gateway.query(order.payNo);
-      } catch (err) {
-        // never created at the gateway: nothing to close there
-        if (!(err instanceof GatewayRequestError && err.code === "ORDER_NOT_EXIST")) throw err;
-        trade = null;
-      }
-      if (trade && paid(trade)) {
-        await apply(order, trade);
-        continue;
-      }
-      if (trade) {
-        try {
-          await gateway.close(order.payNo);
-        } catch (err) {
-          // paid between the query and the close: apply it; otherwise try again next run
-          const again = await gateway.query(order.payNo);
-          if (paid(again)) {
-            await apply(order, again);
-            continue;
-          }
-          throw err;
-        }
-      }
-      const closed = await db
-        .update(paymentOrders)
-        .set({ status: "CLOSED" })
-        // (the sandbox's close marks it itself; a payment applied meanwhile stays SUCCESS)
-        .where(and(eq(paymentOrders.id, order.id), inArray(paymentOrders.status, [...UNPAID, "CLOSED"])))
-        .returning({ id: paymentOrders.id });
-      result.closed += closed.length;
+      } else result[outcome]++;
     } catch (err) {
       result.failed++;
       const message = err instanceof Error ? err.message : String(err);

@@ -51,7 +51,7 @@ export async function applyPaidOrder(db: Db, report: PaidReport, now: Date): Pro
 
     const [creator] = order.createdBy === null ? [] : await tx.select({ username: users.username }).from(users).where(eq(users.id, order.createdBy));
     const actor: PaymentActor = { userId: order.createdBy, username: creator?.username ?? "", ip: report.ip };
-    const term = await kind.applyPaid(tx, order, actor, now);
+    const term = await kind.applyPaid(tx, order, actor, now, { transactionId: report.transactionId, paidAt: report.paidAt ?? now });
     const [paid] = await tx
       .update(paymentOrders)
       .set({ status: "SUCCESS", transactionId: report.transactionId, paidAt: report.paidAt ?? now, appliedEnd: term.appliedEnd })

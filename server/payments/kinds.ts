@@ -20,11 +20,22 @@ export interface PaymentActor {
   ip: string;
 }
 
+/** The payment as the gateway reported it (the transaction and when it was paid). */
+export interface PaidFacts {
+  transactionId: string;
+  paidAt: Date;
+}
+
 export interface PaymentKind {
   kind: string;
   payee: Payee;
   /** Applies a paid order to the business, inside the transaction that marks it paid; answers the term end it gave, if any. */
-  applyPaid(tx: DbOrTx, order: PaymentOrder, actor: PaymentActor, now: Date): Promise<{ appliedEnd: string | null }>;
+  applyPaid(tx: DbOrTx, order: PaymentOrder, actor: PaymentActor, now: Date, paid: PaidFacts): Promise<{ appliedEnd: string | null }>;
+  /**
+   * The order was closed unpaid (its timeout, or another order paid its bills): inside the transaction that marks it
+   * CLOSED; it may be told more than once (a close repeated), and a payment that still comes applies it after all.
+   */
+  applyClosed?(tx: DbOrTx, order: PaymentOrder, now: Date): Promise<void>;
 }
 
 const kinds = new Map<string, PaymentKind>();

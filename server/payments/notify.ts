@@ -33,7 +33,9 @@ export function registerNotifyRoutes(app: FastifyInstance, services: AppServices
       const rawBody = typeof request.body === "string" ? request.body : "";
       try {
         const notice = await wechatPayGatewayOf(services, merchant).verifyNotification(headers, rawBody);
-        if (notice.merchantId !== merchant.merchantId) {
+        // the merchant notified is the one that took the order: itself in direct mode, the service provider of a
+        // school's sub-merchant in service-provider mode (applyPaidOrder then checks the sub-merchant against the order)
+        if ((notice.spMchid ?? notice.merchantId) !== merchant.merchantId) {
           // authentic for this merchant, but about another's order: someone holding one merchant's keys tries to pay
           // another's orders; the entry concerns the order named (else the merchant's provider)
           const [order] = await services.db
@@ -45,7 +47,7 @@ export function registerNotifyRoutes(app: FastifyInstance, services: AppServices
             entity: "payment_order",
             entityId: notice.payNo,
             ip: request.ip,
-            detail: { gateway: "wechatpay", merchant_id: notice.merchantId, notified_merchant_id: merchant.merchantId },
+            detail: { gateway: "wechatpay", merchant_id: notice.merchantId, sp_merchant_id: notice.spMchid ?? null, notified_merchant_id: merchant.merchantId },
             sysid: order ? order.sysid : merchant.sysid,
             schId: order ? order.schId : null,
           });

@@ -1,6 +1,9 @@
 /**
- * Payment orders: created for a renewal with the gateway that takes the money (the platform's WeChat Pay
- * merchant when one is configured and enabled, otherwise the sandbox), and the gateway of an existing order.
+ * Payment orders: created with the gateway that takes the money, by the payee of their kind: a renewal is paid to
+ * the platform (its WeChat Pay merchant when one is configured and enabled, otherwise the sandbox); a fee to the
+ * school's channel, a sub-merchant in service-provider mode (a wechatpay channel through the platform's live
+ * merchant as service provider, a sandbox channel through the sandbox). Also the gateway of an existing order and
+ * the payee its gateway calls name.
  */
 import { randomInt } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
@@ -8,13 +11,21 @@ import type { Db } from "../db/client";
 import { paymentOrders } from "../db/schema";
 import { ApiFailure } from "../protocol/envelope";
 import type { AppServices, OperationContext } from "../protocol/registry";
-import type { PaymentGateway } from "./gateway";
+import type { DbOrTx } from "../db/client";
+import type { PaymentGateway, SubMerchantPayee } from "./gateway";
 import { paymentKind, type PaymentOrder } from "./kinds";
 import { loadMerchant, wechatPayGatewayOf, wechatPayMerchantById } from "./merchants";
 import { SandboxGateway } from "./sandbox";
 
 /** how long an order's QR code can be paid (WeChat Pay Native's usual time_expire) */
 export const ORDER_PAYABLE_MS = 2 * 3600 * 1000;
+
+/** A school's payment channel as the payee of an order (server/domains/fees schoolChannel). */
+export interface ChannelPayee {
+  gateway: "sandbox" | "wechatpay";
+  /** the school's sub-merchant (WeChat sub_mchid) */
+  subMchid: string;
+}
 
 export interface NewOrder {
   /** a kind its domain registered (./kinds.ts) */
@@ -25,7 +36,14 @@ export interface NewOrder {
   title: string;
   termMonths: number;
   totalFeeFen: number;
+  /** a kind paid to a school's channel: that channel (required then, refused otherwise) */
+  channel?: ChannelPayee;
+  /** how long the order can be paid; default ORDER_PAYABLE_MS */
+  payableMs?: number;
 }
+
+/** What creating an order needs of the call that makes it (an operation, or the demo seed). */
+export type OrderContext = Pick<OperationContext, "services" | "db" | "origin" | "now" | "log" | "auth">;
 
 /** YYYYMMDDHHmmss in China time: order numbers read in the business time zone. */
 function stamp(now: Date): string {
@@ -46,6 +64,8 @@ export function wechatPayNotifyPath(merchantId: string): string {
 interface ChosenGateway {
   gateway: PaymentGateway;
   merchantId: string;
+  /** service-provider mode: the service provider's merchant ("" for the sandbox); null in direct mode */
+  spMerchantId: string | null;
 }
 
 /**
@@ -61,59 +81,96 @@ export async function sandboxActive(services: Pick<AppServices, "db" | "paymentS
 /** Renewals are paid to the platform: its WeChat Pay merchant when live, else the sandbox while it is on. */
 async function platformGateway(services: AppServices, origin: string): Promise<ChosenGateway> {
   const merchant = await loadMerchant(services.db, null, "wechatpay");
-  if (merchant?.enabled === "Y") return { gateway: wechatPayGatewayOf(services, merchant), merchantId: merchant.merchantId };
+  if (merchant?.enabled === "Y") return { gateway: wechatPayGatewayOf(services, merchant), merchantId: merchant.merchantId, spMerchantId: null };
   if (!services.paymentSandbox) throw new ApiFailure("api.pay_unavailable");
-  return { gateway: new SandboxGateway(services.db, services.clock, origin), merchantId: "" };
+  return { gateway: new SandboxGateway(services.db, services.clock, origin), merchantId: "", spMerchantId: null };
+}
+
+/**
+ * Fees are paid to the school's channel, a sub-merchant: a wechatpay channel through the platform's live WeChat Pay
+ * merchant acting as its service provider; a sandbox channel through the sandbox while it takes payments.
+ */
+async function channelGateway(services: AppServices, origin: string, channel: ChannelPayee): Promise<ChosenGateway> {
+  if (channel.gateway === "sandbox") {
+    if (!(await sandboxActive(services))) throw new ApiFailure("api.pay_unavailable");
+    return { gateway: new SandboxGateway(services.db, services.clock, origin), merchantId: channel.subMchid, spMerchantId: "" };
+  }
+  const merchant = await loadMerchant(services.db, null, "wechatpay");
+  if (merchant?.enabled !== "Y") throw new ApiFailure("api.pay_unavailable");
+  return { gateway: wechatPayGatewayOf(services, merchant), merchantId: channel.subMchid, spMerchantId: merchant.merchantId };
+}
+
+/** The sub-merchant an order's gateway calls name (service-provider mode), or undefined in direct mode. */
+export function orderPayee(order: Pick<PaymentOrder, "merchantId" | "spMerchantId">): SubMerchantPayee | undefined {
+  return order.spMerchantId === null ? undefined : { subMchid: order.merchantId };
 }
 
 /** The gateway an order was created with; null when its merchant is gone. */
-export async function gatewayOfOrder(services: Pick<AppServices, "db" | "clock" | "paymentSecrets">, order: Pick<PaymentOrder, "gateway" | "merchantId">, origin: string): Promise<PaymentGateway | null> {
+export async function gatewayOfOrder(
+  services: Pick<AppServices, "db" | "clock" | "paymentSecrets">,
+  order: Pick<PaymentOrder, "gateway" | "merchantId" | "spMerchantId">,
+  origin: string,
+): Promise<PaymentGateway | null> {
   if (order.gateway === "sandbox") return new SandboxGateway(services.db, services.clock, origin);
-  const merchant = await wechatPayMerchantById(services.db, order.merchantId);
+  // service-provider mode: the service provider's merchant speaks for the sub-merchant
+  const merchant = await wechatPayMerchantById(services.db, order.spMerchantId || order.merchantId);
   return merchant ? wechatPayGatewayOf(services, merchant) : null;
 }
 
-export async function createPaymentOrder(ctx: OperationContext, order: NewOrder): Promise<PaymentOrder> {
+/**
+ * Creates the order at its payee's gateway (a QR code), then records it; `record` writes the domain's own rows of
+ * the order (a fee order and its lines) in the same transaction, so that an order exists whole or not at all.
+ */
+export async function createPaymentOrder(ctx: OrderContext, order: NewOrder, record?: (tx: DbOrTx, row: PaymentOrder) => Promise<void>): Promise<PaymentOrder> {
   const kind = paymentKind(order.kind);
   if (!kind) throw new Error(`payment kind ${order.kind} is not registered`);
-  // a school's channel as payee comes with the channels of fee collection
-  if (kind.payee !== "platform") throw new Error(`payment kind ${order.kind}: no gateway pays ${kind.payee} yet`);
-  const { gateway, merchantId } = await platformGateway(ctx.services, ctx.origin);
+  if ((kind.payee === "school_channel") !== (order.channel !== undefined)) throw new Error(`payment kind ${order.kind}: a ${kind.payee} order names ${order.channel ? "a" : "no"} channel`);
+  const { gateway, merchantId, spMerchantId } = order.channel ? await channelGateway(ctx.services, ctx.origin, order.channel) : await platformGateway(ctx.services, ctx.origin);
   const payNo = `P${stamp(ctx.now)}${randomDigits(10)}`;
-  const expiresAt = new Date(ctx.now.getTime() + ORDER_PAYABLE_MS);
+  const expiresAt = new Date(ctx.now.getTime() + (order.payableMs ?? ORDER_PAYABLE_MS));
   let codeUrl: string;
   try {
     ({ codeUrl } = await gateway.createQrOrder({
       payNo,
       description: order.title,
       amountFen: order.totalFeeFen,
-      notifyUrl: `${ctx.origin}${wechatPayNotifyPath(merchantId)}`,
+      // WeChat Pay notifies the merchant that took the order: the service provider in service-provider mode
+      notifyUrl: `${ctx.origin}${wechatPayNotifyPath(spMerchantId || merchantId)}`,
       expiresAt,
+      ...(order.channel ? { subMchid: order.channel.subMchid } : {}),
     }));
   } catch (err) {
     ctx.log.error({ err, payNo }, "creating the payment order failed");
     throw new ApiFailure("api.pay_unavailable");
   }
-  const [row] = await ctx.db
-    .insert(paymentOrders)
-    .values({
-      payNo,
-      orderid: `${stamp(ctx.now)}${randomDigits(6)}`,
-      kind: order.kind,
-      sysid: order.sysid,
-      schId: order.schId,
-      mealId: order.mealId,
-      title: order.title,
-      termMonths: order.termMonths,
-      totalFeeFen: order.totalFeeFen,
-      gateway: gateway.name,
-      merchantId,
-      codeUrl,
-      expiresAt,
-      createdBy: ctx.auth?.userId ?? null,
-    })
-    .returning();
-  return row;
+  const insert = (db: DbOrTx) =>
+    db
+      .insert(paymentOrders)
+      .values({
+        payNo,
+        orderid: `${stamp(ctx.now)}${randomDigits(6)}`,
+        kind: order.kind,
+        sysid: order.sysid,
+        schId: order.schId,
+        mealId: order.mealId,
+        title: order.title,
+        termMonths: order.termMonths,
+        totalFeeFen: order.totalFeeFen,
+        gateway: gateway.name,
+        merchantId,
+        spMerchantId,
+        codeUrl,
+        expiresAt,
+        createdBy: ctx.auth?.userId ?? null,
+        createdAt: ctx.now,
+      })
+      .returning();
+  if (!record) return (await insert(ctx.db))[0];
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await insert(tx);
+    await record(tx, row);
+    return row;
+  });
 }
 
 /** What checkpay needs of an order: whose it is, its state, and how to ask its gateway. */
@@ -126,6 +183,7 @@ const polledColumns = {
   appliedEnd: paymentOrders.appliedEnd,
   gateway: paymentOrders.gateway,
   merchantId: paymentOrders.merchantId,
+  spMerchantId: paymentOrders.spMerchantId,
 };
 export type PolledOrder = Pick<PaymentOrder, keyof typeof polledColumns>;
 

@@ -44,7 +44,7 @@ export function builtPages(menus: readonly MenuGroup[] = catalogueMenus): BuiltP
       if (!page || !("entity" in page)) continue;
       const entity = entityByName(page.entity);
       if (!entity) throw new Error(`menu entry /${group.path}/${entry.name} names an unknown entity ${page.entity}`);
-      pages.push({ kind: page.kind, entity, group, entry, route: builtRoute(group, entry), resource: resourceIdentifier(entity.name, group, page.kind === "list" ? page.view : undefined) });
+      pages.push({ kind: page.kind, entity, group, entry, route: builtRoute(group, entry), resource: resourceIdentifier(entity.name, group, page.view) });
     }
   }
   return pages;

@@ -10,6 +10,10 @@ import type { OperationRegistry } from "../../protocol/registry";
 import { activityActEffect, billAdjustEffect, billWaiveEffect, studentBillingHooks, type SchoolChannelLookup } from "./activities";
 import { registerActivityBoard } from "./board";
 import { ACTIVITY_DATES, ACTIVITY_DATES_EVERY_SECONDS, activityDatesJob } from "./jobs";
+import { CLOSE_SIBLING_ORDERS, closeSiblingOrders } from "./feeOrders";
+import { registerPayerApi } from "./payerApi";
+import { PRUNE_PAYER_TICKETS, PRUNE_PAYER_TICKETS_EVERY_SECONDS, prunePayerTickets } from "./payerTickets";
+import { qrChannelHooks } from "./qrChannels";
 
 export function collectionEffects(schoolChannel: SchoolChannelLookup): ActionEffects {
   return {
@@ -19,9 +23,13 @@ export function collectionEffects(schoolChannel: SchoolChannelLookup): ActionEff
   };
 }
 
-export const collectionHooks: EntityHooksByName = { student: studentBillingHooks };
+export const collectionHooks: EntityHooksByName = { student: studentBillingHooks, qrchnl: qrChannelHooks };
 
 export function registerCollectionOperations(registry: OperationRegistry, schoolChannel: SchoolChannelLookup): void {
   registerActivityBoard(registry);
   if (!jobKinds.get(ACTIVITY_DATES)) registerJobKind(ACTIVITY_DATES, activityDatesJob(schoolChannel), { everySeconds: ACTIVITY_DATES_EVERY_SECONDS });
+  // fee payments: the payer page's calls, the orders left open for bills another order paid, expired tickets
+  registerPayerApi(registry);
+  if (!jobKinds.get(CLOSE_SIBLING_ORDERS)) registerJobKind(CLOSE_SIBLING_ORDERS, closeSiblingOrders, { maxAttempts: 10, retryDelaySeconds: 30 });
+  if (!jobKinds.get(PRUNE_PAYER_TICKETS)) registerJobKind(PRUNE_PAYER_TICKETS, prunePayerTickets, { everySeconds: PRUNE_PAYER_TICKETS_EVERY_SECONDS });
 }

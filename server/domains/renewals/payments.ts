@@ -10,7 +10,7 @@ import { resolveScope } from "../../auth/scope";
 import { applyPaidOrder } from "../../payments/apply";
 import { PAY_NO_PATTERN } from "../../payments/gateway";
 import { registerPaymentKind, type PaymentKind, type PaymentOrder } from "../../payments/kinds";
-import { createPaymentOrder, gatewayOfOrder, polledOrder, type PolledOrder } from "../../payments/orders";
+import { createPaymentOrder, gatewayOfOrder, orderPayee, polledOrder, type PolledOrder } from "../../payments/orders";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { enabledPackage } from "./packages";
@@ -84,7 +84,7 @@ async function queryGateway(ctx: OperationContext, order: PolledOrder): Promise<
   lastGatewayQuery.set(order.payNo, nowMs);
   try {
     const gateway = await gatewayOfOrder(ctx.services, order, ctx.origin);
-    const trade = await gateway?.query(order.payNo);
+    const trade = await gateway?.query(order.payNo, orderPayee(order));
     if (trade?.state !== "SUCCESS" || trade.amountFen === undefined) return order;
     const applied = await applyPaidOrder(
       ctx.db,

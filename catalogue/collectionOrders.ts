@@ -1,0 +1,138 @@
+/**
+ * Fee collection, the money in: the fee orders payers make from a school's payer page (read-only in the console,
+ * with their lines and the timeline of their states) and the channel QR codes that open that page. Part of the
+ * collection domain (catalogue/collection.ts binds the pages); the server side is server/domains/collection/
+ * (feeOrders.ts, payerApi.ts, qrChannels.ts); labels in locales/<lang>/collection.json.
+ */
+import type { EntityDecl, FieldOption } from "../common/catalogue";
+import { anyOf, PROVIDER_STAFF_ROLES, SCHOOL_ROLES } from "../common/roleKeys";
+import { schoolField, statusOptions, yesNo } from "./shared";
+
+/** Who reads a school's fee orders: the v1 provider and school, the v2 provider, its staff and the v2 school. */
+export const ORDER_READERS = anyOf(["school", "service"], ["servicev2"], PROVIDER_STAFF_ROLES, SCHOOL_ROLES);
+
+export const orderStates: FieldOption[] = [
+  { value: "unpaid", label: "collection.order_status.unpaid", tone: "warning" },
+  { value: "paid", label: "collection.order_status.paid", tone: "success" },
+  { value: "part_refunded", label: "collection.order_status.part_refunded", tone: "processing" },
+  { value: "refunded", label: "collection.order_status.refunded", tone: "default" },
+  { value: "closed", label: "collection.order_status.closed", tone: "default" },
+];
+
+export const orderGateways: FieldOption[] = [
+  { value: "sandbox", label: "collection.gateway.sandbox" },
+  { value: "wechatpay", label: "collection.gateway.wechatpay" },
+];
+
+/** What happened to an order, in its timeline. */
+export const orderEventKinds: FieldOption[] = [
+  { value: "created", label: "collection.order_event.created" },
+  { value: "paid", label: "collection.order_event.paid" },
+  { value: "duplicate", label: "collection.order_event.duplicate" },
+  { value: "closed", label: "collection.order_event.closed" },
+];
+
+/** A bill an order pays: a child record written with the order, never edited. */
+export const orderLineEntity: EntityDecl = {
+  name: "orderline",
+  table: "fee_order_lines",
+  scope: "school",
+  title: "collection.entity.orderline",
+  titleField: "title",
+  defaultSort: { field: "sort", order: "asc" },
+  // reached only through its order
+  roles: {},
+  fields: [
+    { name: "id", type: "int", label: "field.id" },
+    { name: "order_id", type: "ref", ref: { entity: "order" }, label: "collection.entity.order", required: true },
+    { name: "sort", type: "int", label: "field.sort", default: 0, min: 0, max: 9999 },
+    // the other orders holding a bill are found by it (sibling orders, closed once the bill is paid)
+    { name: "bill_id", type: "ref", ref: { entity: "bill" }, label: "collection.entity.bill", required: true, filter: "eq", form: true },
+    { name: "title", type: "string", label: "collection.field.line_title", required: true, max: 200, form: true },
+    { name: "amount", type: "money", label: "collection.field.line_amount", required: true, min: 0, form: true },
+  ],
+};
+
+/** A change of an order's state (its timeline): a child record written by the payment code, never edited. */
+export const orderEventEntity: EntityDecl = {
+  name: "orderevent",
+  table: "fee_order_events",
+  scope: "school",
+  title: "collection.entity.orderevent",
+  titleField: "event",
+  defaultSort: { field: "sort", order: "asc" },
+  roles: {},
+  fields: [
+    { name: "id", type: "int", label: "field.id" },
+    { name: "order_id", type: "ref", ref: { entity: "order" }, label: "collection.entity.order", required: true },
+    { name: "sort", type: "int", label: "field.sort", default: 0, min: 0, max: 9999 },
+    { name: "at", type: "datetime", label: "collection.field.event_at", required: true, form: true },
+    { name: "event", type: "enum", label: "collection.field.event", required: true, options: orderEventKinds, form: true },
+    { name: "note", type: "string", label: "collection.field.event_note", max: 200, form: true },
+  ],
+};
+
+/**
+ * A payer's fee order (orderlist / orderinfo, v1 and v2): the bills it pays (lines), its payment at the school's
+ * channel and its timeline. Read-only: orders are made by payers (server/domains/collection/payerApi.ts) and moved
+ * by payments (applyPaidOrder) and the closing job. `duplicate` "Y": it paid a bill another order had paid (two
+ * payers at once), to be refunded.
+ */
+export const orderEntity: EntityDecl = {
+  name: "order",
+  table: "fee_orders",
+  scope: "school",
+  title: "collection.entity.order",
+  titleField: "order_no",
+  defaultSort: { field: "id", order: "desc" },
+  stateField: "status",
+  summary: ["amount"],
+  roles: { list: ORDER_READERS, info: ORDER_READERS },
+  children: [
+    { name: "lines", entity: "orderline", parentField: "order_id", label: "collection.field.lines", max: 50 },
+    { name: "events", entity: "orderevent", parentField: "order_id", label: "collection.field.timeline", max: 50 },
+  ],
+  fields: [
+    { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
+    { name: "order_no", type: "string", label: "collection.field.order_no", required: true, max: 32, unique: true, list: true, filter: "eq", detail: true },
+    { name: "pay_no", type: "string", label: "collection.field.pay_no", required: true, max: 32, unique: true, detail: true },
+    schoolField,
+    { name: "student_id", type: "ref", ref: { entity: "student" }, label: "collection.field.student", required: true, list: true, filter: "eq", detail: true },
+    { name: "class_id", type: "ref", ref: { entity: "classes" }, label: "field.classes", required: true, list: true, detail: true },
+    // the activity of its bills; an order paying bills of several activities names none (its lines do)
+    { name: "activity_id", type: "ref", ref: { entity: "activity" }, label: "collection.field.activity", list: true, filter: "eq", detail: true },
+    { name: "amount", type: "money", label: "collection.field.order_amount", required: true, list: true, sortable: true, detail: true },
+    { name: "status", type: "enum", label: "collection.field.order_status", required: true, default: "unpaid", options: orderStates, list: true, filter: "eq", detail: true },
+    { name: "paid_at", type: "datetime", label: "collection.field.paid_at", list: true, filter: "range", sortable: true, detail: true },
+    { name: "gateway", type: "enum", label: "collection.field.gateway", required: true, options: orderGateways, detail: true },
+    { name: "transaction_id", type: "string", label: "collection.field.transaction_id", max: 64, detail: true },
+    { name: "refunded_amount", type: "money", label: "collection.field.refunded_amount", default: "0.00", detail: true },
+    { name: "duplicate", type: "yesno", label: "collection.field.duplicate", required: true, default: "N", options: yesNo, list: true, filter: "eq", detail: true },
+    { name: "created_at", type: "datetime", label: "field.created_at", list: true, sortable: true, detail: true },
+  ],
+};
+
+/**
+ * A channel QR code (qrchnllist, v2 provider): printed for a school (one activity, or every open one), it opens the
+ * payer page `{PUBLIC_URL}/h5/{code}`. The code is made by the server (128 random bits, url-safe), never typed.
+ */
+export const qrChannelEntity: EntityDecl = {
+  name: "qrchnl",
+  table: "qr_channels",
+  scope: "school",
+  title: "collection.entity.qrchnl",
+  titleField: "title",
+  defaultSort: { field: "id", order: "desc" },
+  roles: { list: ["servicev2"], info: ["servicev2"], add: ["servicev2"], edit: ["servicev2"], del: ["servicev2"] },
+  fields: [
+    { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
+    { name: "title", type: "string", label: "collection.field.qrchnl_title", required: true, max: 100, list: true, filter: "like", form: true, detail: true },
+    schoolField,
+    // none: every open activity of the school
+    { name: "activity_id", type: "ref", ref: { entity: "activity" }, label: "collection.field.qrchnl_activity", list: true, filter: "eq", form: true, detail: true },
+    { name: "status", type: "status", label: "field.status", required: true, default: "1", options: statusOptions, list: true, filter: "eq", form: true, detail: true },
+    { name: "code", type: "string", label: "collection.field.qrchnl_code", required: true, max: 64, unique: true, detail: true },
+    { name: "url", type: "string", label: "collection.field.qrchnl_url", required: true, max: 500, list: true, detail: true },
+    { name: "created_at", type: "datetime", label: "field.created_at", list: true, sortable: true, detail: true },
+  ],
+};

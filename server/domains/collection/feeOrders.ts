@@ -1,0 +1,249 @@
+/**
+ * Fee orders (catalogue/collectionOrders.ts `order`): a payer's payment of one or several bills of a student, paid
+ * to the school's channel. Its payment order (payment_orders, kind `fee`, registered here) carries the gateway's
+ * side; the fee order, its lines (the bills) and its timeline carry the school's.
+ *
+ * Paying (the kind's applyPaid, inside applyPaidOrder's transaction, under the payment order's row lock): the
+ * order's bills are locked in id order, each one still unpaid (or closed meanwhile) becomes paid; a bill another
+ * order paid first (two payers at once) leaves this order paid but flagged `duplicate` "Y" and audited, for a
+ * refund. The other open orders holding the bills just paid are closed at their gateway by a job enqueued in the
+ * same transaction (so it exists exactly when the payment committed, and a gateway failure is retried). Nothing
+ * here touches a term.
+ */
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { fenToYuan } from "../../../common/money";
+import { writeAudit } from "../../auth/audit";
+import { queryRows, type DbOrTx } from "../../db/client";
+import { activities, activityItems, bills, feeOrderEvents, feeOrderLines, feeOrders, paymentOrders, schools } from "../../db/schema";
+import { enqueueJob } from "../../jobs/worker";
+import type { JobContext } from "../../jobs/registry";
+import { closeUnpaidOrder } from "../../jobs/closeExpiredOrders";
+import { registerPaymentKind, type PaymentKind, type PaymentOrder } from "../../payments/kinds";
+import { createPaymentOrder, type ChannelPayee, type OrderContext } from "../../payments/orders";
+import { ApiFailure, notFound } from "../../protocol/envelope";
+import { collectionSettings, schoolChannel } from "../fees";
+
+export const FEE_KIND = "fee";
+export const CLOSE_SIBLING_ORDERS = "collection.close_sibling_orders";
+/** the most bills one order pays */
+export const MAX_BILLS_PER_ORDER = 20;
+/** WeChat Pay's description is at most 127 bytes: a title of this many characters stays well within */
+const DESCRIPTION_CHARS = 30;
+
+/** Adds an entry to the order's timeline (its next position; the caller holds the order's lock). */
+export async function addOrderEvent(tx: DbOrTx, order: { id: number; sch_id: number; sysid: number }, event: string, at: Date, note: string | null = null): Promise<void> {
+  await tx.execute(sql`
+    INSERT INTO ${feeOrderEvents} (order_id, sch_id, sysid, sort, at, event, note)
+    SELECT ${order.id}, ${order.sch_id}, ${order.sysid}, count(*), ${at.toISOString()}::timestamptz, ${event}, ${note}
+    FROM ${feeOrderEvents} WHERE order_id = ${order.id}`);
+}
+
+/** The fee order of a payment order, or undefined. */
+async function feeOrderOf(tx: DbOrTx, payNo: string) {
+  const [row] = await tx.select().from(feeOrders).where(eq(feeOrders.pay_no, payNo));
+  return row;
+}
+
+/**
+ * Settles a paid fee order's bills: the bills still unpaid (or closed while it was open) become paid; the order is
+ * paid, flagged duplicate when any of its bills had been paid by another order. Answers the bills it paid.
+ */
+export async function settleFeeOrder(tx: DbOrTx, payNo: string, paid: { transactionId: string; paidAt: Date }, now: Date): Promise<{ orderId: number; paidBills: number[]; duplicate: boolean }> {
+  const order = await feeOrderOf(tx, payNo);
+  if (!order) throw new Error(`fee payment ${payNo} has no fee order`);
+  // its bills locked in id order: two orders paying the same bill at once follow each other here
+  const held = await queryRows<{ id: number; status: string }>(
+    tx,
+    sql`SELECT b.id, b.status FROM ${bills} b JOIN ${feeOrderLines} l ON l.bill_id = b.id WHERE l.order_id = ${order.id} ORDER BY b.id FOR UPDATE OF b`,
+  );
+  const paidBills = await queryRows<{ id: number }>(
+    tx,
+    sql`UPDATE ${bills} SET status = 'paid', paid_amount = l.amount, paid_at = ${paid.paidAt.toISOString()}::timestamptz
+        FROM ${feeOrderLines} l
+        WHERE l.order_id = ${order.id} AND ${bills}.id = l.bill_id AND ${bills}.status IN ('unpaid', 'closed')
+        RETURNING ${bills}.id`,
+  );
+  const duplicate = paidBills.length < held.length;
+  await tx
+    .update(feeOrders)
+    .set({ status: "paid", paid_at: paid.paidAt, transaction_id: paid.transactionId, duplicate: duplicate ? "Y" : "N" })
+    .where(eq(feeOrders.id, order.id));
+  await addOrderEvent(tx, order, duplicate ? "duplicate" : "paid", now, paid.transactionId);
+  if (duplicate) {
+    await writeAudit(tx, {
+      action: "fee_duplicate_payment",
+      entity: "order",
+      entityId: String(order.id),
+      detail: { pay_no: payNo, transaction_id: paid.transactionId, bills: held.map((b) => b.id), paid_before: held.filter((b) => !paidBills.some((p) => Number(p.id) === Number(b.id))).map((b) => b.id) },
+      sysid: order.sysid,
+      schId: order.sch_id,
+    });
+  }
+  const ids = paidBills.map((b) => Number(b.id));
+  if (ids.length > 0) {
+    // the other open orders for these bills can no longer be paid for them: closed at their gateway after commit
+    const siblings = await tx
+      .selectDistinct({ payNo: feeOrders.pay_no })
+      .from(feeOrderLines)
+      .innerJoin(feeOrders, eq(feeOrders.id, feeOrderLines.order_id))
+      .where(and(inArray(feeOrderLines.bill_id, ids), ne(feeOrders.id, order.id), eq(feeOrders.status, "unpaid")));
+    if (siblings.length > 0) await enqueueJob(tx, CLOSE_SIBLING_ORDERS, { pay_nos: siblings.map((s) => s.payNo).sort() }, { now });
+  }
+  return { orderId: order.id, paidBills: ids, duplicate };
+}
+
+/** A fee: paid to the school's channel; paying settles the order's bills and never touches a term. */
+export const FEE_PAYMENT: PaymentKind = {
+  kind: FEE_KIND,
+  payee: "school_channel",
+  async applyPaid(tx, order, _actor, now, paid) {
+    await settleFeeOrder(tx, order.payNo, paid, now);
+    return { appliedEnd: null };
+  },
+  async applyClosed(tx, order, now) {
+    const [closed] = await tx
+      .update(feeOrders)
+      .set({ status: "closed" })
+      .where(and(eq(feeOrders.pay_no, order.payNo), eq(feeOrders.status, "unpaid")))
+      .returning();
+    if (closed) await addOrderEvent(tx, closed, "closed", now);
+  },
+};
+
+registerPaymentKind(FEE_PAYMENT);
+
+/** A bill the payer may pay, with what its order line needs. */
+interface PayableBill {
+  id: number;
+  amount: number;
+  status: string;
+  class_id: number;
+  activity_id: number;
+  activity_title: string;
+  activity_status: string;
+}
+
+export interface NewFeeOrder {
+  studentId: number;
+  schId: number;
+  billIds: readonly number[];
+}
+
+/**
+ * Makes a fee order for bills of one student: only the student's own unpaid bills of open activities (another
+ * student's bill is not found; the student's own paid or closed bill is refused as not payable). A bill that has an
+ * open order already may get another: the first paid settles it, the other is closed or flagged (settleFeeOrder).
+ */
+export async function createFeeOrder(ctx: OrderContext, request: NewFeeOrder): Promise<{ payment: PaymentOrder; orderId: number }> {
+  const ids = [...new Set(request.billIds)];
+  if (ids.length === 0 || ids.length > MAX_BILLS_PER_ORDER) throw new ApiFailure("collection.payer.bills_invalid");
+  const found = (await ctx.db
+    .select({
+      id: bills.id,
+      amount: bills.amount,
+      status: bills.status,
+      class_id: bills.class_id,
+      activity_id: bills.activity_id,
+      activity_title: activities.title,
+      activity_status: activities.status,
+    })
+    .from(bills)
+    .innerJoin(activities, eq(activities.id, bills.activity_id))
+    .where(and(inArray(bills.id, ids), eq(bills.student_id, request.studentId), eq(bills.sch_id, request.schId)))
+    .orderBy(asc(bills.id))) as PayableBill[];
+  // a bill of anyone else is no bill at all to this payer
+  if (found.length !== ids.length) throw notFound();
+  if (found.some((b) => b.status !== "unpaid" || b.activity_status !== "open" || b.amount <= 0)) throw new ApiFailure("collection.payer.not_payable");
+  const [school] = await ctx.db.select({ sysid: schools.sysid }).from(schools).where(eq(schools.id, request.schId));
+  const channel = await schoolChannel(ctx.db, request.schId);
+  if (!school || !channel) throw new ApiFailure("collection.payer.no_channel");
+  const settings = await collectionSettings(ctx.db, school.sysid);
+  const total = found.reduce((sum, b) => sum + Number(b.amount), 0);
+  const activityIds = new Set(found.map((b) => b.activity_id));
+  const title = found[0].activity_title.slice(0, DESCRIPTION_CHARS);
+  let orderId = 0;
+  const payment = await createPaymentOrder(
+    ctx,
+    {
+      kind: FEE_KIND,
+      sysid: school.sysid,
+      schId: request.schId,
+      mealId: null,
+      title,
+      termMonths: 0,
+      totalFeeFen: total,
+      channel: { gateway: channel.gateway, subMchid: channel.sub_mchid } satisfies ChannelPayee,
+      payableMs: settings.orderTimeoutMinutes * 60_000,
+    },
+    async (tx, row) => {
+      const [order] = await tx
+        .insert(feeOrders)
+        .values({
+          order_no: row.orderid,
+          pay_no: row.payNo,
+          sysid: school.sysid,
+          sch_id: request.schId,
+          student_id: request.studentId,
+          class_id: found[0].class_id,
+          activity_id: activityIds.size === 1 ? found[0].activity_id : null,
+          amount: total,
+          status: "unpaid",
+          gateway: row.gateway,
+          created_at: row.createdAt,
+        })
+        .returning({ id: feeOrders.id, sch_id: feeOrders.sch_id, sysid: feeOrders.sysid });
+      orderId = order.id;
+      await tx.insert(feeOrderLines).values(
+        found.map((b, sort) => ({ order_id: order.id, sort, bill_id: b.id, title: b.activity_title, amount: Number(b.amount), sysid: school.sysid, sch_id: request.schId })),
+      );
+      await addOrderEvent(tx, order, "created", row.createdAt);
+    },
+  );
+  return { payment, orderId };
+}
+
+/** The fee items each activity bills (its required fixed items), by activity id: what a bill of it covers. */
+export async function billedItems(db: DbOrTx, activityIds: readonly number[]): Promise<Map<number, { title: string; amount: string }[]>> {
+  const out = new Map<number, { title: string; amount: string }[]>();
+  if (activityIds.length === 0) return out;
+  const rows = await db
+    .select({ activity_id: activityItems.activity_id, title: activityItems.title, amount: activityItems.amount })
+    .from(activityItems)
+    .where(and(inArray(activityItems.activity_id, [...activityIds]), eq(activityItems.required, "Y"), eq(activityItems.amount_mode, "fixed")))
+    .orderBy(asc(activityItems.activity_id), asc(activityItems.sort), asc(activityItems.id));
+  for (const row of rows) {
+    const list = out.get(row.activity_id) ?? [];
+    list.push({ title: row.title, amount: fenToYuan(Number(row.amount)) });
+    out.set(row.activity_id, list);
+  }
+  return out;
+}
+
+/**
+ * `collection.close_sibling_orders` {pay_nos}: the open orders holding bills another order paid are closed at their
+ * gateway, each asked first (one the payer paid meanwhile is applied, and flagged a duplicate). A gateway that cannot
+ * be reached fails the run, and the queue tries again later.
+ */
+export async function closeSiblingOrders(ctx: JobContext): Promise<{ closed: number; applied: number }> {
+  const payNos = Array.isArray(ctx.payload.pay_nos) ? ctx.payload.pay_nos.filter((p): p is string => typeof p === "string") : [];
+  const result = { closed: 0, applied: 0 };
+  if (payNos.length === 0) return result;
+  const open = await ctx.db
+    .select({ id: paymentOrders.id, payNo: paymentOrders.payNo, gateway: paymentOrders.gateway, merchantId: paymentOrders.merchantId, spMerchantId: paymentOrders.spMerchantId })
+    .from(paymentOrders)
+    .where(and(inArray(paymentOrders.payNo, payNos), inArray(paymentOrders.status, ["NOTPAY", "USERPAYING"])));
+  let failure: unknown = null;
+  for (const order of open) {
+    try {
+      const outcome = await closeUnpaidOrder(ctx.services, ctx.db, order);
+      if (outcome === "closed") result.closed++;
+      else if (outcome === "applied") result.applied++;
+    } catch (err) {
+      ctx.log.warn({ payNo: order.payNo, err: err instanceof Error ? err.message : String(err) }, "closing a sibling order failed; retried later");
+      failure = err;
+    }
+  }
+  // the orders closed stay closed: the retry finds only those left open
+  if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
+  return result;
+}

@@ -1,0 +1,272 @@
+/**
+ * The payer API on /weapi/h5api, without a session (docs/architecture.md, "Fee payments and the payer API"): the
+ * payer page of a channel QR code (`/h5/{code}`) reads the school and its open activities (h5entry), finds a student
+ * (h5find: a ticket bound to that student), pays bills (h5pay), polls the payment (h5checkpay) and reads the
+ * e-receipt (h5receipt). Nothing of another student is ever answered: a ticket reaches its own student's bills and
+ * orders only, anything else is not found. h5find is throttled per client address and per code, and answers every
+ * miss (unknown code, name or number) with one neutral message after the same queries.
+ */
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import { fenToYuan } from "../../../common/money";
+import { recordFailures, releaseAttempts, reserveAttempts, type ThrottleKey, type ThrottleRule } from "../../auth/throttle";
+import type { DbOrTx } from "../../db/client";
+import { activities, bills, classes, feeOrderLines, feeOrders, paymentOrders, qrChannels, schools, students } from "../../db/schema";
+import { applyPaidOrder } from "../../payments/apply";
+import { PAY_NO_PATTERN } from "../../payments/gateway";
+import { gatewayOfOrder, orderPayee } from "../../payments/orders";
+import { ApiFailure, notFound } from "../../protocol/envelope";
+import type { OperationContext, OperationRegistry } from "../../protocol/registry";
+import { collectionSettings } from "../fees";
+import { billedItems, createFeeOrder, MAX_BILLS_PER_ORDER } from "./feeOrders";
+import { issueTicket, ticketOf, type PayerTicket } from "./payerTickets";
+
+export const PAYER_API_PATH = "h5api";
+
+/** Wrong lookups per client address: generous, since many phones share an address (mobile carriers' NAT). */
+export const PAYER_LOOKUP_PER_IP: ThrottleRule = { maxFailures: 20, windowMs: 60_000, firstLockMs: 60_000, maxLockMs: 15 * 60_000 };
+/** Wrong lookups per QR code, from anywhere: a whole school's payers share one code, so more, and locks grow longer. */
+export const PAYER_LOOKUP_PER_CODE: ThrottleRule = { maxFailures: 100, windowMs: 60_000, firstLockMs: 60_000, maxLockMs: 60 * 60_000 };
+/** an unpaid WeChat Pay order is asked about at most this often while the payer page polls it */
+const GATEWAY_QUERY_INTERVAL_MS = 10_000;
+
+const CODE = z.string().trim().min(1).max(64);
+const TICKET = z.string().max(100);
+const PAY_NO = z.string().regex(PAY_NO_PATTERN);
+const ID = z.union([z.number().int().positive().max(2_147_483_647), z.string().regex(/^\d{1,10}$/).transform(Number)]);
+
+const entryPayload = z.object({ code: CODE });
+const findPayload = z.object({
+  code: CODE,
+  name: z.string().trim().min(1).max(50),
+  student_no: z.string().trim().max(32).optional(),
+  phone4: z.string().trim().max(4).optional(),
+});
+const payPayload = z.object({ ticket: TICKET, bill_ids: z.array(ID).min(1).max(MAX_BILLS_PER_ORDER) });
+const orderPayload = z.object({ ticket: TICKET, pay_no: PAY_NO });
+
+/** A name as the payer page shows it: its first and last characters, the rest starred (张*三, 李*). */
+export function maskName(name: string): string {
+  const chars = [...name.trim()];
+  if (chars.length <= 1) return chars.join("");
+  if (chars.length === 2) return `${chars[0]}*`;
+  return `${chars[0]}${"*".repeat(chars.length - 2)}${chars[chars.length - 1]}`;
+}
+
+interface QrCodeRow {
+  id: number;
+  sch_id: number;
+  sysid: number;
+  activity_id: number | null;
+}
+
+/** The QR code in use with this code, or undefined. */
+async function qrCodeOf(db: DbOrTx, code: string): Promise<QrCodeRow | undefined> {
+  const [row] = await db
+    .select({ id: qrChannels.id, sch_id: qrChannels.sch_id, sysid: qrChannels.sysid, activity_id: qrChannels.activity_id })
+    .from(qrChannels)
+    .where(and(eq(qrChannels.code, code), eq(qrChannels.status, "1")));
+  return row;
+}
+
+/** The open activities a QR code offers: its own activity (when open), else every open activity of its school. */
+async function openActivities(db: DbOrTx, qr: Pick<QrCodeRow, "sch_id" | "activity_id">) {
+  return db
+    .select({ id: activities.id, title: activities.title, end_date: activities.end_date })
+    .from(activities)
+    .where(and(eq(activities.sch_id, qr.sch_id), eq(activities.status, "open"), ...(qr.activity_id ? [eq(activities.id, qr.activity_id)] : [])))
+    .orderBy(asc(activities.end_date), asc(activities.id));
+}
+
+/** The student's bills of the code's open activities, with the items each covers. */
+async function billsOf(db: DbOrTx, studentId: number, qr: Pick<QrCodeRow, "sch_id" | "activity_id">) {
+  const open = await openActivities(db, qr);
+  if (open.length === 0) return [];
+  const rows = await db
+    .select({ id: bills.id, activity_id: bills.activity_id, amount: bills.amount, status: bills.status })
+    .from(bills)
+    .where(and(eq(bills.student_id, studentId), eq(bills.sch_id, qr.sch_id), inArray(bills.activity_id, open.map((a) => a.id))))
+    .orderBy(asc(bills.id));
+  const items = await billedItems(db, [...new Set(rows.map((r) => r.activity_id))]);
+  const titles = new Map(open.map((a) => [a.id, a.title]));
+  return rows.map((b) => ({
+    id: b.id,
+    activity_id: b.activity_id,
+    activity_title: titles.get(b.activity_id) ?? "",
+    items: items.get(b.activity_id) ?? [],
+    amount: fenToYuan(Number(b.amount)),
+    status: b.status,
+  }));
+}
+
+async function entry(ctx: OperationContext, payload: z.infer<typeof entryPayload>) {
+  const qr = await qrCodeOf(ctx.db, payload.code);
+  if (!qr) throw new ApiFailure("collection.payer.code_unknown");
+  const [school] = await ctx.db.select({ title: schools.title, status: schools.status }).from(schools).where(eq(schools.id, qr.sch_id));
+  if (!school) throw new ApiFailure("collection.payer.code_unknown");
+  const settings = await collectionSettings(ctx.db, qr.sysid);
+  const open = await openActivities(ctx.db, qr);
+  return {
+    data: {
+      items: {
+        school_title: school.title,
+        activities: open.map((a) => ({ id: a.id, title: a.title, end_date: a.end_date })),
+        lookup: settings.payerLookup,
+      },
+    },
+  };
+}
+
+/**
+ * h5find: the student of the code's school with this name and student number (or guardian phone's last four digits,
+ * as the provider's payer_lookup says). Throttled per address and per code; every miss answers the same message
+ * after the same queries, whether the code, the name or the number was wrong.
+ */
+async function find(ctx: OperationContext, payload: z.infer<typeof findPayload>) {
+  const qr = await qrCodeOf(ctx.db, payload.code);
+  const keys: ThrottleKey[] = [
+    { key: `h5find:ip:${ctx.ip}`, rule: PAYER_LOOKUP_PER_IP },
+    // the unknown codes share one key: they cannot make a known code's count grow
+    { key: `h5find:code:${qr ? qr.id : "?"}`, rule: PAYER_LOOKUP_PER_CODE },
+  ];
+  const lockedMs = await reserveAttempts(ctx.db, keys, ctx.now);
+  if (lockedMs > 0) throw new ApiFailure("collection.payer.throttled", { minutes: Math.max(1, Math.ceil(lockedMs / 60_000)) });
+  const settings = await collectionSettings(ctx.db, qr?.sysid ?? 0);
+  const byPhone = settings.payerLookup === "name_and_phone4";
+  const secret = (byPhone ? payload.phone4 : payload.student_no) ?? "";
+  const matches = await ctx.db
+    .select({ id: students.id, name: students.name, sysid: students.sysid, class_title: classes.title })
+    .from(students)
+    .innerJoin(classes, eq(classes.id, students.class_id))
+    .where(
+      and(
+        eq(students.sch_id, qr?.sch_id ?? -1),
+        eq(students.name, payload.name),
+        eq(students.status, "1"),
+        byPhone ? sql`right(${students.guardian_phone}, 4) = ${secret}` : eq(students.student_no, secret),
+      ),
+    )
+    .limit(2);
+  // nothing found, two found (the same name and phone digits), or nothing given: one answer for every miss
+  if (!qr || matches.length !== 1 || secret === "") {
+    await recordFailures(ctx.db, keys, ctx.now);
+    throw new ApiFailure("collection.payer.not_found");
+  }
+  // a lookup that found its student is given back: only misses count
+  await releaseAttempts(ctx.db, keys.map((k) => k.key));
+  const student = matches[0];
+  const ticket = await issueTicket(ctx.db, { studentId: student.id, schId: qr.sch_id, sysid: qr.sysid, qrchnlId: qr.id }, ctx.now);
+  return {
+    data: {
+      items: {
+        ticket,
+        student: { name: maskName(student.name), class_title: student.class_title },
+        bills: await billsOf(ctx.db, student.id, qr),
+      },
+    },
+  };
+}
+
+async function pay(ctx: OperationContext, payload: z.infer<typeof payPayload>) {
+  const ticket = await ticketOf(ctx.db, payload.ticket, ctx.now);
+  const { payment } = await createFeeOrder(ctx, { studentId: ticket.studentId, schId: ticket.schId, billIds: payload.bill_ids });
+  return {
+    data: {
+      items: {
+        orderid: payment.orderid,
+        pay_no: payment.payNo,
+        total_fee: fenToYuan(payment.totalFeeFen),
+        payparam: { code_url: payment.codeUrl },
+        // a test payment: the payer page says so plainly
+        sandbox: payment.gateway === "sandbox",
+      },
+    },
+  };
+}
+
+/** The ticket's student's order with this pay_no; not found for anyone else's. */
+async function ticketOrder(ctx: OperationContext, ticket: PayerTicket, payNo: string) {
+  const [order] = await ctx.db
+    .select()
+    .from(feeOrders)
+    .where(and(eq(feeOrders.pay_no, payNo), eq(feeOrders.student_id, ticket.studentId), eq(feeOrders.sch_id, ticket.schId)));
+  if (!order) throw notFound();
+  return order;
+}
+
+const lastGatewayQuery = new Map<string, number>();
+
+/** Asks WeChat Pay about an unpaid order now and then while the page polls (a lost notification), and applies it. */
+async function queryGatewayNowAndThen(ctx: OperationContext, payNo: string): Promise<void> {
+  const nowMs = ctx.now.getTime();
+  const last = lastGatewayQuery.get(payNo);
+  if (last !== undefined && nowMs - last < GATEWAY_QUERY_INTERVAL_MS) return;
+  if (lastGatewayQuery.size > 10_000) lastGatewayQuery.clear();
+  lastGatewayQuery.set(payNo, nowMs);
+  const [order] = await ctx.db.select().from(paymentOrders).where(eq(paymentOrders.payNo, payNo));
+  if (!order || order.gateway === "sandbox" || order.status === "SUCCESS") return;
+  try {
+    const gateway = await gatewayOfOrder(ctx.services, order, ctx.origin);
+    const trade = await gateway?.query(payNo, orderPayee(order));
+    if (trade?.state !== "SUCCESS" || trade.amountFen === undefined) return;
+    await applyPaidOrder(
+      ctx.db,
+      { payNo, gateway: "wechatpay", amountFen: trade.amountFen, merchantId: trade.merchantId ?? "", transactionId: trade.transactionId ?? "", paidAt: trade.paidAt, ip: ctx.ip },
+      ctx.now,
+    );
+  } catch (err) {
+    // the notification may still come; the page asks again
+    ctx.log.warn({ err, payNo }, "querying the payment gateway failed");
+  }
+}
+
+async function checkPay(ctx: OperationContext, payload: z.infer<typeof orderPayload>) {
+  const ticket = await ticketOf(ctx.db, payload.ticket, ctx.now);
+  let order = await ticketOrder(ctx, ticket, payload.pay_no);
+  if (order.status === "unpaid" && order.gateway !== "sandbox") {
+    await queryGatewayNowAndThen(ctx, order.pay_no);
+    order = await ticketOrder(ctx, ticket, payload.pay_no);
+  }
+  return { data: { items: { pay_no: order.pay_no, status: order.status, amount: fenToYuan(order.amount), paid_at: order.paid_at?.toISOString() ?? null } } };
+}
+
+async function receipt(ctx: OperationContext, payload: z.infer<typeof orderPayload>) {
+  const ticket = await ticketOf(ctx.db, payload.ticket, ctx.now);
+  const order = await ticketOrder(ctx, ticket, payload.pay_no);
+  if (order.paid_at === null || order.status === "unpaid" || order.status === "closed") throw new ApiFailure("collection.payer.not_paid");
+  const [facts] = await ctx.db
+    .select({ school_title: schools.title, student_name: students.name, class_title: classes.title })
+    .from(students)
+    .innerJoin(schools, eq(schools.id, students.sch_id))
+    .innerJoin(classes, eq(classes.id, order.class_id))
+    .where(eq(students.id, order.student_id));
+  const lines = await ctx.db
+    .select({ title: feeOrderLines.title, amount: feeOrderLines.amount })
+    .from(feeOrderLines)
+    .where(eq(feeOrderLines.order_id, order.id))
+    .orderBy(asc(feeOrderLines.sort), asc(feeOrderLines.id));
+  return {
+    data: {
+      items: {
+        school_title: facts?.school_title ?? "",
+        student: { name: maskName(facts?.student_name ?? ""), class_title: facts?.class_title ?? "" },
+        items: lines.map((l) => ({ title: l.title, amount: fenToYuan(Number(l.amount)) })),
+        amount: fenToYuan(order.amount),
+        paid_at: order.paid_at.toISOString(),
+        transaction_id: order.transaction_id ?? "",
+        order_no: order.order_no,
+        pay_no: order.pay_no,
+        // the voucher's number comes with the vouchers
+        receipt_no: null,
+      },
+    },
+  };
+}
+
+export function registerPayerApi(registry: OperationRegistry): void {
+  registry.add({ path: PAYER_API_PATH, method: "h5entry", needsToken: false, schema: entryPayload, handler: entry });
+  registry.add({ path: PAYER_API_PATH, method: "h5find", needsToken: false, schema: findPayload, handler: find });
+  registry.add({ path: PAYER_API_PATH, method: "h5pay", needsToken: false, schema: payPayload, handler: pay });
+  registry.add({ path: PAYER_API_PATH, method: "h5checkpay", needsToken: false, schema: orderPayload, handler: checkPay });
+  registry.add({ path: PAYER_API_PATH, method: "h5receipt", needsToken: false, schema: orderPayload, handler: receipt });
+}

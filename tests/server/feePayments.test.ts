@@ -1,0 +1,262 @@
+/**
+ * Fee payments, on both databases: a fee order is paid to the school's channel (the sandbox, in service-provider
+ * mode with the channel's sub-merchant) and settles its bills, once, whatever reports it and however often; two
+ * payers paying one bill at once pay it once and the second order is kept, flagged duplicate; the other open orders
+ * of a paid bill are closed at their gateway by a job; a payment whose notification never came is applied by the
+ * closing job, not closed; no fee touches a term. The console's order list and record keep to each caller's schools.
+ */
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { and, count, eq } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { tableColumn } from "../../server/db/catalogueTables";
+import { auditLog, feeOrderEvents, jobs, paymentChannels, providers, schoolChannels, schools } from "../../server/db/schema";
+import { describeOnDatabases } from "../helpers/db";
+import { FAKE_PUBLIC_KEY_ID, FakeWechatPay, type SignedNotification } from "../helpers/fakeWechatPay";
+import { billOf, confirmSandbox, feeOrderOf, findStudent, h5, itemsOf, payBills, payerWorld, paymentOrderOf, unpaidStudents, type PayerStudent, type PayerWorld, type Row } from "./payerSupport";
+import { createTestApp, type TestApp } from "./support";
+
+const EN = { "accept-language": "en" };
+
+describeOnDatabases("fee payments", (kind) => {
+  let t: TestApp;
+  let world: PayerWorld;
+  let pupils: PayerStudent[];
+  const tokens: Record<string, string> = {};
+  const call = (user: string, method: string, payload: Row = {}) => t.call("adminapiv2", method, payload, { token: tokens[user], headers: EN });
+  const events = async (orderId: number) =>
+    (await t.db.select({ event: feeOrderEvents.event }).from(feeOrderEvents).where(eq(feeOrderEvents.order_id, orderId)).orderBy(feeOrderEvents.sort)).map((e) => e.event);
+
+  const terms = async () => {
+    const schoolTerms = await t.db.select({ id: tableColumn(schools, "id"), end: tableColumn(schools, "endtime") }).from(schools);
+    const providerTerms = await t.db.select({ id: tableColumn(providers, "id"), end: tableColumn(providers, "end_time") }).from(providers);
+    return { schools: schoolTerms.map((s) => `${s.id}:${String(s.end)}`).sort(), providers: providerTerms.map((p) => `${p.id}:${String(p.end)}`).sort() };
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    for (const u of ["svc", "staff", "school", "harbour", "svcv1", "schoolv1", "sysadmin", "pickup"]) tokens[u] = await t.login(u);
+    world = await payerWorld(t, tokens.svc);
+    pupils = await unpaidStudents(t, world, 12);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("pays a fee to the school's channel in service-provider mode, settles the bill once and leaves every term unchanged", async () => {
+    const before = await terms();
+    const pupil = pupils[0];
+    const order = await payBills(t, await findStudent(t, world, pupil), [pupil.billId]);
+    expect(order.total_fee).toBe((pupil.billAmountFen / 100).toFixed(2));
+    const payment = await paymentOrderOf(t, order.pay_no);
+    // the school's sandbox channel: its sub-merchant is the payee, the sandbox the gateway
+    expect(payment).toMatchObject({ kind: "fee", gateway: "sandbox", status: "NOTPAY", spMerchantId: "", termMonths: 0 });
+    expect(payment.merchantId).toMatch(/^99\d{8}$/);
+
+    expect((await confirmSandbox(t, order.payparam.code_url)).return_code).toBe("SUCCESS");
+    // a notification delivered twice applies once
+    expect((await confirmSandbox(t, order.payparam.code_url)).return_code).toBe("SUCCESS");
+    const fee = await feeOrderOf(t, order.pay_no);
+    expect(fee).toMatchObject({ status: "paid", duplicate: "N", amount: pupil.billAmountFen, transaction_id: `SANDBOX${order.pay_no}` });
+    expect(await billOf(t, pupil.billId)).toMatchObject({ status: "paid", paid_amount: pupil.billAmountFen });
+    expect(await events(fee.id)).toEqual(["created", "paid"]);
+    const [{ n }] = await t.db.select({ n: count() }).from(auditLog).where(and(eq(auditLog.action, "payment"), eq(auditLog.entityId, order.pay_no)));
+    expect(Number(n)).toBe(1);
+    expect(await terms()).toEqual(before);
+
+    // the bill is paid: it cannot be ordered again
+    const again = await h5(t, "h5pay", { ticket: await findStudent(t, world, pupil), bill_ids: [pupil.billId] });
+    expect(again.return_code).toBe("FAIL");
+    expect(again.return_msg).toBe("A bill chosen can no longer be paid. Please refresh the list.");
+  });
+
+  it("refuses bad bill lists and a payment whose amount differs from its order", async () => {
+    const pupil = pupils[1];
+    const ticket = await findStudent(t, world, pupil);
+    for (const bill_ids of [[], Array.from({ length: 21 }, (_, i) => i + 1), ["x"], [-1], [pupil.billId, 2 ** 31]]) {
+      expect((await h5(t, "h5pay", { ticket, bill_ids })).return_code, JSON.stringify(bill_ids)).toBe("FAIL");
+    }
+    const order = await payBills(t, ticket, [pupil.billId]);
+    // a report of another amount is a mismatch: audited, nothing applied
+    const { applyPaidOrder, PaymentMismatchError } = await import("../../server/payments/apply");
+    const payment = await paymentOrderOf(t, order.pay_no);
+    await expect(
+      applyPaidOrder(t.db, { payNo: order.pay_no, gateway: "sandbox", amountFen: payment.totalFeeFen - 1, merchantId: payment.merchantId, transactionId: "T1", ip: "" }, t.clock.now()),
+    ).rejects.toBeInstanceOf(PaymentMismatchError);
+    await expect(
+      applyPaidOrder(t.db, { payNo: order.pay_no, gateway: "sandbox", amountFen: payment.totalFeeFen, merchantId: "1900000109", transactionId: "T1", ip: "" }, t.clock.now()),
+    ).rejects.toBeInstanceOf(PaymentMismatchError);
+    expect((await feeOrderOf(t, order.pay_no)).status).toBe("unpaid");
+    expect((await billOf(t, pupil.billId)).status).toBe("unpaid");
+  });
+
+  it("pays a bill once when two payers pay it at once: the second order is kept paid, flagged duplicate and audited", async () => {
+    const pupil = pupils[2];
+    const first = await payBills(t, await findStudent(t, world, pupil, "203.0.113.21"), [pupil.billId], "203.0.113.21");
+    const second = await payBills(t, await findStudent(t, world, pupil, "203.0.113.22"), [pupil.billId], "203.0.113.22");
+    const answers = await Promise.all([confirmSandbox(t, first.payparam.code_url, { ip: "198.51.100.21" }), confirmSandbox(t, second.payparam.code_url, { ip: "198.51.100.22" })]);
+    expect(answers.map((a) => a.return_code)).toEqual(["SUCCESS", "SUCCESS"]);
+    const orders = [await feeOrderOf(t, first.pay_no), await feeOrderOf(t, second.pay_no)];
+    expect(orders.map((o) => o.status)).toEqual(["paid", "paid"]);
+    expect(orders.map((o) => o.duplicate).sort()).toEqual(["N", "Y"]);
+    expect(await billOf(t, pupil.billId)).toMatchObject({ status: "paid", paid_amount: pupil.billAmountFen });
+    const flagged = orders.find((o) => o.duplicate === "Y")!;
+    expect(await events(flagged.id)).toEqual(["created", "duplicate"]);
+    const [audit] = await t.db.select().from(auditLog).where(and(eq(auditLog.action, "fee_duplicate_payment"), eq(auditLog.entityId, String(flagged.id))));
+    expect(audit).toMatchObject({ schId: world.schId, sysid: world.sysid });
+  });
+
+  it("closes the other open orders of a paid bill at their gateway, by a job", async () => {
+    const pupil = pupils[3];
+    const ticket = await findStudent(t, world, pupil);
+    const paid = await payBills(t, ticket, [pupil.billId]);
+    const sibling = await payBills(t, ticket, [pupil.billId]);
+    expect((await confirmSandbox(t, paid.payparam.code_url)).return_code).toBe("SUCCESS");
+    const queued = await t.db.select().from(jobs).where(and(eq(jobs.kind, "collection.close_sibling_orders"), eq(jobs.status, "queued")));
+    expect(queued.map((j) => j.payload)).toContainEqual({ pay_nos: [sibling.pay_no] });
+    await t.app.jobs.runDueJobs();
+    expect((await paymentOrderOf(t, sibling.pay_no)).status).toBe("CLOSED");
+    const closed = await feeOrderOf(t, sibling.pay_no);
+    expect(closed.status).toBe("closed");
+    expect(await events(closed.id)).toEqual(["created", "closed"]);
+    // the closed order can no longer be paid at the sandbox
+    expect((await confirmSandbox(t, sibling.payparam.code_url)).return_code).toBe("FAIL");
+    expect((await feeOrderOf(t, paid.pay_no)).status).toBe("paid");
+  });
+
+  it("lists orders with their states' counts and the amount over the filter, each caller inside its own schools", async () => {
+    const list = await call("svc", "orderlist", { sch_id: world.schId, limit: 5 });
+    expect(list.return_code, list.return_msg).toBe("SUCCESS");
+    const rows = list.data?.items as Row[];
+    expect(rows.length).toBeGreaterThan(0);
+    const summary = list.data?.summary as Row;
+    expect(summary).toMatchObject({ count: list.data?.total });
+    expect(typeof summary.amount).toBe("string");
+    expect((list.data?.tabs as Row[] | Row | undefined) !== undefined).toBe(true);
+    const paid = await call("svc", "orderlist", { sch_id: world.schId, status: "paid", limit: 100 });
+    expect((paid.data?.items as Row[]).every((r) => r.status === "paid")).toBe(true);
+
+    const id = rows[0].id;
+    const info = await call("school", "orderinfo", { id });
+    expect(info.return_code, info.return_msg).toBe("SUCCESS");
+    expect((itemsOf(info).lines as Row[]).length).toBeGreaterThan(0);
+    expect((itemsOf(info).events as Row[]).map((e) => e.event)[0]).toBe("created");
+    // another provider's and another school's accounts find nothing
+    for (const user of ["harbour", "svcv1", "schoolv1"]) {
+      expect((await call(user, "orderinfo", { id })).return_msg, user).toBe("Record not found");
+      const theirs = await call(user, "orderlist", { limit: 100 });
+      expect((theirs.data?.items as Row[]).filter((r) => Number(r.sch_id) === world.schId), user).toEqual([]);
+    }
+    // roles the order pages are not for
+    for (const user of ["sysadmin", "pickup"]) expect((await call(user, "orderlist", {})).return_code, user).toBe("FAIL");
+    // read-only: no add, edit or delete
+    expect((await call("svc", "orderdel", { id })).return_code).toBe("FAIL");
+  });
+
+  it("makes channel QR codes with a random url-safe code and the payer page's address, for the provider only", async () => {
+    const added = await call("svc", "qrchnladd", { sch_id: world.schId, title: "Hall", code: "chosen" });
+    expect(added.return_code, added.return_msg).toBe("SUCCESS");
+    const a = itemsOf(added);
+    const b = itemsOf(await call("svc", "qrchnladd", { sch_id: world.schId, title: "Office" }));
+    expect(String(a.code)).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(a.code).not.toBe("chosen");
+    expect(a.code).not.toBe(b.code);
+    // the server's public address (here the one the request was sent to) and the code
+    expect(String(a.url)).toMatch(new RegExp(`^http://localhost(:80)?/h5/${String(a.code)}$`));
+    expect((await call("school", "qrchnladd", { sch_id: world.schId, title: "Mine" })).return_code).toBe("FAIL");
+    const harbourSchool = (await t.db.select({ id: schools.id }).from(schools).where(eq(schools.title, "Harbour Bay School")))[0].id;
+    expect((await call("svc", "qrchnladd", { sch_id: harbourSchool, title: "Theirs" })).return_code).toBe("FAIL");
+  });
+  it("applies a payment whose notification never came when the closing job finds it paid, and closes the unpaid ones", async () => {
+    const [lost, unpaid] = [pupils[4], pupils[5]];
+    const lostOrder = await payBills(t, await findStudent(t, world, lost), [lost.billId]);
+    const unpaidOrder = await payBills(t, await findStudent(t, world, unpaid), [unpaid.billId]);
+    expect((await confirmSandbox(t, lostOrder.payparam.code_url, { notify: false })).return_code).toBe("SUCCESS");
+    expect((await feeOrderOf(t, lostOrder.pay_no)).status).toBe("unpaid");
+    // past the provider's order timeout (two hours by default)
+    // (the last test: sessions idle this long have ended)
+    t.clock.advance(2 * 3600_000 + 60_000);
+    await t.app.jobs.runDueJobs();
+    expect(await feeOrderOf(t, lostOrder.pay_no)).toMatchObject({ status: "paid", duplicate: "N" });
+    expect((await billOf(t, lost.billId)).status).toBe("paid");
+    expect((await feeOrderOf(t, unpaidOrder.pay_no)).status).toBe("closed");
+    expect((await billOf(t, unpaid.billId)).status).toBe("unpaid");
+  });
+
+});
+
+describeOnDatabases("fee payments through WeChat Pay in service-provider mode", (kind) => {
+  const SP_MCHID = "1900009191";
+  const SUB_MCHID = "1900000109";
+  const APPID = "wxd678efh567hg6787";
+  const SERIAL = "5157F09EFDC096DE15EBE81A47057A7232F1B8E1";
+  const API_V3_KEY = "0123456789abcdefghijABCDEFGHIJ01";
+  let t: TestApp;
+  let fake: FakeWechatPay;
+  let world: PayerWorld;
+  let pupils: PayerStudent[];
+  const merchantKeys = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const deliver = (notification: SignedNotification) =>
+    t.app.inject({ method: "POST", url: new URL(notification.url).pathname, headers: notification.headers, payload: notification.body });
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, { paymentKey: { key: randomBytes(32).toString("base64") } });
+    fake = await FakeWechatPay.start({ mchid: SP_MCHID, appid: APPID, serialNo: SERIAL, publicKey: merchantKeys.publicKey, apiV3Key: API_V3_KEY, subMerchants: [{ subMchid: SUB_MCHID }] }, t.clock);
+    const set = await t.call(
+      "adminapiv2",
+      "paymerchantset",
+      {
+        gateway: "wechatpay",
+        merchant_id: SP_MCHID,
+        appid: APPID,
+        merchant_serial_no: SERIAL,
+        private_key: merchantKeys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+        api_v3_key: API_V3_KEY,
+        platform_key_id: FAKE_PUBLIC_KEY_ID,
+        platform_public_key: fake.publicKeyPem,
+        api_base: fake.url,
+        enabled: "Y",
+      },
+      { token: await t.login("sysadmin") },
+    );
+    expect(set.return_code, set.return_msg).toBe("SUCCESS");
+    world = await payerWorld(t, await t.login("svc"));
+    // the school's channel: Sunrise's WeChat Pay sub-merchant, approved
+    const [channel] = await t.db.update(paymentChannels).set({ status: "approved", sub_mchid: SUB_MCHID }).where(eq(paymentChannels.title, "Sunrise WeChat Pay")).returning();
+    await t.db.update(schoolChannels).set({ paychnl_id: channel.id }).where(eq(schoolChannels.sch_id, world.schId));
+    pupils = await unpaidStudents(t, world, 3);
+  });
+  afterAll(async () => {
+    await fake?.close();
+    await t?.close();
+  });
+
+  it("orders for the school's sub-merchant through the platform merchant, and applies its notification once", async () => {
+    const pupil = pupils[0];
+    const order = await payBills(t, await findStudent(t, world, pupil), [pupil.billId]);
+    const remote = fake.orders.get(order.pay_no)!;
+    expect(remote).toMatchObject({ mchid: SP_MCHID, subMchid: SUB_MCHID, totalFen: pupil.billAmountFen });
+    expect(new URL(remote.notifyUrl).pathname).toBe(`/pay/notify/wechatpay/${SP_MCHID}`);
+    expect(await paymentOrderOf(t, order.pay_no)).toMatchObject({ gateway: "wechatpay", merchantId: SUB_MCHID, spMerchantId: SP_MCHID });
+
+    // another sub-merchant named: refused, nothing paid
+    expect((await deliver(fake.notification(order.pay_no, { subMchid: "1900000110" }))).statusCode).toBe(400);
+    expect((await feeOrderOf(t, order.pay_no)).status).toBe("unpaid");
+    const notification = fake.notification(order.pay_no);
+    expect((await deliver(notification)).statusCode).toBe(204);
+    expect((await deliver(notification)).statusCode).toBe(204);
+    expect(await feeOrderOf(t, order.pay_no)).toMatchObject({ status: "paid", transaction_id: remote.transactionId });
+    expect((await billOf(t, pupil.billId)).status).toBe("paid");
+  });
+
+  it("queries and closes fee orders at the gateway naming the sub-merchant: a lost notification applied, an unpaid order closed", async () => {
+    const [lost, unpaid] = [pupils[1], pupils[2]];
+    const lostOrder = await payBills(t, await findStudent(t, world, lost), [lost.billId]);
+    const unpaidOrder = await payBills(t, await findStudent(t, world, unpaid), [unpaid.billId]);
+    fake.markPaid(lostOrder.pay_no);
+    t.clock.advance(2 * 3600_000 + 60_000);
+    await t.app.jobs.runDueJobs();
+    expect((await feeOrderOf(t, lostOrder.pay_no)).status).toBe("paid");
+    expect((await feeOrderOf(t, unpaidOrder.pay_no)).status).toBe("closed");
+    expect(fake.orders.get(unpaidOrder.pay_no)?.state).toBe("CLOSED");
+  });
+});
