@@ -2,7 +2,7 @@
  * The tenant a call acts in: `sysid` (provider) and `sch_id` (school) named in the payload, checked against the
  * caller's authority. Outside it the answer is the same FAIL as for a record that does not exist.
  */
-import { notFound } from "../protocol/envelope";
+import { ApiFailure, notFound } from "../protocol/envelope";
 import { MAX_INT } from "../protocol/validation";
 import type { DbOrTx } from "../db/client";
 import { loadProvider, loadSchool, type Authority, type ProviderFacts, type SchoolFacts } from "./authority";
@@ -119,4 +119,13 @@ async function scopeOf(db: DbOrTx, auth: Authority, payload: Record<string, unkn
       return { sysid: ownSysid, provider, schids: [school.id], pickupPointIds: null };
     }
   }
+}
+
+/**
+ * The one school a write acts in (a record added, a code redeemed, an import): the school the payload names, inside
+ * the caller's scope; FAIL api.school_required when it names none (a provider working across its schools).
+ */
+export function schoolOfWrite(scope: Scope, payload: Record<string, unknown>): number {
+  if (scope.schids === null || scope.schids.length !== 1 || payload.sch_id === undefined) throw new ApiFailure("api.school_required");
+  return scope.schids[0]!;
 }

@@ -7,7 +7,7 @@ import { and, asc, count, desc, eq, getTableColumns, gte, ilike, lt, lte, ne, sq
 import type { AnyPgColumn, SelectedFields } from "drizzle-orm/pg-core";
 import type { CrudAction, EntityDecl, FieldDecl } from "../../common/catalogue";
 import { writeAudit } from "../auth/audit";
-import { parseTenantId, resolveScope, type Scope } from "../auth/scope";
+import { parseTenantId, resolveScope, schoolOfWrite, type Scope } from "../auth/scope";
 import { tenantFilter } from "../auth/tenantFilter";
 import { isColumnField, tableColumn, tenantColumnNames, uniqueColumns, uniqueIndexName, type CatalogueTable } from "../db/catalogueTables";
 import type { DbOrTx } from "../db/client";
@@ -653,8 +653,7 @@ class EntityCrud {
       record[this.tenant.sysid] = scope.sysid;
     }
     if (this.tenant.schid && this.tenant.schid !== "id") {
-      if (scope.schids === null || scope.schids.length !== 1 || ctx.payload.sch_id === undefined) throw new ApiFailure("api.school_required");
-      record[this.tenant.schid] = scope.schids[0];
+      record[this.tenant.schid] = schoolOfWrite(scope, ctx.payload);
     }
     const row = await this.writing(ctx, () =>
       ctx.db.transaction(async (tx) => {

@@ -19,7 +19,7 @@ import { z } from "zod";
 import type { EntityDecl, FieldDecl, ImportDecl } from "../../common/catalogue";
 import { hasAnyRole } from "../../common/roleKeys";
 import { writeAudit } from "../auth/audit";
-import { resolveScope } from "../auth/scope";
+import { resolveScope, schoolOfWrite } from "../auth/scope";
 import { tenantFilter, type TenantColumns } from "../auth/tenantFilter";
 import { isColumnField, tableColumn, tenantColumnNames, type CatalogueTable } from "../db/catalogueTables";
 import type { DbOrTx } from "../db/client";
@@ -279,8 +279,7 @@ class EntityImport {
     if (!auth) throw new ApiFailure("api.not_found");
     const scope = await resolveScope(ctx.db, auth, ctx.payload);
     if (scope.sysid === null) throw new ApiFailure("api.scope_required");
-    if (scope.schids === null || scope.schids.length !== 1 || ctx.payload.sch_id === undefined) throw new ApiFailure("api.school_required");
-    const target = { sysid: scope.sysid, schid: scope.schids[0] };
+    const target = { sysid: scope.sysid, schid: schoolOfWrite(scope, ctx.payload) };
     // each import holds its file and rows: a few at a time, the next ones wait, beyond that the server is busy
     if (importSlots.activeCount + importSlots.pendingCount >= IMPORTS_AT_ONCE + IMPORTS_WAITING) throw new ApiFailure("import.busy");
     return importSlots(() => this.runInSlot(ctx, input, target));

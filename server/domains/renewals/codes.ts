@@ -10,7 +10,7 @@ import { and, eq, gte, isNull, or, type SQL } from "drizzle-orm";
 import { businessDay, isCalendarDay } from "../../../common/term";
 import { writeAudit } from "../../auth/audit";
 import { loadProvider, loadSchool } from "../../auth/authority";
-import { parseTenantId, resolveScope } from "../../auth/scope";
+import { parseTenantId, resolveScope, schoolOfWrite } from "../../auth/scope";
 import { recordFailures, releaseAttempts, reserveAttempts, type ThrottleKey } from "../../auth/throttle";
 import { actcodeAddOperation } from "../../../resources.config";
 import { tableColumn } from "../../db/catalogueTables";
@@ -211,8 +211,8 @@ export function registerCodeOperations(registry: OperationRegistry): void {
     effect: "renewal",
     async handler(ctx) {
       const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);
-      if (scope.sysid === null || scope.schids === null || scope.schids.length !== 1 || ctx.payload.sch_id === undefined) throw new ApiFailure("api.school_required");
-      const schId = scope.schids[0];
+      const schId = schoolOfWrite(scope, ctx.payload);
+      if (scope.sysid === null) throw new ApiFailure("api.school_required");
       const term = await redeem(ctx, ctx.payload.code, {
         target: "school",
         sysid: scope.sysid,
