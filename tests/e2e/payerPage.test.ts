@@ -1,0 +1,141 @@
+/**
+ * The payer's phone page in Chromium at 390 px, in Chinese, against the real server: a parent opens a school's
+ * QR code address (/h5/{code}), sees the school and its open collection, is told neutrally when the student is not
+ * found, finds the student by name and student number, chooses the unpaid bill, opens the sandbox's payment page
+ * from the phone itself, pays there, comes back and sees the result and the e-receipt, which a reload keeps.
+ */
+import type { Page } from "playwright-core";
+import { and, asc, eq } from "drizzle-orm";
+import { expect, test } from "vitest";
+import { activities, bills, feeOrders, schools, students } from "../../server/db/schema";
+import { DEMO_PASSWORD, describeInBrowser, type BrowserSuite } from "../helpers/browser";
+import { api } from "../helpers/server";
+
+const SCHOOL = "Sunrise No.1 Primary School";
+
+interface Payer {
+  code: string;
+  activityTitle: string;
+  name: string;
+  studentNo: string;
+  billId: number;
+  /** yuan, as the page shows it */
+  amount: string;
+}
+
+const yuan = (fen: number) => `${Math.floor(fen / 100)}.${String(fen % 100).padStart(2, "0")}`;
+
+/** The school's provider (svc) makes a payer QR code for it; a student with an unpaid bill of its open activity. */
+async function payerOfDemoSchool(suite: BrowserSuite): Promise<Payer> {
+  const db = suite.server.server.database.db;
+  const [school] = await db.select({ id: schools.id }).from(schools).where(eq(schools.title, SCHOOL));
+  const login = await api(suite.url, "adminapi", "login", { username: "svc", password: DEMO_PASSWORD });
+  expect(login.return_code, login.return_msg).toBe("SUCCESS");
+  const added = await api(suite.url, "adminapiv2", "qrchnladd", { sch_id: school.id, title: "校门口海报" }, String(login.data?.token));
+  expect(added.return_code, added.return_msg).toBe("SUCCESS");
+  const code = String((added.data?.items as { code: string }).code);
+  const [unpaid] = await db
+    .select({ billId: bills.id, amount: bills.amount, name: students.name, studentNo: students.student_no, activityTitle: activities.title })
+    .from(bills)
+    .innerJoin(students, eq(students.id, bills.student_id))
+    .innerJoin(activities, eq(activities.id, bills.activity_id))
+    .where(and(eq(bills.sch_id, school.id), eq(bills.status, "unpaid"), eq(activities.status, "open"), eq(students.status, "1")))
+    .orderBy(asc(bills.id))
+    .limit(1);
+  expect(unpaid, "an unpaid bill of an open activity in the demo school").toBeDefined();
+  return { code, activityTitle: unpaid.activityTitle, name: unpaid.name, studentNo: String(unpaid.studentNo), billId: unpaid.billId, amount: yuan(Number(unpaid.amount)) };
+}
+
+/** The browser's back button until the payer page is shown again (the payment page's form added entries of its own). */
+async function backToPayerPage(page: Page): Promise<void> {
+  for (let i = 0; i < 4 && !new URL(page.url()).pathname.startsWith("/h5/"); i++) await page.goBack();
+  expect(new URL(page.url()).pathname).toMatch(/^\/h5\//);
+}
+
+describeInBrowser(
+  "the payer's phone page",
+  (suite) => {
+    test("a parent finds the student, pays the bill in the sandbox from the phone and gets the e-receipt", async () => {
+      const { page } = suite;
+      await page.setViewportSize({ width: 390, height: 844 });
+      const payer = await payerOfDemoSchool(suite);
+
+      await page.goto(`${suite.url}/h5/${payer.code}`);
+      expect(await page.getByTestId("h5-school-title").innerText()).toBe(SCHOOL);
+      expect(await page.getByTestId("h5-activity").allInnerTexts()).toContainEqual(expect.stringContaining(payer.activityTitle));
+      // the page speaks Chinese, and fits the phone's width
+      expect(await page.getByTestId("h5-find-submit").innerText()).toBe("查询账单");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+      // a wrong student number: one neutral message, nothing else
+      await page.getByTestId("h5-find-name").fill(payer.name);
+      await page.getByTestId("h5-find-student-no").fill(`${payer.studentNo}9`);
+      await page.getByTestId("h5-find-submit").click();
+      const refusal = await page.getByTestId("h5-find-error").innerText();
+      expect(refusal.trim().length).toBeGreaterThan(0);
+      expect(await page.getByTestId("h5-student").count()).toBe(0);
+
+      await page.getByTestId("h5-find-student-no").fill(payer.studentNo);
+      await page.getByTestId("h5-find-submit").click();
+      await page.getByTestId("h5-student").waitFor();
+      // the name comes masked: its first character, never the whole name (a two-character name keeps only one)
+      const shownName = (await page.locator(".student-name").innerText()).trim();
+      expect(shownName.startsWith([...payer.name][0])).toBe(true);
+      expect(shownName).toContain("*");
+      const bill = page.getByTestId(`h5-bill-${payer.billId}`);
+      expect(await bill.innerText()).toContain(payer.activityTitle);
+      expect(await bill.locator(".items li").count()).toBeGreaterThan(0);
+      // an unpaid bill comes chosen, with the total to pay
+      expect(await page.getByTestId(`h5-bill-check-${payer.billId}`).isChecked()).toBe(true);
+      expect(await page.getByTestId("h5-total").innerText()).toBe(`¥${payer.amount}`);
+
+      await page.getByTestId("h5-pay").click();
+      await page.getByTestId("h5-pay-no").waitFor();
+      expect(await page.getByTestId("h5-pay-amount").innerText()).toBe(`¥${payer.amount}`);
+      // the sandbox's page is a page of this server: the phone opens it, and the QR code serves another phone
+      const openPage = page.getByTestId("h5-open-pay-page");
+      expect(await openPage.getAttribute("href")).toMatch(/\/pay\/sandbox\/P\d+$/);
+      await page.getByTestId("h5-qr-image").waitFor();
+      expect(await page.getByTestId("h5-sandbox-note").isVisible()).toBe(true);
+      const payNo = (await page.getByTestId("h5-pay-no").innerText()).trim();
+
+      await openPage.click();
+      await page.waitForURL((url) => url.pathname.startsWith("/pay/sandbox/"));
+      await page.getByTestId("sandbox-pay").click();
+      await page.getByTestId("sandbox-paid").waitFor();
+      await backToPayerPage(page);
+
+      // back on the payer page, the order is checked again and found paid
+      await page.getByTestId("h5-paid").waitFor({ timeout: 20000 });
+      expect(await page.getByTestId("h5-receipt-school").innerText()).toBe(SCHOOL);
+      expect(await page.getByTestId("h5-receipt-amount").innerText()).toBe(`¥${payer.amount}`);
+      expect(await page.getByTestId("h5-receipt-student").innerText()).toBe(shownName);
+      expect((await page.getByTestId("h5-receipt-transaction").innerText()).trim().length).toBeGreaterThan(0);
+      expect(await page.getByTestId("h5-receipt-paid-at").innerText()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+      expect(await page.getByTestId("h5-print").isVisible()).toBe(true);
+
+      const [order] = await suite.server.server.database.db.select({ status: feeOrders.status }).from(feeOrders).where(eq(feeOrders.pay_no, payNo));
+      expect(order?.status).toBe("paid");
+      const [paidBill] = await suite.server.server.database.db.select({ status: bills.status }).from(bills).where(eq(bills.id, payer.billId));
+      expect(paidBill?.status).toBe("paid");
+
+      // a reload keeps the result (the ticket and the order live in the tab's session storage)
+      await page.reload();
+      await page.getByTestId("h5-receipt-amount").waitFor();
+      expect(await page.getByTestId("h5-receipt-amount").innerText()).toBe(`¥${payer.amount}`);
+    });
+
+    test("an unknown code is refused with the server's message, and the language can be switched", async () => {
+      const { page } = suite;
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${suite.url}/h5/no-such-code`);
+      const message = await page.getByTestId("h5-error").innerText();
+      expect(message.trim().length).toBeGreaterThan(0);
+      await page.getByTestId("h5-lang-en").click();
+      await page.getByText("This payment page cannot be opened").waitFor();
+      // the server answers in the chosen language too
+      await expect.poll(async () => page.getByTestId("h5-error").innerText()).not.toBe(message);
+    });
+  },
+  { locale: "zh-CN" },
+);
