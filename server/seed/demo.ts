@@ -12,6 +12,7 @@ import { addDays, businessDay } from "../../common/term";
 import { generateCode } from "../domains/renewals/codes";
 import { saveSiteSettings } from "../domains/site/siteSettings";
 import { seedFees } from "./fees";
+import { seedDemoFeeOrders } from "./feeOrders";
 import { seedSchoolWorld, type WorldSchool } from "./schoolWorld";
 
 export const DEMO_PASSWORD = "demo1234";
@@ -146,6 +147,8 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     await seedFees(tx, options.now);
     // each school's fee collection activities and their bills
     await seedCollection(tx, world, today);
+    // about 90 days of fee orders: most bills paid, some orders closed unpaid
+    await seedDemoFeeOrders(tx, world.map((s) => s.id), options.now);
 
     const account = async (username: string, values: Partial<typeof users.$inferInsert>) => {
       const meta = DEMO_ACCOUNTS.find((a) => a.username === username)!;

@@ -8,6 +8,7 @@ import { and, count, eq, like, sql, type SQL } from "drizzle-orm";
 import { queryRows, type Db, type DbOrTx } from "../db/client";
 import { providers, schools } from "../db/schema";
 import { addDays, businessDay } from "../../common/term";
+import { seedScaleFeeOrders } from "./feeOrders";
 import { ADULT_GIVEN, CHILD_GIVEN, idCard, MOBILE_PREFIXES, seededRandom, SURNAMES } from "./people";
 import { schoolYearStart, STAGE_GRADES } from "./schoolWorld";
 
@@ -172,5 +173,7 @@ export async function seedScale(db: Db, options: { scale: number; now: Date; pro
   // as autovacuum would leave them, at once: fresh statistics for the planner, and the new rows marked visible,
   // so that the first reads of each page neither check the rows' transactions nor write the page again
   await db.execute(sql`VACUUM (ANALYZE) schools, grades, classes, students`);
+  // a paid fee order for every student (server/seed/feeOrders.ts)
+  await seedScaleFeeOrders(db, sysid, schoolIds, options.now);
   return { sysid, schoolIds, students: written };
 }
