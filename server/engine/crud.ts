@@ -24,7 +24,7 @@ import { safeCell, safeCellText } from "../../common/spreadsheetCell";
 import { kindOf } from "./fieldKinds";
 import { fieldErrors, fieldsSchema, formFields, recordSchema } from "./fieldSchemas";
 import type { EntityHooks, EntityHooksByName, Row } from "./hooks";
-import { References, stillReferenced } from "./references";
+import { multipleReferenceFields, References, stillReferenced } from "./references";
 import { ChildRecords } from "./children";
 
 export const MAX_PAGE_SIZE = 100;
@@ -331,6 +331,8 @@ class EntityCrud {
   private readonly hooks: EntityHooks;
   private readonly references: References;
   private readonly children: ChildRecords;
+  /** references to several records, named after the page is read */
+  private readonly multipleReferences: FieldDecl[];
   /** prepared list statements by database and shape */
   private readonly listStatements = new ShapeCache<ListStatement>();
   /** prepared counts of the states by database and shape (the list's without its state condition) */
@@ -348,6 +350,7 @@ class EntityCrud {
     this.hooks = hooks;
     this.references = new References(entity, catalogue);
     this.children = new ChildRecords(entity, catalogue);
+    this.multipleReferences = multipleReferenceFields(entity);
     this.stateField = stateFieldOf(entity);
     this.summary = summaryFieldsOf(entity);
   }
@@ -528,7 +531,10 @@ class EntityCrud {
     // an empty page says nothing of the total but on the first page; beyond the last one it is counted apart
     const aggregate = rows.length > 0 ? rows[0][LIST_TOTAL] : page === 1 ? undefined : (await statement.count.all(values.values))[0]?.[LIST_TOTAL];
     const { total, summary } = this.readAggregate(aggregate);
-    const data: Row = { items: rows.map(statement.item), total };
+    const items = rows.map(statement.item);
+    // the names of references to several records (an activity's classes) come with the page, one query each
+    if (this.multipleReferences.length > 0) await this.references.attachTitles(ctx.db, items, this.multipleReferences);
+    const data: Row = { items, total };
     if (stateCounts) data.tabs = this.readTabs(stateCounts);
     if (summary) data.summary = summary;
     return { data };
