@@ -1,6 +1,6 @@
 /** paymerchantinfo / paymerchantset: WeChat Pay merchant credentials, stored encrypted and never returned. */
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, paymentMerchants, paymentOrders, schools, users } from "../../server/db/schema";
 import { loadMerchant, wechatPayGatewayOf } from "../../server/payments/merchants";
@@ -240,7 +240,11 @@ describeOnDatabases("the payment sandbox beside a live merchant", (kind: TestDat
     const live = await t.call("adminapiv2", "paymerchantset", merchantPayload({ api_base: "http://127.0.0.1:9" }), { token: sysadmin });
     expect(live.return_code, live.return_msg).toBe("SUCCESS");
     expect(await buy()).toMatchObject({ return_code: "FAIL", return_msg: "The payment service is unavailable, please try again later" });
-    const sandboxOrders = await t.db.select().from(paymentOrders).where(eq(paymentOrders.gateway, "sandbox"));
+    // the renewal orders (a school's fees go to its own channel, the demo's in the sandbox)
+    const sandboxOrders = await t.db
+      .select()
+      .from(paymentOrders)
+      .where(and(eq(paymentOrders.gateway, "sandbox"), eq(paymentOrders.kind, "school_renewal")));
     expect(sandboxOrders.map((o) => o.payNo)).toEqual([sandboxOrder.pay_no]);
 
     const path = new URL(sandboxOrder.payparam.code_url).pathname;
