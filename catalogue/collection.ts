@@ -107,6 +107,11 @@ export const activityEntity: EntityDecl = {
       max: 20,
       // what every targeted student owes: the required items of a fixed amount
       total: { field: "amount", into: "amount", when: { required: "Y", amount_mode: "fixed" } },
+      // a fee project's item; an open project's lowest amount is the item's suggested one
+      startFrom: ["project", "serviceproject"].map((entity) => ({
+        entity,
+        copy: { title: ["title"], amount: ["amount", "min_amount"], amount_mode: ["amount_mode"], required: ["required"] },
+      })),
     },
   ],
   related: [{ entity: "bill", field: "activity_id", label: "collection.bills" }],

@@ -124,6 +124,8 @@ export const qrChannelEntity: EntityDecl = {
   titleField: "title",
   defaultSort: { field: "id", order: "desc" },
   roles: { list: ["servicev2"], info: ["servicev2"], add: ["servicev2"], edit: ["servicev2"], del: ["servicev2"] },
+  // an A4 poster of the code to print or download
+  recordTools: ["qrposter"],
   fields: [
     { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
     { name: "title", type: "string", label: "collection.field.qrchnl_title", required: true, max: 100, list: true, filter: "like", form: true, detail: true },

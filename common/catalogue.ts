@@ -144,6 +144,12 @@ export interface ChildDecl {
    * required fixed items), counting only the rows whose field holds the value given in `when`
    */
   total?: { field: string; into: string; when?: Readonly<Record<string, string>> };
+  /**
+   * records of other entities a row may start from (an activity's fee items from fee projects): the form offers
+   * those the user may list (enabled ones, of the form's school), each chosen one added as a row whose fields take
+   * the first of the named fields of the record that holds a value
+   */
+  startFrom?: readonly { entity: string; copy: Readonly<Record<string, readonly string[]>> }[];
 }
 
 /** Records of another entity that point at this one, listed on its detail page (an activity's bills). */
@@ -213,6 +219,11 @@ export interface EntityDecl {
   children?: ChildDecl[];
   /** records of other entities pointing at it, listed on its detail page */
   related?: RelatedDecl[];
+  /**
+   * Tools of the browser offered on each record beside its actions (a QR code's printable poster): ids of the
+   * SPA's record tools (src/domains/index.ts), which work from the record as its list read it and call nothing.
+   */
+  recordTools?: readonly string[];
   /**
    * "domain": the entity's operations and table are its domain's own (server/domains/<domain>/); the engine
    * builds its pages from the declaration but registers no generic operation and generates no table.

@@ -3,6 +3,7 @@
  * own chunk, loaded with the console when first opened.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from "react";
+import type { BaseRecord } from "@refinedev/core";
 import type { MenuEntry, MenuGroup } from "../../common/catalogue";
 
 export interface CustomPageProps {
@@ -19,4 +20,18 @@ export const customPages: Record<string, LazyExoticComponent<ComponentType<Custo
   schoolpaychnl: lazy(() => import("./fees/SchoolChannelPage")),
   myaccountinfo: lazy(() => import("./fees/MyAccountPage")),
   activityboard: lazy(() => import("./collection/ActivityBoardPage")),
+};
+
+export interface RecordToolProps {
+  /** the record as its list or detail page read it */
+  record: BaseRecord;
+  onClose: () => void;
+}
+
+/**
+ * Record tools (an entity's `recordTools`): a button on each record's row, card and detail page opening a dialog
+ * that works from the record alone, loaded when first opened.
+ */
+export const recordTools: Record<string, { label: string; dialog: LazyExoticComponent<ComponentType<RecordToolProps>> }> = {
+  qrposter: { label: "collection.poster.open", dialog: lazy(() => import("./collection/QrPosterDialog")) },
 };

@@ -3,10 +3,12 @@
  * (added, removed, the total they give kept in view) and shown as a table on its detail page; and the records of
  * other entities that point at a record (RelatedDecl), listed under its details.
  */
-import { Button, Card, Form, Space, Table, Typography } from "antd";
-import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
-import { useList, useTranslation, type BaseRecord } from "@refinedev/core";
+import { Button, Card, Form, Modal, Select, Space, Table, Typography } from "antd";
+import { DeleteOutlined, ImportOutlined, PlusOutlined } from "@ant-design/icons";
+import { useList, usePermissions, useTranslation, type BaseRecord } from "@refinedev/core";
+import { useState } from "react";
 import type { ChildDecl, EntityDecl, FieldDecl, RelatedDecl } from "../../common/catalogue";
+import { hasAnyRole } from "../../common/roleKeys";
 import { fenToYuan, yuanToFen } from "../../common/money";
 import { entityByName } from "../../resources.config";
 import { displayValue, FieldControl, fieldRules, inForm, valueProps, type Translate } from "./fields";
@@ -79,9 +81,14 @@ export function ChildRowsEditor({ decl }: { decl: ChildDecl }) {
               </Card>
             ))}
             <Space wrap style={{ justifyContent: "space-between", width: "100%" }}>
-              <Button icon={<PlusOutlined />} onClick={() => add(defaults)} disabled={items.length >= (decl.max ?? 50)} data-testid={`child-add-${decl.name}`}>
-                {translate("crud.add_row")}
-              </Button>
+              <Space wrap>
+                <Button icon={<PlusOutlined />} onClick={() => add(defaults)} disabled={items.length >= (decl.max ?? 50)} data-testid={`child-add-${decl.name}`}>
+                  {translate("crud.add_row")}
+                </Button>
+                {(decl.startFrom ?? []).map((source) => (
+                  <StartFromButton key={source.entity} decl={decl} source={source} room={(decl.max ?? 50) - items.length} onChoose={(rows) => rows.forEach((row) => add({ ...defaults, ...row }))} />
+                ))}
+              </Space>
               {decl.total && (
                 <Typography.Text strong data-testid={`children-total-${decl.name}`}>
                   {translate("crud.rows_total")}: ¥{rowsTotal(decl, rows)}
@@ -93,6 +100,78 @@ export function ChildRowsEditor({ decl }: { decl: ChildDecl }) {
         )}
       </Form.List>
     </Form.Item>
+  );
+}
+
+type StartFrom = NonNullable<ChildDecl["startFrom"]>[number];
+
+/** The first of the named fields of a record that holds a value. */
+function firstValue(record: BaseRecord, fields: readonly string[]): unknown {
+  return fields.map((f) => record[f]).find((value) => value !== undefined && value !== null && value !== "");
+}
+
+/**
+ * "Add from ...": the enabled records of another entity the user may list (of the form's school when it is a
+ * school's), several chosen at once, each added as a row (an activity's fee items from fee projects).
+ */
+function StartFromButton({ decl, source, room, onChoose }: { decl: ChildDecl; source: StartFrom; room: number; onChoose: (rows: Record<string, unknown>[]) => void }) {
+  const { translate } = useTranslation();
+  const { data: roles } = usePermissions<string[]>({});
+  const entity = entityByName(source.entity);
+  const allowed = Boolean(entity && roles && hasAnyRole(roles, entity.roles.list ?? []));
+  const [open, setOpen] = useState(false);
+  const [chosen, setChosen] = useState<(string | number)[]>([]);
+  const schoolId = Form.useWatch("sch_id", Form.useFormInstance()) as number | undefined;
+  const hasStatus = entity?.fields.some((f) => f.name === "status");
+  const { result, query } = useList<BaseRecord>({
+    resource: source.entity,
+    filters: [
+      ...(hasStatus ? [{ field: "status", operator: "eq" as const, value: "1" }] : []),
+      ...(entity?.scope === "school" && schoolId ? [{ field: "sch_id", operator: "eq" as const, value: schoolId }] : []),
+    ],
+    pagination: { currentPage: 1, pageSize: 50 },
+    queryOptions: { enabled: allowed && open },
+    errorNotification: false,
+  });
+  if (!entity || !allowed) return null;
+  const records = result.data ?? [];
+  const label = translate("crud.add_from", { entity: translate(entity.title) });
+  const close = () => {
+    setOpen(false);
+    setChosen([]);
+  };
+  return (
+    <>
+      <Button icon={<ImportOutlined />} disabled={room <= 0} onClick={() => setOpen(true)} data-testid={`child-from-${source.entity}`}>
+        {label}
+      </Button>
+      <Modal
+        open={open}
+        title={label}
+        okText={translate("crud.add_rows")}
+        okButtonProps={{ disabled: chosen.length === 0, ...{ "data-testid": `child-from-${source.entity}-ok` } }}
+        onCancel={close}
+        onOk={() => {
+          const picked = records.filter((record) => chosen.includes(record.id!));
+          onChoose(picked.map((record) => Object.fromEntries(Object.entries(source.copy).map(([to, from]) => [to, firstValue(record, from)]))));
+          close();
+        }}
+        destroyOnHidden
+      >
+        <Select
+          mode="multiple"
+          style={{ width: "100%" }}
+          loading={query.isLoading}
+          value={chosen}
+          onChange={(ids) => setChosen(ids.slice(0, room))}
+          placeholder={translate(decl.label)}
+          optionFilterProp="label"
+          notFoundContent={query.isLoading ? undefined : translate("crud.none_to_choose")}
+          options={records.map((record) => ({ value: record.id!, label: String(record[entity.titleField] ?? record.id) }))}
+          data-testid={`child-from-${source.entity}-select`}
+        />
+      </Modal>
+    </>
   );
 }
 

@@ -44,6 +44,7 @@ import { ALL_STATES, StateTabs } from "./StateTabs";
 import { ListSummaryLine } from "./ListSummaryLine";
 import { ColumnSettingsButton } from "./ColumnSettingsButton";
 import { arrangeColumns, useColumnSettings } from "./listColumns";
+import { useRecordTools } from "./RecordTools";
 
 export const PAGE_SIZE_OPTIONS = [10, 20, 30, 50];
 export const DEFAULT_PAGE_SIZE = 20;
@@ -216,6 +217,7 @@ export default function CrudList({ resource }: { resource: string }) {
   const show = opens(pages.info) && may("info") ? pages.info : undefined;
   const { recordPages, listPages } = useLinkedPages(pages.list, entity);
   const actions = useEntityActions(entity);
+  const tools = useRecordTools(entity);
   const bulkActions = actions.filter((action) => action.bulk);
   const [selected, setSelected] = useState<BaseRecord[]>([]);
   const chosenState = stateTabsField ? filterOn(filters, stateTabsField.name) : undefined;
@@ -231,7 +233,7 @@ export default function CrudList({ resource }: { resource: string }) {
   );
   const summaryLine = summary && summary.count > 0 ? <ListSummaryLine entity={entity} summary={summary} t={t} language={language} /> : undefined;
   const deletable = may("del");
-  const hasRowButtons = Boolean(edit || editInPlace || show || deletable || recordPages.length > 0 || actions.length > 0);
+  const hasRowButtons = Boolean(edit || editInPlace || show || deletable || recordPages.length > 0 || actions.length > 0 || entity.recordTools?.length);
   /** A row's buttons, each with its text (a phone's card folds the pages that do not fit on its line). */
   const buttonsOf = (record: BaseRecord): CardButton[] => [
     ...((edit || editInPlace) && editAllowed(entity, record)
@@ -280,6 +282,7 @@ export default function CrudList({ resource }: { resource: string }) {
         ),
       };
     }),
+    ...tools.buttonsOf(record),
     ...actions
       .filter((action) => actionAllowed(entity, action, record))
       .map((action) => ({ key: action.name, label: translate(actionInState(entity, action, record).label), node: <ActionButton entity={entity} action={action} record={record} /> })),
@@ -330,6 +333,7 @@ export default function CrudList({ resource }: { resource: string }) {
       )}
       {addInPlace && <RecordModal ref={addModal} resource={resource} entity={entity} action="add" />}
       {editInPlace && <RecordModal ref={editModal} resource={resource} entity={entity} action="edit" />}
+      {tools.dialog}
       {/* opened from the empty list, but kept here: it stays open, with its result, once the rows arrive */}
       {importOpen && entity.import && <ImportDialog entity={entity} decl={entity.import} onClose={() => setImportOpen(false)} />}
     </Space>

@@ -2,6 +2,7 @@
 import { Button, Card, Descriptions, Space, Spin } from "antd";
 import { EditOutlined, RollbackOutlined } from "@ant-design/icons";
 import { useShow, useBack, useGo, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
+import { Fragment } from "react";
 import { useParams } from "react-router";
 import { displayValue, type Translate } from "./fields";
 import { RecordUnavailable } from "./LoadFailed";
@@ -9,6 +10,7 @@ import { ChildRowsTable, RelatedRecords } from "./ChildRecords";
 import { ActionButton, actionAllowed, editAllowed, useEntityActions } from "./EntityActions";
 import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources";
 import { currentTabs } from "../shell/tabs";
+import { useRecordTools } from "./RecordTools";
 
 export default function CrudShow({ resource }: { resource: string }) {
   const { entity, pages } = resourceByIdentifier(resource);
@@ -22,6 +24,7 @@ export default function CrudShow({ resource }: { resource: string }) {
   const { query, result } = useShow<BaseRecord, HttpError>({ resource, id, errorNotification: false });
   const edit = pages.edit && may("edit") && editAllowed(entity, result) ? pages.edit : undefined;
   const actions = useEntityActions(entity).filter((action) => result && actionAllowed(entity, action, result));
+  const tools = useRecordTools(entity);
   // back to the list as its tab left it (page, filters, sort, tab), even after a reload of this page
   const toList = () => {
     const list = pages.list?.route;
@@ -34,6 +37,7 @@ export default function CrudShow({ resource }: { resource: string }) {
       title={translate(pages.info?.entry.title ?? entity.title)}
       extra={
         <Space wrap>
+          {!query.isError && result && tools.buttonsOf(result).map((tool) => <Fragment key={tool.key}>{tool.node}</Fragment>)}
           {!query.isError && result && actions.map((action) => <ActionButton key={action.name} entity={entity} action={action} record={result} />)}
           {edit && !query.isError && (
             <Button type="primary" icon={<EditOutlined />} onClick={() => go({ to: recordPath(edit.route, id) })}>
@@ -65,6 +69,7 @@ export default function CrudShow({ resource }: { resource: string }) {
           {id && (entity.related ?? []).map((decl) => <RelatedRecords key={decl.entity} decl={decl} id={id} />)}
         </Spin>
       )}
+      {tools.dialog}
     </Card>
   );
 }

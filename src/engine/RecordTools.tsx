@@ -1,0 +1,35 @@
+/**
+ * An entity's record tools (`recordTools`, src/domains/index.ts): a button per tool on a record's row, card and
+ * detail page, and the tool's dialog for the record it was pressed on, loaded when first opened.
+ */
+import { Button } from "antd";
+import { Suspense, useState, type ReactNode } from "react";
+import { useTranslation, type BaseRecord } from "@refinedev/core";
+import type { EntityDecl } from "../../common/catalogue";
+import { recordTools } from "../domains";
+import type { CardButton } from "./RecordCard";
+
+export function useRecordTools(entity: EntityDecl): { buttonsOf: (record: BaseRecord) => CardButton[]; dialog: ReactNode } {
+  const { translate } = useTranslation();
+  const [open, setOpen] = useState<{ tool: string; record: BaseRecord } | null>(null);
+  const buttonsOf = (record: BaseRecord): CardButton[] =>
+    (entity.recordTools ?? []).map((tool) => {
+      const label = translate(recordTools[tool].label);
+      return {
+        key: `tool-${tool}`,
+        label,
+        node: (
+          <Button size="small" data-testid={`row-${tool}-${String(record.id)}`} onClick={() => setOpen({ tool, record })}>
+            {label}
+          </Button>
+        ),
+      };
+    });
+  const Dialog = open ? recordTools[open.tool].dialog : undefined;
+  const dialog = Dialog && open ? (
+    <Suspense fallback={null}>
+      <Dialog record={open.record} onClose={() => setOpen(null)} />
+    </Suspense>
+  ) : null;
+  return { buttonsOf, dialog };
+}
