@@ -8,6 +8,7 @@ import { readLocale } from "../../server/lib/locales";
 type Messages = {
   accounts: typeof import("../../locales/en/accounts.json");
   api: typeof import("../../locales/en/api.json");
+  collection: typeof import("../../locales/en/collection.json");
   common: typeof import("../../locales/en/common.json");
   crud: typeof import("../../locales/en/crud.json");
   dashboard: typeof import("../../locales/en/dashboard.json");
@@ -15,6 +16,7 @@ type Messages = {
   entity: typeof import("../../locales/en/entity.json");
   enum: typeof import("../../locales/en/enum.json");
   errors: typeof import("../../locales/en/errors.json");
+  fees: typeof import("../../locales/en/fees.json");
   field: typeof import("../../locales/en/field.json");
   import: typeof import("../../locales/en/import.json");
   login: typeof import("../../locales/en/login.json");
