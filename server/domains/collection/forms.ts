@@ -189,11 +189,21 @@ export async function earlierAnswers(db: DbOrTx, billIds: readonly number[]): Pr
 }
 
 /** A question's earlier answer in the form the payer page edits: a multiple choice as its chosen options. */
-export function answerForPage(question: PayerQuestion, stored: string | undefined): string | string[] | undefined {
+function answerForPage(question: PayerQuestion, stored: string | undefined): string | string[] | undefined {
   if (stored === undefined) return undefined;
   if (question.kind === "multi") return stored.split(CHOICE_SEPARATOR).filter((o) => question.options.includes(o));
   if (question.kind === "choice" && !question.options.includes(stored)) return undefined;
   return stored;
+}
+
+/** A bill's form as the payer page gets it: with the answers given before (by label) under the questions' ids. */
+export function formForPage(form: PayerForm, earlier: Map<string, string> | undefined): PayerForm & { answers: Record<number, string | string[]> } {
+  const answers: Record<number, string | string[]> = {};
+  for (const question of form.questions) {
+    const value = answerForPage(question, earlier?.get(question.label));
+    if (value !== undefined) answers[question.id] = value;
+  }
+  return { ...form, answers };
 }
 
 export interface GivenAnswer {
@@ -214,11 +224,13 @@ function payerRefusal(ctx: OperationContext, questionId: number, key: string, pa
 }
 
 /**
- * The answers to the questions of `form`, checked: a question of another form (or none) is refused, a required
+ * The answers to the questions of the bills' forms (by activity), checked: a question of another form (or none) is refused, a required
  * one must be answered, a choice among its options, a text at most MAX_ANSWER_LENGTH characters. FAIL names the
  * question (`data.errors[0].question_id`) with a message naming its label.
  */
-export function checkAnswers(ctx: OperationContext, forms: readonly PayerForm[], given: readonly GivenAnswer[]): Map<number, CheckedAnswer[]> {
+export function checkAnswers(ctx: OperationContext, formsByActivity: Map<number, PayerForm>, given: readonly GivenAnswer[]): Map<number, CheckedAnswer[]> {
+  // several activities may share a form: asked once
+  const forms = [...new Map([...formsByActivity.values()].map((form) => [form.form_id, form])).values()];
   const questions = new Map(forms.flatMap((form) => form.questions.map((q) => [q.id, { form, q }] as const)));
   const byQuestion = new Map<number, GivenAnswer["value"]>();
   for (const answer of given) {

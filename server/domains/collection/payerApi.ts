@@ -19,7 +19,7 @@ import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { collectionSettings } from "../fees";
 import { billedItems, createFeeOrder, MAX_BILLS_PER_ORDER } from "./feeOrders";
-import { actionsOfActivities, answerForPage, checkAnswers, earlierAnswers, formsOfActivities, storeAnswers } from "./forms";
+import { actionsOfActivities, checkAnswers, earlierAnswers, formForPage, formsOfActivities, storeAnswers } from "./forms";
 import { issueTicket, ticketOf, type PayerTicket } from "./payerTickets";
 
 export const PAYER_API_PATH = "h5api";
@@ -97,18 +97,15 @@ async function billsOf(db: DbOrTx, studentId: number, qr: Pick<QrCodeRow, "sch_i
   const titles = new Map(open.map((a) => [a.id, a.title]));
   return rows.map((b) => {
     const form = forms.get(b.activity_id);
-    const given = earlier.get(b.id);
     return {
-    id: b.id,
-    activity_id: b.activity_id,
-    activity_title: titles.get(b.activity_id) ?? "",
-    items: items.get(b.activity_id) ?? [],
-    amount: fenToYuan(Number(b.amount)),
-    status: b.status,
-    // what the payer answers before paying, with what this payer answered before
-    form: form
-      ? { ...form, answers: Object.fromEntries(form.questions.flatMap((q) => { const v = answerForPage(q, given?.get(q.label)); return v === undefined ? [] : [[q.id, v]]; })) }
-      : null,
+      id: b.id,
+      activity_id: b.activity_id,
+      activity_title: titles.get(b.activity_id) ?? "",
+      items: items.get(b.activity_id) ?? [],
+      amount: fenToYuan(Number(b.amount)),
+      status: b.status,
+      // what the payer answers before paying, with what this payer answered before
+      form: form ? formForPage(form, earlier.get(b.id)) : null,
     };
   });
 }
@@ -189,7 +186,7 @@ async function pay(ctx: OperationContext, payload: z.infer<typeof payPayload>) {
     .from(bills)
     .where(and(inArray(bills.id, payload.bill_ids), eq(bills.student_id, ticket.studentId), eq(bills.sch_id, ticket.schId)));
   const forms = await formsOfActivities(ctx.db, ticket.sysid, [...new Set(chosen.map((b) => b.activity_id))]);
-  const answers = checkAnswers(ctx, [...new Map([...forms.values()].map((f) => [f.form_id, f])).values()], payload.answers ?? []);
+  const answers = checkAnswers(ctx, forms, payload.answers ?? []);
   const { payment, orderId } = await createFeeOrder(ctx, { studentId: ticket.studentId, schId: ticket.schId, billIds: payload.bill_ids });
   await storeAnswers(ctx.db, { sysid: ticket.sysid, schId: ticket.schId, studentId: ticket.studentId, orderId, at: ctx.now }, chosen, forms, answers);
   return {
