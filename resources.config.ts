@@ -7,6 +7,7 @@ import type { Catalogue, EntityDecl, MenuGroup, OperationDecl, ReportDecl, Setti
 import { accounts } from "./catalogue/accounts";
 import { assembleCatalogue } from "./catalogue/assemble";
 import { collection } from "./catalogue/collection";
+import { forms } from "./catalogue/collectionForms";
 import { fees } from "./catalogue/fees";
 import { imports } from "./catalogue/imports";
 import { v1Menus } from "./catalogue/menus.v1";
@@ -21,7 +22,7 @@ export { serviceEntity } from "./catalogue/providers";
 export { schoolEntity } from "./catalogue/schools";
 export { actcodeAddOperation, actcodeEntity, actcodeVoid, mealEntity, schoolRenewEntity, serviceDelayEntity, serviceDelayOperation } from "./catalogue/renewals";
 
-export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees, collection }, [v1Menus, v2Menus]);
+export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees, collection, forms }, [v1Menus, v2Menus]);
 
 export const entities: EntityDecl[] = catalogue.entities;
 

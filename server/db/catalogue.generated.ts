@@ -561,6 +561,97 @@ export const qrChannels = pgTable(
   ],
 );
 
+/** activityform (forms.entity.activityform) */
+export const activityForms = pgTable(
+  "activity_forms",
+  {
+    id: serial("id").primaryKey(),
+    title: varchar("title", { length: 50 }).notNull(),
+    intro: text("intro"),
+    activity_ids: integer("activity_ids").array(),
+    status: varchar("status", { length: 1 }).default("1").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("activity_forms_sysid_id_idx").on(t.sysid, t.id),
+    index("activity_forms_title_idx").on(t.title),
+    index("activity_forms_status_idx").on(t.status),
+    index("activity_forms_created_at_idx").on(t.created_at),
+  ],
+);
+
+/** formquestion (forms.entity.formquestion) */
+export const formQuestions = pgTable(
+  "form_questions",
+  {
+    id: serial("id").primaryKey(),
+    form_id: integer("form_id").notNull().references((): AnyPgColumn => activityForms.id),
+    sort: integer("sort").default(0).notNull(),
+    label: varchar("label", { length: 100 }).notNull(),
+    kind: varchar("kind", { length: 32 }).default("text").notNull(),
+    options: text("options"),
+    required: varchar("required", { length: 1 }).default("Y").notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("form_questions_sysid_sort_id_idx").on(t.sysid, t.sort, t.id),
+    index("form_questions_form_id_sort_id_idx").on(t.form_id, t.sort, t.id),
+  ],
+);
+
+/** formanswer (forms.entity.formanswer) */
+export const formAnswers = pgTable(
+  "form_answers",
+  {
+    id: serial("id").primaryKey(),
+    form_id: integer("form_id").notNull().references((): AnyPgColumn => activityForms.id),
+    sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
+    activity_id: integer("activity_id").notNull().references((): AnyPgColumn => activities.id),
+    student_id: integer("student_id").notNull().references((): AnyPgColumn => students.id),
+    class_id: integer("class_id").notNull().references((): AnyPgColumn => classes.id),
+    bill_id: integer("bill_id").notNull().references((): AnyPgColumn => bills.id),
+    question: varchar("question", { length: 100 }).notNull(),
+    value: text("value"),
+    order_id: integer("order_id").references((): AnyPgColumn => feeOrders.id),
+    answered_at: timestamp("answered_at", { withTimezone: true, mode: "date" }).notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("form_answers_sch_id_id_idx").on(t.sch_id, t.id),
+    index("form_answers_sysid_id_idx").on(t.sysid, t.id),
+    index("form_answers_form_id_sch_id_sysid_id_idx").on(t.form_id, t.sch_id, t.sysid, t.id),
+    index("form_answers_activity_id_sch_id_sysid_id_idx").on(t.activity_id, t.sch_id, t.sysid, t.id),
+    index("form_answers_student_id_sch_id_sysid_id_idx").on(t.student_id, t.sch_id, t.sysid, t.id),
+    index("form_answers_answered_at_idx").on(t.answered_at),
+    uniqueIndex("form_answers_bill_id_question_unique").on(t.bill_id, t.question),
+  ],
+);
+
+/** payendaction (forms.entity.payendaction) */
+export const payEndActions = pgTable(
+  "pay_end_actions",
+  {
+    id: serial("id").primaryKey(),
+    title: varchar("title", { length: 30 }).notNull(),
+    kind: varchar("kind", { length: 32 }).default("link").notNull(),
+    url: varchar("url", { length: 500 }),
+    image: varchar("image", { length: 500 }),
+    text: varchar("text", { length: 100 }),
+    activity_ids: integer("activity_ids").array(),
+    status: varchar("status", { length: 1 }).default("1").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("pay_end_actions_sysid_id_idx").on(t.sysid, t.id),
+    index("pay_end_actions_title_idx").on(t.title),
+    index("pay_end_actions_kind_idx").on(t.kind),
+    index("pay_end_actions_status_idx").on(t.status),
+    index("pay_end_actions_created_at_idx").on(t.created_at),
+  ],
+);
+
 /** Every catalogue entity's table by entity name. */
 export const catalogueTablesByEntity = {
   service: providers,
@@ -584,4 +675,8 @@ export const catalogueTablesByEntity = {
   orderline: feeOrderLines,
   orderevent: feeOrderEvents,
   qrchnl: qrChannels,
+  activityform: activityForms,
+  formquestion: formQuestions,
+  formanswer: formAnswers,
+  payendaction: payEndActions,
 } as const;

@@ -4,6 +4,7 @@
  * settings. Dates are relative to today in Asia/Shanghai.
  */
 import { seedCollection } from "./collection";
+import { seedFormsAndActions } from "./forms";
 import { count } from "drizzle-orm";
 import type { PasswordHasher } from "../auth/passwords";
 import type { Db, DbOrTx } from "../db/client";
@@ -149,6 +150,8 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     await seedCollection(tx, world, today);
     // about 90 days of fee orders: most bills paid, some orders closed unpaid
     await seedDemoFeeOrders(tx, world.map((s) => s.id), options.now);
+    // Sunrise's activity form and after-payment action, on Sunrise No.1's open activity
+    await seedFormsAndActions(tx, { id: sunriseNo1, sysid: sunrise });
 
     const account = async (username: string, values: Partial<typeof users.$inferInsert>) => {
       const meta = DEMO_ACCOUNTS.find((a) => a.username === username)!;

@@ -20,6 +20,7 @@ export const customPages: Record<string, LazyExoticComponent<ComponentType<Custo
   schoolpaychnl: lazy(() => import("./fees/SchoolChannelPage")),
   myaccountinfo: lazy(() => import("./fees/MyAccountPage")),
   activityboard: lazy(() => import("./collection/ActivityBoardPage")),
+  payendactionbind: lazy(() => import("./forms/PayEndActionBindPage")),
 };
 
 export interface RecordToolProps {

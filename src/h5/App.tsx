@@ -6,6 +6,7 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { h5call, H5Failure, NetworkFailure, type Bill, type EntryInfo, type Lookup, type PayResult, type PayStatus, type Receipt } from "./api";
 import { H5_LANGUAGES, I18nContext, initialH5Language, rememberH5Language, translator, useI18n, type H5Language, type I18nValue } from "./i18n";
+import { AfterPayActions, answerErrors, answersPayload, earlierAnswers, formsOf, QuestionsSection, questionDomId } from "./Questions";
 import { clearState, fromFen, loadState, saveState, toFen, type PayerState, type Step } from "./session";
 
 const QrImage = lazy(() => import("./QrImage"));
@@ -158,6 +159,15 @@ function PayerPages({ code }: { code: string }) {
     [code],
   );
 
+  // a change within a step (an answer typed) is kept, without a history entry or a scroll
+  const keep = useCallback(
+    (next: PayerState) => {
+      saveState(code, next);
+      setPayer(next);
+    },
+    [code],
+  );
+
   const schoolTitle = entry.state === "ready" ? entry.info.school_title : t("app_title");
   useEffect(() => {
     document.title = entry.state === "ready" ? `${entry.info.school_title} · ${t("app_title")}` : t("app_title");
@@ -193,7 +203,7 @@ function PayerPages({ code }: { code: string }) {
   };
   let body: ReactNode;
   if (payer.step === "bills" && payer.ticket && payer.student && payer.bills) {
-    body = <BillsStep payer={payer} go={go} onAnotherStudent={restart} />;
+    body = <BillsStep payer={payer} go={go} keep={keep} onAnotherStudent={restart} />;
   } else if (payer.step === "pay" && payer.ticket && payer.order) {
     body = <PayStep payer={payer} go={go} />;
   } else if (payer.step === "done" && payer.ticket && payer.order) {
@@ -256,7 +266,7 @@ function FindStep({ code, lookup, go }: { code: string; lookup: Lookup; go: Go }
       (found) => {
         const bills = Array.isArray(found.bills) ? found.bills : [];
         const selected = bills.filter((bill) => bill.status === "unpaid").map((bill) => String(bill.id));
-        go({ step: "bills", ticket: found.ticket, student: found.student, bills, selected });
+        go({ step: "bills", ticket: found.ticket, student: found.student, bills, selected, answers: earlierAnswers(bills) });
       },
       (err: unknown) => {
         setBusy(false);
@@ -351,7 +361,7 @@ function statusText(status: string, t: I18nValue["t"]): string {
   return t("bill_status_other");
 }
 
-function BillsStep({ payer, go, onAnotherStudent }: { payer: PayerState; go: Go; onAnotherStudent: () => void }) {
+function BillsStep({ payer, go, keep, onAnotherStudent }: { payer: PayerState; go: Go; keep: (next: PayerState) => void; onAnotherStudent: () => void }) {
   const { t } = useI18n();
   const bills = payer.bills ?? [];
   const payable = bills.filter((bill) => bill.status === "unpaid");
@@ -360,6 +370,19 @@ function BillsStep({ payer, go, onAnotherStudent }: { payer: PayerState; go: Go;
   const totalFen = chosen.reduce((sum, bill) => sum + toFen(bill.amount), 0);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Problem>();
+  // the questions of the chosen bills' activities, answered before paying
+  const forms = formsOf(payable, selected);
+  const answers = payer.answers ?? {};
+  const [answerProblems, setAnswerProblems] = useState<Record<string, string>>({});
+  const answer = (questionId: string, value: string | string[]) => {
+    keep({ ...payer, answers: { ...answers, [questionId]: value } });
+    if (answerProblems[questionId]) setAnswerProblems(({ [questionId]: _fixed, ...rest }) => rest);
+  };
+  const showAnswerProblems = (problems: Record<string, string>) => {
+    setAnswerProblems(problems);
+    const first = forms.flatMap((form) => form.questions).find((q) => problems[String(q.id)]);
+    if (first) document.getElementById(questionDomId(first))?.scrollIntoView?.({ block: "center" });
+  };
 
   const choose = (ids: string[]) => go({ ...payer, selected: ids }, "replace");
   const toggle = (bill: Bill) => {
@@ -369,13 +392,23 @@ function BillsStep({ payer, go, onAnotherStudent }: { payer: PayerState; go: Go;
 
   const pay = () => {
     if (busy || chosen.length === 0 || !payer.ticket) return;
+    const unanswered = answerErrors(forms, answers, t);
+    if (Object.keys(unanswered).length > 0) {
+      showAnswerProblems(unanswered);
+      return;
+    }
     setBusy(true);
     setProblem(undefined);
-    h5call("h5pay", { ticket: payer.ticket, bill_ids: chosen.map((bill) => bill.id) }).then(
+    setAnswerProblems({});
+    const answered = forms.length > 0 ? { answers: answersPayload(forms, answers) } : {};
+    h5call("h5pay", { ticket: payer.ticket, bill_ids: chosen.map((bill) => bill.id), ...answered }).then(
       (order) => go({ ...payer, step: "pay", order, orderAt: Date.now(), receipt: undefined }),
       (err: unknown) => {
         setBusy(false);
-        setProblem(problemOf(err));
+        // a refused answer shows under its question, when the page still asks it
+        const asked = err instanceof H5Failure && forms.some((form) => form.questions.some((q) => String(q.id) === err.questionId));
+        if (asked) showAnswerProblems({ [err.questionId!]: err.message || t("unknown_error") });
+        else setProblem(problemOf(err));
       },
     );
   };
@@ -449,6 +482,7 @@ function BillsStep({ payer, go, onAnotherStudent }: { payer: PayerState; go: Go;
           </button>
         ) : null}
       </section>
+      <QuestionsSection forms={forms} answers={answers} errors={answerProblems} onChange={answer} />
       {payable.length > 0 ? (
         <footer className="paybar">
           <div className="paybar-total">
@@ -666,6 +700,7 @@ function DoneStep({ code, payer, go, onStartOver }: { code: string; payer: Payer
         <h2>{t("paid_title")}</h2>
         <p className="muted">{t("paid_text")}</p>
       </section>
+      {receipt?.actions?.length ? <AfterPayActions actions={receipt.actions} /> : null}
       <section className="card receipt" aria-labelledby="h5-receipt-title" data-testid="h5-receipt">
         <h2 id="h5-receipt-title">{t("receipt_title")}</h2>
         {receipt ? (

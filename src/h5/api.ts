@@ -23,12 +23,35 @@ export interface BillItem {
   amount: string;
 }
 
+export type QuestionKind = "text" | "choice" | "multi";
+
+export interface Question {
+  id: number | string;
+  label: string;
+  kind: QuestionKind;
+  options: string[];
+  required: boolean;
+}
+
+/** An answer as the page edits it: a text or a choice, or the options of a multiple choice. */
+export type AnswerValue = string | string[];
+
+/** The form a bill's activity asks the payer to answer before paying, with what the payer answered before. */
+export interface BillForm {
+  form_id: number | string;
+  title: string;
+  intro?: string;
+  questions: Question[];
+  answers?: Record<string, AnswerValue>;
+}
+
 export interface Bill {
   id: number | string;
   activity_title: string;
   items: BillItem[];
   amount: string;
   status: string;
+  form?: BillForm | null;
 }
 
 export interface Student {
@@ -64,20 +87,35 @@ export interface Receipt {
   paid_at: string;
   transaction_id: string;
   receipt_no?: string | null;
+  actions?: AfterPayAction[];
+}
+
+/** What the result page offers once paid: a link, or a group's QR code image to join. */
+export interface AfterPayAction {
+  id: number | string;
+  kind: "link" | "group_qr";
+  title: string;
+  text?: string;
+  url?: string | null;
+  image?: string | null;
 }
 
 export interface Operations {
   h5entry: [{ code: string }, EntryInfo];
   h5find: [{ code: string; name: string; student_no?: string; phone4?: string }, FindResult];
-  h5pay: [{ ticket: string; bill_ids: (number | string)[] }, PayResult];
+  h5pay: [{ ticket: string; bill_ids: (number | string)[]; answers?: { question_id: number | string; value: AnswerValue }[] }, PayResult];
   h5checkpay: [{ ticket: string; pay_no: string }, CheckResult];
   h5receipt: [{ ticket: string; pay_no: string }, Receipt];
 }
 
 /** The server answered FAIL: its message is for the payer. */
 export class H5Failure extends Error {
-  constructor(message: string) {
+  /** the question a refused answer is about: its message goes under it */
+  questionId?: string;
+
+  constructor(message: string, questionId?: string) {
     super(message);
+    this.questionId = questionId;
     this.name = "H5Failure";
   }
 }
@@ -95,7 +133,7 @@ const TIMEOUT_MS = 15_000;
 interface Envelope {
   return_code?: string;
   return_msg?: string;
-  data?: { items?: unknown } | null;
+  data?: { items?: unknown; errors?: { question_id?: number | string }[] } | null;
 }
 
 export async function h5call<M extends keyof Operations>(method: M, payload: Operations[M][0]): Promise<Operations[M][1]> {
@@ -118,6 +156,9 @@ export async function h5call<M extends keyof Operations>(method: M, payload: Ope
   } finally {
     if (timer) clearTimeout(timer);
   }
-  if (envelope.return_code !== "SUCCESS") throw new H5Failure(envelope.return_msg || "");
+  if (envelope.return_code !== "SUCCESS") {
+    const questionId = Array.isArray(envelope.data?.errors) ? envelope.data.errors[0]?.question_id : undefined;
+    throw new H5Failure(envelope.return_msg || "", questionId === undefined ? undefined : String(questionId));
+  }
   return (envelope.data?.items ?? {}) as Operations[M][1];
 }

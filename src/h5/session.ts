@@ -3,7 +3,7 @@
  * the bills chosen, the order being paid and where the payer was. Going back, reloading or returning from the
  * payment page finds it again; closing the tab forgets it (the ticket expires on the server anyway).
  */
-import type { Bill, PayResult, Receipt, Student } from "./api";
+import type { AnswerValue, Bill, PayResult, Receipt, Student } from "./api";
 
 export type Step = "find" | "bills" | "pay" | "done";
 
@@ -13,6 +13,8 @@ export interface PayerState {
   student?: Student;
   bills?: Bill[];
   selected?: string[];
+  /** the answers to the chosen bills' forms, by question id */
+  answers?: Record<string, AnswerValue>;
   order?: PayResult;
   /** when the order was made (ms): polling stops 10 minutes after */
   orderAt?: number;

@@ -11,6 +11,7 @@ import { activityActEffect, billAdjustEffect, billWaiveEffect, studentBillingHoo
 import { registerActivityBoard } from "./board";
 import { ACTIVITY_DATES, ACTIVITY_DATES_EVERY_SECONDS, activityDatesJob } from "./jobs";
 import { CLOSE_SIBLING_ORDERS, closeSiblingOrders } from "./feeOrders";
+import { activityFormHooks, payEndActionHooks, registerPayEndActionBind } from "./forms";
 import { registerPayerApi } from "./payerApi";
 import { PRUNE_PAYER_TICKETS, PRUNE_PAYER_TICKETS_EVERY_SECONDS, prunePayerTickets } from "./payerTickets";
 import { qrChannelHooks } from "./qrChannels";
@@ -23,10 +24,17 @@ export function collectionEffects(schoolChannel: SchoolChannelLookup): ActionEff
   };
 }
 
-export const collectionHooks: EntityHooksByName = { student: studentBillingHooks, qrchnl: qrChannelHooks };
+export const collectionHooks: EntityHooksByName = {
+  student: studentBillingHooks,
+  qrchnl: qrChannelHooks,
+  // activity forms and after-payment actions (forms.ts)
+  activityform: activityFormHooks,
+  payendaction: payEndActionHooks,
+};
 
 export function registerCollectionOperations(registry: OperationRegistry, schoolChannel: SchoolChannelLookup): void {
   registerActivityBoard(registry);
+  registerPayEndActionBind(registry);
   if (!jobKinds.get(ACTIVITY_DATES)) registerJobKind(ACTIVITY_DATES, activityDatesJob(schoolChannel), { everySeconds: ACTIVITY_DATES_EVERY_SECONDS });
   // fee payments: the payer page's calls, the orders left open for bills another order paid, expired tickets
   registerPayerApi(registry);

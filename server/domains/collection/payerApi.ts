@@ -19,6 +19,7 @@ import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { collectionSettings } from "../fees";
 import { billedItems, createFeeOrder, MAX_BILLS_PER_ORDER } from "./feeOrders";
+import { actionsOfActivities, checkAnswers, earlierAnswers, formForPage, formsOfActivities, storeAnswers } from "./forms";
 import { issueTicket, ticketOf, type PayerTicket } from "./payerTickets";
 
 export const PAYER_API_PATH = "h5api";
@@ -42,7 +43,9 @@ const findPayload = z.object({
   student_no: z.string().trim().max(32).optional(),
   phone4: z.string().trim().max(4).optional(),
 });
-const payPayload = z.object({ ticket: TICKET, bill_ids: z.array(ID).min(1).max(MAX_BILLS_PER_ORDER) });
+/** an answer to a question of a bill's activity form: a text, a choice, or the options of a multiple choice */
+const ANSWER = z.object({ question_id: ID, value: z.union([z.string().max(1000), z.array(z.string().max(100)).max(20), z.null()]).optional() });
+const payPayload = z.object({ ticket: TICKET, bill_ids: z.array(ID).min(1).max(MAX_BILLS_PER_ORDER), answers: z.array(ANSWER).max(100).optional() });
 const orderPayload = z.object({ ticket: TICKET, pay_no: PAY_NO });
 
 /** A name as the payer page shows it: its first and last characters, the rest starred (张*三, 李*). */
@@ -78,8 +81,8 @@ async function openActivities(db: DbOrTx, qr: Pick<QrCodeRow, "sch_id" | "activi
     .orderBy(asc(activities.end_date), asc(activities.id));
 }
 
-/** The student's bills of the code's open activities, with the items each covers. */
-async function billsOf(db: DbOrTx, studentId: number, qr: Pick<QrCodeRow, "sch_id" | "activity_id">) {
+/** The student's bills of the code's open activities, with the items each covers and its activity's form (if any). */
+async function billsOf(db: DbOrTx, studentId: number, qr: Pick<QrCodeRow, "sch_id" | "sysid" | "activity_id">) {
   const open = await openActivities(db, qr);
   if (open.length === 0) return [];
   const rows = await db
@@ -87,16 +90,24 @@ async function billsOf(db: DbOrTx, studentId: number, qr: Pick<QrCodeRow, "sch_i
     .from(bills)
     .where(and(eq(bills.student_id, studentId), eq(bills.sch_id, qr.sch_id), inArray(bills.activity_id, open.map((a) => a.id))))
     .orderBy(asc(bills.id));
-  const items = await billedItems(db, [...new Set(rows.map((r) => r.activity_id))]);
+  const activityIds = [...new Set(rows.map((r) => r.activity_id))];
+  const items = await billedItems(db, activityIds);
+  const forms = await formsOfActivities(db, qr.sysid, activityIds);
+  const earlier = forms.size > 0 ? await earlierAnswers(db, rows.filter((r) => forms.has(r.activity_id)).map((r) => r.id)) : new Map<number, Map<string, string>>();
   const titles = new Map(open.map((a) => [a.id, a.title]));
-  return rows.map((b) => ({
-    id: b.id,
-    activity_id: b.activity_id,
-    activity_title: titles.get(b.activity_id) ?? "",
-    items: items.get(b.activity_id) ?? [],
-    amount: fenToYuan(Number(b.amount)),
-    status: b.status,
-  }));
+  return rows.map((b) => {
+    const form = forms.get(b.activity_id);
+    return {
+      id: b.id,
+      activity_id: b.activity_id,
+      activity_title: titles.get(b.activity_id) ?? "",
+      items: items.get(b.activity_id) ?? [],
+      amount: fenToYuan(Number(b.amount)),
+      status: b.status,
+      // what the payer answers before paying, with what this payer answered before
+      form: form ? formForPage(form, earlier.get(b.id)) : null,
+    };
+  });
 }
 
 async function entry(ctx: OperationContext, payload: z.infer<typeof entryPayload>) {
@@ -169,7 +180,15 @@ async function find(ctx: OperationContext, payload: z.infer<typeof findPayload>)
 
 async function pay(ctx: OperationContext, payload: z.infer<typeof payPayload>) {
   const ticket = await ticketOf(ctx.db, payload.ticket, ctx.now);
-  const { payment } = await createFeeOrder(ctx, { studentId: ticket.studentId, schId: ticket.schId, billIds: payload.bill_ids });
+  // the answers to the forms of the bills' activities are checked before the order is made
+  const chosen = await ctx.db
+    .select({ id: bills.id, activity_id: bills.activity_id, class_id: bills.class_id })
+    .from(bills)
+    .where(and(inArray(bills.id, payload.bill_ids), eq(bills.student_id, ticket.studentId), eq(bills.sch_id, ticket.schId)));
+  const forms = await formsOfActivities(ctx.db, ticket.sysid, [...new Set(chosen.map((b) => b.activity_id))]);
+  const answers = checkAnswers(ctx, forms, payload.answers ?? []);
+  const { payment, orderId } = await createFeeOrder(ctx, { studentId: ticket.studentId, schId: ticket.schId, billIds: payload.bill_ids });
+  await storeAnswers(ctx.db, { sysid: ticket.sysid, schId: ticket.schId, studentId: ticket.studentId, orderId, at: ctx.now }, chosen, forms, answers);
   return {
     data: {
       items: {
@@ -241,8 +260,9 @@ async function receipt(ctx: OperationContext, payload: z.infer<typeof orderPaylo
     .innerJoin(classes, eq(classes.id, order.class_id))
     .where(eq(students.id, order.student_id));
   const lines = await ctx.db
-    .select({ title: feeOrderLines.title, amount: feeOrderLines.amount })
+    .select({ title: feeOrderLines.title, amount: feeOrderLines.amount, activity_id: bills.activity_id })
     .from(feeOrderLines)
+    .innerJoin(bills, eq(bills.id, feeOrderLines.bill_id))
     .where(eq(feeOrderLines.order_id, order.id))
     .orderBy(asc(feeOrderLines.sort), asc(feeOrderLines.id));
   return {
@@ -258,6 +278,8 @@ async function receipt(ctx: OperationContext, payload: z.infer<typeof orderPaylo
         pay_no: order.pay_no,
         // the voucher's number comes with the vouchers
         receipt_no: null,
+        // what the result page offers once paid: the after-payment actions of the order's activities
+        actions: await actionsOfActivities(ctx.db, order.sysid, [...new Set(lines.map((l) => l.activity_id))]),
       },
     },
   };

@@ -69,6 +69,14 @@ export const en = {
   print: "Print the receipt",
   pay_more: "Pay other bills",
   start_over: "Start again",
+  questions_title: "Before paying, please answer",
+  answer_optional: "(optional)",
+  answer_placeholder: "Your answer",
+  answer_required: "Please answer this question.",
+  answer_too_long: "At most {max} characters.",
+  after_pay_title: "What's next",
+  after_pay_open: "Open",
+  after_pay_long_press: "Long-press the QR code to join the group.",
   language: "Language",
 } as const;
 

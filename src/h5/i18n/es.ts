@@ -71,5 +71,13 @@ export const es: Messages = {
   print: "Imprimir el recibo",
   pay_more: "Pagar otros recibos",
   start_over: "Empezar de nuevo",
+  questions_title: "Antes de pagar, responda",
+  answer_optional: "(opcional)",
+  answer_placeholder: "Su respuesta",
+  answer_required: "Responda a esta pregunta.",
+  answer_too_long: "{max} caracteres como máximo.",
+  after_pay_title: "A continuación",
+  after_pay_open: "Abrir",
+  after_pay_long_press: "Mantenga pulsado el código QR para unirse al grupo.",
   language: "Idioma",
 };

@@ -71,5 +71,13 @@ export const zh: Messages = {
   print: "打印收据",
   pay_more: "缴纳其他账单",
   start_over: "重新开始",
+  questions_title: "缴费前请填写",
+  answer_optional: "（选填）",
+  answer_placeholder: "请输入",
+  answer_required: "请回答此问题。",
+  answer_too_long: "最多 {max} 个字符。",
+  after_pay_title: "接下来",
+  after_pay_open: "打开",
+  after_pay_long_press: "长按识别二维码加入群聊。",
   language: "语言",
 };
