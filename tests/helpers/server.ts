@@ -24,6 +24,8 @@ export interface TestServerOptions {
   /** default: the production limit; false turns it off (benchmarks) */
   rateLimit?: AppOptions["rateLimit"];
   sessionLifetime?: AppOptions["sessionLifetime"];
+  /** take the client's address from X-Forwarded-For, as behind a reverse proxy (many phones from one machine) */
+  trustProxy?: boolean;
 }
 
 export interface TestServer {
@@ -46,6 +48,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       passwordCost: options.passwordCost,
       rateLimit: options.rateLimit,
       sessionLifetime: options.sessionLifetime,
+      trustProxy: options.trustProxy,
       logger: false,
     });
     return {
