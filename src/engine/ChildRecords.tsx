@@ -54,7 +54,7 @@ export function ChildRowsEditor({ decl }: { decl: ChildDecl }) {
           <div data-testid={`children-${decl.name}`}>
             {items.map((item, index) => (
               <Card key={item.key} size="small" style={{ marginBottom: 8 }} data-testid={`child-${decl.name}-${index}`}>
-                <Space wrap align="start" style={{ width: "100%" }}>
+                <Space wrap align="start" className="child-row-fields" style={{ width: "100%" }}>
                   {fields.map((f) => (
                     <Form.Item
                       key={f.name}
