@@ -106,6 +106,8 @@ export const orderEntity: EntityDecl = {
     { name: "paid_at", type: "datetime", label: "collection.field.paid_at", list: true, filter: "range", sortable: true, detail: true },
     { name: "gateway", type: "enum", label: "collection.field.gateway", required: true, options: orderGateways, detail: true },
     { name: "transaction_id", type: "string", label: "collection.field.transaction_id", max: 64, detail: true },
+    // the payment voucher's number, given when the order is paid: per school and calendar year, never reused
+    { name: "receipt_no", type: "string", label: "collection.field.receipt_no", max: 20, unique: "tenant", list: true, detail: true },
     { name: "refunded_amount", type: "money", label: "collection.field.refunded_amount", default: "0.00", detail: true },
     { name: "duplicate", type: "yesno", label: "collection.field.duplicate", required: true, default: "N", options: yesNo, list: true, filter: "eq", detail: true },
     { name: "created_at", type: "datetime", label: "field.created_at", list: true, sortable: true, detail: true },
