@@ -19,6 +19,9 @@ export const orderStates: FieldOption[] = [
   { value: "closed", label: "collection.order_status.closed", tone: "default" },
 ];
 
+/** The states of an order that was paid: it has a payment voucher whatever was refunded later. */
+export const PAID_ORDER_STATES = ["paid", "part_refunded", "refunded"] as const;
+
 export const orderGateways: FieldOption[] = [
   { value: "sandbox", label: "collection.gateway.sandbox" },
   { value: "wechatpay", label: "collection.gateway.wechatpay" },

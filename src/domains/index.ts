@@ -19,4 +19,5 @@ export const customPages: Record<string, LazyExoticComponent<ComponentType<Custo
   schoolpaychnl: lazy(() => import("./fees/SchoolChannelPage")),
   myaccountinfo: lazy(() => import("./fees/MyAccountPage")),
   activityboard: lazy(() => import("./collection/ActivityBoardPage")),
+  vouchers: lazy(() => import("./collection/VoucherPrintPage")),
 };

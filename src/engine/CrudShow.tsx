@@ -9,6 +9,7 @@ import { ChildRowsTable, RelatedRecords } from "./ChildRecords";
 import { ActionButton, actionAllowed, editAllowed, useEntityActions } from "./EntityActions";
 import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources";
 import { currentTabs } from "../shell/tabs";
+import { offeredOn, useLinkedPages } from "./linkedPages";
 
 export default function CrudShow({ resource }: { resource: string }) {
   const { entity, pages } = resourceByIdentifier(resource);
@@ -22,6 +23,8 @@ export default function CrudShow({ resource }: { resource: string }) {
   const { query, result } = useShow<BaseRecord, HttpError>({ resource, id, errorNotification: false });
   const edit = pages.edit && may("edit") && editAllowed(entity, result) ? pages.edit : undefined;
   const actions = useEntityActions(entity).filter((action) => result && actionAllowed(entity, action, result));
+  // the pages a row of the list opens (a paid order's voucher), offered here too
+  const recordPages = useLinkedPages(pages.list, entity).recordPages.filter((page) => offeredOn(page, result));
   // back to the list as its tab left it (page, filters, sort, tab), even after a reload of this page
   const toList = () => {
     const list = pages.list?.route;
@@ -35,6 +38,12 @@ export default function CrudShow({ resource }: { resource: string }) {
       extra={
         <Space wrap>
           {!query.isError && result && actions.map((action) => <ActionButton key={action.name} entity={entity} action={action} record={result} />)}
+          {!query.isError &&
+            recordPages.map((page) => (
+              <Button key={page.route} data-testid={`show-${page.entry.name}`} onClick={() => go({ to: recordPath(page.route, id) })}>
+                {translate(page.entry.title)}
+              </Button>
+            ))}
           {edit && !query.isError && (
             <Button type="primary" icon={<EditOutlined />} onClick={() => go({ to: recordPath(edit.route, id) })}>
               {translate("crud.edit")}

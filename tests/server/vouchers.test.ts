@@ -5,34 +5,16 @@
  * (amount in words, the provider's title line) to the order's readers only, within their tenant, for paid orders only,
  * and audits it; `orderprintpdf` answers the same vouchers as a PDF, one A5 page each.
  */
-import { inflateSync } from "node:zlib";
 import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { auditLog, feeOrders, receiptCounters, schools } from "../../server/db/schema";
 import { receiptYear } from "../../server/domains/collection/receiptNumbers";
 import { describeOnDatabases } from "../helpers/db";
+import { pdfPageTexts } from "../helpers/pdfText";
 import { confirmSandbox, feeOrderOf, findStudent, h5, itemsOf, payBills, payerWorld, unpaidStudents, type PayerStudent, type PayerWorld, type Row } from "./payerSupport";
 import { createTestApp, type TestApp } from "./support";
 
 const EN = { "accept-language": "en" };
-
-/** The texts a PDF's pages show, page by page: its content streams inflated, literal and UTF-16 strings decoded. */
-function pdfPages(pdf: Buffer): string[] {
-  const source = pdf.toString("latin1");
-  const pages: string[] = [];
-  for (const match of source.matchAll(/<< \/Length (\d+) \/Filter \/FlateDecode >>\nstream\n/g)) {
-    const start = match.index + match[0].length;
-    const content = inflateSync(pdf.subarray(start, start + Number(match[1]))).toString("latin1");
-    let text = "";
-    for (const shown of content.matchAll(/(\((?:\\.|[^\\)])*\)|<[0-9A-F]+>) Tj/g)) {
-      const s = shown[1];
-      if (s.startsWith("<")) text += Buffer.from(s.slice(1, -1), "hex").swap16().toString("utf16le");
-      else text += s.slice(1, -1).replace(/\\([0-7]{3}|.)/g, (_, e: string) => (e.length === 3 ? String.fromCharCode(parseInt(e, 8)) : e));
-    }
-    pages.push(text);
-  }
-  return pages;
-}
 
 describeOnDatabases("payment vouchers", (kind) => {
   let t: TestApp;
@@ -184,7 +166,7 @@ describeOnDatabases("payment vouchers", (kind) => {
     expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     expect(bytes.toString("latin1")).toMatch(/\/Type \/Pages \/Kids \[[^\]]+\] \/Count 2/);
     expect(bytes.toString("latin1")).toContain("/MediaBox [0 0 419.53 595.28]");
-    const pages = pdfPages(bytes);
+    const pages = pdfPageTexts(bytes);
     expect(pages).toHaveLength(2);
     vouchers.forEach((v, i) => {
       expect(pages[i]).toContain(String(v.receipt_no));

@@ -9,9 +9,6 @@ import { sql } from "drizzle-orm";
 import { businessDay } from "../../../common/term";
 import { queryRows, type DbOrTx } from "../../db/client";
 
-/** The order states of a payment made: its voucher keeps its number whatever is refunded later. */
-export const PAID_ORDER_STATES = ["paid", "part_refunded", "refunded"] as const;
-
 export function receiptYear(paidAt: Date): number {
   return Number(businessDay(paidAt).slice(0, 4));
 }

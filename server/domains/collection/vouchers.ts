@@ -13,7 +13,7 @@
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import { ORDER_READERS, orderEntity } from "../../../catalogue/collectionOrders";
+import { ORDER_READERS, orderEntity, PAID_ORDER_STATES } from "../../../catalogue/collectionOrders";
 import { amountInWords } from "../../../common/amountInWords";
 import { fenToYuan } from "../../../common/money";
 import { businessTime } from "../../../common/term";
@@ -25,7 +25,6 @@ import type { Translate } from "../../lib/i18n";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { collectionSettings } from "../fees";
-import { PAID_ORDER_STATES } from "./receiptNumbers";
 import { A5_HEIGHT, A5_WIDTH, PdfPage, pdfDocument } from "./voucherPdf";
 
 /** the most vouchers one call prints: a class's selection, a page of the list */
