@@ -6,9 +6,9 @@
  * Paying (the kind's applyPaid, inside applyPaidOrder's transaction, under the payment order's row lock): the
  * order's bills are locked in id order, each one still unpaid (or closed meanwhile) becomes paid; a bill another
  * order paid first (two payers at once) leaves this order paid but flagged `duplicate` "Y" and audited, for a
- * refund. Either way the order gets the school's next voucher number of the year (receiptNumbers.ts). The other open orders holding the bills just paid are closed at their gateway by a job enqueued in the
- * same transaction (so it exists exactly when the payment committed, and a gateway failure is retried). Nothing
- * here touches a term.
+ * refund. Either way the order gets the school's next voucher number of the year (receiptNumbers.ts). The other
+ * open orders holding the bills just paid are closed at their gateway by a job enqueued in the same transaction (so
+ * it exists exactly when the payment committed, and a gateway failure is retried). Nothing here touches a term.
  */
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { fenToYuan } from "../../../common/money";
