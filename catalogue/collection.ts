@@ -3,9 +3,9 @@
  * their fee items, and the bills an activity opens for each student it targets. The server side is
  * server/domains/collection/; labels are in locales/<lang>/collection.json.
  */
-import type { ActionDecl, CatalogueDomain, EntityDecl, FieldOption, OperationDecl } from "../common/catalogue";
+import type { ActionDecl, CatalogueDomain, EntityDecl, FieldOption, OperationDecl, PageRef } from "../common/catalogue";
 import { anyOf, PROVIDER_ROLES, PROVIDER_STAFF_ROLES, SCHOOL_ROLES } from "../common/roleKeys";
-import { orderEntity, orderEventEntity, orderLineEntity, qrChannelEntity } from "./collectionOrders";
+import { orderEntity, orderEventEntity, orderLineEntity, PAID_ORDER_STATES, qrChannelEntity } from "./collectionOrders";
 import { schoolField, yesNo } from "./shared";
 
 /** the most a single fee item or bill may be, in yuan */
@@ -202,6 +202,14 @@ export const activityBoardOperation: OperationDecl = {
   fields: [{ name: "id", type: "int", label: "collection.field.activity", required: true, min: 1 }],
 };
 
+const voucherPage: PageRef = {
+  kind: "custom",
+  id: "vouchers",
+  calls: ["orderprint", "orderprintpdf"],
+  offeredWhen: { field: "status", values: PAID_ORDER_STATES },
+  selection: true,
+};
+
 export const collection: CatalogueDomain = {
   entities: [activityEntity, activityItemEntity, billEntity, orderEntity, orderLineEntity, orderEventEntity, qrChannelEntity],
   operations: [activityBoardOperation],
@@ -220,6 +228,9 @@ export const collection: CatalogueDomain = {
     // v2's order group shares v1's path ("order") under its own route names: its own resource
     orderlistv2: { kind: "list", entity: "order", view: "v2" },
     orderinfov2: { kind: "info", entity: "order", view: "v2" },
+    // payment vouchers: opened from a paid order's row or record, or for the paid orders of a list's selection
+    orderprints: voucherPage,
+    orderprintsv2: voucherPage,
     // channel QR codes opening the payer page
     qrchnllist: { kind: "list", entity: "qrchnl" },
     qrchnladd: { kind: "add", entity: "qrchnl" },

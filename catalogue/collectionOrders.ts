@@ -19,6 +19,9 @@ export const orderStates: FieldOption[] = [
   { value: "closed", label: "collection.order_status.closed", tone: "default" },
 ];
 
+/** The states of an order that was paid: it has a payment voucher whatever was refunded later. */
+export const PAID_ORDER_STATES = ["paid", "part_refunded", "refunded"] as const;
+
 export const orderGateways: FieldOption[] = [
   { value: "sandbox", label: "collection.gateway.sandbox" },
   { value: "wechatpay", label: "collection.gateway.wechatpay" },
@@ -106,6 +109,8 @@ export const orderEntity: EntityDecl = {
     { name: "paid_at", type: "datetime", label: "collection.field.paid_at", list: true, filter: "range", sortable: true, detail: true },
     { name: "gateway", type: "enum", label: "collection.field.gateway", required: true, options: orderGateways, detail: true },
     { name: "transaction_id", type: "string", label: "collection.field.transaction_id", max: 64, detail: true },
+    // the payment voucher's number, given when the order is paid: per school and calendar year, never reused
+    { name: "receipt_no", type: "string", label: "collection.field.receipt_no", max: 20, unique: "tenant", list: true, detail: true },
     { name: "refunded_amount", type: "money", label: "collection.field.refunded_amount", default: "0.00", detail: true },
     { name: "duplicate", type: "yesno", label: "collection.field.duplicate", required: true, default: "N", options: yesNo, list: true, filter: "eq", detail: true },
     { name: "created_at", type: "datetime", label: "field.created_at", list: true, sortable: true, detail: true },

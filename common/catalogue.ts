@@ -268,6 +268,10 @@ export type PageRef =
       id: string;
       /** the operations the page calls: the menu may show it only to roles they all allow (a test checks it) */
       calls: readonly string[];
+      /** on a record route (:id): offered only on records whose field holds one of the values (a voucher: paid orders) */
+      offeredWhen?: { field: string; values: readonly string[] };
+      /** on a record route: a list's selection opens it too, for the rows chosen it is offered on (`?ids=1,2`) */
+      selection?: boolean;
     };
 
 export interface MenuEntry {

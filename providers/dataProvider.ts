@@ -143,8 +143,8 @@ function pagePayload(pagination: Pagination | undefined): { page: number; limit:
 /** What `custom` answers: the answer's data.items, and the server's message saying what was done. */
 export type CustomAnswer<T> = CustomResponse<T> & { message: string };
 
-/** Operations of the console's own pages that no catalogue declaration names: the home page's figures. */
-const CONSOLE_READS: Readonly<Record<string, string>> = { dashboard: DEFAULT_API_PATH };
+/** Operations of the console's own pages that no catalogue declaration names: the home page's figures, payment vouchers. */
+const CONSOLE_READS: Readonly<Record<string, string>> = { dashboard: DEFAULT_API_PATH, orderprint: DEFAULT_API_PATH };
 
 /**
  * The /weapi/ path of an operation `custom` may call: a declared operation, a record's action, a settings

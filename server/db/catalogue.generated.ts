@@ -475,6 +475,7 @@ export const feeOrders = pgTable(
     paid_at: timestamp("paid_at", { withTimezone: true, mode: "date" }),
     gateway: varchar("gateway", { length: 32 }).notNull(),
     transaction_id: varchar("transaction_id", { length: 64 }),
+    receipt_no: varchar("receipt_no", { length: 20 }),
     refunded_amount: bigint("refunded_amount", { mode: "number" }).default(0).notNull(),
     duplicate: varchar("duplicate", { length: 1 }).default("N").notNull(),
     created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
@@ -492,6 +493,7 @@ export const feeOrders = pgTable(
     index("fee_orders_created_at_idx").on(t.created_at),
     uniqueIndex("fee_orders_order_no_unique").on(t.order_no),
     uniqueIndex("fee_orders_pay_no_unique").on(t.pay_no),
+    uniqueIndex("fee_orders_sch_id_receipt_no_unique").on(t.sch_id, t.receipt_no),
   ],
 );
 

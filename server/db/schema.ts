@@ -346,3 +346,19 @@ export const payerTickets = pgTable(
   },
   (t) => [index("payer_tickets_expires_at_idx").on(t.expiresAt)],
 );
+
+/**
+ * The last payment voucher number given per school and calendar year (Asia/Shanghai): taken with
+ * `INSERT ... ON CONFLICT DO UPDATE SET last = last + 1 RETURNING last` in the paying transaction, so the row lock
+ * orders concurrent payments of a school, a rolled-back payment gives its number back, and no number is reused
+ * (server/domains/collection/receiptNumbers.ts).
+ */
+export const receiptCounters = pgTable(
+  "receipt_counters",
+  {
+    schId: integer("sch_id").notNull(),
+    year: integer("year").notNull(),
+    last: integer("last").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.schId, t.year] })],
+);

@@ -5,12 +5,13 @@
  * database (one INSERT ... SELECT per table, per block of bills): going through applyPaidOrder order by order costs
  * some 20 statements each, seconds for a demo's thousands and hours for a million. They write the same rows in the
  * same states: a payment order of kind `fee` to the school's sandbox channel, the sandbox's payment, the fee order,
- * its line and timeline, the bill paid.
+ * its line and timeline, the bill paid, the voucher's number.
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client";
 import { activities, bills, sandboxPayments, students } from "../db/schema";
 import { createFeeOrder, FEE_KIND } from "../domains/collection/feeOrders";
+import { numberPaidOrders } from "../domains/collection/receiptNumbers";
 import { applyPaidOrder } from "../payments/apply";
 import { ORDER_PAYABLE_MS, type OrderContext } from "../payments/orders";
 import { systemClock } from "../lib/clock";
@@ -101,6 +102,8 @@ export async function seedFeeOrdersFor(tx: DbOrTx, plan: readonly (FeeOrderShare
     FROM seed_fee_orders s WHERE bills.id = s.bill_id AND s.fate = 'paid'
     RETURNING bills.id`);
   await tx.execute(sql`DROP TABLE seed_fee_orders`);
+  // their voucher numbers, in the order of payment per school and year, after those issued; the counters moved on
+  await numberPaidOrders(tx);
   return ((paid as { rows?: unknown[] }).rows ?? (paid as unknown as unknown[])).length;
 }
 

@@ -21,6 +21,7 @@ export const customPages: Record<string, LazyExoticComponent<ComponentType<Custo
   myaccountinfo: lazy(() => import("./fees/MyAccountPage")),
   activityboard: lazy(() => import("./collection/ActivityBoardPage")),
   payendactionbind: lazy(() => import("./forms/PayEndActionBindPage")),
+  vouchers: lazy(() => import("./collection/VoucherPrintPage")),
 };
 
 export interface RecordToolProps {

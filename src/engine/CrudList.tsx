@@ -21,13 +21,13 @@ import { Fragment, useRef, useState, type ReactNode } from "react";
 import { useParams } from "react-router";
 import { useTable, getDefaultSortOrder } from "@refinedev/antd";
 import { useGo, usePermissions, useTranslation, type BaseRecord, type CrudFilter, type CrudSort, type HttpError } from "@refinedev/core";
-import type { EntityDecl, FieldDecl, MenuEntry } from "../../common/catalogue";
+import type { EntityDecl, FieldDecl } from "../../common/catalogue";
 import type { ListSummary, ListTabs } from "../../common/listAnswer";
 import { hasAnyRole } from "../../common/roleKeys";
-import { builtRoute, type BuiltPage } from "./builtPages";
+import type { BuiltPage } from "./builtPages";
 import { DEFAULT_API_PATH, filterPayload, scope as tenantScope, sortPayload } from "../../providers/dataProvider";
 import { weapi } from "../../providers/weapi";
-import { entityByName, menus } from "../../resources.config";
+import { entityByName } from "../../resources.config";
 import { cellStyle, displayValue, FilterControl, filterValueProps, type Translate } from "./fields";
 import { clearNarrowed } from "./RecordFields";
 import { RecordModal, type RecordModalHandle } from "./RecordModal";
@@ -45,12 +45,12 @@ import { ListSummaryLine } from "./ListSummaryLine";
 import { ColumnSettingsButton } from "./ColumnSettingsButton";
 import { arrangeColumns, useColumnSettings } from "./listColumns";
 import { useRecordTools } from "./RecordTools";
+import { offeredOn, opensSelection, selectionPath, useLinkedPages } from "./linkedPages";
 
 export const PAGE_SIZE_OPTIONS = [10, 20, 30, 50];
 export const DEFAULT_PAGE_SIZE = 20;
 
 type FilterValues = Record<string, unknown>;
-type LinkedPage = { entry: MenuEntry; route: string };
 
 function toCrudFilter(field: FieldDecl, value: unknown): CrudFilter {
   switch (field.filter) {
@@ -72,28 +72,6 @@ async function exportList(entity: EntityDecl, operation: string, filters: readon
     ...(sort ? { sort } : {}),
   });
   if (res.return_code === "SUCCESS" && res.data?.items) saveFile(res.data.items);
-}
-
-/**
- * The hidden routes of the list's group that name this list as their menu, as the user's roles allow: those
- * with an :id open a row (a provider's contract maintenance and its activation codes beside the provider
- * list), the other custom ones stand beside Add (generating activation codes beside the code list).
- */
-function useLinkedPages(list: BuiltPage | undefined, entity: EntityDecl): Record<"recordPages" | "listPages", LinkedPage[]> {
-  const { data: roles } = usePermissions<string[]>({});
-  if (!list || !roles) return { recordPages: [], listPages: [] };
-  const { entry: listEntry } = list;
-  // a v1 and a v2 group may share a path (/activity): the routes of both that the user's roles open
-  const groups = menus.filter((group) => group.path === list.group.path && hasAnyRole(roles, group.roles));
-  const linked = groups.flatMap((group) =>
-    group.children
-      .filter((entry) => entry.hidden && entry.activeMenu === listEntry.name && entry.page && hasAnyRole(roles, entry.roles))
-      .map((entry) => ({ entry, route: builtRoute(group, entry) })),
-  );
-  return {
-    recordPages: linked.filter(({ entry }) => entry.params?.includes(":id") && (!("entity" in entry.page!) || entry.page!.entity !== entity.name)),
-    listPages: linked.filter(({ entry }) => !entry.params?.length && entry.page!.kind === "custom"),
-  };
 }
 
 /**
@@ -219,6 +197,7 @@ export default function CrudList({ resource }: { resource: string }) {
   const actions = useEntityActions(entity);
   const tools = useRecordTools(entity);
   const bulkActions = actions.filter((action) => action.bulk);
+  const selectionPages = recordPages.filter(opensSelection);
   const [selected, setSelected] = useState<BaseRecord[]>([]);
   const chosenState = stateTabsField ? filterOn(filters, stateTabsField.name) : undefined;
   const stateTab = chosenState === undefined || chosenState === null || chosenState === "" ? ALL_STATES : String(chosenState);
@@ -269,7 +248,7 @@ export default function CrudList({ resource }: { resource: string }) {
           },
         ]
       : []),
-    ...recordPages.map((page) => {
+    ...recordPages.filter((page) => offeredOn(page, record)).map((page) => {
       const open = () => go({ to: recordPath(page.route, record.id) });
       return {
         key: page.route,
@@ -495,11 +474,23 @@ export default function CrudList({ resource }: { resource: string }) {
       {filterForm}
       {stateTabs}
       <BulkActionBar entity={entity} actions={bulkActions} selected={selected} onDone={() => setSelected([])} />
+      {selected.length > 0 && selectionPages.length > 0 && (
+        <Space wrap style={{ marginBottom: 12 }} data-testid="selection-pages">
+          {selectionPages.map((page) => {
+            const chosen = selected.filter((record) => offeredOn(page, record));
+            return (
+              <Button key={page.route} type="primary" disabled={chosen.length === 0} data-testid={`selection-${page.entry.name}`} onClick={() => go({ to: selectionPath(page, chosen) })}>
+                {translate(page.entry.title)} ({chosen.length})
+              </Button>
+            );
+          })}
+        </Space>
+      )}
       <Table
         {...tableProps}
         rowKey="id"
         rowSelection={
-          bulkActions.length > 0
+          bulkActions.length > 0 || selectionPages.length > 0
             ? { selectedRowKeys: selected.map((record) => record.id!), onChange: (_keys, records) => setSelected(records), preserveSelectedRowKeys: true }
             : undefined
         }

@@ -11,6 +11,7 @@ import { ActionButton, actionAllowed, editAllowed, useEntityActions } from "./En
 import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources";
 import { currentTabs } from "../shell/tabs";
 import { useRecordTools } from "./RecordTools";
+import { offeredOn, useLinkedPages } from "./linkedPages";
 
 export default function CrudShow({ resource }: { resource: string }) {
   const { entity, pages } = resourceByIdentifier(resource);
@@ -25,6 +26,8 @@ export default function CrudShow({ resource }: { resource: string }) {
   const edit = pages.edit && may("edit") && editAllowed(entity, result) ? pages.edit : undefined;
   const actions = useEntityActions(entity).filter((action) => result && actionAllowed(entity, action, result));
   const tools = useRecordTools(entity);
+  // the pages a row of the list opens (a paid order's voucher), offered here too
+  const recordPages = useLinkedPages(pages.list, entity).recordPages.filter((page) => offeredOn(page, result));
   // back to the list as its tab left it (page, filters, sort, tab), even after a reload of this page
   const toList = () => {
     const list = pages.list?.route;
@@ -39,6 +42,12 @@ export default function CrudShow({ resource }: { resource: string }) {
         <Space wrap>
           {!query.isError && result && tools.buttonsOf(result).map((tool) => <Fragment key={tool.key}>{tool.node}</Fragment>)}
           {!query.isError && result && actions.map((action) => <ActionButton key={action.name} entity={entity} action={action} record={result} />)}
+          {!query.isError &&
+            recordPages.map((page) => (
+              <Button key={page.route} data-testid={`show-${page.entry.name}`} onClick={() => go({ to: recordPath(page.route, id) })}>
+                {translate(page.entry.title)}
+              </Button>
+            ))}
           {edit && !query.isError && (
             <Button type="primary" icon={<EditOutlined />} onClick={() => go({ to: recordPath(edit.route, id) })}>
               {translate("crud.edit")}

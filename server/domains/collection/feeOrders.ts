@@ -6,9 +6,9 @@
  * Paying (the kind's applyPaid, inside applyPaidOrder's transaction, under the payment order's row lock): the
  * order's bills are locked in id order, each one still unpaid (or closed meanwhile) becomes paid; a bill another
  * order paid first (two payers at once) leaves this order paid but flagged `duplicate` "Y" and audited, for a
- * refund. The other open orders holding the bills just paid are closed at their gateway by a job enqueued in the
- * same transaction (so it exists exactly when the payment committed, and a gateway failure is retried). Nothing
- * here touches a term.
+ * refund. Either way the order gets the school's next voucher number of the year (receiptNumbers.ts). The other
+ * open orders holding the bills just paid are closed at their gateway by a job enqueued in the same transaction (so
+ * it exists exactly when the payment committed, and a gateway failure is retried). Nothing here touches a term.
  */
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { fenToYuan } from "../../../common/money";
@@ -22,6 +22,7 @@ import { registerPaymentKind, type PaymentKind, type PaymentOrder } from "../../
 import { createPaymentOrder, type ChannelPayee, type OrderContext } from "../../payments/orders";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import { collectionSettings, schoolChannel } from "../fees";
+import { nextReceiptNo } from "./receiptNumbers";
 
 export const FEE_KIND = "fee";
 export const CLOSE_SIBLING_ORDERS = "collection.close_sibling_orders";
@@ -64,9 +65,11 @@ export async function settleFeeOrder(tx: DbOrTx, payNo: string, paid: { transact
         RETURNING ${bills}.id`,
   );
   const duplicate = paidBills.length < held.length;
+  // a duplicate is money paid too: it gets its voucher number; taken after the bills' locks, the counter's is held last
+  const receiptNo = order.receipt_no ?? (await nextReceiptNo(tx, order.sch_id, paid.paidAt));
   await tx
     .update(feeOrders)
-    .set({ status: "paid", paid_at: paid.paidAt, transaction_id: paid.transactionId, duplicate: duplicate ? "Y" : "N" })
+    .set({ status: "paid", paid_at: paid.paidAt, transaction_id: paid.transactionId, duplicate: duplicate ? "Y" : "N", receipt_no: receiptNo })
     .where(eq(feeOrders.id, order.id));
   await addOrderEvent(tx, order, duplicate ? "duplicate" : "paid", now, paid.transactionId);
   if (duplicate) {

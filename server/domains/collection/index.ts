@@ -15,6 +15,7 @@ import { activityFormHooks, payEndActionHooks, registerPayEndActionBind } from "
 import { registerPayerApi } from "./payerApi";
 import { PRUNE_PAYER_TICKETS, PRUNE_PAYER_TICKETS_EVERY_SECONDS, prunePayerTickets } from "./payerTickets";
 import { qrChannelHooks } from "./qrChannels";
+import { registerVoucherOperations } from "./vouchers";
 
 export function collectionEffects(schoolChannel: SchoolChannelLookup): ActionEffects {
   return {
@@ -38,6 +39,7 @@ export function registerCollectionOperations(registry: OperationRegistry, school
   if (!jobKinds.get(ACTIVITY_DATES)) registerJobKind(ACTIVITY_DATES, activityDatesJob(schoolChannel), { everySeconds: ACTIVITY_DATES_EVERY_SECONDS });
   // fee payments: the payer page's calls, the orders left open for bills another order paid, expired tickets
   registerPayerApi(registry);
+  registerVoucherOperations(registry);
   if (!jobKinds.get(CLOSE_SIBLING_ORDERS)) registerJobKind(CLOSE_SIBLING_ORDERS, closeSiblingOrders, { maxAttempts: 10, retryDelaySeconds: 30 });
   if (!jobKinds.get(PRUNE_PAYER_TICKETS)) registerJobKind(PRUNE_PAYER_TICKETS, prunePayerTickets, { everySeconds: PRUNE_PAYER_TICKETS_EVERY_SECONDS });
 }

@@ -276,8 +276,8 @@ async function receipt(ctx: OperationContext, payload: z.infer<typeof orderPaylo
         transaction_id: order.transaction_id ?? "",
         order_no: order.order_no,
         pay_no: order.pay_no,
-        // the voucher's number comes with the vouchers
-        receipt_no: null,
+        // the payment voucher's number, given when the order was paid
+        receipt_no: order.receipt_no,
         // what the result page offers once paid: the after-payment actions of the order's activities
         actions: await actionsOfActivities(ctx.db, order.sysid, [...new Set(lines.map((l) => l.activity_id))]),
       },

@@ -1,0 +1,199 @@
+/**
+ * Payment vouchers (custom page "vouchers" at orderprints / orderprintsv2): the voucher of a paid order, opened from
+ * its row or record, or of every paid order of a list's selection (`?ids=`), each on an A5 sheet headed by the
+ * school's name. Print prints the vouchers alone, one A5 page each (vouchers.css: no console around them);
+ * Download PDF saves the server's PDF of the same vouchers (orderprintpdf).
+ */
+import { Alert, Button, Card, Space, Spin, Typography } from "antd";
+import { DownloadOutlined, PrinterOutlined, RollbackOutlined } from "@ant-design/icons";
+import { useCustom, useGo, useTranslation } from "@refinedev/core";
+import { useState } from "react";
+import { createPortal } from "react-dom";
+import { useParams, useSearchParams } from "react-router";
+import { businessTime } from "../../../common/term";
+import { scope } from "../../../providers/dataProvider";
+import { weapi } from "../../../providers/weapi";
+import { saveFile, type ExportFile } from "../../engine/files";
+import { currentTabs } from "../../shell/tabs";
+import type { CustomPageProps } from "..";
+import "./vouchers.css";
+
+/** A voucher as orderprint answers it (server/domains/collection/vouchers.ts). */
+interface Voucher {
+  id: number;
+  receipt_no: string;
+  order_no: string;
+  school: string;
+  voucher_title: string;
+  student: string;
+  student_no: string;
+  class: string;
+  items: { title: string; amount: string }[];
+  amount: string;
+  amount_in_words: string;
+  paid_at: string;
+  transaction_id: string;
+  status: string;
+  refunded_amount: string;
+  duplicate: string;
+}
+
+function VoucherSheet({ voucher: v, t }: { voucher: Voucher; t: (key: string) => string }) {
+  const label = (key: string) => t(`collection.voucher.${key}`);
+  return (
+    <article className="voucher" data-testid="voucher">
+      <header className="voucher-head">
+        <h2 data-testid="voucher-school">{v.school}</h2>
+        <div className="voucher-title">{v.voucher_title || label("title")}</div>
+      </header>
+      <div className="voucher-meta">
+        <span>
+          {label("receipt_no")}: <strong data-testid="voucher-receipt-no">{v.receipt_no}</strong>
+        </span>
+        <span>
+          {label("paid_at")}: {businessTime(new Date(v.paid_at))}
+        </span>
+      </div>
+      <table className="voucher-table">
+        <tbody>
+          <tr>
+            <th>{label("student")}</th>
+            <td data-testid="voucher-student">
+              {v.student}
+              {v.student_no ? ` (${v.student_no})` : ""}
+            </td>
+          </tr>
+          <tr>
+            <th>{label("class")}</th>
+            <td>{v.class}</td>
+          </tr>
+        </tbody>
+      </table>
+      <table className="voucher-table voucher-items">
+        <thead>
+          <tr>
+            <th>{label("items")}</th>
+            <th className="num">{label("item_amount")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {v.items.map((item, i) => (
+            <tr key={i}>
+              <td>{item.title}</td>
+              <td className="num">{item.amount}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th>{label("amount")}</th>
+            <td className="num" data-testid="voucher-amount">
+              {v.amount}
+            </td>
+          </tr>
+          <tr>
+            <th>{label("amount_in_words")}</th>
+            <td data-testid="voucher-amount-words">{v.amount_in_words}</td>
+          </tr>
+        </tfoot>
+      </table>
+      <dl className="voucher-facts">
+        <dt>{label("transaction_id")}</dt>
+        <dd>{v.transaction_id}</dd>
+        <dt>{label("order_no")}</dt>
+        <dd>{v.order_no}</dd>
+        {v.status !== "paid" && (
+          <>
+            <dt>{label("refunded")}</dt>
+            <dd>{v.refunded_amount}</dd>
+          </>
+        )}
+      </dl>
+      {v.duplicate === "Y" && <p className="voucher-flag">{label("duplicate")}</p>}
+      <footer className="voucher-sign">
+        <span>
+          {label("payee")}: {v.school}
+        </span>
+        <span>{label("handled_by")}:</span>
+      </footer>
+      <p className="voucher-note">{label("note")}</p>
+    </article>
+  );
+}
+
+export default function VoucherPrintPage({ entry, group }: CustomPageProps) {
+  const { translate } = useTranslation();
+  const t = (key: string, options?: Record<string, unknown>) => translate(key, options);
+  const go = useGo();
+  const { id } = useParams();
+  const [search] = useSearchParams();
+  const ids = (search.get("ids") ?? id ?? "").split(",").filter((part) => /^\d{1,10}$/.test(part));
+  const [downloading, setDownloading] = useState(false);
+  const { query, result } = useCustom<Voucher[]>({
+    url: "orderprint",
+    method: "post",
+    config: { payload: { ...scope(), ids } },
+    queryOptions: { enabled: ids.length > 0, queryKey: ["orderprint", ids.join(",")] },
+    errorNotification: false,
+    successNotification: false,
+  });
+  const vouchers = query.isSuccess && Array.isArray(result.data) ? result.data : [];
+
+  const downloadPdf = async () => {
+    setDownloading(true);
+    try {
+      const res = await weapi<{ items?: ExportFile }>("adminapiv2", "orderprintpdf", { ...scope(), ids });
+      if (res.return_code === "SUCCESS" && res.data?.items) saveFile(res.data.items);
+    } finally {
+      setDownloading(false);
+    }
+  };
+  // back to the order list as its tab left it
+  const list = group.children.find((e) => e.name === entry.activeMenu);
+  const toList = () => {
+    const route = list ? `/${group.path}/${list.name}` : undefined;
+    if (route) go({ to: currentTabs().find((tab) => tab.key === route)?.path ?? route });
+  };
+
+  return (
+    <Card
+      title={translate(entry.title)}
+      extra={
+        <Space wrap>
+          <Button type="primary" icon={<PrinterOutlined />} disabled={vouchers.length === 0} onClick={() => window.print()} data-testid="voucher-print">
+            {t("collection.voucher.print")}
+          </Button>
+          <Button icon={<DownloadOutlined />} disabled={vouchers.length === 0} loading={downloading} onClick={() => void downloadPdf()} data-testid="voucher-pdf">
+            {t("collection.voucher.download_pdf")}
+          </Button>
+          {list && (
+            <Button icon={<RollbackOutlined />} onClick={toList}>
+              {t("crud.back")}
+            </Button>
+          )}
+        </Space>
+      }
+    >
+      {ids.length === 0 && <Alert type="info" message={t("collection.voucher.none")} />}
+      {query.isError && <Alert type="error" message={query.error?.message} data-testid="voucher-error" />}
+      <Spin spinning={query.isLoading && ids.length > 0}>
+        {vouchers.length > 1 && <Typography.Paragraph type="secondary">{t("collection.voucher.count", { count: vouchers.length })}</Typography.Paragraph>}
+        <div className="voucher-sheets">
+          {vouchers.map((v) => (
+            <VoucherSheet key={v.id} voucher={v} t={t} />
+          ))}
+        </div>
+      </Spin>
+      {/* what the printer gets: the vouchers alone, beside the console rather than inside it (vouchers.css) */}
+      {vouchers.length > 0 &&
+        createPortal(
+          <div className="voucher-print" aria-hidden="true">
+            {vouchers.map((v) => (
+              <VoucherSheet key={v.id} voucher={v} t={t} />
+            ))}
+          </div>,
+          document.body,
+        )}
+    </Card>
+  );
+}
