@@ -3,7 +3,7 @@
  * for a payment channel and submits it; the platform's operator (sysadmin), switched into the provider, approves
  * it; svc binds a school to it, makes an activity for one class with two fee items, opens it, makes the activity's
  * payer QR code and its poster; a parent pays a pupil's bill from a phone (390 px, Chinese); the order shows paid
- * in svc's order list with its lines; the school and the provider's staff see only their own schools' orders.
+ * in svc's order list with its lines, and its voucher; the school and the provider's staff see only their own schools' orders.
  * The tests of this file run in order, each in a fresh browser context, and hand on what they made.
  */
 import { randomBytes } from "node:crypto";
@@ -246,7 +246,7 @@ describeInBrowser("fee collection in the console", (suite) => {
     expect(await page.getByTestId("h5-receipt-amount").innerText()).toBe(`¥${DUE}`);
   });
 
-  test("the order shows paid in the provider's order list, with the bill it paid", async () => {
+  test("the order shows paid in the provider's order list, with the bill it paid and its voucher", async () => {
     expect(made.payNo).toBeTruthy();
     const { page } = suite;
     const [order] = await db().select({ id: feeOrders.id, orderNo: feeOrders.order_no, status: feeOrders.status }).from(feeOrders).where(eq(feeOrders.pay_no, made.payNo!));
@@ -265,6 +265,16 @@ describeInBrowser("fee collection in the console", (suite) => {
     // one line for the activity's bill, of the amount paid
     await poll(() => lines.innerText()).toContain(ACTIVITY);
     expect(await lines.innerText()).toContain(DUE);
+
+    // its payment voucher, numbered and with the amount in capital numerals
+    const [numbered] = await db().select({ receiptNo: feeOrders.receipt_no }).from(feeOrders).where(eq(feeOrders.pay_no, made.payNo!));
+    expect(numbered.receiptNo).toMatch(/^\d{10,}$/);
+    await page.getByTestId("page-active").getByTestId("show-orderprintsv2").click();
+    const voucher = page.getByTestId("page-active").getByTestId("voucher");
+    await voucher.waitFor();
+    expect(await voucher.getByTestId("voucher-receipt-no").textContent()).toBe(numbered.receiptNo);
+    expect(await voucher.getByTestId("voucher-amount-words").textContent()).toBe("壹佰伍拾伍元伍角");
+    expect(await voucher.getByTestId("voucher-school").textContent()).toBe(NO1);
   });
 
   test("the school and the provider's staff see only their own schools' orders", async () => {

@@ -4,7 +4,7 @@
  * school's name. Print prints the vouchers alone, one A5 page each (vouchers.css: no console around them);
  * Download PDF saves the server's PDF of the same vouchers (orderprintpdf).
  */
-import { Alert, Button, Card, Space, Spin, Typography } from "antd";
+import { Alert, Button, Card, Grid, Space, Spin, Typography } from "antd";
 import { DownloadOutlined, PrinterOutlined, RollbackOutlined } from "@ant-design/icons";
 import { useCustom, useGo, useTranslation } from "@refinedev/core";
 import { useState } from "react";
@@ -70,6 +70,10 @@ function VoucherSheet({ voucher: v, t }: { voucher: Voucher; t: (key: string) =>
         </tbody>
       </table>
       <table className="voucher-table voucher-items">
+        <colgroup>
+          <col className="voucher-item-title" />
+          <col />
+        </colgroup>
         <thead>
           <tr>
             <th>{label("items")}</th>
@@ -92,8 +96,10 @@ function VoucherSheet({ voucher: v, t }: { voucher: Voucher; t: (key: string) =>
             </td>
           </tr>
           <tr>
-            <th>{label("amount_in_words")}</th>
-            <td data-testid="voucher-amount-words">{v.amount_in_words}</td>
+            {/* one cell across the table: the words need the width the items' titles have */}
+            <td colSpan={2}>
+              {label("amount_in_words")}: <strong data-testid="voucher-amount-words">{v.amount_in_words}</strong>
+            </td>
           </tr>
         </tfoot>
       </table>
@@ -148,6 +154,7 @@ export default function VoucherPrintPage({ entry, group }: CustomPageProps) {
       setDownloading(false);
     }
   };
+  const narrow = Grid.useBreakpoint().lg === false;
   // back to the order list as its tab left it
   const list = group.children.find((e) => e.name === entry.activeMenu);
   const toList = () => {
@@ -155,25 +162,25 @@ export default function VoucherPrintPage({ entry, group }: CustomPageProps) {
     if (route) go({ to: currentTabs().find((tab) => tab.key === route)?.path ?? route });
   };
 
+  const buttons = (
+    <Space wrap>
+      <Button type="primary" icon={<PrinterOutlined />} disabled={vouchers.length === 0} onClick={() => window.print()} data-testid="voucher-print">
+        {t("collection.voucher.print")}
+      </Button>
+      <Button icon={<DownloadOutlined />} disabled={vouchers.length === 0} loading={downloading} onClick={() => void downloadPdf()} data-testid="voucher-pdf">
+        {t("collection.voucher.download_pdf")}
+      </Button>
+      {list && (
+        <Button icon={<RollbackOutlined />} onClick={toList}>
+          {t("crud.back")}
+        </Button>
+      )}
+    </Space>
+  );
   return (
-    <Card
-      title={translate(entry.title)}
-      extra={
-        <Space wrap>
-          <Button type="primary" icon={<PrinterOutlined />} disabled={vouchers.length === 0} onClick={() => window.print()} data-testid="voucher-print">
-            {t("collection.voucher.print")}
-          </Button>
-          <Button icon={<DownloadOutlined />} disabled={vouchers.length === 0} loading={downloading} onClick={() => void downloadPdf()} data-testid="voucher-pdf">
-            {t("collection.voucher.download_pdf")}
-          </Button>
-          {list && (
-            <Button icon={<RollbackOutlined />} onClick={toList}>
-              {t("crud.back")}
-            </Button>
-          )}
-        </Space>
-      }
-    >
+    // on a phone the buttons go under the title, which they would squeeze out of the card's head
+    <Card title={translate(entry.title)} extra={narrow ? undefined : buttons}>
+      {narrow && <div style={{ marginBottom: 12 }}>{buttons}</div>}
       {ids.length === 0 && <Alert type="info" message={t("collection.voucher.none")} />}
       {query.isError && <Alert type="error" message={query.error?.message} data-testid="voucher-error" />}
       <Spin spinning={query.isLoading && ids.length > 0}>
