@@ -18,7 +18,8 @@ import { gatewayOfOrder, orderPayee } from "../../payments/orders";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { collectionSettings } from "../fees";
-import { billedItems, createFeeOrder, MAX_BILLS_PER_ORDER } from "./feeOrders";
+import { itemsOfBills } from "./billItems";
+import { createFeeOrder, MAX_BILLS_PER_ORDER } from "./feeOrders";
 import { issueTicket, ticketOf, type PayerTicket } from "./payerTickets";
 
 export const PAYER_API_PATH = "h5api";
@@ -87,13 +88,14 @@ async function billsOf(db: DbOrTx, studentId: number, qr: Pick<QrCodeRow, "sch_i
     .from(bills)
     .where(and(eq(bills.student_id, studentId), eq(bills.sch_id, qr.sch_id), inArray(bills.activity_id, open.map((a) => a.id))))
     .orderBy(asc(bills.id));
-  const items = await billedItems(db, [...new Set(rows.map((r) => r.activity_id))]);
+  // an imported bill covers the student's own items, any other its activity's required fixed items
+  const items = await itemsOfBills(db, rows);
   const titles = new Map(open.map((a) => [a.id, a.title]));
   return rows.map((b) => ({
     id: b.id,
     activity_id: b.activity_id,
     activity_title: titles.get(b.activity_id) ?? "",
-    items: items.get(b.activity_id) ?? [],
+    items: items.get(b.id) ?? [],
     amount: fenToYuan(Number(b.amount)),
     status: b.status,
   }));
