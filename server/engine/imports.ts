@@ -189,7 +189,7 @@ interface PreparedRow {
 }
 
 /** Failures of rows: nothing is written, the answer lists them. */
-export class RowErrors extends Error {
+class RowErrors extends Error {
   constructor(readonly errors: RowError[]) {
     super("row errors");
   }
