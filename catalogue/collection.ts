@@ -164,7 +164,30 @@ export const billAdjust: ActionDecl = {
   fields: [{ name: "amount", type: "money", label: "collection.field.new_amount", required: true, min: 0.01, max: MAX_FEE_YUAN }, reasonField],
 };
 
-/** What one student owes for one activity: made when the activity opens, paid through the payer page. */
+/**
+ * What a bill covers when it was imported (server/domains/collection/billImport.ts): the student's own fee items and
+ * amounts, a copy taken at the import, shown to the payer. A bill without them covers its activity's required fixed
+ * items.
+ */
+export const billItemEntity: EntityDecl = {
+  name: "billitem",
+  table: "bill_items",
+  scope: "school",
+  title: "collection.bill_import.billitem",
+  titleField: "title",
+  defaultSort: { field: "sort", order: "asc" },
+  // reached only through its bill
+  roles: {},
+  fields: [
+    { name: "id", type: "int", label: "field.id" },
+    { name: "bill_id", type: "ref", ref: { entity: "bill" }, label: "collection.entity.bill", required: true },
+    { name: "sort", type: "int", label: "field.sort", default: 0, min: 0, max: 9999 },
+    { name: "title", type: "string", label: "collection.field.item_title", required: true, max: 50, form: true },
+    { name: "amount", type: "money", label: "collection.field.item_amount", required: true, min: 0, max: MAX_FEE_YUAN, form: true },
+  ],
+};
+
+/** What one student owes for one activity: made when the activity opens (or imported), paid through the payer page. */
 export const billEntity: EntityDecl = {
   name: "bill",
   table: "bills",
@@ -175,6 +198,16 @@ export const billEntity: EntityDecl = {
   stateField: "status",
   actions: [billWaive, billAdjust],
   roles: { list: COLLECTION_READERS, info: COLLECTION_READERS },
+  // an .xlsx of student numbers and each fee item's amount for one activity (server/domains/collection/billImport.ts)
+  import: {
+    operation: "billimport",
+    templateOperation: "billimporttemplate",
+    columns: [],
+    hint: "collection.bill_import.hint",
+    roles: COLLECTION_MANAGERS,
+    into: { field: "activity_id", entity: "activity", states: ["draft", "open"] },
+  },
+  children: [{ name: "items", entity: "billitem", parentField: "bill_id", label: "collection.bill_import.items", max: 20 }],
   fields: [
     { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
     { name: "activity_id", type: "ref", ref: { entity: "activity" }, label: "collection.field.activity", required: true, list: true, filter: "eq", detail: true },
@@ -211,7 +244,7 @@ const voucherPage: PageRef = {
 };
 
 export const collection: CatalogueDomain = {
-  entities: [activityEntity, activityItemEntity, billEntity, orderEntity, orderLineEntity, orderEventEntity, qrChannelEntity],
+  entities: [activityEntity, activityItemEntity, billEntity, billItemEntity, orderEntity, orderLineEntity, orderEventEntity, qrChannelEntity],
   operations: [activityBoardOperation],
   pages: {
     activitylist: { kind: "list", entity: "activity" },

@@ -5,10 +5,11 @@
  */
 import type { CatalogueDomain, EntityDecl } from "../common/catalogue";
 import { schoolField } from "./shared";
+import { billEntity } from "./collection";
 import { studentEntity } from "./schools";
 
 /** The entities whose imports are logged: every entity that declares `import`. */
-const importedEntities: readonly EntityDecl[] = [studentEntity];
+const importedEntities: readonly EntityDecl[] = [studentEntity, billEntity];
 
 /** Who reads the import log (spec 2.2, 2.3): the provider (both generations) and the provider's school staff. */
 const IMPORT_LOG_ROLES: readonly string[] = ["service", "servicev2", "service_schadminv2"];
@@ -53,5 +54,7 @@ export const imports: CatalogueDomain = {
   entities: [importLogEntity],
   pages: {
     schoolimportlog: { kind: "list", entity: "schoolimportlog" },
+    // the bill imports of the provider's schools, with the import into a chosen activity (catalogue/collection.ts billEntity)
+    activityimportlog: { kind: "list", entity: "schoolimportlog", filters: { entity: "bill" } },
   },
 };

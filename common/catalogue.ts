@@ -239,6 +239,16 @@ export interface ImportDecl {
   templateOperation: string;
   /** the columns of the template and of a file, in order: field names of the entity, or a ref field's title */
   columns: readonly string[];
+  /** translation key of the dialog's hint on what the file holds (default: the generic one on headers) */
+  hint?: string;
+  /** who may import; absent: whoever may add the entity's records */
+  roles?: readonly string[];
+  /**
+   * An import into one record chosen first, whose columns come from that record (bills into an activity, a column
+   * per fee item): the payload field naming it, its entity and the states it may be chosen in. Its domain registers
+   * the operations (registerSheetImport of server/engine/imports.ts); the dialog asks for the record first.
+   */
+  into?: { field: string; entity: string; states?: readonly string[] };
 }
 
 /** What a menu entry opens. */

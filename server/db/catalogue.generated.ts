@@ -459,6 +459,25 @@ export const bills = pgTable(
   ],
 );
 
+/** billitem (collection.bill_import.billitem) */
+export const billItems = pgTable(
+  "bill_items",
+  {
+    id: serial("id").primaryKey(),
+    bill_id: integer("bill_id").notNull().references((): AnyPgColumn => bills.id),
+    sort: integer("sort").default(0).notNull(),
+    title: varchar("title", { length: 50 }).notNull(),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    sysid: integer("sysid").notNull(),
+    sch_id: integer("sch_id").notNull(),
+  },
+  (t) => [
+    index("bill_items_sch_id_sort_id_idx").on(t.sch_id, t.sort, t.id),
+    index("bill_items_sysid_sort_id_idx").on(t.sysid, t.sort, t.id),
+    index("bill_items_bill_id_sort_id_idx").on(t.bill_id, t.sort, t.id),
+  ],
+);
+
 /** order (collection.entity.order) */
 export const feeOrders = pgTable(
   "fee_orders",
@@ -673,6 +692,7 @@ export const catalogueTablesByEntity = {
   activity: activities,
   activityitem: activityItems,
   bill: bills,
+  billitem: billItems,
   order: feeOrders,
   orderline: feeOrderLines,
   orderevent: feeOrderEvents,

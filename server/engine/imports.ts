@@ -12,10 +12,14 @@
  * field. Imports into one school run one at a time (a transaction-scoped advisory lock on the school), so two
  * imports of the same records cannot both pass their checks. Every import whose file could be read is logged
  * (the `schoolimportlog` entity) and audited.
+ *
+ * The flow from the payload to the log is `runImport`'s, for any `SheetImporter`: an entity's fixed columns
+ * (`EntityImport`, below) or a domain's import whose columns come from a record chosen first (a bill import's
+ * activity and its fee items, server/domains/collection/billImport.ts), registered with `registerSheetImport`.
  */
 import { and, inArray, sql, type SQL } from "drizzle-orm";
 import pLimit from "p-limit";
-import { z } from "zod";
+import { z, type ZodType } from "zod";
 import type { EntityDecl, FieldDecl, ImportDecl } from "../../common/catalogue";
 import { hasAnyRole } from "../../common/roleKeys";
 import { writeAudit } from "../auth/audit";
@@ -78,6 +82,12 @@ export interface ImportChoice {
   values: string[];
 }
 
+/** A column's label in the caller's language, for the row errors of an import whose columns are not fields. */
+export interface ImportColumn {
+  field: string;
+  label: string;
+}
+
 /** What an import answers in data.items, succeeded or not; a check (`preview`) writes nothing and has no log. */
 export interface ImportAnswer {
   log_id?: number;
@@ -88,21 +98,24 @@ export interface ImportAnswer {
   errors: RowError[];
   creates: ImportCreation[];
   choices: ImportChoice[];
+  /** the columns' labels, when a row error's field is no field of the entity (an activity's fee item) */
+  columns?: ImportColumn[];
 }
 
-const importPayload = z.object({
+/** The payload every import takes; an import into a chosen record extends it with the record's field. */
+export const importPayload = z.object({
   filename: z.string().max(1000).optional(),
   content_base64: z.string(),
   /** check the file and say what it would write, writing nothing */
   preview: z.boolean().optional(),
 });
-type ImportPayload = z.infer<typeof importPayload>;
+export type ImportPayload = z.infer<typeof importPayload>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Reading the file
 
 /** A refusal of the file itself, naming content_base64. */
-function badFile(t: Translate, key: string, params: Record<string, string | number> = {}): ApiFailure {
+export function badFile(t: Translate, key: string, params: Record<string, string | number> = {}): ApiFailure {
   return new ApiFailure(key, params, { errors: [{ field: "content_base64", message: t(key, params) }] });
 }
 
@@ -145,7 +158,7 @@ async function readRows(t: Translate, bytes: Buffer): Promise<{ row: number; val
 const importSlots = pLimit(IMPORTS_AT_ONCE);
 
 /** How a header or a choice is compared: width forms folded, case and surrounding marks ignored. */
-function normalised(text: string): string {
+export function normalised(text: string): string {
   return text
     .normalize("NFKC")
     .trim()
@@ -158,7 +171,7 @@ function normalised(text: string): string {
 const translators: Translate[] = LANGUAGES.map((language) => translator(language));
 
 /** A label key's text in every language. */
-function everyLanguage(key: string, fallback: string): string[] {
+export function everyLanguage(key: string, fallback: string): string[] {
   return translators.map((t) => labelText(t, key, fallback));
 }
 
@@ -182,7 +195,9 @@ class RowErrors extends Error {
   }
 }
 
-class EntityImport {
+class EntityImport implements SheetImporter<Tenant, PreparedRow> {
+  readonly logEntity: string;
+  readonly operation: string;
   private readonly columns: FieldDecl[];
   private readonly schema: ReturnType<typeof fieldsSchema>;
   private readonly tenant: { sysid?: string; schid?: string };
@@ -199,6 +214,8 @@ class EntityImport {
     private readonly table: CatalogueTable,
     private readonly catalogue: readonly EntityDecl[],
   ) {
+    this.logEntity = entity.name;
+    this.operation = decl.operation;
     const addFields = formFields(entity, "add");
     this.columns = decl.columns.map((name) => {
       const field = entity.fields.find((f) => f.name === name);
@@ -231,13 +248,13 @@ class EntityImport {
   private headerNames(field: FieldDecl): string[] {
     const names = [field.name, ...everyLanguage(field.label, field.name)];
     if (field.type === "ref" && field.ref) {
-      const target = this.target(field);
+      const target = this.referred(field);
       names.push(field.name.replace(/_id$/, ""), target.name, ...everyLanguage(target.title, target.name));
     }
     return names;
   }
 
-  private target(field: FieldDecl): EntityDecl {
+  private referred(field: FieldDecl): EntityDecl {
     const target = this.catalogue.find((e) => e.name === field.ref?.entity);
     if (!target || !catalogueTables[target.name]) throw new Error(`${this.entity.name}.${field.name} refers to ${field.ref?.entity}, which has no table`);
     return target;
@@ -250,88 +267,42 @@ class EntityImport {
   // -- the template ------------------------------------------------------------------------------------------
 
   async template(ctx: OperationContext): Promise<OperationResult> {
-    const { default: ExcelJS } = await import("exceljs");
-    const workbook = new ExcelJS.Workbook();
-    const sheet = workbook.addWorksheet(labelText(ctx.t, this.entity.title, this.entity.name).slice(0, 31));
-    sheet.columns = this.columns.map((field) => {
-      const header = this.label(ctx.t, field);
-      // text columns stay text: a long number (an identity card, a phone) must not become a rounded number
-      const text = ["string", "text", "phone", "idcard"].includes(field.type);
-      return { header, key: field.name, width: Math.max(14, header.length * 2 + 4), style: text ? { numFmt: "@" } : {} };
+    const columns = this.columns.map((field) => ({ header: this.label(ctx.t, field), text: ["string", "text", "phone", "idcard"].includes(field.type) }));
+    return templateAnswer(`${this.entity.name}-import-template.xlsx`, labelText(ctx.t, this.entity.title, this.entity.name), columns, (sheet) => {
+      this.columns.forEach((field, i) => {
+        const labels = this.choices.has(field.name) ? (field.options ?? []).map((o) => labelText(ctx.t, o.label, o.value)) : [];
+        if (labels.length === 0 || labels.some((l) => /[",]/.test(l))) return;
+        for (let row = 2; row <= TEMPLATE_CHOICE_ROWS + 1; row++) {
+          sheet.getCell(row, i + 1).dataValidation = { type: "list", allowBlank: !field.required, formulae: [`"${labels.join(",")}"`] };
+        }
+      });
     });
-    sheet.getRow(1).font = { bold: true };
-    sheet.views = [{ state: "frozen", ySplit: 1 }];
-    this.columns.forEach((field, i) => {
-      const labels = this.choices.has(field.name) ? (field.options ?? []).map((o) => labelText(ctx.t, o.label, o.value)) : [];
-      if (labels.length === 0 || labels.some((l) => /[",]/.test(l))) return;
-      for (let row = 2; row <= TEMPLATE_CHOICE_ROWS + 1; row++) {
-        sheet.getCell(row, i + 1).dataValidation = { type: "list", allowBlank: !field.required, formulae: [`"${labels.join(",")}"`] };
-      }
-    });
-    const content = Buffer.from(await workbook.xlsx.writeBuffer());
-    return { data: { items: { filename: `${this.entity.name}-import-template.xlsx`, mime: XLSX_MIME, content_base64: content.toString("base64") } } };
   }
 
-  // -- the import --------------------------------------------------------------------------------------------
+  // -- the import (run by runImport) ---------------------------------------------------------------------------
 
-  async run(ctx: OperationContext, input: ImportPayload): Promise<OperationResult> {
+  async target(ctx: OperationContext): Promise<Tenant> {
     const auth = ctx.auth;
     if (!auth) throw new ApiFailure("api.not_found");
     const scope = await resolveScope(ctx.db, auth, ctx.payload);
     if (scope.sysid === null) throw new ApiFailure("api.scope_required");
-    const target = { sysid: scope.sysid, schid: schoolOfWrite(scope, ctx.payload) };
-    // each import holds its file and rows: a few at a time, the next ones wait, beyond that the server is busy
-    if (importSlots.activeCount + importSlots.pendingCount >= IMPORTS_AT_ONCE + IMPORTS_WAITING) throw new ApiFailure("import.busy");
-    return importSlots(() => this.runInSlot(ctx, input, target));
+    return { sysid: scope.sysid, schid: schoolOfWrite(scope, ctx.payload) };
   }
 
-  private async runInSlot(ctx: OperationContext, input: ImportPayload, target: Tenant): Promise<OperationResult> {
-    const filename = cleanFilename(input.filename);
-    const preview = input.preview === true;
-    const sheetRows = await readRows(ctx.t, decodeFile(ctx.t, input.content_base64));
-    const choices = this.acceptedChoices(ctx.t);
+  describe(t: Translate): { choices: ImportChoice[] } {
+    return { choices: this.acceptedChoices(t) };
+  }
 
-    // from here on the file was read: whatever the outcome, an import (not a check) is logged
-    let total = 0;
-    let creates: ImportCreation[] = [];
-    try {
-      const prepared = this.prepare(ctx, sheetRows);
-      total = prepared.total;
-      // a header row that lacks a column: no row to check
-      if (prepared.rows.length === 0) throw new RowErrors(prepared.errors);
-      const logId = await ctx.db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(${IMPORT_LOCK_SPACE}::integer, ${target.schid}::integer)`);
-        const errors = [...prepared.errors];
-        creates = await this.resolveReferences(ctx, tx, target, prepared.rows, errors, preview);
-        await this.checkStored(ctx, tx, target, prepared.rows, errors);
-        if (errors.length > 0) throw new RowErrors(errors);
-        if (preview) return undefined;
-        for (let i = 0; i < prepared.rows.length; i += INSERT_BATCH) {
-          const values = prepared.rows.slice(i, i + INSERT_BATCH).map(({ record }) => this.stored(record, target));
-          await tx.insert(this.table).values(values);
-        }
-        return this.log(ctx, tx, target, filename, { total, imported: total, errors: [] });
-      });
-      const answer: ImportAnswer = { ...(preview ? { preview } : { log_id: logId }), total, imported: preview ? 0 : total, error_count: 0, errors: [], creates, choices };
-      return { messageKey: preview ? "import.checked" : "import.succeeded", messageParams: { count: total }, data: { items: answer } };
-    } catch (err) {
-      let errors: RowError[];
-      let failure: ApiFailure | undefined;
-      if (err instanceof RowErrors) errors = err.errors;
-      else if (err instanceof ApiFailure) {
-        failure = err;
-        errors = [{ row: 0, field: "content_base64", message: ctx.t(err.messageKey, err.params) }];
-      } else if (hasErrorCode(err, UNIQUE_VIOLATION) || hasErrorCode(err, FOREIGN_KEY_VIOLATION)) {
-        // a write beside the import (a record added by hand, a grade deleted) took the same values meanwhile
-        failure = new ApiFailure("import.conflict");
-        errors = [{ row: 0, field: "", message: ctx.t("import.conflict") }];
-      } else throw err;
-      errors.sort((a, b) => a.row - b.row);
-      const listed = errors.slice(0, MAX_LISTED_ERRORS);
-      const logId = preview ? undefined : await this.log(ctx, ctx.db, target, filename, { total, imported: 0, errors, listed });
-      const answer: ImportAnswer = { ...(preview ? { preview } : { log_id: logId }), total, imported: 0, error_count: errors.length, errors: listed, creates: [], choices };
-      if (failure) throw new ApiFailure(failure.messageKey, failure.params, { ...failure.data, items: answer });
-      throw new ApiFailure("import.failed", { count: errors.length }, { items: answer });
+  async check(ctx: OperationContext, tx: DbOrTx, target: Tenant, rows: PreparedRow[], errors: RowError[], preview: boolean): Promise<ImportCreation[]> {
+    const creates = await this.resolveReferences(ctx, tx, target, rows, errors, preview);
+    await this.checkStored(ctx, tx, target, rows, errors);
+    return creates;
+  }
+
+  async write(_ctx: OperationContext, tx: DbOrTx, target: Tenant, rows: PreparedRow[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+      const values = rows.slice(i, i + INSERT_BATCH).map(({ record }) => this.stored(record, target));
+      await tx.insert(this.table).values(values);
     }
   }
 
@@ -346,7 +317,7 @@ class EntityImport {
    * The sheet's rows checked one by one (no database): records in stored form, and every row error found. A header
    * row that lacks a column (or names one twice) is the only error reported: every row would repeat it.
    */
-  private prepare(ctx: OperationContext, sheetRows: { row: number; values: string[] }[]): { rows: PreparedRow[]; total: number; errors: RowError[] } {
+  prepare(ctx: OperationContext, _target: Tenant, sheetRows: SheetRow[]): PreparedSheet<PreparedRow> {
     const t = ctx.t;
     const [header, ...dataRows] = sheetRows;
     if (!header || dataRows.length === 0) throw badFile(t, "import.empty_file");
@@ -402,7 +373,7 @@ class EntityImport {
         titles[field.name] = text;
         // the id is found by title later; the record check only needs to see whether one was given
         input[field.name] = text === "" ? undefined : 1;
-        const target = this.target(field);
+        const target = this.referred(field);
         const titleField = target.fields.find((f) => f.name === target.titleField);
         if (titleField?.max !== undefined && text.length > titleField.max) fail(field, t("api.validation.too_long", { label: this.label(t, field), max: titleField.max }));
         continue;
@@ -489,7 +460,7 @@ class EntityImport {
     const creations: ImportCreation[] = [];
     let placeholder = 0;
     for (const field of this.references) {
-      const entity = this.target(field);
+      const entity = this.referred(field);
       const table = catalogueTables[entity.name];
       const narrowBy = field.ref?.narrowBy;
       const id = tableColumn(table, "id");
@@ -582,51 +553,223 @@ class EntityImport {
     if (this.tenant.schid && this.tenant.schid !== "id") out[this.tenant.schid] = target.schid;
     return out;
   }
-
-  /** The import's log row and audit entry; its id. */
-  private async log(
-    ctx: OperationContext,
-    db: DbOrTx,
-    target: Tenant,
-    filename: string,
-    outcome: { total: number; imported: number; errors: RowError[]; listed?: RowError[] },
-  ): Promise<number> {
-    const failed = outcome.errors.length > 0;
-    const [row] = await db
-      .insert(schoolImportLogs)
-      .values({
-        entity: this.entity.name,
-        sysid: target.sysid,
-        sch_id: target.schid,
-        filename,
-        username: ctx.auth?.username ?? "",
-        created_at: ctx.now,
-        total: outcome.total,
-        imported: outcome.imported,
-        error_count: outcome.errors.length,
-        status: failed ? "failed" : "succeeded",
-        errors: failed ? JSON.stringify(outcome.listed ?? outcome.errors.slice(0, MAX_LISTED_ERRORS)) : null,
-      })
-      .returning({ id: schoolImportLogs.id });
-    await writeAudit(db, {
-      userId: ctx.auth?.userId,
-      username: ctx.auth?.username,
-      action: this.decl.operation,
-      entity: this.entity.name,
-      entityId: row.id,
-      ip: ctx.ip,
-      detail: { sch_id: target.schid, filename, total: outcome.total, imported: outcome.imported, errors: outcome.errors.length },
-      sysid: target.sysid,
-      schId: target.schid,
-    });
-    return row.id;
-  }
 }
 
-interface Tenant {
+/** An import's school (and provider): the log's tenant, the lock's key and the audit's. */
+export interface ImportTarget {
   sysid: number;
   schid: number;
 }
+type Tenant = ImportTarget;
+
+/** A sheet's row as read: its number as the spreadsheet shows it and its cells' texts. */
+export interface SheetRow {
+  row: number;
+  values: string[];
+}
+
+/** The rows of a sheet checked alone: a header error leaves no row to check. */
+export interface PreparedSheet<Prepared> {
+  rows: Prepared[];
+  total: number;
+  errors: RowError[];
+}
+
+/**
+ * One kind of import, as `runImport` runs it: an entity's fixed columns (`EntityImport`) or a domain's own (a bill
+ * import, whose columns are the chosen activity's fee items). The engine does the rest alike: the payload, the
+ * file's limits and reading, the imports at once, the school's lock, one transaction, the preview, the row errors,
+ * the answer, the log and the audit.
+ */
+export interface SheetImporter<Target extends ImportTarget, Prepared, Payload extends ImportPayload = ImportPayload> {
+  /** the entity whose records it writes: the log's `entity` and the audit's */
+  readonly logEntity: string;
+  /** the import operation: the audit's action */
+  readonly operation: string;
+  /** where the import writes, from the payload, in the caller's scope (a FAIL when it may not); before the file is read */
+  target(ctx: OperationContext, payload: Payload): Promise<Target>;
+  /** what every answer carries beside the rows: the choice columns' values, the columns' labels */
+  describe(t: Translate, target: Target): { choices?: ImportChoice[]; columns?: ImportColumn[] };
+  /** the sheet's rows checked one by one, no database: records to write and the row errors */
+  prepare(ctx: OperationContext, target: Target, sheetRows: SheetRow[]): PreparedSheet<Prepared>;
+  /** in the import's transaction, under the school's lock: the checks against what is stored; answers the records it creates (or would) */
+  check(ctx: OperationContext, tx: DbOrTx, target: Target, rows: Prepared[], errors: RowError[], preview: boolean): Promise<ImportCreation[]>;
+  /** writes the rows, every check passed, in the same transaction */
+  write(ctx: OperationContext, tx: DbOrTx, target: Target, rows: Prepared[]): Promise<void>;
+  /** what the audit entry says beyond the school, the file and the counts (the activity imported into) */
+  auditDetail?(target: Target): Record<string, unknown>;
+}
+
+/**
+ * An import from its payload to its answer: the target checked, a slot among the imports at once, the file read
+ * within its limits and checked, then under the school's advisory lock in one transaction checked against what is
+ * stored and written, or nothing (a preview writes nothing and logs nothing); every import whose file could be read
+ * is logged and audited.
+ */
+export async function runImport<Target extends ImportTarget, Prepared, Payload extends ImportPayload>(importer: SheetImporter<Target, Prepared, Payload>, ctx: OperationContext, input: Payload): Promise<OperationResult> {
+  const target = await importer.target(ctx, input);
+  // each import holds its file and rows: a few at a time, the next ones wait, beyond that the server is busy
+  if (importSlots.activeCount + importSlots.pendingCount >= IMPORTS_AT_ONCE + IMPORTS_WAITING) throw new ApiFailure("import.busy");
+  return importSlots(() => runInSlot(importer, ctx, input, target));
+}
+
+async function runInSlot<Target extends ImportTarget, Prepared, Payload extends ImportPayload>(importer: SheetImporter<Target, Prepared, Payload>, ctx: OperationContext, input: ImportPayload, target: Target): Promise<OperationResult> {
+  const filename = cleanFilename(input.filename);
+  const preview = input.preview === true;
+  const sheetRows = await readRows(ctx.t, decodeFile(ctx.t, input.content_base64));
+  const described = importer.describe(ctx.t, target);
+  const choices = described.choices ?? [];
+  const columns = described.columns ? { columns: described.columns } : {};
+  const logged = (tx: DbOrTx, outcome: ImportOutcome) => logImport(ctx, tx, importer, target, filename, outcome);
+
+  // from here on the file was read: whatever the outcome, an import (not a check) is logged
+  let total = 0;
+  let creates: ImportCreation[] = [];
+  try {
+    const prepared = importer.prepare(ctx, target, sheetRows);
+    total = prepared.total;
+    // a header row that lacks a column: no row to check
+    if (prepared.rows.length === 0) throw new RowErrors(prepared.errors);
+    const logId = await ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${IMPORT_LOCK_SPACE}::integer, ${target.schid}::integer)`);
+      const errors = [...prepared.errors];
+      creates = await importer.check(ctx, tx, target, prepared.rows, errors, preview);
+      if (errors.length > 0) throw new RowErrors(errors);
+      if (preview) return undefined;
+      await importer.write(ctx, tx, target, prepared.rows);
+      return logged(tx, { total, imported: total, errors: [] });
+    });
+    const answer: ImportAnswer = { ...(preview ? { preview } : { log_id: logId }), total, imported: preview ? 0 : total, error_count: 0, errors: [], creates, choices, ...columns };
+    return { messageKey: preview ? "import.checked" : "import.succeeded", messageParams: { count: total }, data: { items: answer } };
+  } catch (err) {
+    let errors: RowError[];
+    let failure: ApiFailure | undefined;
+    if (err instanceof RowErrors) errors = err.errors;
+    else if (err instanceof ApiFailure) {
+      failure = err;
+      errors = [{ row: 0, field: "content_base64", message: ctx.t(err.messageKey, err.params) }];
+    } else if (hasErrorCode(err, UNIQUE_VIOLATION) || hasErrorCode(err, FOREIGN_KEY_VIOLATION)) {
+      // a write beside the import (a record added by hand, a grade deleted) took the same values meanwhile
+      failure = new ApiFailure("import.conflict");
+      errors = [{ row: 0, field: "", message: ctx.t("import.conflict") }];
+    } else throw err;
+    errors.sort((a, b) => a.row - b.row);
+    const listed = errors.slice(0, MAX_LISTED_ERRORS);
+    const logId = preview ? undefined : await logged(ctx.db, { total, imported: 0, errors, listed });
+    const answer: ImportAnswer = { ...(preview ? { preview } : { log_id: logId }), total, imported: 0, error_count: errors.length, errors: listed, creates: [], choices, ...columns };
+    if (failure) throw new ApiFailure(failure.messageKey, failure.params, { ...failure.data, items: answer });
+    throw new ApiFailure("import.failed", { count: errors.length }, { items: answer });
+  }
+}
+
+interface ImportOutcome {
+  total: number;
+  imported: number;
+  errors: RowError[];
+  listed?: RowError[];
+}
+
+/** The import's log row and audit entry; its id. */
+async function logImport<Target extends ImportTarget>(
+  ctx: OperationContext,
+  db: DbOrTx,
+  importer: Pick<SheetImporter<Target, unknown>, "logEntity" | "operation" | "auditDetail">,
+  target: Target,
+  filename: string,
+  outcome: ImportOutcome,
+): Promise<number> {
+  const failed = outcome.errors.length > 0;
+  const [row] = await db
+    .insert(schoolImportLogs)
+    .values({
+      entity: importer.logEntity,
+      sysid: target.sysid,
+      sch_id: target.schid,
+      filename,
+      username: ctx.auth?.username ?? "",
+      created_at: ctx.now,
+      total: outcome.total,
+      imported: outcome.imported,
+      error_count: outcome.errors.length,
+      status: failed ? "failed" : "succeeded",
+      errors: failed ? JSON.stringify(outcome.listed ?? outcome.errors.slice(0, MAX_LISTED_ERRORS)) : null,
+    })
+    .returning({ id: schoolImportLogs.id });
+  await writeAudit(db, {
+    userId: ctx.auth?.userId,
+    username: ctx.auth?.username,
+    action: importer.operation,
+    entity: importer.logEntity,
+    entityId: row.id,
+    ip: ctx.ip,
+    detail: { sch_id: target.schid, ...importer.auditDetail?.(target), filename, total: outcome.total, imported: outcome.imported, errors: outcome.errors.length },
+    sysid: target.sysid,
+    schId: target.schid,
+  });
+  return row.id;
+}
+
+/** A template column: its header, and whether its cells are text (a number kept as typed: a student number, a phone). */
+export interface TemplateColumn {
+  header: string;
+  text?: boolean;
+  /** the cells' number format (money: "0.00") */
+  numFmt?: string;
+  /** a note on the header cell: what the column takes */
+  note?: string;
+}
+
+/** An import template as an export answers it: an .xlsx whose bold, frozen first row names the columns. */
+export async function templateAnswer(
+  filename: string,
+  sheetTitle: string,
+  columns: readonly TemplateColumn[],
+  decorate?: (sheet: import("exceljs").Worksheet) => void,
+): Promise<OperationResult> {
+  const { default: ExcelJS } = await import("exceljs");
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet(sheetTitle.replace(/[\\/?*[\]:]/g, " ").slice(0, 31) || "Sheet1");
+  sheet.columns = columns.map((column, i) => ({
+    header: column.header,
+    key: String(i),
+    width: Math.max(14, column.header.length * 2 + 4),
+    // text columns stay text: a long number (an identity card, a phone) must not become a rounded number
+    style: column.text ? { numFmt: "@" } : column.numFmt ? { numFmt: column.numFmt } : {},
+  }));
+  sheet.getRow(1).font = { bold: true };
+  sheet.views = [{ state: "frozen", ySplit: 1 }];
+  columns.forEach((column, i) => {
+    if (column.note) sheet.getCell(1, i + 1).note = column.note;
+  });
+  decorate?.(sheet);
+  const content = Buffer.from(await workbook.xlsx.writeBuffer());
+  return { data: { items: { filename, mime: XLSX_MIME, content_base64: content.toString("base64") } } };
+}
+
+/** An import's two operations: the template (effect read) and the import (effect write), for the same roles. */
+export interface SheetImportRegistration<Target extends ImportTarget, Prepared, Payload extends ImportPayload, TemplateInput> {
+  path: string;
+  roles: readonly string[];
+  operation: string;
+  templateOperation: string;
+  /** the import's payload: `importPayload`, extended with what names its target */
+  schema: ZodType<Payload>;
+  /** the template's payload (an entity's template takes none beyond the tenant) */
+  templateSchema?: ZodType<TemplateInput>;
+  importer: SheetImporter<Target, Prepared, Payload>;
+  template: (ctx: OperationContext, input: TemplateInput) => Promise<OperationResult>;
+}
+
+export function registerSheetImport<Target extends ImportTarget, Prepared, Payload extends ImportPayload, TemplateInput>(
+  registry: OperationRegistry,
+  registration: SheetImportRegistration<Target, Prepared, Payload, TemplateInput>,
+): void {
+  const { path, roles, importer } = registration;
+  if (roles.length === 0) throw new Error(`the import ${registration.operation} names no role`);
+  registry.add<TemplateInput>({ path, method: registration.templateOperation, needsToken: true, roles: [...roles], effect: "read", schema: registration.templateSchema, handler: (ctx, input) => registration.template(ctx, input) });
+  registry.add<Payload>({ path, method: registration.operation, needsToken: true, roles: [...roles], effect: "write", schema: registration.schema, handler: (ctx, payload) => runImport(importer, ctx, payload) });
+}
+
 
 /** The import's one school as a scope, for the tenant filter. */
 const scopeOf = (target: Tenant) => ({ sysid: target.sysid, schids: [target.schid] });
@@ -650,27 +793,26 @@ function cleanFilename(name: string | undefined): string {
   return (base || "import.xlsx").slice(0, 255);
 }
 
-/** The template and import operations of every entity that declares `import`. */
+/** The template and import operations of every entity that declares an `import` of its own fixed columns. */
 export function registerImportOperations(registry: OperationRegistry, entities: readonly EntityDecl[]): void {
   for (const entity of entities) {
     const decl = entity.import;
-    if (!decl) continue;
+    // an import into a chosen record is its domain's (registerSheetImport)
+    if (!decl || decl.into) continue;
     const table = catalogueTables[entity.name];
     const roles = entity.roles.add;
     if (!table || entity.implementedBy === "domain") throw new Error(`entity ${entity.name} declares an import but has no generated table`);
     if (!roles || roles.length === 0) throw new Error(`entity ${entity.name} declares an import but no role may add its records`);
     if (entity.scope !== "school") throw new Error(`entity ${entity.name} declares an import but is not school-scoped`);
     const importer = new EntityImport(entity, decl, table, entities);
-    const path = entity.apiPath ?? "adminapiv2";
-    registry.add({ path, method: decl.templateOperation, needsToken: true, roles, effect: "read", handler: (ctx) => importer.template(ctx) });
-    registry.add<ImportPayload>({
-      path,
-      method: decl.operation,
-      needsToken: true,
+    registerSheetImport(registry, {
+      path: entity.apiPath ?? "adminapiv2",
       roles,
-      effect: "write",
+      operation: decl.operation,
+      templateOperation: decl.templateOperation,
       schema: importPayload,
-      handler: (ctx, payload) => importer.run(ctx, payload),
+      importer,
+      template: (ctx) => importer.template(ctx),
     });
   }
 }

@@ -37,7 +37,7 @@ import { ListLoadFailed } from "./LoadFailed";
 import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources";
 import { scrollToTop } from "./scrollToTop";
 import { saveFile, type ExportFile } from "./files";
-import { ImportButton, ImportDialog } from "./ImportDialog";
+import { ImportButton, ImportDialog, listImport, mayImport } from "./ImportDialog";
 import { EmptyList } from "./EmptyList";
 import { RecordCard, type CardButton } from "./RecordCard";
 import { ALL_STATES, StateTabs } from "./StateTabs";
@@ -280,6 +280,9 @@ export default function CrudList({ resource }: { resource: string }) {
   }
 
   const add = opens(pages.add) && may("add") ? pages.add : undefined;
+  // the entity's own import, or on an import log narrowed to one entity, that entity's (the bill imports)
+  const importable = listImport(entity, fixedFilters);
+  const importOffered = importable !== undefined && (importable === entity ? may("add") : mayImport(importable, roles));
   const exportOperation = entity.exportOperation;
   const onExport = async (operation: string) => {
     setExporting(true);
@@ -294,7 +297,7 @@ export default function CrudList({ resource }: { resource: string }) {
 
   const pageButtons = (
     <Space wrap>
-      {entity.import && may("add") && <ImportButton entity={entity} />}
+      {importOffered && <ImportButton entity={importable} />}
       {exportOperation && (
         <Button icon={<DownloadOutlined />} loading={exporting} data-testid="export-button" onClick={() => void onExport(exportOperation)}>
           {translate("crud.export")}
@@ -314,7 +317,7 @@ export default function CrudList({ resource }: { resource: string }) {
       {editInPlace && <RecordModal ref={editModal} resource={resource} entity={entity} action="edit" />}
       {tools.dialog}
       {/* opened from the empty list, but kept here: it stays open, with its result, once the rows arrive */}
-      {importOpen && entity.import && <ImportDialog entity={entity} decl={entity.import} onClose={() => setImportOpen(false)} />}
+      {importOpen && importable?.import && <ImportDialog entity={importable} decl={importable.import} onClose={() => setImportOpen(false)} />}
     </Space>
   );
 
@@ -372,7 +375,7 @@ export default function CrudList({ resource }: { resource: string }) {
       filtered={activeFilters > 0 || stateTab !== ALL_STATES}
       onClearFilters={clearFilters}
       onAdd={add || addInPlace ? () => (add ? go({ to: add.route }) : addModal.current?.open()) : undefined}
-      onImport={entity.import && may("add") ? () => setImportOpen(true) : undefined}
+      onImport={importOffered ? () => setImportOpen(true) : undefined}
     />
   );
   const failed = tableQuery.isError ? <ListLoadFailed onRetry={() => void tableQuery.refetch()} /> : undefined;

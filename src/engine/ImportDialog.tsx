@@ -6,15 +6,22 @@
  * Only then does the user import, and sees what was imported and created. The import runs in the school the user
  * acts in (the data provider's scope) or chooses here; afterwards the entity's lists, those of the records it may
  * have created (grades, classes) and the import log refresh.
+ *
+ * An import into a record chosen first (`ImportDecl.into`: bills into an activity, a column per fee item) asks for
+ * that record before anything else, among those of its allowed states; the template, the check and the import then
+ * name it, and its school is the import's.
  */
-import { Alert, Button, Descriptions, Form, Grid, Modal, Progress, Result, Space, Steps, Table, Typography, Upload } from "antd";
+import { Alert, Button, Descriptions, Form, Grid, Modal, Progress, Result, Select, Space, Steps, Table, Typography, Upload } from "antd";
 import type { UploadFile } from "antd";
 import { DownloadOutlined, InboxOutlined, UploadOutlined } from "@ant-design/icons";
 import { useEffect, useRef, useState } from "react";
 import { useInvalidate, useTranslation } from "@refinedev/core";
 import type { EntityDecl, FieldDecl, ImportDecl } from "../../common/catalogue";
 import { importLogEntity } from "../../catalogue/imports";
+import { refTitleKey } from "../../common/fieldRules";
+import { hasAnyRole } from "../../common/roleKeys";
 import { safeCell } from "../../common/spreadsheetCell";
+import { entityByName } from "../../resources.config";
 import { DEFAULT_API_PATH, scope } from "../../providers/dataProvider";
 import { weapi } from "../../providers/weapi";
 import { entityResources } from "./builtPages";
@@ -42,6 +49,8 @@ export interface ImportItems {
   creates?: { field: string; entity: string; titles: string[] }[];
   /** each choice column's accepted values */
   choices?: { field: string; values: string[] }[];
+  /** the columns' labels, when they are no fields of the entity (an activity's fee items) */
+  columns?: { field: string; label: string }[];
 }
 
 /** choose a file; read it; the server checks it; its preview; the server imports it; the outcome */
@@ -82,6 +91,101 @@ function progressPercent(phase: Phase, readPercent: number, elapsedMs: number): 
   return phase === "done" ? 100 : 0;
 }
 
+/** a record an import may go into, as its entity's list answers it */
+interface IntoRecord {
+  id: number;
+  title: string;
+  [field: string]: unknown;
+}
+
+/** Enough to choose from; typing narrows it on the server. */
+const INTO_OPTION_LIMIT = 50;
+const INTO_SEARCH_DELAY_MS = 300;
+
+/**
+ * The record an import goes into: its entity's records in the states the import allows (one list call per state),
+ * searched by title, each named with its school and state.
+ */
+function IntoRecordSelect({ into, value, onChange }: { into: NonNullable<ImportDecl["into"]>; value?: IntoRecord; onChange: (record: IntoRecord | undefined) => void }) {
+  const { translate } = useTranslation();
+  const entity = entityByName(into.entity);
+  const [search, setSearch] = useState("");
+  const [records, setRecords] = useState<IntoRecord[]>([]);
+  const [loading, setLoading] = useState(false);
+  const stateField = entity?.fields.find((f) => f.name === entity.stateField);
+  const states = into.states ?? [undefined];
+  const statesKey = states.join(",");
+  useEffect(() => {
+    if (!entity) return;
+    let live = true;
+    const timer = setTimeout(() => {
+      setLoading(true);
+      const title = search.trim();
+      const path = entity.apiPath ?? DEFAULT_API_PATH;
+      Promise.all(
+        states.map((state) =>
+          weapi<{ items?: IntoRecord[] }>(path, `${entity.name}list`, {
+            ...scope(),
+            page: 1,
+            limit: INTO_OPTION_LIMIT,
+            ...(state && stateField ? { [stateField.name]: state } : {}),
+            ...(title ? { [entity.titleField]: title } : {}),
+          }).then((res) => (res.return_code === "SUCCESS" ? (res.data?.items ?? []) : [])),
+        ),
+      )
+        .then((lists) => live && setRecords(lists.flat().sort((a, b) => Number(b.id) - Number(a.id))))
+        .catch(() => undefined) // the client showed the error
+        .finally(() => live && setLoading(false));
+    }, search ? INTO_SEARCH_DELAY_MS : 0);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+    // statesKey stands for the states
+  }, [entity, search, statesKey]);
+  if (!entity) return null;
+  const optionLabel = (record: IntoRecord) => {
+    const school = record[refTitleKey("sch_id")];
+    const state = stateField?.options?.find((o) => o.value === record[stateField.name]);
+    return [String(record[entity.titleField] ?? record.title ?? record.id), school ? String(school) : "", state ? translate(state.label) : ""].filter(Boolean).join(" · ");
+  };
+  return (
+    <Select<string>
+      showSearch
+      allowClear
+      filterOption={false}
+      loading={loading}
+      placeholder={translate(entity.title)}
+      value={value ? String(value.id) : undefined}
+      onSearch={setSearch}
+      onChange={(next) => {
+        onChange(next ? (records.find((r) => String(r.id) === next) ?? value) : undefined);
+        setSearch("");
+      }}
+      options={[...(value && !records.some((r) => r.id === value.id) ? [value] : []), ...records].map((r) => ({ value: String(r.id), label: optionLabel(r) }))}
+      data-testid="import-into"
+    />
+  );
+}
+
+/** Who may run an import: its roles, else whoever may add the entity's records. */
+export function mayImport(entity: EntityDecl, roles: readonly string[] | undefined): boolean {
+  const decl = entity.import;
+  return Boolean(decl) && hasAnyRole(roles ?? [], decl?.roles ?? entity.roles.add ?? []);
+}
+
+/**
+ * The entity whose import a list offers: its own, or, on the import log narrowed to one entity's imports (the bill
+ * imports' page), that entity's.
+ */
+export function listImport(entity: EntityDecl, fixedFilters: readonly (readonly [string, string])[]): EntityDecl | undefined {
+  if (entity.import) return entity;
+  if (entity.name !== importLogEntity.name) return undefined;
+  const named = fixedFilters.find(([field]) => field === "entity")?.[1];
+  const imported = named ? entityByName(named) : undefined;
+  return imported?.import ? imported : undefined;
+}
+
 /** The dialog alone, for a page that opens it from a button of its own (an empty list's). */
 export function ImportDialog({ entity, decl, onClose }: { entity: EntityDecl; decl: ImportDecl; onClose: () => void }) {
   const { translate } = useTranslation();
@@ -112,15 +216,22 @@ export function ImportDialog({ entity, decl, onClose }: { entity: EntityDecl; de
   const narrow = !Grid.useBreakpoint().sm;
   const path = entity.apiPath ?? DEFAULT_API_PATH;
   const busy = phase === "reading" || phase === "checking" || phase === "working";
+  // an import into a chosen record (bills into an activity) goes into that record's school
+  const into = decl.into;
+  const intoEntity = into ? entityByName(into.entity) : undefined;
+  const [intoRecord, setIntoRecord] = useState<IntoRecord | undefined>(undefined);
   // records are imported into one school: a provider working across its schools chooses it here
-  const schoolField = scope().sch_id ? undefined : entity.fields.find((f) => f.name === "sch_id" && f.type === "ref");
+  const schoolField = scope().sch_id || into ? undefined : entity.fields.find((f) => f.name === "sch_id" && f.type === "ref");
   const [schoolForm] = Form.useForm();
   const chosenSchool = Form.useWatch("sch_id", schoolForm) as number | undefined;
-  const target = () => ({ ...scope(), ...(schoolField && chosenSchool ? { sch_id: chosenSchool } : {}) });
-  const ready = Boolean(file) && (!schoolField || Boolean(chosenSchool));
+  const target = () => ({ ...scope(), ...(schoolField && chosenSchool ? { sch_id: chosenSchool } : {}), ...(into && intoRecord ? { [into.field]: intoRecord.id } : {}) });
+  const recordChosen = !into || Boolean(intoRecord);
+  const ready = Boolean(file) && (!schoolField || Boolean(chosenSchool)) && recordChosen;
   const columns = decl.columns.map((name) => entity.fields.find((f) => f.name === name)).filter((f): f is FieldDecl => Boolean(f));
   const references = columns.filter((f) => f.type === "ref");
   const labelOf = (field: string) => {
+    const column = outcome?.items?.columns?.find((c) => c.field === field);
+    if (column) return column.label;
     const declared = entity.fields.find((f) => f.name === field);
     return declared ? translate(declared.label) : field;
   };
@@ -209,6 +320,7 @@ export function ImportDialog({ entity, decl, onClose }: { entity: EntityDecl; de
   };
 
   const chooseAgain = () => {
+    // the record chosen stays: another file for the same activity is the usual next step
     setFile(null);
     setChecked(null);
     setOutcome(null);
@@ -220,7 +332,16 @@ export function ImportDialog({ entity, decl, onClose }: { entity: EntityDecl; de
   const errors = outcome?.items?.errors ?? [];
   const errorCount = outcome?.items?.error_count ?? errors.length;
   // why the check cannot start yet, said beside the button rather than left to a grey button
-  const waitingFor = phase === "choose" && !busy ? (schoolField && !chosenSchool ? translate("import.need_school") : !file ? translate("import.need_file") : null) : null;
+  const waitingFor =
+    phase === "choose" && !busy
+      ? !recordChosen
+        ? translate("import.into.need_record", { label: translate(intoEntity?.title ?? "") })
+        : schoolField && !chosenSchool
+          ? translate("import.need_school")
+          : !file
+            ? translate("import.need_file")
+            : null
+      : null;
   const creates = (outcome?.items?.creates ?? []).filter((c) => c.titles.length > 0);
   const choices = outcome?.items?.choices ?? [];
 
@@ -296,11 +417,18 @@ export function ImportDialog({ entity, decl, onClose }: { entity: EntityDecl; de
             message={translate("import.all_or_nothing")}
             description={
               <>
-                <div>{translate("import.headers_hint")}</div>
+                <div>{translate(decl.hint ?? "import.headers_hint")}</div>
                 {references.length > 0 && <div>{translate("import.refs_hint", { fields: references.map((f) => translate(f.label)).join(" / ") })}</div>}
               </>
             }
           />
+          {into && intoEntity && (
+            <Form layout="vertical" data-testid="import-into-form">
+              <Form.Item label={translate(intoEntity.title)} required style={{ marginBottom: 0 }}>
+                <IntoRecordSelect into={into} value={intoRecord} onChange={setIntoRecord} />
+              </Form.Item>
+            </Form>
+          )}
           {schoolField && (
             <Form form={schoolForm} layout="vertical" data-testid="import-school">
               <Form.Item name="sch_id" label={translate(schoolField.label)} required style={{ marginBottom: 0 }} {...valueProps(schoolField)}>
@@ -308,7 +436,7 @@ export function ImportDialog({ entity, decl, onClose }: { entity: EntityDecl; de
               </Form.Item>
             </Form>
           )}
-          <Button icon={<DownloadOutlined />} loading={downloading} onClick={() => void downloadTemplate()} data-testid="import-template">
+          <Button icon={<DownloadOutlined />} loading={downloading} disabled={!recordChosen} onClick={() => void downloadTemplate()} data-testid="import-template">
             {translate("import.download_template")}
           </Button>
           <Upload.Dragger

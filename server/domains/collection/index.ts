@@ -9,6 +9,7 @@ import { jobKinds, registerJobKind } from "../../jobs/registry";
 import type { OperationRegistry } from "../../protocol/registry";
 import { activityActEffect, billAdjustEffect, billWaiveEffect, studentBillingHooks, type SchoolChannelLookup } from "./activities";
 import { registerActivityBoard } from "./board";
+import { registerBillImport } from "./billImport";
 import { ACTIVITY_DATES, ACTIVITY_DATES_EVERY_SECONDS, activityDatesJob } from "./jobs";
 import { CLOSE_SIBLING_ORDERS, closeSiblingOrders } from "./feeOrders";
 import { activityFormHooks, payEndActionHooks, registerPayEndActionBind } from "./forms";
@@ -36,6 +37,8 @@ export const collectionHooks: EntityHooksByName = {
 export function registerCollectionOperations(registry: OperationRegistry, schoolChannel: SchoolChannelLookup): void {
   registerActivityBoard(registry);
   registerPayEndActionBind(registry);
+  // an activity's bills from a spreadsheet, on the engine's import
+  registerBillImport(registry);
   if (!jobKinds.get(ACTIVITY_DATES)) registerJobKind(ACTIVITY_DATES, activityDatesJob(schoolChannel), { everySeconds: ACTIVITY_DATES_EVERY_SECONDS });
   // fee payments: the payer page's calls, the orders left open for bills another order paid, expired tickets
   registerPayerApi(registry);

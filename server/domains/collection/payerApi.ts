@@ -18,7 +18,8 @@ import { gatewayOfOrder, orderPayee } from "../../payments/orders";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { collectionSettings } from "../fees";
-import { billedItems, createFeeOrder, MAX_BILLS_PER_ORDER } from "./feeOrders";
+import { itemsOfBills } from "./billItems";
+import { createFeeOrder, MAX_BILLS_PER_ORDER } from "./feeOrders";
 import { actionsOfActivities, checkAnswers, earlierAnswers, formForPage, formsOfActivities, storeAnswers } from "./forms";
 import { issueTicket, ticketOf, type PayerTicket } from "./payerTickets";
 
@@ -91,7 +92,8 @@ async function billsOf(db: DbOrTx, studentId: number, qr: Pick<QrCodeRow, "sch_i
     .where(and(eq(bills.student_id, studentId), eq(bills.sch_id, qr.sch_id), inArray(bills.activity_id, open.map((a) => a.id))))
     .orderBy(asc(bills.id));
   const activityIds = [...new Set(rows.map((r) => r.activity_id))];
-  const items = await billedItems(db, activityIds);
+  // an imported bill covers the student's own items, any other its activity's required fixed items
+  const items = await itemsOfBills(db, rows);
   const forms = await formsOfActivities(db, qr.sysid, activityIds);
   const earlier = forms.size > 0 ? await earlierAnswers(db, rows.filter((r) => forms.has(r.activity_id)).map((r) => r.id)) : new Map<number, Map<string, string>>();
   const titles = new Map(open.map((a) => [a.id, a.title]));
@@ -101,7 +103,7 @@ async function billsOf(db: DbOrTx, studentId: number, qr: Pick<QrCodeRow, "sch_i
       id: b.id,
       activity_id: b.activity_id,
       activity_title: titles.get(b.activity_id) ?? "",
-      items: items.get(b.activity_id) ?? [],
+      items: items.get(b.id) ?? [],
       amount: fenToYuan(Number(b.amount)),
       status: b.status,
       // what the payer answers before paying, with what this payer answered before
