@@ -11,8 +11,7 @@ import { en } from "../helpers/locales";
 import { api } from "../helpers/server";
 
 type Row = Record<string, unknown>;
-/** the collection namespace, which the shared Messages type leaves out */
-const collection = (en as unknown as { collection: typeof import("../../locales/en/collection.json") }).collection;
+const { collection } = en;
 
 describeInBrowser("bill import", (suite) => {
   test("the provider chooses an open activity, fills its template and imports a student's bill", async () => {
