@@ -36,7 +36,7 @@ describeOnDatabases("the payer API", (kind) => {
     t = await createTestApp(kind);
     svc = await t.login("svc");
     world = await payerWorld(t, svc);
-    pupils = await unpaidStudents(t, world, 6);
+    pupils = await unpaidStudents(t, world, 7);
   });
   afterAll(async () => {
     await t?.close();
@@ -86,6 +86,18 @@ describeOnDatabases("the payer API", (kind) => {
     });
     expect(Date.parse(String(itemsOf(receipt).paid_at))).toBe(t.clock.now().getTime());
     expect((await billOf(t, pupil.billId)).status).toBe("paid");
+  });
+
+  it("shows an adjusted bill's items with a line of the difference, so that they add up to what is owed", async () => {
+    const pupil = pupils[6];
+    const adjusted = await t.call("adminapiv2", "billadjust", { id: pupil.billId, amount: "100.00", reason: "Sibling discount" }, { token: svc });
+    expect(adjusted.return_code, adjusted.return_msg).toBe("SUCCESS");
+    const found = await h5(t, "h5find", { code: world.code, name: pupil.name, student_no: pupil.student_no });
+    const bill = (itemsOf(found).bills as Row[]).find((b) => b.id === pupil.billId)!;
+    const items = bill.items as { title: string; amount: string }[];
+    expect(bill.amount).toBe("100.00");
+    expect(items.at(-1)).toEqual({ title: "Adjustment", amount: ((10000 - pupil.billAmountFen) / 100).toFixed(2) });
+    expect(items.reduce((sum, item) => sum + Math.round(Number(item.amount) * 100), 0)).toBe(10000);
   });
 
   it("answers nothing of another student: their bill and their order are not found with this ticket", async () => {

@@ -1,9 +1,10 @@
 /**
  * What each bill covers, as the payer reads it: an imported bill's own items (`billitem`, the student's amounts),
- * any other bill its activity's required fixed items. Two queries for any number of bills.
+ * any other bill its activity's required fixed items; a bill whose amount was adjusted since gets a last line of
+ * the difference, so that the lines always add up to what is owed. Two queries for any number of bills.
  */
 import { asc, inArray } from "drizzle-orm";
-import { fenToYuan } from "../../../common/money";
+import { fenToYuan, yuanToFen } from "../../../common/money";
 import type { DbOrTx } from "../../db/client";
 import { billItems } from "../../db/schema";
 import { billedItems } from "./feeOrders";
@@ -13,8 +14,8 @@ export interface BillItem {
   amount: string;
 }
 
-/** Bill id -> the items it covers. */
-export async function itemsOfBills(db: DbOrTx, bills: readonly { id: number; activity_id: number }[]): Promise<Map<number, BillItem[]>> {
+/** Bill id -> the items it covers; `adjustment` titles the line of an adjusted bill's difference. */
+export async function itemsOfBills(db: DbOrTx, bills: readonly { id: number; activity_id: number; amount: number }[], adjustment: string): Promise<Map<number, BillItem[]>> {
   const out = new Map<number, BillItem[]>();
   if (bills.length === 0) return out;
   const own = await db
@@ -26,5 +27,10 @@ export async function itemsOfBills(db: DbOrTx, bills: readonly { id: number; act
   const others = bills.filter((b) => !out.has(b.id));
   const byActivity = await billedItems(db, [...new Set(others.map((b) => b.activity_id))]);
   for (const bill of others) out.set(bill.id, byActivity.get(bill.activity_id) ?? []);
+  for (const bill of bills) {
+    const items = out.get(bill.id)!;
+    const difference = Number(bill.amount) - items.reduce((sum, item) => sum + (yuanToFen(item.amount) ?? 0), 0);
+    if (difference !== 0) out.set(bill.id, [...items, { title: adjustment, amount: fenToYuan(difference) }]);
+  }
   return out;
 }

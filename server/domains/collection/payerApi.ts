@@ -83,7 +83,7 @@ async function openActivities(db: DbOrTx, qr: Pick<QrCodeRow, "sch_id" | "activi
 }
 
 /** The student's bills of the code's open activities, with the items each covers and its activity's form (if any). */
-async function billsOf(db: DbOrTx, studentId: number, qr: Pick<QrCodeRow, "sch_id" | "sysid" | "activity_id">) {
+async function billsOf(db: DbOrTx, studentId: number, qr: Pick<QrCodeRow, "sch_id" | "sysid" | "activity_id">, t: (key: string) => string) {
   const open = await openActivities(db, qr);
   if (open.length === 0) return [];
   const rows = await db
@@ -93,7 +93,7 @@ async function billsOf(db: DbOrTx, studentId: number, qr: Pick<QrCodeRow, "sch_i
     .orderBy(asc(bills.id));
   const activityIds = [...new Set(rows.map((r) => r.activity_id))];
   // an imported bill covers the student's own items, any other its activity's required fixed items
-  const items = await itemsOfBills(db, rows);
+  const items = await itemsOfBills(db, rows.map((b) => ({ ...b, amount: Number(b.amount) })), t("collection.payer.adjustment"));
   const forms = await formsOfActivities(db, qr.sysid, activityIds);
   const earlier = forms.size > 0 ? await earlierAnswers(db, rows.filter((r) => forms.has(r.activity_id)).map((r) => r.id)) : new Map<number, Map<string, string>>();
   const titles = new Map(open.map((a) => [a.id, a.title]));
@@ -174,7 +174,7 @@ async function find(ctx: OperationContext, payload: z.infer<typeof findPayload>)
       items: {
         ticket,
         student: { name: maskName(student.name), class_title: student.class_title },
-        bills: await billsOf(ctx.db, student.id, qr),
+        bills: await billsOf(ctx.db, student.id, qr, ctx.t),
       },
     },
   };
