@@ -226,7 +226,8 @@ describeInBrowser("fee collection in the console", (suite) => {
       .limit(1);
 
     await page.goto(made.payerUrl!);
-    expect(await page.getByTestId("h5-school-title").innerText()).toBe(NO1);
+    // the school's name replaces the page's own title once the code is read
+    await poll(() => page.getByTestId("h5-school-title").innerText()).toBe(NO1);
     expect(await page.getByTestId("h5-activity").allInnerTexts()).toContainEqual(expect.stringContaining(ACTIVITY));
     await page.getByTestId("h5-find-name").fill(pupil.name);
     await page.getByTestId("h5-find-student-no").fill(String(pupil.studentNo));

@@ -61,7 +61,8 @@ describeInBrowser(
       const payer = await payerOfDemoSchool(suite);
 
       await page.goto(`${suite.url}/h5/${payer.code}`);
-      expect(await page.getByTestId("h5-school-title").innerText()).toBe(SCHOOL);
+      // the school's name replaces the page's own title once the code is read
+      await expect.poll(() => page.getByTestId("h5-school-title").innerText(), { timeout: 15000 }).toBe(SCHOOL);
       expect(await page.getByTestId("h5-activity").allInnerTexts()).toContainEqual(expect.stringContaining(payer.activityTitle));
       // the page speaks Chinese, and fits the phone's width
       expect(await page.getByTestId("h5-find-submit").innerText()).toBe("查询账单");
