@@ -11,7 +11,7 @@ import type { Locator, Page } from "playwright-core";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { expect, test } from "vitest";
 import { bills, classes, feeOrders, paymentChannels, schoolChannels, schools, students, users, userSchools } from "../../server/db/schema";
-import { animationsSettled, describeInBrowser, dismissExpiryReminder, login } from "../helpers/browser";
+import { choose, describeInBrowser, dismissExpiryReminder, login } from "../helpers/browser";
 import { en } from "../helpers/locales";
 
 const NO1 = "Sunrise No.1 Primary School";
@@ -36,15 +36,6 @@ function poll<T>(read: () => Promise<T> | T) {
 function day(offset: number): string {
   const d = new Date(Date.now() + offset * 86_400_000);
   return new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Shanghai" }).format(d);
-}
-
-/** Chooses an option of a select, typing part of its label first into a searchable one. */
-async function choose(page: Page, select: Locator, text: string, option = text): Promise<void> {
-  await select.click();
-  if ((await select.locator("input[readonly]").count()) === 0) await select.locator("input").fill(text);
-  const item = page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option").filter({ hasText: option }).first();
-  await item.click();
-  await animationsSettled(page);
 }
 
 /** The form item of a label, within `scope`. */

@@ -9,22 +9,13 @@ import { randomBytes } from "node:crypto";
 import ExcelJS from "exceljs";
 import type { Locator, Page } from "playwright-core";
 import { expect, test } from "vitest";
-import { animationsSettled, describeInBrowser, dismissExpiryReminder, expectPath, login } from "../helpers/browser";
+import { choose, describeInBrowser, dismissExpiryReminder, expectPath, login } from "../helpers/browser";
 import { en } from "../helpers/locales";
 
 const NO1 = "Sunrise No.1 Primary School";
 
 function tableRows(page: Page) {
   return page.locator(".ant-table-tbody tr.ant-table-row").filter({ visible: true });
-}
-
-/** Chooses an option of a select, typing part of its label first into a searchable one. */
-async function choose(page: Page, select: Locator, text: string, option = text): Promise<void> {
-  await select.click();
-  if ((await select.locator("input[readonly]").count()) === 0) await select.locator("input").fill(text);
-  const item = page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option").filter({ hasText: option }).first();
-  await item.click();
-  await animationsSettled(page);
 }
 
 /** The select of a form item by its label, within `scope`. */

@@ -197,6 +197,15 @@ export async function animationsSettled(page: Page): Promise<void> {
 }
 
 /** Clicks an entry of the sidebar once the sidebar has stopped moving. */
+/** Chooses an option of a select, typing part of its label first into a searchable one. */
+export async function choose(page: Page, select: Locator, text: string, option = text): Promise<void> {
+  await select.click();
+  if ((await select.locator("input[readonly]").count()) === 0) await select.locator("input").fill(text);
+  const item = page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option").filter({ hasText: option }).first();
+  await item.click();
+  await animationsSettled(page);
+}
+
 export async function clickMenuEntry(page: Page, route: string): Promise<void> {
   const entry = await menuEntry(page, route);
   await animationsSettled(page);

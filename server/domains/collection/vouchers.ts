@@ -13,6 +13,7 @@
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
+import type { Voucher } from "../../../common/voucher";
 import { ORDER_READERS, orderEntity, PAID_ORDER_STATES } from "../../../catalogue/collectionOrders";
 import { amountInWords } from "../../../common/amountInWords";
 import { fenToYuan } from "../../../common/money";
@@ -38,27 +39,6 @@ export const voucherPayload = z
     if (value.id === undefined && value.ids === undefined) issues.addIssue({ code: "custom", path: ["id"], message: "an order id, or ids" });
   });
 
-export interface Voucher {
-  id: number;
-  receipt_no: string;
-  order_no: string;
-  school: string;
-  /** the provider's voucher title line (collection settings), "" when none */
-  voucher_title: string;
-  student: string;
-  student_no: string;
-  class: string;
-  items: { title: string; amount: string }[];
-  amount: string;
-  amount_in_words: string;
-  paid_at: string;
-  transaction_id: string;
-  gateway: string;
-  status: string;
-  refunded_amount: string;
-  /** "Y": it paid bills another order had paid, and is to be refunded */
-  duplicate: string;
-}
 
 /** The vouchers of these orders in the caller's tenant, in the order asked; FAIL for any missing or unpaid one. */
 async function readVouchers(ctx: OperationContext, ids: readonly number[]): Promise<{ vouchers: Voucher[]; schools: Map<number, { sysid: number; receiptNos: string[] }> }> {

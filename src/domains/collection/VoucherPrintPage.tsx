@@ -16,27 +16,9 @@ import { weapi } from "../../../providers/weapi";
 import { saveFile, type ExportFile } from "../../engine/files";
 import { currentTabs } from "../../shell/tabs";
 import type { CustomPageProps } from "..";
+import type { Voucher } from "../../../common/voucher";
 import "./vouchers.css";
 
-/** A voucher as orderprint answers it (server/domains/collection/vouchers.ts). */
-interface Voucher {
-  id: number;
-  receipt_no: string;
-  order_no: string;
-  school: string;
-  voucher_title: string;
-  student: string;
-  student_no: string;
-  class: string;
-  items: { title: string; amount: string }[];
-  amount: string;
-  amount_in_words: string;
-  paid_at: string;
-  transaction_id: string;
-  status: string;
-  refunded_amount: string;
-  duplicate: string;
-}
 
 function VoucherSheet({ voucher: v, t }: { voucher: Voucher; t: (key: string) => string }) {
   const label = (key: string) => t(`collection.voucher.${key}`);
