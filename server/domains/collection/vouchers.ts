@@ -204,35 +204,30 @@ export function vouchersPdf(vouchers: readonly Voucher[], t: Translate): Buffer 
   );
 }
 
+/** `orderprint` answers the vouchers, `orderprintpdf` the same as a PDF: one read, one audit entry per call. */
 export function registerVoucherOperations(registry: OperationRegistry): void {
-  registry.add({
-    path: "adminapiv2",
-    method: "orderprint",
-    needsToken: true,
-    roles: ORDER_READERS,
-    effect: "read",
-    schema: voucherPayload,
-    async handler(ctx, payload) {
-      const ids = orderIds(payload);
-      const { vouchers, schools: printed } = await readVouchers(ctx, ids);
-      await auditPrint(ctx, "orderprint", printed, ids);
-      return { data: payload.ids ? { items: vouchers, total: vouchers.length } : { items: vouchers[0] } };
-    },
-  });
-  registry.add({
-    path: "adminapiv2",
-    method: "orderprintpdf",
-    needsToken: true,
-    roles: ORDER_READERS,
-    effect: "read",
-    schema: voucherPayload,
-    async handler(ctx, payload) {
-      const ids = orderIds(payload);
-      const { vouchers, schools: printed } = await readVouchers(ctx, ids);
-      await auditPrint(ctx, "orderprintpdf", printed, ids);
+  const answers: Record<string, (vouchers: Voucher[], ctx: OperationContext, several: boolean) => Record<string, unknown>> = {
+    orderprint: (vouchers, _ctx, several) => (several ? { items: vouchers, total: vouchers.length } : { items: vouchers[0] }),
+    orderprintpdf: (vouchers, ctx) => {
       const content = vouchersPdf(vouchers, ctx.t);
       const filename = vouchers.length === 1 ? `voucher-${vouchers[0].receipt_no}.pdf` : `vouchers-${vouchers.length}.pdf`;
-      return { data: { items: { filename, mime: "application/pdf", content_base64: content.toString("base64") } } };
+      return { items: { filename, mime: "application/pdf", content_base64: content.toString("base64") } };
     },
-  });
+  };
+  for (const [method, answer] of Object.entries(answers)) {
+    registry.add({
+      path: "adminapiv2",
+      method,
+      needsToken: true,
+      roles: ORDER_READERS,
+      effect: "read",
+      schema: voucherPayload,
+      async handler(ctx, payload) {
+        const ids = orderIds(payload);
+        const { vouchers, schools: printed } = await readVouchers(ctx, ids);
+        await auditPrint(ctx, method, printed, ids);
+        return { data: answer(vouchers, ctx, payload.ids !== undefined) };
+      },
+    });
+  }
 }
