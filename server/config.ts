@@ -1,5 +1,6 @@
 /** Configuration from the environment (README: Configuration). */
 import type { DatabaseTarget } from "./db/client";
+import type { WechatOAuthEndpoints } from "./payments/wechatpay/oauth";
 
 export interface ServerConfig {
   port: number;
@@ -15,6 +16,8 @@ export interface ServerConfig {
   paymentKey: string | undefined;
   /** PAYMENT_SANDBOX=off: no sandbox payments (renewals need the platform's WeChat Pay merchant) */
   paymentSandbox: boolean;
+  /** WECHAT_OAUTH_AUTHORIZE_URL, WECHAT_API_ORIGIN: WeChat's OAuth addresses, unset for WeChat's own */
+  wechatOAuth: Partial<WechatOAuthEndpoints>;
 }
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, allowZero = false): number {
@@ -42,5 +45,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     trustProxy: env.TRUST_PROXY === "true" || env.TRUST_PROXY === "1",
     paymentKey: env.PAYMENT_KEY || undefined,
     paymentSandbox: !["off", "false", "0"].includes((env.PAYMENT_SANDBOX ?? "").toLowerCase()),
+    wechatOAuth: {
+      ...(env.WECHAT_OAUTH_AUTHORIZE_URL ? { authorizeUrl: env.WECHAT_OAUTH_AUTHORIZE_URL } : {}),
+      ...(env.WECHAT_API_ORIGIN ? { apiOrigin: env.WECHAT_API_ORIGIN } : {}),
+    },
   };
 }

@@ -240,6 +240,11 @@ export const paymentMerchants = pgTable(
     privateKeyEnc: text("private_key_enc").notNull().default(""),
     /** encrypted APIv3 key (decrypts notification resources) */
     apiV3KeyEnc: text("api_v3_key_enc").notNull().default(""),
+    /**
+     * encrypted AppSecret of `appid` (an official account): exchanges a payer's WeChat OAuth code for their openid,
+     * so that a payer inside WeChat pays by JSAPI (server/payments/wechatpay/oauth.ts); "" when not given
+     */
+    appSecretEnc: text("app_secret_enc").notNull().default(""),
     /** WeChat Pay public key id (PUB_KEY_ID_...) or platform certificate serial, and its public key (PEM) */
     platformKeyId: varchar("platform_key_id", { length: 64 }).notNull().default(""),
     platformPublicKey: text("platform_public_key").notNull().default(""),
@@ -345,6 +350,24 @@ export const payerTickets = pgTable(
     expiresAt: timestamptz("expires_at").notNull(),
   },
   (t) => [index("payer_tickets_expires_at_idx").on(t.expiresAt)],
+);
+
+/**
+ * The WeChat identity of a payer inside WeChat: h5oauth exchanges the OAuth code WeChat's redirect brings for the
+ * payer's openid in the platform's app, and hands the payer page a token for it (only its SHA-256 is kept, as for
+ * tickets); h5pay then orders by JSAPI for that openid. Pruned with the tickets.
+ */
+export const payerWechatIds = pgTable(
+  "payer_wechat_ids",
+  {
+    tokenHash: varchar("token_hash", { length: 64 }).primaryKey(),
+    /** the app the openid belongs to: an openid means nothing in another */
+    appid: varchar("appid", { length: 32 }).notNull(),
+    openid: varchar("openid", { length: 128 }).notNull(),
+    createdAt: timestamptz("created_at").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+  },
+  (t) => [index("payer_wechat_ids_expires_at_idx").on(t.expiresAt)],
 );
 
 /**

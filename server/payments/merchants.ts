@@ -21,6 +21,7 @@ export type PaymentMerchant = typeof paymentMerchants.$inferSelect;
 /** AAD of each encrypted column: a value copied into the other column does not decrypt */
 const PRIVATE_KEY_PURPOSE = "payment_merchants.private_key";
 const API_V3_KEY_PURPOSE = "payment_merchants.api_v3_key";
+const APP_SECRET_PURPOSE = "payment_merchants.app_secret";
 const API_V3_KEY_LENGTH = 32;
 const PEM_MAX_LENGTH = 10_000;
 /** advisory lock serialising paymerchantset (any constant of this application) */
@@ -62,6 +63,19 @@ export function wechatPayConfigOf(row: PaymentMerchant, secrets: PaymentSecrets)
   };
 }
 
+/**
+ * The AppSecret of the merchant's app, for exchanging a payer's OAuth code for their openid; undefined when none is
+ * stored (or it does not decrypt: JSAPI is then simply not offered).
+ */
+export function merchantAppSecret(services: Pick<AppServices, "paymentSecrets">, row: PaymentMerchant): string | undefined {
+  if (!row.appSecretEnc) return undefined;
+  try {
+    return services.paymentSecrets.decrypt(row.appSecretEnc, APP_SECRET_PURPOSE);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The gateway that acts as this merchant (throws when its secrets do not decrypt). */
 export function wechatPayGatewayOf(services: Pick<AppServices, "paymentSecrets" | "clock">, row: PaymentMerchant): WechatPayGateway {
   return new WechatPayGateway(wechatPayConfigOf(row, services.paymentSecrets), services.clock);
@@ -95,6 +109,11 @@ const merchantSetPayload = z.object({
   api_v3_key: z
     .string()
     .refine((key) => key === "" || (key.length === API_V3_KEY_LENGTH && Buffer.byteLength(key, "utf8") === API_V3_KEY_LENGTH))
+    .optional(),
+  /** the AppSecret of `appid` (an official account), for JSAPI payment inside WeChat; absent or empty: keep the stored one */
+  app_secret: z
+    .string()
+    .regex(/^([0-9A-Za-z]{16,64})?$/)
     .optional(),
   platform_key_id: z.string().regex(/^[A-Za-z0-9_]{1,64}$/),
   platform_public_key: z
@@ -130,6 +149,7 @@ function merchantInfo(sysid: number | null, row: PaymentMerchant | undefined): R
     merchant_serial_no: row?.merchantSerialNo ?? "",
     has_private_key: Boolean(row?.privateKeyEnc),
     has_api_v3_key: Boolean(row?.apiV3KeyEnc),
+    has_app_secret: Boolean(row?.appSecretEnc),
     platform_key_id: row?.platformKeyId ?? "",
     platform_public_key: row?.platformPublicKey ?? "",
     api_base: row?.apiBase || WECHATPAY_API_BASE,
@@ -189,6 +209,12 @@ export function registerMerchantOperations(registry: OperationRegistry): void {
           updatedAt: ctx.now,
           ...(payload.private_key ? { privateKeyEnc: encryptOrFail(secrets, payload.private_key.trim(), PRIVATE_KEY_PURPOSE) } : {}),
           ...(payload.api_v3_key ? { apiV3KeyEnc: encryptOrFail(secrets, payload.api_v3_key, API_V3_KEY_PURPOSE) } : {}),
+          // an AppSecret is its app's: another appid without a new secret leaves none
+          ...(payload.app_secret
+            ? { appSecretEnc: encryptOrFail(secrets, payload.app_secret, APP_SECRET_PURPOSE) }
+            : existing && existing.appid !== payload.appid
+              ? { appSecretEnc: "" }
+              : {}),
         };
         const [saved] = existing
           ? await tx.update(paymentMerchants).set(values).where(eq(paymentMerchants.id, existing.id)).returning()
@@ -210,6 +236,7 @@ export function registerMerchantOperations(registry: OperationRegistry): void {
             enabled: payload.enabled,
             private_key_changed: Boolean(payload.private_key),
             api_v3_key_changed: Boolean(payload.api_v3_key),
+            app_secret_changed: Boolean(payload.app_secret),
           },
           // the provider whose merchant it is (null: the platform's own)
           sysid: scope.sysid,

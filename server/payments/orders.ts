@@ -12,7 +12,7 @@ import { paymentOrders } from "../db/schema";
 import { ApiFailure } from "../protocol/envelope";
 import type { AppServices, OperationContext } from "../protocol/registry";
 import type { DbOrTx } from "../db/client";
-import type { PaymentGateway, SubMerchantPayee } from "./gateway";
+import type { JsapiPayParams, PaymentGateway, SubMerchantPayee } from "./gateway";
 import { paymentKind, type PaymentOrder } from "./kinds";
 import { loadMerchant, wechatPayGatewayOf, wechatPayMerchantById } from "./merchants";
 import { SandboxGateway } from "./sandbox";
@@ -40,7 +40,15 @@ export interface NewOrder {
   channel?: ChannelPayee;
   /** how long the order can be paid; default ORDER_PAYABLE_MS */
   payableMs?: number;
+  /**
+   * a payer inside WeChat, by their openid in an app: ordered by JSAPI when WeChat Pay takes the order through a
+   * merchant of that app (its payment sheet opens in WeChat), else by QR code as any other payer
+   */
+  payer?: { appid: string; openid: string };
 }
+
+/** A new order: its row, and for a JSAPI order the parameters WeChat's JS bridge takes to show the payment sheet. */
+export type CreatedPaymentOrder = PaymentOrder & { payParams?: JsapiPayParams };
 
 /** What creating an order needs of the call that makes it (an operation, or the demo seed). */
 export type OrderContext = Pick<OperationContext, "services" | "db" | "origin" | "now" | "log" | "auth">;
@@ -66,6 +74,8 @@ interface ChosenGateway {
   merchantId: string;
   /** service-provider mode: the service provider's merchant ("" for the sandbox); null in direct mode */
   spMerchantId: string | null;
+  /** a WeChat Pay merchant's app (sp_appid): whose openids a JSAPI order may name */
+  appid?: string;
 }
 
 /**
@@ -97,7 +107,7 @@ async function channelGateway(services: AppServices, origin: string, channel: Ch
   }
   const merchant = await loadMerchant(services.db, null, "wechatpay");
   if (merchant?.enabled !== "Y") throw new ApiFailure("api.pay_unavailable");
-  return { gateway: wechatPayGatewayOf(services, merchant), merchantId: channel.subMchid, spMerchantId: merchant.merchantId };
+  return { gateway: wechatPayGatewayOf(services, merchant), merchantId: channel.subMchid, spMerchantId: merchant.merchantId, appid: merchant.appid };
 }
 
 /** The sub-merchant an order's gateway calls name (service-provider mode), or undefined in direct mode. */
@@ -118,27 +128,32 @@ export async function gatewayOfOrder(
 }
 
 /**
- * Creates the order at its payee's gateway (a QR code), then records it; `record` writes the domain's own rows of
+ * Creates the order at its payee's gateway (a QR code, or a JSAPI order for a payer inside WeChat), then records it; `record` writes the domain's own rows of
  * the order (a fee order and its lines) in the same transaction, so that an order exists whole or not at all.
  */
-export async function createPaymentOrder(ctx: OrderContext, order: NewOrder, record?: (tx: DbOrTx, row: PaymentOrder) => Promise<void>): Promise<PaymentOrder> {
+export async function createPaymentOrder(ctx: OrderContext, order: NewOrder, record?: (tx: DbOrTx, row: PaymentOrder) => Promise<void>): Promise<CreatedPaymentOrder> {
   const kind = paymentKind(order.kind);
   if (!kind) throw new Error(`payment kind ${order.kind} is not registered`);
   if ((kind.payee === "school_channel") !== (order.channel !== undefined)) throw new Error(`payment kind ${order.kind}: a ${kind.payee} order names ${order.channel ? "a" : "no"} channel`);
-  const { gateway, merchantId, spMerchantId } = order.channel ? await channelGateway(ctx.services, ctx.origin, order.channel) : await platformGateway(ctx.services, ctx.origin);
+  const { gateway, merchantId, spMerchantId, appid } = order.channel ? await channelGateway(ctx.services, ctx.origin, order.channel) : await platformGateway(ctx.services, ctx.origin);
   const payNo = `P${stamp(ctx.now)}${randomDigits(10)}`;
   const expiresAt = new Date(ctx.now.getTime() + (order.payableMs ?? ORDER_PAYABLE_MS));
-  let codeUrl: string;
+  const request = {
+    payNo,
+    description: order.title,
+    amountFen: order.totalFeeFen,
+    // WeChat Pay notifies the merchant that took the order: the service provider in service-provider mode
+    notifyUrl: `${ctx.origin}${wechatPayNotifyPath(spMerchantId || merchantId)}`,
+    expiresAt,
+  };
+  let codeUrl = "";
+  let payParams: JsapiPayParams | undefined;
   try {
-    ({ codeUrl } = await gateway.createQrOrder({
-      payNo,
-      description: order.title,
-      amountFen: order.totalFeeFen,
-      // WeChat Pay notifies the merchant that took the order: the service provider in service-provider mode
-      notifyUrl: `${ctx.origin}${wechatPayNotifyPath(spMerchantId || merchantId)}`,
-      expiresAt,
-      ...(order.channel ? { subMchid: order.channel.subMchid } : {}),
-    }));
+    if (order.channel && order.payer && appid !== undefined && order.payer.appid === appid) {
+      ({ payParams } = await gateway.createJsapiOrder({ ...request, subMchid: order.channel.subMchid, payer: { spOpenid: order.payer.openid } }));
+    } else {
+      ({ codeUrl } = await gateway.createQrOrder({ ...request, ...(order.channel ? { subMchid: order.channel.subMchid } : {}) }));
+    }
   } catch (err) {
     ctx.log.error({ err, payNo }, "creating the payment order failed");
     throw new ApiFailure("api.pay_unavailable");
@@ -165,12 +180,14 @@ export async function createPaymentOrder(ctx: OrderContext, order: NewOrder, rec
         createdAt: ctx.now,
       })
       .returning();
-  if (!record) return (await insert(ctx.db))[0];
-  return ctx.db.transaction(async (tx) => {
-    const [row] = await insert(tx);
-    await record(tx, row);
-    return row;
-  });
+  const row = record
+    ? await ctx.db.transaction(async (tx) => {
+        const [inserted] = await insert(tx);
+        await record(tx, inserted);
+        return inserted;
+      })
+    : (await insert(ctx.db))[0];
+  return payParams ? { ...row, payParams } : row;
 }
 
 /** What checkpay needs of an order: whose it is, its state, and how to ask its gateway. */

@@ -2,6 +2,7 @@
  * The Fastify app: POST /weapi/:path with a JSON body {method, ...payload}, answered with the envelope; the built
  * SPA from dist/ with a history fallback that never covers /weapi. Used by server/main.ts and by the tests.
  */
+import { DEFAULT_WECHAT_OAUTH, type WechatOAuthEndpoints } from "../payments/wechatpay/oauth";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -59,6 +60,8 @@ export interface AppOptions {
   publicUrl?: string;
   /** the sandbox payment page (DESIGN 8); default on, off in production */
   paymentSandbox?: boolean;
+  /** WeChat's OAuth addresses (a payer inside WeChat pays by JSAPI); default WeChat's own */
+  wechatOAuth?: Partial<WechatOAuthEndpoints>;
   /**
    * background jobs: the app has a worker (`app.jobs`) that startServer starts unless `poll` is false; tests run
    * due jobs with `app.jobs.runDueJobs()`. `kinds`: default the server's (server/jobs/index.ts)
@@ -134,6 +137,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     paymentSecrets: new PaymentSecrets(options.paymentKey),
     publicUrl: options.publicUrl?.replace(/\/+$/, ""),
     paymentSandbox: options.paymentSandbox ?? true,
+    wechatOAuth: { ...DEFAULT_WECHAT_OAUTH, ...options.wechatOAuth },
   };
   const registry = new OperationRegistry();
   registerOperations(registry);

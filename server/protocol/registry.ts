@@ -13,6 +13,7 @@ import type { Db } from "../db/client";
 import type { Clock } from "../lib/clock";
 import type { Language, Translate } from "../lib/i18n";
 import type { PaymentSecrets } from "../payments/secrets";
+import type { WechatOAuthEndpoints } from "../payments/wechatpay/oauth";
 
 /** What every operation can use, fixed for the life of the app. */
 export interface AppServices {
@@ -27,6 +28,8 @@ export interface AppServices {
   publicUrl?: string;
   /** whether orders may be paid on the sandbox page when no WeChat Pay merchant takes them */
   paymentSandbox: boolean;
+  /** where a payer's WeChat OAuth code is exchanged for their openid (JSAPI payment inside WeChat) */
+  wechatOAuth: WechatOAuthEndpoints;
 }
 
 export interface OperationContext {

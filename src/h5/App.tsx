@@ -1,13 +1,15 @@
 /**
  * The payer's pages, /h5/{code}: the school and its open collections, finding the student, choosing the bills,
- * paying (the payment page or its QR code, the order's state polled) and the e-receipt. One component per step;
+ * paying (the payment page or its QR code, or inside WeChat WeChat's own payment sheet; the order's state polled)
+ * and the e-receipt. One component per step;
  * the steps are entries of the browser's history, and what they hold is kept in sessionStorage (session.ts).
  */
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { h5call, H5Failure, NetworkFailure, type Bill, type EntryInfo, type Lookup, type PayResult, type PayStatus, type Receipt } from "./api";
+import { h5call, H5Failure, NetworkFailure, type Bill, type EntryInfo, type JsapiPayParams, type Lookup, type PayResult, type PayStatus, type Receipt } from "./api";
 import { H5_LANGUAGES, I18nContext, initialH5Language, rememberH5Language, translator, useI18n, type H5Language, type I18nValue } from "./i18n";
 import { AfterPayActions, answerErrors, answersPayload, earlierAnswers, formsOf, QuestionsSection, questionDomId } from "./Questions";
 import { clearState, fromFen, loadState, saveState, toFen, type PayerState, type Step } from "./session";
+import { forgetWechatToken, insideWechat, keepWechatToken, openPaySheet, signInTried, startSignIn, takeReturnedCode, wechatToken, type SheetResult } from "./wechat";
 
 const QrImage = lazy(() => import("./QrImage"));
 
@@ -168,12 +170,45 @@ function PayerPages({ code }: { code: string }) {
     [code],
   );
 
+  // inside WeChat, when the school offers it: the payer signed in silently once, to pay on WeChat's own sheet
+  const oauth = entry.state === "ready" ? (entry.info.wechat_oauth ?? null) : null;
+  const [wxToken, setWxToken] = useState<string>();
+  const [signingIn, setSigningIn] = useState(false);
+  useEffect(() => {
+    if (!oauth || !insideWechat()) return;
+    const kept = wechatToken(oauth.appid);
+    const returned = takeReturnedCode();
+    if (kept) {
+      setWxToken(kept);
+    } else if (returned) {
+      setSigningIn(true);
+      h5call("h5oauth", { code, oauth_code: returned })
+        .then(
+          (answer) => {
+            keepWechatToken(oauth.appid, answer.wx_token, answer.expires_in);
+            setWxToken(answer.wx_token);
+          },
+          // not signed in: the payer pays by QR code
+          () => undefined,
+        )
+        .finally(() => setSigningIn(false));
+    } else if (!signInTried()) {
+      setSigningIn(true);
+      startSignIn(oauth);
+    }
+    // once per app: a new answer of h5entry (the language switched) does not sign in again
+  }, [code, oauth?.appid, oauth?.authorize_url]);
+  const payByQr = useCallback(() => {
+    forgetWechatToken();
+    setWxToken(undefined);
+  }, []);
+
   const schoolTitle = entry.state === "ready" ? entry.info.school_title : t("app_title");
   useEffect(() => {
     document.title = entry.state === "ready" ? `${entry.info.school_title} · ${t("app_title")}` : t("app_title");
   }, [entry, t]);
 
-  if (entry.state === "loading") {
+  if (entry.state === "loading" || signingIn) {
     return (
       <Shell title={t("app_title")}>
         <p className="muted center" data-testid="h5-loading">{t("loading")}</p>
@@ -203,9 +238,9 @@ function PayerPages({ code }: { code: string }) {
   };
   let body: ReactNode;
   if (payer.step === "bills" && payer.ticket && payer.student && payer.bills) {
-    body = <BillsStep payer={payer} go={go} keep={keep} onAnotherStudent={restart} />;
+    body = <BillsStep payer={payer} go={go} keep={keep} onAnotherStudent={restart} wxToken={wxToken} />;
   } else if (payer.step === "pay" && payer.ticket && payer.order) {
-    body = <PayStep payer={payer} go={go} />;
+    body = <PayStep payer={payer} go={go} onPayByQr={payByQr} />;
   } else if (payer.step === "done" && payer.ticket && payer.order) {
     body = <DoneStep code={code} payer={payer} go={go} onStartOver={restart} />;
   } else {
@@ -361,7 +396,20 @@ function statusText(status: string, t: I18nValue["t"]): string {
   return t("bill_status_other");
 }
 
-function BillsStep({ payer, go, keep, onAnotherStudent }: { payer: PayerState; go: Go; keep: (next: PayerState) => void; onAnotherStudent: () => void }) {
+function BillsStep({
+  payer,
+  go,
+  keep,
+  onAnotherStudent,
+  wxToken,
+}: {
+  payer: PayerState;
+  go: Go;
+  keep: (next: PayerState) => void;
+  onAnotherStudent: () => void;
+  /** signed in inside WeChat: the order is paid on WeChat's sheet */
+  wxToken?: string;
+}) {
   const { t } = useI18n();
   const bills = payer.bills ?? [];
   const payable = bills.filter((bill) => bill.status === "unpaid");
@@ -401,7 +449,7 @@ function BillsStep({ payer, go, keep, onAnotherStudent }: { payer: PayerState; g
     setProblem(undefined);
     setAnswerProblems({});
     const answered = forms.length > 0 ? { answers: answersPayload(forms, answers) } : {};
-    h5call("h5pay", { ticket: payer.ticket, bill_ids: chosen.map((bill) => bill.id), ...answered }).then(
+    h5call("h5pay", { ticket: payer.ticket, bill_ids: chosen.map((bill) => bill.id), ...answered, ...(wxToken ? { wx_token: wxToken } : {}) }).then(
       (order) => go({ ...payer, step: "pay", order, orderAt: Date.now(), receipt: undefined }),
       (err: unknown) => {
         setBusy(false);
@@ -508,10 +556,13 @@ function isWebPage(url: string): boolean {
   return /^https?:\/\//i.test(url);
 }
 
-function PayStep({ payer, go }: { payer: PayerState; go: Go }) {
+function PayStep({ payer, go, onPayByQr }: { payer: PayerState; go: Go; onPayByQr: () => void }) {
   const { t } = useI18n();
   const order = payer.order as PayResult;
   const ticket = payer.ticket as string;
+  // paid on WeChat's own sheet, opened through its JS bridge
+  const jsapi = order.trade_type === "JSAPI";
+  const [sheet, setSheet] = useState<SheetResult | "opening">();
   const codeUrl = order.payparam?.code_url ?? "";
   const webPage = isWebPage(codeUrl);
   const sandbox = order.sandbox === true || /\/pay\/sandbox\//.test(codeUrl);
@@ -605,6 +656,25 @@ function PayStep({ payer, go }: { payer: PayerState; go: Go }) {
   };
 
   const backToBills = () => go({ ...payer, step: "bills", order: undefined, orderAt: undefined }, "replace");
+  const payByQr = () => {
+    onPayByQr();
+    backToBills();
+  };
+
+  const openSheet = useCallback(async () => {
+    setSheet("opening");
+    const result = await openPaySheet(order.payparam as JsapiPayParams);
+    setSheet(result);
+    // WeChat says paid: the server hears it from WeChat Pay, asked now rather than at the next round
+    if (result === "ok") await checkOnce();
+  }, [order.payparam, checkOnce]);
+  // the sheet opens by itself when the order is made
+  const sheetOpened = useRef(false);
+  useEffect(() => {
+    if (!jsapi || sheetOpened.current) return;
+    sheetOpened.current = true;
+    void openSheet();
+  }, [jsapi, openSheet]);
 
   return (
     <>
@@ -630,15 +700,34 @@ function PayStep({ payer, go }: { payer: PayerState; go: Go }) {
           </>
         ) : (
           <>
-            {webPage ? (
-              <a className="btn primary" href={codeUrl} data-testid="h5-open-pay-page">
-                {t("open_pay_page")}
-              </a>
-            ) : null}
-            <p className="muted small center">{webPage ? t("qr_other_phone") : t("qr_scan")}</p>
-            <Suspense fallback={<p className="muted center">{t("qr_loading")}</p>}>
-              <QrImage value={codeUrl} label={t("qr_scan")} />
-            </Suspense>
+            {jsapi ? (
+              <>
+                <button type="button" className="btn primary" disabled={sheet === "opening"} data-testid="h5-wechat-pay" onClick={() => void openSheet()}>
+                  {t("wechat_pay")}
+                </button>
+                {sheet === "cancel" ? <p className="note" data-testid="h5-wechat-cancelled">{t("wechat_cancelled")}</p> : null}
+                {sheet === "fail" ? (
+                  <>
+                    <p className="alert" data-testid="h5-wechat-failed">{t("wechat_failed")}</p>
+                    <button type="button" className="btn" data-testid="h5-pay-by-qr" onClick={payByQr}>
+                      {t("pay_by_qr")}
+                    </button>
+                  </>
+                ) : null}
+              </>
+            ) : (
+              <>
+                {webPage ? (
+                  <a className="btn primary" href={codeUrl} data-testid="h5-open-pay-page">
+                    {t("open_pay_page")}
+                  </a>
+                ) : null}
+                <p className="muted small center">{webPage ? t("qr_other_phone") : t("qr_scan")}</p>
+                <Suspense fallback={<p className="muted center">{t("qr_loading")}</p>}>
+                  <QrImage value={codeUrl} label={t("qr_scan")} />
+                </Suspense>
+              </>
+            )}
             <div className="status" aria-live="polite" data-testid="h5-pay-status">
               {poll.state === "waiting" ? <span className="spinner" aria-hidden="true" /> : null}
               {poll.state === "waiting" || poll.state === "checking" ? <span>{poll.state === "checking" ? t("checking") : t("waiting")}</span> : null}

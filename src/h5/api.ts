@@ -12,10 +12,17 @@ export interface Activity {
 
 export type Lookup = "name_and_student_no" | "name_and_phone4";
 
+/** WeChat's sign-in the page goes through inside WeChat, to pay on WeChat's own payment sheet (wechat.ts). */
+export interface WechatOAuth {
+  appid: string;
+  authorize_url: string;
+}
+
 export interface EntryInfo {
   school_title: string;
   activities: Activity[];
   lookup?: Lookup;
+  wechat_oauth?: WechatOAuth | null;
 }
 
 export interface BillItem {
@@ -65,11 +72,23 @@ export interface FindResult {
   bills: Bill[];
 }
 
+/** What WeChat's JS bridge takes to show its payment sheet, spelt as WeChat spells it. */
+export interface JsapiPayParams {
+  appId: string;
+  timeStamp: string;
+  nonceStr: string;
+  package: string;
+  signType: string;
+  paySign: string;
+}
+
 export interface PayResult {
   orderid: number | string;
   pay_no: string;
   total_fee: string;
-  payparam: { code_url: string };
+  /** JSAPI: paid on WeChat's sheet (payparam holds the bridge's parameters); otherwise by QR code (payparam.code_url) */
+  trade_type?: "JSAPI" | "NATIVE";
+  payparam: { code_url?: string } & Partial<JsapiPayParams>;
   sandbox?: boolean;
 }
 
@@ -103,7 +122,8 @@ export interface AfterPayAction {
 export interface Operations {
   h5entry: [{ code: string }, EntryInfo];
   h5find: [{ code: string; name: string; student_no?: string; phone4?: string }, FindResult];
-  h5pay: [{ ticket: string; bill_ids: (number | string)[]; answers?: { question_id: number | string; value: AnswerValue }[] }, PayResult];
+  h5oauth: [{ code: string; oauth_code: string }, { wx_token: string; expires_in: number }];
+  h5pay: [{ ticket: string; bill_ids: (number | string)[]; answers?: { question_id: number | string; value: AnswerValue }[]; wx_token?: string }, PayResult];
   h5checkpay: [{ ticket: string; pay_no: string }, CheckResult];
   h5receipt: [{ ticket: string; pay_no: string }, Receipt];
 }

@@ -7,11 +7,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from "vitest";
 import { createPostgresDatabase, testDatabaseKinds, type TestDatabaseKind } from "./db";
 import { isSkipped, skipReason } from "./requirements";
-import { startTestServer, type TestServer } from "./server";
+import { startTestServer, type TestServer, type TestServerOptions } from "./server";
 
 export const CHROMIUM_ARGS = [
   "--no-sandbox",
@@ -52,8 +52,8 @@ export interface BrowserSuite {
   /** the page of the current test (a fresh context per test, English unless `language` asks otherwise) */
   readonly page: Page;
   readonly context: BrowserContext;
-  /** another fresh context, e.g. a second user (closed after the test) */
-  newContext(language?: string): Promise<BrowserContext>;
+  /** another fresh context, e.g. a second user or another browser's user agent (closed after the test) */
+  newContext(language?: string, contextOptions?: BrowserContextOptions): Promise<BrowserContext>;
 }
 
 const SCREENSHOT_DIR = path.join(os.tmpdir(), "cpc-e2e-screenshots");
@@ -63,7 +63,12 @@ const SCREENSHOT_DIR = path.join(os.tmpdir(), "cpc-e2e-screenshots");
  * and the built SPA, a Chromium, and a fresh context and page per test; a failing test leaves a screenshot in
  * SCREENSHOT_DIR (its path is printed).
  */
-export function describeInBrowser(name: string, body: (suite: BrowserSuite) => void, options: { locale?: string; database?: TestDatabaseKind } = {}): void {
+export function describeInBrowser(
+  name: string,
+  body: (suite: BrowserSuite) => void,
+  /** `server`: more options of the test server, read when it starts (after the file's own beforeAll) */
+  options: { locale?: string; database?: TestDatabaseKind; server?: () => Partial<TestServerOptions> } = {},
+): void {
   if (isSkipped("browser")) {
     describe.skip(`${name} (${skipReason()})`, () => body(unavailableSuite(skipReason())));
     return;
@@ -78,10 +83,10 @@ export function describeInBrowser(name: string, body: (suite: BrowserSuite) => v
     const extraContexts: BrowserContext[] = [];
     const locale = options.locale ?? "en-US";
 
-    const openContext = async (language = locale) => {
+    const openContext = async (language = locale, contextOptions: BrowserContextOptions = {}) => {
       if (!browser) throw new Error("the browser did not start");
       // the SPA takes the language from the cookie, then the browser language
-      const opened = await browser.newContext({ locale: language, viewport: { width: 1366, height: 850 } });
+      const opened = await browser.newContext({ locale: language, viewport: { width: 1366, height: 850 }, ...contextOptions });
       opened.setDefaultTimeout(15000);
       return opened;
     };
@@ -90,7 +95,7 @@ export function describeInBrowser(name: string, body: (suite: BrowserSuite) => v
       // a missing Chromium or build is a failure, with the reason (TEST_SKIP=browser leaves the tests out)
       if (missing) throw new Error(`${missing}; to leave the browser tests out on purpose, set TEST_SKIP=browser`);
       if (options.database === "postgres") postgres = await createPostgresDatabase();
-      [server, browser] = await Promise.all([startTestServer({ seedDemo: true, databaseUrl: postgres?.url }), launchChromium()]);
+      [server, browser] = await Promise.all([startTestServer({ seedDemo: true, databaseUrl: postgres?.url, ...options.server?.() }), launchChromium()]);
     });
     afterAll(async () => {
       await browser?.close();
@@ -136,8 +141,8 @@ export function describeInBrowser(name: string, body: (suite: BrowserSuite) => v
         if (!context) throw new Error("no context outside a test");
         return context;
       },
-      async newContext(language?: string) {
-        const extra = await openContext(language);
+      async newContext(language?: string, contextOptions?: BrowserContextOptions) {
+        const extra = await openContext(language, contextOptions);
         extraContexts.push(extra);
         return extra;
       },

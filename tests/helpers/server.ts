@@ -26,6 +26,8 @@ export interface TestServerOptions {
   sessionLifetime?: AppOptions["sessionLifetime"];
   /** take the client's address from X-Forwarded-For, as behind a reverse proxy (many phones from one machine) */
   trustProxy?: boolean;
+  /** WeChat's OAuth addresses: a stand-in's */
+  wechatOAuth?: AppOptions["wechatOAuth"];
 }
 
 export interface TestServer {
@@ -49,6 +51,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       rateLimit: options.rateLimit,
       sessionLifetime: options.sessionLifetime,
       trustProxy: options.trustProxy,
+      wechatOAuth: options.wechatOAuth,
       logger: false,
     });
     return {

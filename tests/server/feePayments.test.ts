@@ -11,7 +11,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { tableColumn } from "../../server/db/catalogueTables";
 import { auditLog, feeOrderEvents, jobs, paymentChannels, providers, schoolChannels, schools } from "../../server/db/schema";
 import { describeOnDatabases } from "../helpers/db";
-import { FAKE_PUBLIC_KEY_ID, FakeWechatPay, type SignedNotification } from "../helpers/fakeWechatPay";
+import { FAKE_PUBLIC_KEY_ID, FakeWechatPay, type FakeJsapiPayParams, type SignedNotification } from "../helpers/fakeWechatPay";
+import { FakeWechatOAuth, openidOf } from "../helpers/fakeWechatOAuth";
 import { billOf, confirmSandbox, feeOrderOf, findStudent, h5, itemsOf, payBills, payerWorld, paymentOrderOf, unpaidStudents, type PayerStudent, type PayerWorld, type Row } from "./payerSupport";
 import { createTestApp, type TestApp } from "./support";
 
@@ -190,32 +191,38 @@ describeOnDatabases("fee payments through WeChat Pay in service-provider mode", 
   const APPID = "wxd678efh567hg6787";
   const SERIAL = "5157F09EFDC096DE15EBE81A47057A7232F1B8E1";
   const API_V3_KEY = "0123456789abcdefghijABCDEFGHIJ01";
+  const APP_SECRET = "3f1c2b9a8e7d6c5b4a39281706f5e4d3";
   let t: TestApp;
   let fake: FakeWechatPay;
+  let oauth: FakeWechatOAuth;
   let world: PayerWorld;
   let pupils: PayerStudent[];
   const merchantKeys = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const deliver = (notification: SignedNotification) =>
     t.app.inject({ method: "POST", url: new URL(notification.url).pathname, headers: notification.headers, payload: notification.body });
 
+  /** the platform's merchant as paymerchantset takes it (its secrets kept when left out) */
+  const merchantPayload = (changes: Row = {}): Row => ({
+    gateway: "wechatpay",
+    merchant_id: SP_MCHID,
+    appid: APPID,
+    merchant_serial_no: SERIAL,
+    platform_key_id: FAKE_PUBLIC_KEY_ID,
+    platform_public_key: fake.publicKeyPem,
+    api_base: fake.url,
+    enabled: "Y",
+    ...changes,
+  });
+
   beforeAll(async () => {
-    t = await createTestApp(kind, { paymentKey: { key: randomBytes(32).toString("base64") } });
+    // the stand-in's clock is the app's, made just after
+    oauth = await FakeWechatOAuth.start([{ appid: APPID, secret: APP_SECRET }], { now: () => t.clock.now() });
+    t = await createTestApp(kind, { paymentKey: { key: randomBytes(32).toString("base64") }, wechatOAuth: oauth.endpoints });
     fake = await FakeWechatPay.start({ mchid: SP_MCHID, appid: APPID, serialNo: SERIAL, publicKey: merchantKeys.publicKey, apiV3Key: API_V3_KEY, subMerchants: [{ subMchid: SUB_MCHID }] }, t.clock);
     const set = await t.call(
       "adminapiv2",
       "paymerchantset",
-      {
-        gateway: "wechatpay",
-        merchant_id: SP_MCHID,
-        appid: APPID,
-        merchant_serial_no: SERIAL,
-        private_key: merchantKeys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
-        api_v3_key: API_V3_KEY,
-        platform_key_id: FAKE_PUBLIC_KEY_ID,
-        platform_public_key: fake.publicKeyPem,
-        api_base: fake.url,
-        enabled: "Y",
-      },
+      merchantPayload({ private_key: merchantKeys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(), api_v3_key: API_V3_KEY }),
       { token: await t.login("sysadmin") },
     );
     expect(set.return_code, set.return_msg).toBe("SUCCESS");
@@ -223,9 +230,10 @@ describeOnDatabases("fee payments through WeChat Pay in service-provider mode", 
     // the school's channel: Sunrise's WeChat Pay sub-merchant, approved
     const [channel] = await t.db.update(paymentChannels).set({ status: "approved", sub_mchid: SUB_MCHID }).where(eq(paymentChannels.title, "Sunrise WeChat Pay")).returning();
     await t.db.update(schoolChannels).set({ paychnl_id: channel.id }).where(eq(schoolChannels.sch_id, world.schId));
-    pupils = await unpaidStudents(t, world, 3);
+    pupils = await unpaidStudents(t, world, 5);
   });
   afterAll(async () => {
+    await oauth?.close();
     await fake?.close();
     await t?.close();
   });
@@ -258,5 +266,59 @@ describeOnDatabases("fee payments through WeChat Pay in service-provider mode", 
     expect((await feeOrderOf(t, lostOrder.pay_no)).status).toBe("paid");
     expect((await feeOrderOf(t, unpaidOrder.pay_no)).status).toBe("closed");
     expect(fake.orders.get(unpaidOrder.pay_no)?.state).toBe("CLOSED");
+  });
+
+  it("pays inside WeChat: the payer page signs the payer in through WeChat's OAuth and pays on the JSAPI sheet", async () => {
+    const [pupil, another] = [pupils[3], pupils[4]];
+    const sysadmin = await t.login("sysadmin");
+    // without the app's AppSecret nobody is signed in: the page offers QR codes only
+    expect(itemsOf(await h5(t, "h5entry", { code: world.code })).wechat_oauth).toBeNull();
+    const early = await h5(t, "h5oauth", { code: world.code, oauth_code: oauth.issueCode(APPID) });
+    expect(early.return_code).toBe("FAIL");
+    expect(early.return_msg).toMatch(/not available/);
+
+    const stored = await t.call("adminapiv2", "paymerchantset", merchantPayload({ app_secret: APP_SECRET }), { token: sysadmin });
+    expect(stored.return_code, stored.return_msg).toBe("SUCCESS");
+    const info = await t.call("adminapiv2", "paymerchantinfo", {}, { token: sysadmin });
+    expect(itemsOf(info).has_app_secret).toBe(true);
+    expect(JSON.stringify(info)).not.toContain(APP_SECRET);
+    const signIn = itemsOf(await h5(t, "h5entry", { code: world.code })).wechat_oauth as { appid: string; authorize_url: string };
+    expect(signIn).toEqual({ appid: APPID, authorize_url: oauth.endpoints.authorizeUrl });
+
+    // WeChat's browser follows the authorize page and comes back to the payer page with a code
+    const page = `http://school.example/h5/${world.code}`;
+    const authorize = new URL(signIn.authorize_url);
+    authorize.search = new URLSearchParams({ appid: signIn.appid, redirect_uri: page, response_type: "code", scope: "snsapi_base", state: "s1" }).toString();
+    const redirected = await fetch(authorize, { redirect: "manual" });
+    expect(redirected.status).toBe(302);
+    const back = new URL(redirected.headers.get("location") ?? "");
+    expect(`${back.origin}${back.pathname}`).toBe(page);
+    expect(back.searchParams.get("state")).toBe("s1");
+    const oauthCode = back.searchParams.get("code") ?? "";
+
+    const signedIn = await h5(t, "h5oauth", { code: world.code, oauth_code: oauthCode });
+    expect(signedIn.return_code, signedIn.return_msg).toBe("SUCCESS");
+    const wxToken = String(itemsOf(signedIn).wx_token);
+    expect(Object.fromEntries(oauth.exchanges.at(-1)!)).toEqual({ appid: APPID, secret: APP_SECRET, code: oauthCode, grant_type: "authorization_code" });
+    // a code works once
+    const again = await h5(t, "h5oauth", { code: world.code, oauth_code: oauthCode });
+    expect(again.return_code).toBe("FAIL");
+    expect(again.return_msg).toMatch(/WeChat could not confirm/);
+
+    // h5pay with the token: a JSAPI order for the payer's openid, to the school's sub-merchant
+    const paid = itemsOf(await h5(t, "h5pay", { ticket: await findStudent(t, world, pupil), bill_ids: [pupil.billId], wx_token: wxToken }));
+    expect(paid.trade_type).toBe("JSAPI");
+    const remote = fake.orders.get(String(paid.pay_no))!;
+    expect(remote).toMatchObject({ tradeType: "JSAPI", mchid: SP_MCHID, subMchid: SUB_MCHID, appid: APPID, payer: { spOpenid: openidOf(oauth.user, APPID) }, totalFen: pupil.billAmountFen });
+    // the parameters the page hands WeChat's JS bridge are the service provider's signature over this order
+    expect(fake.checkJsapiPayParams(paid.payparam as FakeJsapiPayParams)).toBe(remote);
+    expect((await deliver(fake.notification(String(paid.pay_no)))).statusCode).toBe(204);
+    expect((await feeOrderOf(t, String(paid.pay_no))).status).toBe("paid");
+    expect((await billOf(t, pupil.billId)).status).toBe("paid");
+
+    // an unknown token (or none: any other browser) leaves a QR code to pay by
+    const byQr = itemsOf(await h5(t, "h5pay", { ticket: await findStudent(t, world, another), bill_ids: [another.billId], wx_token: randomBytes(32).toString("base64url") }));
+    expect(byQr.trade_type).toBe("NATIVE");
+    expect((byQr.payparam as { code_url: string }).code_url).toBe(fake.orders.get(String(byQr.pay_no))?.codeUrl);
   });
 });

@@ -32,7 +32,7 @@ export interface TestApp {
 
 export async function createTestApp(
   kind: TestDatabaseKind,
-  options: { seed?: boolean; throttle?: ThrottleRules; rateLimit?: AppOptions["rateLimit"]; bodyLimit?: number; staticDir?: string | null; paymentKey?: AppOptions["paymentKey"]; paymentSandbox?: boolean } = {},
+  options: { seed?: boolean; throttle?: ThrottleRules; rateLimit?: AppOptions["rateLimit"]; bodyLimit?: number; staticDir?: string | null; paymentKey?: AppOptions["paymentKey"]; paymentSandbox?: boolean; wechatOAuth?: AppOptions["wechatOAuth"] } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDatabase(kind);
   const clock = new ManualClock(new Date("2026-03-02T02:00:00Z"));
@@ -48,6 +48,7 @@ export async function createTestApp(
     staticDir: options.staticDir ?? null,
     paymentKey: options.paymentKey,
     paymentSandbox: options.paymentSandbox,
+    wechatOAuth: options.wechatOAuth,
     logger: false,
   });
   const call: TestApp["call"] = async (path, method, payload = {}, callOptions = {}) => {

@@ -240,3 +240,100 @@ describe("payer page: bills, payment and receipt", () => {
     expect(screen.getByTestId("h5-paid")).toBeTruthy();
   });
 });
+
+describe("payer page: inside WeChat", () => {
+  const wechatEntry = { ...entry, wechat_oauth: { appid: "wx0001", authorize_url: "https://open.weixin.qq.com/connect/oauth2/authorize" } };
+  const jsapiOrder = {
+    ...order,
+    sandbox: false,
+    trade_type: "JSAPI",
+    payparam: { appId: "wx0001", timeStamp: "1764061200", nonceStr: "N1", package: "prepay_id=wx201410272009395522657a690389285100", signType: "RSA", paySign: "S1" },
+  };
+
+  /** The payer API of a school that takes payments inside WeChat; h5pay answers JSAPI when given a token. */
+  function wechatServer() {
+    return fakeWeapi((body: Body) => {
+      switch (body.method) {
+        case "h5entry":
+          return ok(wechatEntry);
+        case "h5oauth":
+          return body.oauth_code === "C1" ? ok({ wx_token: "W".repeat(43), expires_in: 7200 }) : fail("WeChat could not confirm who you are");
+        case "h5find":
+          return ok(found);
+        case "h5pay":
+          return ok(body.wx_token ? jsapiOrder : { ...order, sandbox: false, payparam: { code_url: "weixin://wxpay/bizpayurl?pr=abc" } });
+        case "h5checkpay":
+          return ok({ pay_no: order.pay_no, status: "unpaid" });
+        default:
+          return fail(`unexpected ${String(body.method)}`);
+      }
+    });
+  }
+
+  beforeEach(() => {
+    vi.spyOn(navigator, "userAgent", "get").mockReturnValue("Mozilla/5.0 (Linux; Android 14) MicroMessenger/8.0.54 NetType/WIFI");
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    delete window.WeixinJSBridge;
+    window.history.replaceState(null, "", "/");
+  });
+
+  it("trades the code WeChat's sign-in brought back, drops it from the address and pays on WeChat's sheet", async () => {
+    const api = wechatServer();
+    // back from WeChat's sign-in that this page started
+    window.sessionStorage.setItem("h5:wx-state", "S1");
+    window.history.replaceState(null, "", "/h5/abc?code=C1&state=S1");
+    const sheets: unknown[] = [];
+    const results = ["get_brand_wcpay_request:cancel", "get_brand_wcpay_request:ok"];
+    window.WeixinJSBridge = {
+      invoke: (_name, params, callback) => {
+        sheets.push(params);
+        callback({ err_msg: results.shift() });
+      },
+    };
+    render(<App code="abc" />);
+    await findBills();
+    expect(api.of("h5oauth")[0].body).toEqual({ method: "h5oauth", code: "abc", oauth_code: "C1" });
+    expect(window.location.search).toBe("");
+    fireEvent.click(screen.getByTestId("h5-bill-check-12"));
+    fireEvent.click(screen.getByTestId("h5-pay"));
+    await flush();
+    expect(api.of("h5pay")[0].body).toEqual({ method: "h5pay", ticket: "T-1", bill_ids: [11], wx_token: "W".repeat(43) });
+    // the sheet opened by itself and was cancelled: the payer may open it again; no QR code on the way
+    expect(sheets).toEqual([jsapiOrder.payparam]);
+    expect(screen.getByTestId("h5-wechat-cancelled")).toBeTruthy();
+    expect(screen.queryByTestId("h5-qr-image")).toBeNull();
+    const checks = api.of("h5checkpay").length;
+    fireEvent.click(screen.getByTestId("h5-wechat-pay"));
+    await flush();
+    expect(sheets).toHaveLength(2);
+    // WeChat said paid: the order is asked about at once
+    expect(api.of("h5checkpay").length).toBeGreaterThan(checks);
+  });
+
+  it("falls back to a QR code when WeChat's sheet cannot be opened", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const api = wechatServer();
+    window.sessionStorage.setItem("h5:wx", JSON.stringify({ appid: "wx0001", token: "W".repeat(43), expiresAt: Date.now() + 3600_000 }));
+    window.sessionStorage.setItem("h5:wx-state", "S1");
+    render(<App code="abc" />);
+    await findBills();
+    expect(api.of("h5oauth")).toHaveLength(0);
+    fireEvent.click(screen.getByTestId("h5-bill-check-12"));
+    fireEvent.click(screen.getByTestId("h5-pay"));
+    await flush();
+    // no bridge came within its wait
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(5_000);
+    });
+    await flush();
+    fireEvent.click(screen.getByTestId("h5-pay-by-qr"));
+    await flush();
+    fireEvent.click(screen.getByTestId("h5-pay"));
+    await flush();
+    expect(api.of("h5pay")[1].body).toEqual({ method: "h5pay", ticket: "T-1", bill_ids: [11] });
+    vi.useRealTimers();
+    expect((await screen.findByTestId("h5-qr-image")).getAttribute("data-value")).toBe("weixin://wxpay/bizpayurl?pr=abc");
+  });
+});

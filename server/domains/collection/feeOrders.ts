@@ -19,7 +19,7 @@ import { enqueueJob } from "../../jobs/worker";
 import type { JobContext } from "../../jobs/registry";
 import { closeUnpaidOrder } from "../../jobs/closeExpiredOrders";
 import { registerPaymentKind, type PaymentKind, type PaymentOrder } from "../../payments/kinds";
-import { createPaymentOrder, type ChannelPayee, type OrderContext } from "../../payments/orders";
+import { createPaymentOrder, type ChannelPayee, type CreatedPaymentOrder, type NewOrder, type OrderContext } from "../../payments/orders";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import { collectionSettings, schoolChannel } from "../fees";
 import { nextReceiptNo } from "./receiptNumbers";
@@ -130,6 +130,8 @@ export interface NewFeeOrder {
   studentId: number;
   schId: number;
   billIds: readonly number[];
+  /** the payer inside WeChat (their openid in an app): a JSAPI order when the school's channel can take one */
+  payer?: NewOrder["payer"];
 }
 
 /**
@@ -137,7 +139,7 @@ export interface NewFeeOrder {
  * student's bill is not found; the student's own paid or closed bill is refused as not payable). A bill that has an
  * open order already may get another: the first paid settles it, the other is closed or flagged (settleFeeOrder).
  */
-export async function createFeeOrder(ctx: OrderContext, request: NewFeeOrder): Promise<{ payment: PaymentOrder; orderId: number }> {
+export async function createFeeOrder(ctx: OrderContext, request: NewFeeOrder): Promise<{ payment: CreatedPaymentOrder; orderId: number }> {
   const ids = [...new Set(request.billIds)];
   if (ids.length === 0 || ids.length > MAX_BILLS_PER_ORDER) throw new ApiFailure("collection.payer.bills_invalid");
   const found = (await ctx.db
@@ -177,6 +179,7 @@ export async function createFeeOrder(ctx: OrderContext, request: NewFeeOrder): P
       totalFeeFen: total,
       channel: { gateway: channel.gateway, subMchid: channel.sub_mchid } satisfies ChannelPayee,
       payableMs: settings.orderTimeoutMinutes * 60_000,
+      payer: request.payer,
     },
     async (tx, row) => {
       const [order] = await tx

@@ -2,7 +2,8 @@
  * The payer API on /weapi/h5api, without a session (docs/architecture.md, "Fee payments and the payer API"): the
  * payer page of a channel QR code (`/h5/{code}`) reads the school and its open activities (h5entry), finds a student
  * (h5find: a ticket bound to that student), pays bills (h5pay), polls the payment (h5checkpay) and reads the
- * e-receipt (h5receipt). Nothing of another student is ever answered: a ticket reaches its own student's bills and
+ * e-receipt (h5receipt). Inside WeChat, the page first trades WeChat's OAuth code for a token of the payer's openid
+ * (h5oauth, payerWechat.ts), and h5pay then orders by JSAPI for WeChat's own payment sheet. Nothing of another student is ever answered: a ticket reaches its own student's bills and
  * orders only, anything else is not found. h5find is throttled per client address and per code, and answers every
  * miss (unknown code, name or number) with one neutral message after the same queries.
  */
@@ -14,6 +15,7 @@ import type { DbOrTx } from "../../db/client";
 import { activities, bills, classes, feeOrderLines, feeOrders, paymentOrders, qrChannels, schools, students } from "../../db/schema";
 import { applyPaidOrder } from "../../payments/apply";
 import { PAY_NO_PATTERN } from "../../payments/gateway";
+import { openidOfCode, WechatOAuthError } from "../../payments/wechatpay/oauth";
 import { gatewayOfOrder, orderPayee } from "../../payments/orders";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
@@ -22,6 +24,7 @@ import { itemsOfBills } from "./billItems";
 import { createFeeOrder, MAX_BILLS_PER_ORDER } from "./feeOrders";
 import { actionsOfActivities, checkAnswers, earlierAnswers, formForPage, formsOfActivities, storeAnswers } from "./forms";
 import { issueTicket, ticketOf, type PayerTicket } from "./payerTickets";
+import { issueWechatIdToken, jsapiAppOfSchool, WECHAT_ID_HOURS, wechatIdOf } from "./payerWechat";
 
 export const PAYER_API_PATH = "h5api";
 
@@ -46,7 +49,14 @@ const findPayload = z.object({
 });
 /** an answer to a question of a bill's activity form: a text, a choice, or the options of a multiple choice */
 const ANSWER = z.object({ question_id: ID, value: z.union([z.string().max(1000), z.array(z.string().max(100)).max(20), z.null()]).optional() });
-const payPayload = z.object({ ticket: TICKET, bill_ids: z.array(ID).min(1).max(MAX_BILLS_PER_ORDER), answers: z.array(ANSWER).max(100).optional() });
+const payPayload = z.object({
+  ticket: TICKET,
+  bill_ids: z.array(ID).min(1).max(MAX_BILLS_PER_ORDER),
+  answers: z.array(ANSWER).max(100).optional(),
+  /** h5oauth's token of the payer's openid, inside WeChat: a JSAPI order */
+  wx_token: TICKET.optional(),
+});
+const oauthPayload = z.object({ code: CODE, oauth_code: z.string().trim().min(1).max(128) });
 const orderPayload = z.object({ ticket: TICKET, pay_no: PAY_NO });
 
 /** A name as the payer page shows it: its first and last characters, the rest starred (张*三, 李*). */
@@ -119,12 +129,15 @@ async function entry(ctx: OperationContext, payload: z.infer<typeof entryPayload
   if (!school) throw new ApiFailure("collection.payer.code_unknown");
   const settings = await collectionSettings(ctx.db, qr.sysid);
   const open = await openActivities(ctx.db, qr);
+  const wechatApp = await jsapiAppOfSchool(ctx.services, qr.sch_id);
   return {
     data: {
       items: {
         school_title: school.title,
         activities: open.map((a) => ({ id: a.id, title: a.title, end_date: a.end_date })),
         lookup: settings.payerLookup,
+        // inside WeChat the page signs the payer in here first (silently), to pay on WeChat's own payment sheet
+        wechat_oauth: wechatApp ? { appid: wechatApp.appid, authorize_url: ctx.services.wechatOAuth.authorizeUrl } : null,
       },
     },
   };
@@ -180,6 +193,32 @@ async function find(ctx: OperationContext, payload: z.infer<typeof findPayload>)
   };
 }
 
+/**
+ * h5oauth: the openid of the payer WeChat's OAuth redirect brought back with `oauth_code`, kept server-side behind a
+ * token the page passes to h5pay. Failed exchanges count against the address, as lookups do.
+ */
+async function oauth(ctx: OperationContext, payload: z.infer<typeof oauthPayload>) {
+  const qr = await qrCodeOf(ctx.db, payload.code);
+  if (!qr) throw new ApiFailure("collection.payer.code_unknown");
+  const app = await jsapiAppOfSchool(ctx.services, qr.sch_id);
+  if (!app) throw new ApiFailure("collection.payer.wechat_unavailable");
+  const keys: ThrottleKey[] = [{ key: `h5oauth:ip:${ctx.ip}`, rule: PAYER_LOOKUP_PER_IP }];
+  const lockedMs = await reserveAttempts(ctx.db, keys, ctx.now);
+  if (lockedMs > 0) throw new ApiFailure("collection.payer.throttled", { minutes: Math.max(1, Math.ceil(lockedMs / 60_000)) });
+  let openid: string;
+  try {
+    openid = await openidOfCode(ctx.services.wechatOAuth, app, payload.oauth_code);
+  } catch (err) {
+    if (!(err instanceof WechatOAuthError)) throw err;
+    ctx.log.warn({ errcode: err.errcode, message: err.message }, "exchanging a payer's WeChat OAuth code failed");
+    await recordFailures(ctx.db, keys, ctx.now);
+    throw new ApiFailure("collection.payer.wechat_auth_failed");
+  }
+  await releaseAttempts(ctx.db, keys.map((k) => k.key));
+  const token = await issueWechatIdToken(ctx.db, { appid: app.appid, openid }, ctx.now);
+  return { data: { items: { wx_token: token, expires_in: WECHAT_ID_HOURS * 3600 } } };
+}
+
 async function pay(ctx: OperationContext, payload: z.infer<typeof payPayload>) {
   const ticket = await ticketOf(ctx.db, payload.ticket, ctx.now);
   // the answers to the forms of the bills' activities are checked before the order is made
@@ -189,7 +228,9 @@ async function pay(ctx: OperationContext, payload: z.infer<typeof payPayload>) {
     .where(and(inArray(bills.id, payload.bill_ids), eq(bills.student_id, ticket.studentId), eq(bills.sch_id, ticket.schId)));
   const forms = await formsOfActivities(ctx.db, ticket.sysid, [...new Set(chosen.map((b) => b.activity_id))]);
   const answers = checkAnswers(ctx, forms, payload.answers ?? []);
-  const { payment, orderId } = await createFeeOrder(ctx, { studentId: ticket.studentId, schId: ticket.schId, billIds: payload.bill_ids });
+  // an unknown or expired token leaves the payer a QR code to pay by
+  const payer = await wechatIdOf(ctx.db, payload.wx_token, ctx.now);
+  const { payment, orderId } = await createFeeOrder(ctx, { studentId: ticket.studentId, schId: ticket.schId, billIds: payload.bill_ids, payer });
   await storeAnswers(ctx.db, { sysid: ticket.sysid, schId: ticket.schId, studentId: ticket.studentId, orderId, at: ctx.now }, chosen, forms, answers);
   return {
     data: {
@@ -197,7 +238,9 @@ async function pay(ctx: OperationContext, payload: z.infer<typeof payPayload>) {
         orderid: payment.orderid,
         pay_no: payment.payNo,
         total_fee: fenToYuan(payment.totalFeeFen),
-        payparam: { code_url: payment.codeUrl },
+        // JSAPI: what WeChat's JS bridge takes to show its payment sheet; else the QR code's content
+        trade_type: payment.payParams ? "JSAPI" : "NATIVE",
+        payparam: payment.payParams ?? { code_url: payment.codeUrl },
         // a test payment: the payer page says so plainly
         sandbox: payment.gateway === "sandbox",
       },
@@ -290,6 +333,7 @@ async function receipt(ctx: OperationContext, payload: z.infer<typeof orderPaylo
 export function registerPayerApi(registry: OperationRegistry): void {
   registry.add({ path: PAYER_API_PATH, method: "h5entry", needsToken: false, schema: entryPayload, handler: entry });
   registry.add({ path: PAYER_API_PATH, method: "h5find", needsToken: false, schema: findPayload, handler: find });
+  registry.add({ path: PAYER_API_PATH, method: "h5oauth", needsToken: false, schema: oauthPayload, handler: oauth });
   registry.add({ path: PAYER_API_PATH, method: "h5pay", needsToken: false, schema: payPayload, handler: pay });
   registry.add({ path: PAYER_API_PATH, method: "h5checkpay", needsToken: false, schema: orderPayload, handler: checkPay });
   registry.add({ path: PAYER_API_PATH, method: "h5receipt", needsToken: false, schema: orderPayload, handler: receipt });

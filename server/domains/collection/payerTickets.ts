@@ -11,6 +11,7 @@ import type { DbOrTx } from "../../db/client";
 import { payerTickets } from "../../db/schema";
 import type { JobContext } from "../../jobs/registry";
 import { ApiFailure } from "../../protocol/envelope";
+import { pruneWechatIds } from "./payerWechat";
 
 export const TICKET_MINUTES = 30;
 export const PRUNE_PAYER_TICKETS = "collection.prune_payer_tickets";
@@ -46,8 +47,8 @@ export async function ticketOf(db: DbOrTx, ticket: unknown, now: Date): Promise<
   return row;
 }
 
-/** Hourly: the tickets that have expired are deleted. */
-export async function prunePayerTickets({ db, now }: JobContext): Promise<{ deleted: number }> {
+/** Hourly: the tickets and payers' WeChat id tokens that have expired are deleted. */
+export async function prunePayerTickets({ db, now }: JobContext): Promise<{ deleted: number; wechat_ids: number }> {
   const deleted = await db.delete(payerTickets).where(lte(payerTickets.expiresAt, now)).returning({ hash: payerTickets.tokenHash });
-  return { deleted: deleted.length };
+  return { deleted: deleted.length, wechat_ids: await pruneWechatIds(db, now) };
 }

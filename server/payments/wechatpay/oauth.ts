@@ -1,0 +1,54 @@
+/**
+ * WeChat's web OAuth for official accounts, as far as JSAPI payment needs it: inside WeChat, the payer page sends
+ * the payer to the authorize page (scope snsapi_base: silent, no consent screen), WeChat sends them back with a
+ * `code`, and the server exchanges that code, with the app's AppSecret, for the payer's openid in that app
+ * (GET /sns/oauth2/access_token). A code works once and for five minutes. The addresses are configurable so that
+ * tests talk to a stand-in speaking the same protocol.
+ */
+import { z } from "zod";
+
+export const WECHAT_OAUTH_AUTHORIZE_URL = "https://open.weixin.qq.com/connect/oauth2/authorize";
+export const WECHAT_API_ORIGIN = "https://api.weixin.qq.com";
+const EXCHANGE_TIMEOUT_MS = 8_000;
+
+export interface WechatOAuthEndpoints {
+  /** the authorize page the payer's browser is sent to */
+  authorizeUrl: string;
+  /** the origin of the server API (sns/oauth2/access_token) */
+  apiOrigin: string;
+}
+
+export const DEFAULT_WECHAT_OAUTH: WechatOAuthEndpoints = { authorizeUrl: WECHAT_OAUTH_AUTHORIZE_URL, apiOrigin: WECHAT_API_ORIGIN };
+
+/** WeChat refused the code (errcode 40029 invalid, 40163 used, 40125 wrong secret...) or could not be asked. */
+export class WechatOAuthError extends Error {
+  constructor(
+    message: string,
+    readonly errcode?: number,
+  ) {
+    super(message);
+    this.name = "WechatOAuthError";
+  }
+}
+
+const tokenAnswer = z.object({ openid: z.string().min(1).max(128), scope: z.string().optional() });
+const errorAnswer = z.object({ errcode: z.number(), errmsg: z.string().optional() });
+
+/** The openid of the payer whose browser WeChat sent back with `code`, in the app `appid`. */
+export async function openidOfCode(endpoints: WechatOAuthEndpoints, app: { appid: string; secret: string }, code: string): Promise<string> {
+  const url = new URL("/sns/oauth2/access_token", endpoints.apiOrigin);
+  url.search = new URLSearchParams({ appid: app.appid, secret: app.secret, code, grant_type: "authorization_code" }).toString();
+  let body: unknown;
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(EXCHANGE_TIMEOUT_MS) });
+    body = await response.json();
+  } catch (err) {
+    throw new WechatOAuthError(`WeChat OAuth could not be asked: ${(err as Error).message}`);
+  }
+  // WeChat answers 200 either way: an error is a body with a non-zero errcode
+  const failed = errorAnswer.safeParse(body);
+  if (failed.success && failed.data.errcode !== 0) throw new WechatOAuthError(`WeChat OAuth refused the code: ${failed.data.errcode} ${failed.data.errmsg ?? ""}`, failed.data.errcode);
+  const answer = tokenAnswer.safeParse(body);
+  if (!answer.success) throw new WechatOAuthError("WeChat OAuth answered without an openid");
+  return answer.data.openid;
+}
