@@ -1,3 +1,4 @@
+import os from "node:os";
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
 
@@ -5,6 +6,9 @@ import react from "@vitejs/plugin-react";
 export default defineConfig({
   plugins: [react()],
   test: {
+    // two files at a time even on two cores (vitest's default would leave one): much of a server test's time is
+    // spent waiting on PostgreSQL, and a file at a time took twice as long
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
         extends: true,
@@ -23,8 +27,8 @@ export default defineConfig({
           name: "server",
           environment: "node",
           include: ["tests/server/**/*.test.ts"],
-          // finds PostgreSQL, or fails unless TEST_SKIP=postgres leaves it out
-          globalSetup: ["tests/helpers/globalSetup.ts"],
+          // finds PostgreSQL (or fails unless TEST_SKIP=postgres leaves it out), then makes the databases test apps start from
+          globalSetup: ["tests/helpers/globalSetup.ts", "tests/helpers/databaseImages.ts"],
           testTimeout: 30000,
           hookTimeout: 60000,
         },

@@ -31,7 +31,8 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.me
 
 export type DatabaseTarget =
   | { kind: "pglite"; dataDir: string }
-  | { kind: "memory" }
+  /** in memory; `image`: started from a data directory image (dumpDataDir's tarball) instead of an empty one */
+  | { kind: "memory"; image?: Blob }
   | { kind: "postgres"; url: string; poolSize?: number };
 
 export interface Database {
@@ -40,6 +41,8 @@ export interface Database {
   /** where the data lives, for messages (a directory, "memory" or the URL without its password) */
   location: string;
   close(): Promise<void>;
+  /** the embedded database's data directory as a tarball, which `{kind: "memory", image}` starts from (PGlite only) */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 function redactUrl(url: string): string {
@@ -83,7 +86,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       throw err;
     }
   } else {
-    client = await PGlite.create();
+    client = await PGlite.create(target.image ? { loadDataDir: target.image } : {});
   }
   keepPreparedStatements(client);
   const db = drizzlePglite(client, { schema });
@@ -106,6 +109,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     driver: "pglite",
     location: target.kind === "pglite" ? path.resolve(target.dataDir) : "memory",
     close,
+    dumpDataDir: () => client.dumpDataDir("none"),
   };
 }
 

@@ -1,14 +1,32 @@
 /**
  * A fresh migrated database per test file: in-memory PGlite always, and a new database on the PostgreSQL server
- * of TEST_DATABASE_URL when it is set (created with a random name, dropped afterwards).
+ * of TEST_DATABASE_URL when it is set (created with a random name, dropped afterwards). Test apps start from the
+ * images the server project's global setup made (databaseImages.ts): migrated, or seeded with the demo data.
  */
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import pg from "pg";
 import { describe } from "vitest";
 import { openDatabase, type Database } from "../../server/db/client";
 import { isSkipped, skipReason } from "./requirements";
 
 export type TestDatabaseKind = "pglite" | "postgres";
+
+/** what a test database starts as: migrated only, or with the demo data seeded too */
+export type DatabaseImage = "migrated" | "seeded";
+
+/** the variables through which the global setup names its images: a PGlite image's file, a PostgreSQL template */
+export const PGLITE_IMAGE_ENV: Record<DatabaseImage, string> = { migrated: "TEST_PGLITE_IMAGE_MIGRATED", seeded: "TEST_PGLITE_IMAGE_SEEDED" };
+export const PG_TEMPLATE_ENV: Record<DatabaseImage, string> = { migrated: "TEST_PG_TEMPLATE_MIGRATED", seeded: "TEST_PG_TEMPLATE_SEEDED" };
+
+function imageSetting(names: Record<DatabaseImage, string>, image: DatabaseImage): string {
+  const value = process.env[names[image]];
+  if (!value) throw new Error(`${names[image]} is not set: run the server tests through their global setup (tests/helpers/databaseImages.ts)`);
+  return value;
+}
+
+/** each worker reads an image file once */
+const pgliteImages = new Map<string, Buffer>();
 
 export interface TestDatabase {
   kind: TestDatabaseKind;
@@ -29,21 +47,22 @@ export function testDatabaseKinds(): TestDatabaseKind[] {
   return ["pglite", "postgres"];
 }
 
-/** An empty database on the TEST_DATABASE_URL server, not yet migrated; drop() removes it. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/** A new database on the TEST_DATABASE_URL server, empty or a copy of `template`; drop() removes it. */
+export async function createPostgresDatabase(template?: string): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
   const name = `cpc_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   } finally {
     await admin.end();
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     async drop() {
       const client = new pg.Client({ connectionString: adminUrl });
@@ -57,12 +76,20 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   };
 }
 
-export async function createTestDatabase(kind: TestDatabaseKind): Promise<TestDatabase> {
+/** A fresh database, migrated from nothing, or started from one of the global setup's images. */
+export async function createTestDatabase(kind: TestDatabaseKind, from?: DatabaseImage): Promise<TestDatabase> {
   if (kind === "pglite") {
-    const database = await openDatabase({ kind: "memory" });
+    let image: Blob | undefined;
+    if (from) {
+      const file = imageSetting(PGLITE_IMAGE_ENV, from);
+      let bytes = pgliteImages.get(file);
+      if (!bytes) pgliteImages.set(file, (bytes = fs.readFileSync(file)));
+      image = new Blob([new Uint8Array(bytes)]);
+    }
+    const database = await openDatabase({ kind: "memory", image });
     return { kind, database, dispose: () => database.close() };
   }
-  const created = await createPostgresDatabase();
+  const created = await createPostgresDatabase(from ? imageSetting(PG_TEMPLATE_ENV, from) : undefined);
   try {
     const database = await openDatabase({ kind: "postgres", url: created.url, poolSize: 4 });
     return {

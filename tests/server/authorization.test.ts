@@ -65,13 +65,15 @@ it("registers every operation that needs a session with its roles and its effect
     expect(["read", "write", "renewal", "account"], label(operation)).toContain(operation.effect);
   }
   // what may be called without a session is short and known
-  // (the payer page's calls: tests/server/payerApi.test.ts checks they answer one student's records only)
+  // (the payer page's calls: tests/server/payerApi.test.ts checks they answer one student's records only, and
+  // feePayments.test.ts the WeChat sign-in)
   expect(operations.filter((o) => !o.needsToken).map(label).sort()).toEqual([
     "adminapi:login",
     "adminapiv2:getwebsetinfo",
     "h5api:h5checkpay",
     "h5api:h5entry",
     "h5api:h5find",
+    "h5api:h5oauth",
     "h5api:h5pay",
     "h5api:h5receipt",
   ]);

@@ -2,17 +2,16 @@
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { Envelope } from "../../server/protocol/envelope";
-import { PasswordHasher, type PasswordCost } from "../../server/auth/passwords";
 import type { ThrottleRules } from "../../server/auth/throttle";
 import { tableColumn, type CatalogueTable } from "../../server/db/catalogueTables";
 import type { Db } from "../../server/db/client";
 import { ManualClock } from "../../server/lib/clock";
 import { buildApp, type AppOptions } from "../../server/protocol/app";
-import { DEMO_PASSWORD, seedDemo } from "../../server/seed/demo";
+import { DEMO_PASSWORD } from "../../server/seed/demo";
+import { TEST_NOW, TEST_PASSWORD_COST } from "../helpers/databaseImages";
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from "../helpers/db";
 
-/** argon2 at a cost fit for tests (explicit: production keeps the DESIGN cost) */
-export const TEST_PASSWORD_COST: PasswordCost = { memoryCost: 1024, timeCost: 1 };
+export { TEST_PASSWORD_COST };
 
 export interface CallOptions {
   token?: string;
@@ -34,10 +33,10 @@ export async function createTestApp(
   kind: TestDatabaseKind,
   options: { seed?: boolean; throttle?: ThrottleRules; rateLimit?: AppOptions["rateLimit"]; bodyLimit?: number; staticDir?: string | null; paymentKey?: AppOptions["paymentKey"]; paymentSandbox?: boolean; wechatOAuth?: AppOptions["wechatOAuth"] } = {},
 ): Promise<TestApp> {
-  const testDb = await createTestDatabase(kind);
-  const clock = new ManualClock(new Date("2026-03-02T02:00:00Z"));
+  // the demo data as seeded at TEST_NOW, made once for the whole run
+  const testDb = await createTestDatabase(kind, (options.seed ?? true) ? "seeded" : "migrated");
+  const clock = new ManualClock(TEST_NOW);
   const db = testDb.database.db;
-  if (options.seed ?? true) await seedDemo(db, { hasher: new PasswordHasher(TEST_PASSWORD_COST), now: clock.now() });
   const app = await buildApp({
     db,
     clock,
