@@ -17,6 +17,8 @@ export default defineConfig({
           environment: "jsdom",
           include: ["tests/unit/**/*.test.{ts,tsx}"],
           setupFiles: ["tests/helpers/jsdom-setup.ts"],
+          // antd's forms render slowly in jsdom, more so with another test file on the other core
+          testTimeout: 15000,
           // two copies of react-router break refine's router hooks in tests
           server: { deps: { inline: [/@refinedev\//] } },
         },

@@ -98,7 +98,7 @@ export const orderEntity: EntityDecl = {
   fields: [
     { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
     { name: "order_no", type: "string", label: "collection.field.order_no", required: true, max: 32, unique: true, list: true, filter: "eq", detail: true },
-    { name: "pay_no", type: "string", label: "collection.field.pay_no", required: true, max: 32, unique: true, detail: true },
+    { name: "pay_no", type: "string", label: "collection.field.pay_no", required: true, max: 32, unique: true, filter: "eq", detail: true },
     schoolField,
     { name: "student_id", type: "ref", ref: { entity: "student" }, label: "collection.field.student", required: true, list: true, filter: "eq", detail: true },
     { name: "class_id", type: "ref", ref: { entity: "classes" }, label: "field.classes", required: true, list: true, detail: true },
@@ -108,9 +108,9 @@ export const orderEntity: EntityDecl = {
     { name: "status", type: "enum", label: "collection.field.order_status", required: true, default: "unpaid", options: orderStates, list: true, filter: "eq", detail: true },
     { name: "paid_at", type: "datetime", label: "collection.field.paid_at", list: true, filter: "range", sortable: true, detail: true },
     { name: "gateway", type: "enum", label: "collection.field.gateway", required: true, options: orderGateways, detail: true },
-    { name: "transaction_id", type: "string", label: "collection.field.transaction_id", max: 64, detail: true },
+    { name: "transaction_id", type: "string", label: "collection.field.transaction_id", max: 64, filter: "eq", detail: true },
     // the payment voucher's number, given when the order is paid: per school and calendar year, never reused
-    { name: "receipt_no", type: "string", label: "collection.field.receipt_no", max: 20, unique: "tenant", list: true, detail: true },
+    { name: "receipt_no", type: "string", label: "collection.field.receipt_no", max: 20, unique: "tenant", list: true, filter: "eq", detail: true },
     { name: "refunded_amount", type: "money", label: "collection.field.refunded_amount", default: "0.00", detail: true },
     { name: "duplicate", type: "yesno", label: "collection.field.duplicate", required: true, default: "N", options: yesNo, list: true, filter: "eq", detail: true },
     { name: "created_at", type: "datetime", label: "field.created_at", list: true, sortable: true, detail: true },

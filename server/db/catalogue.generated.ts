@@ -508,6 +508,7 @@ export const feeOrders = pgTable(
     index("fee_orders_amount_idx").on(t.amount),
     index("fee_orders_status_idx").on(t.status),
     index("fee_orders_paid_at_idx").on(t.paid_at),
+    index("fee_orders_transaction_id_idx").on(t.transaction_id),
     index("fee_orders_duplicate_idx").on(t.duplicate),
     index("fee_orders_created_at_idx").on(t.created_at),
     uniqueIndex("fee_orders_order_no_unique").on(t.order_no),

@@ -61,6 +61,23 @@ export const users = pgTable(
   ],
 );
 
+/**
+ * A user's own preferences of the console (server/domains/accounts/preferences.ts), kept on the server so that they
+ * follow the user from browser to browser: so far the columns of each list. Small JSON values under a key.
+ */
+export const userPreferences = pgTable(
+  "user_preferences",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: varchar("key", { length: 100 }).notNull(),
+    value: jsonb("value").notNull(),
+    updatedAt: timestamptz("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
 /** Schools assigned to a provider-side school administrator (service_schadmin). */
 export const userSchools = pgTable(
   "user_schools",

@@ -11,6 +11,7 @@ import { serviceHooks } from "./providers/hooks";
 import { classesHooks, schoolHooks } from "./schools/hooks";
 import { registerRenewalOperations } from "./renewals";
 import { registerSessionOperations } from "./accounts/session";
+import { registerPreferenceOperations } from "./accounts/preferences";
 import { registerAccountOperations } from "./accounts/users";
 import { registerSiteOperations } from "./site/site";
 import { registerReports } from "./reports";
@@ -21,6 +22,7 @@ import { collectionEffects, collectionHooks, registerCollectionOperations } from
 export function registerOperations(registry: OperationRegistry): void {
   registerSessionOperations(registry);
   registerAccountOperations(registry);
+  registerPreferenceOperations(registry);
   registerSiteOperations(registry);
   registerMerchantOperations(registry);
   registerRenewalOperations(registry);

@@ -1,10 +1,12 @@
 /**
- * Which columns of a list a user shows, and in what order: saved per user and list in this browser's
- * localStorage (the console keeps no preference on the server), restored when the user comes back to the list.
- * Only the table reads them; a phone's cards show every listed field.
+ * Which columns of a list a user shows, and in what order: saved per user and list on the server (userprefset,
+ * key `columns:{resource}`), so that they follow the user to any browser, and mirrored in this browser's
+ * localStorage so that a list shows them at once; the server's copy, read once per page load (userpreflist),
+ * wins. Only the table reads them; a phone's cards show every listed field.
  */
-import { useCallback, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useSyncExternalStore } from "react";
 import { storedUserInfo } from "../../providers/session";
+import { weapi } from "../../providers/weapi";
 
 export interface ColumnSettings {
   /** field names in the order the user put them */
@@ -14,11 +16,16 @@ export interface ColumnSettings {
 }
 
 const PREFIX = "campus-pay-console:columns:";
+/** the server's key of a list's settings */
+const PREFERENCE_PREFIX = "columns:";
 
-/** The settings' key: the signed-in user (by username, one account whatever its case) and the list's resource. */
-function storageKey(resource: string): string | undefined {
-  const username = storedUserInfo()?.username;
-  return username ? `${PREFIX}${username.toLowerCase()}:${resource}` : undefined;
+function signedInUser(): string | undefined {
+  return storedUserInfo()?.username?.toLowerCase();
+}
+
+/** The settings' key in this browser: the signed-in user (by username, one account whatever its case) and the list's resource. */
+function storageKey(resource: string, username = signedInUser()): string | undefined {
+  return username ? `${PREFIX}${username}:${resource}` : undefined;
 }
 
 function isNameList(value: unknown): value is string[] {
@@ -28,14 +35,70 @@ function isNameList(value: unknown): value is string[] {
 const cache = new Map<string, ColumnSettings | undefined>();
 const listeners = new Set<() => void>();
 
+function settingsOf(value: unknown): ColumnSettings | undefined {
+  const stored = value as Partial<ColumnSettings> | null;
+  return stored && typeof stored === "object" && isNameList(stored.order) && isNameList(stored.hidden) ? { order: stored.order, hidden: stored.hidden } : undefined;
+}
+
+function mirror(key: string, settings: ColumnSettings | undefined): void {
+  try {
+    if (settings) window.localStorage.setItem(key, JSON.stringify(settings));
+    else window.localStorage.removeItem(key);
+  } catch {
+    // storage unavailable: the settings last for this page only
+  }
+}
+
+/** the users whose settings were asked of the server in this page load (once each) */
+const loadedUsers = new Set<string>();
+/** the lists whose settings were changed in this page: newer than anything the server answers meanwhile */
+const changedHere = new Set<string>();
+
+/**
+ * Reads the signed-in user's saved columns from the server, once per page load: they replace what this browser
+ * had (a list the server has no settings for shows the declared columns). A failure leaves this browser's copy.
+ */
+export async function loadColumnSettings(): Promise<void> {
+  const username = signedInUser();
+  if (!username || loadedUsers.has(username)) return;
+  loadedUsers.add(username);
+  let items: { key: string; value: unknown }[];
+  try {
+    const answer = await weapi<{ items?: { key: string; value: unknown }[] }>("adminapiv2", "userpreflist", {}, { silent: true });
+    items = answer.data?.items ?? [];
+  } catch {
+    loadedUsers.delete(username);
+    return;
+  }
+  const saved = new Map(items.filter((item) => item.key.startsWith(PREFERENCE_PREFIX)).map((item) => [item.key.slice(PREFERENCE_PREFIX.length), settingsOf(item.value)]));
+  const userPrefix = `${PREFIX}${username}:`;
+  const stale = (key: string) => key.startsWith(userPrefix) && !changedHere.has(key);
+  for (const key of [...cache.keys()].filter(stale)) cache.delete(key);
+  // what this browser had for a list the server does not know is dropped: the server's copy is the user's
+  try {
+    for (let i = window.localStorage.length - 1; i >= 0; i--) {
+      const key = window.localStorage.key(i);
+      if (key && stale(key) && !saved.has(key.slice(userPrefix.length))) window.localStorage.removeItem(key);
+    }
+  } catch {
+    // storage unavailable
+  }
+  for (const [resource, settings] of saved) {
+    const key = storageKey(resource, username)!;
+    if (changedHere.has(key)) continue;
+    cache.set(key, settings);
+    mirror(key, settings);
+  }
+  listeners.forEach((listener) => listener());
+}
+
 export function readColumnSettings(resource: string): ColumnSettings | undefined {
   const key = storageKey(resource);
   if (!key) return undefined;
   if (cache.has(key)) return cache.get(key);
   let settings: ColumnSettings | undefined;
   try {
-    const stored = JSON.parse(window.localStorage.getItem(key) ?? "null") as Partial<ColumnSettings> | null;
-    if (stored && isNameList(stored.order) && isNameList(stored.hidden)) settings = { order: stored.order, hidden: stored.hidden };
+    settings = settingsOf(JSON.parse(window.localStorage.getItem(key) ?? "null"));
   } catch {
     settings = undefined;
   }
@@ -47,14 +110,12 @@ export function readColumnSettings(resource: string): ColumnSettings | undefined
 export function saveColumnSettings(resource: string, settings: ColumnSettings | undefined): void {
   const key = storageKey(resource);
   if (!key) return;
+  changedHere.add(key);
   cache.set(key, settings);
-  try {
-    if (settings) window.localStorage.setItem(key, JSON.stringify(settings));
-    else window.localStorage.removeItem(key);
-  } catch {
-    // storage unavailable: the settings last for this page only
-  }
+  mirror(key, settings);
   listeners.forEach((listener) => listener());
+  // kept for the user's other browsers; if the server cannot be reached the settings still hold here
+  void weapi("adminapiv2", "userprefset", { key: `${PREFERENCE_PREFIX}${resource}`, value: settings ?? null }, { silent: true }).catch(() => undefined);
 }
 
 /** The user's settings of a list and their setter; every list of the resource open at once follows them. */
@@ -66,6 +127,9 @@ export function useColumnSettings(resource: string): [ColumnSettings | undefined
     },
     () => readColumnSettings(resource),
   );
+  useEffect(() => {
+    void loadColumnSettings();
+  }, []);
   const save = useCallback((next: ColumnSettings | undefined) => saveColumnSettings(resource, next), [resource]);
   return [settings, save];
 }

@@ -2,7 +2,7 @@
  * Lists users keep coming back to, in the browser: the state tabs count the codes and narrow the list, a
  * selection's action works on a tab and the counts follow; the page, filters, sort and tab survive a reload and
  * coming back from a record (the browser's back and the record's Back button); the summary sums the whole filter;
- * the columns a user hides and moves stay so after a reload.
+ * the columns a user hides and moves stay so after a reload, and in another browser of the same user.
  */
 import type { Locator, Page } from "playwright-core";
 import { beforeAll, expect, test } from "vitest";
@@ -200,5 +200,15 @@ describeInBrowser("lists users keep coming back to", (suite) => {
     await active(page).locator(".ant-table-tbody tr.ant-table-row").first().waitFor();
     expect((await headers()).slice(0, 2)).toEqual([en.field.code_target, en.field.act_code]);
     expect(await headers()).not.toContain(en.field.batch_no);
+
+    // they are the user's, kept on the server: another browser signed in as the same user shows them too
+    const other = await (await suite.newContext()).newPage();
+    await other.setViewportSize({ width: 1440, height: 900 });
+    await login(other, suite.url, "sysadmin");
+    await other.goto(`${suite.url}/schoolv2/actcodelist`);
+    await active(other).locator(".ant-table-tbody tr.ant-table-row").first().waitFor();
+    const otherHeaders = () => active(other).locator(".ant-table-thead th").allInnerTexts().then((texts) => texts.map((t) => t.trim()).filter(Boolean));
+    await expect.poll(async () => (await otherHeaders()).slice(0, 2), { timeout: 15000 }).toEqual([en.field.code_target, en.field.act_code]);
+    expect(await otherHeaders()).not.toContain(en.field.batch_no);
   });
 });

@@ -1,0 +1,1 @@
+CREATE INDEX "fee_orders_transaction_id_idx" ON "fee_orders" USING btree ("transaction_id");
