@@ -23,14 +23,14 @@ afterAll(async () => {
 
 it("keeps each user's preferences for that user alone: saved, replaced, forgotten", async () => {
   const columns = { order: ["title", "status"], hidden: ["status"] };
-  expect((await call("svc", "userprefset", { key: "columns:studentlist", value: columns })).return_code).toBe("SUCCESS");
-  expect(await listOf("svc")).toEqual([{ key: "columns:studentlist", value: columns }]);
+  expect((await call("svc", "userprefset", { key: "columns:student@servicev2", value: columns })).return_code).toBe("SUCCESS");
+  expect(await listOf("svc")).toEqual([{ key: "columns:student@servicev2", value: columns }]);
   expect(await listOf("school")).toEqual([]);
 
   const moved = { order: ["status", "title"], hidden: [] };
-  await call("svc", "userprefset", { key: "columns:studentlist", value: moved });
-  expect(await listOf("svc")).toEqual([{ key: "columns:studentlist", value: moved }]);
-  await call("svc", "userprefset", { key: "columns:studentlist", value: null });
+  await call("svc", "userprefset", { key: "columns:student@servicev2", value: moved });
+  expect(await listOf("svc")).toEqual([{ key: "columns:student@servicev2", value: moved }]);
+  await call("svc", "userprefset", { key: "columns:student@servicev2", value: null });
   expect(await listOf("svc")).toEqual([]);
   expect((await t.call("adminapiv2", "userpreflist", {})).return_code).toBe("token_error");
 });

@@ -1,6 +1,6 @@
 /**
  * A user's own preferences of the console, on the server so that they follow the user to every browser: so far
- * the columns of each list (src/engine/listColumns.ts, key `columns:{resource}`). `userpreflist` answers all of
+ * the columns of each list (src/engine/listColumns.ts, key `columns:{resource}`, e.g. `columns:actcode@schoolv2`). `userpreflist` answers all of
  * the caller's at once (a user has few), `userprefset` {key, value} saves one and a null value forgets it. Every
  * signed-in user, whatever their term, and only their own; not audited, since nothing of the business changes.
  */
@@ -16,7 +16,7 @@ export const MAX_PREFERENCES = 200;
 export const MAX_PREFERENCE_BYTES = 4096;
 
 const setPayload = z.object({
-  key: z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/),
+  key: z.string().regex(/^[A-Za-z0-9_.:@-]{1,100}$/),
   /** an object or a list; null forgets the key */
   value: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown()), z.null()]),
 });
