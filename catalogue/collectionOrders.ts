@@ -90,6 +90,8 @@ export const orderEntity: EntityDecl = {
   defaultSort: { field: "id", order: "desc" },
   stateField: "status",
   summary: ["amount"],
+  // a school's orders in one state, newest first, with the tabs' counts and the amount summed from the index alone
+  indexes: [["sch_id", "status", "id", "sysid", "amount"]],
   roles: { list: ORDER_READERS, info: ORDER_READERS },
   children: [
     { name: "lines", entity: "orderline", parentField: "order_id", label: "collection.field.lines", max: 50 },

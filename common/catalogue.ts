@@ -211,6 +211,12 @@ export interface EntityDecl {
    * `data.summary` {count, <field>: yuan string} and the list page shows it under its rows.
    */
   summary?: readonly string[];
+  /**
+   * Indexes for the reads a list makes most, beyond those its filters and tenant imply: the columns in order,
+   * those compared for equality first, then the order, then any the read only takes, so that the page, its
+   * state tabs' counts and its summary's sums are read from the index alone (a school's paid orders).
+   */
+  indexes?: readonly (readonly string[])[];
   /** the states in which the record may be edited (a channel only while draft or rejected); absent: any */
   editableIn?: readonly string[];
   /** the actions offered on a record (on its row, its detail page and, when `bulk`, a selection) */

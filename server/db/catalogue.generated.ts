@@ -511,6 +511,7 @@ export const feeOrders = pgTable(
     index("fee_orders_transaction_id_idx").on(t.transaction_id),
     index("fee_orders_duplicate_idx").on(t.duplicate),
     index("fee_orders_created_at_idx").on(t.created_at),
+    index("fee_orders_sch_id_status_id_sysid_amount_idx").on(t.sch_id, t.status, t.id, t.sysid, t.amount),
     uniqueIndex("fee_orders_order_no_unique").on(t.order_no),
     uniqueIndex("fee_orders_pay_no_unique").on(t.pay_no),
     uniqueIndex("fee_orders_sch_id_receipt_no_unique").on(t.sch_id, t.receipt_no),

@@ -86,6 +86,10 @@ function tableSource(entity: EntityDecl, entities: readonly EntityDecl[]): strin
     if (field.type === "ref" && field.filter === "eq") ordered(field.name, tenantColumns);
     else indexes.push(`index("${entity.table}_${field.name}_idx").on(t.${field.name})`);
   }
+  for (const on of entity.indexes ?? []) {
+    for (const name of on) if (!columns.has(name)) throw new Error(`${entity.name}: an index names ${name}, no column of it`);
+    indexes.push(`index("${entity.table}_${on.join("_")}_idx").on(${on.map((c) => `t.${c}`).join(", ")})`);
+  }
   // a child entity's rows are read by their parent, in their order (an activity's fee items)
   for (const parent of entities) {
     for (const child of parent.children ?? []) if (child.entity === entity.name) ordered(child.parentField);

@@ -1,0 +1,1 @@
+CREATE INDEX "fee_orders_sch_id_status_id_sysid_amount_idx" ON "fee_orders" USING btree ("sch_id","status","id","sysid","amount");
