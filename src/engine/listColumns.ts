@@ -64,8 +64,11 @@ export async function loadColumnSettings(): Promise<void> {
   loadedUsers.add(username);
   let items: { key: string; value: unknown }[];
   try {
-    const answer = await weapi<{ items?: { key: string; value: unknown }[] }>("adminapiv2", "userpreflist", {}, { silent: true });
-    items = answer.data?.items ?? [];
+    const answer = await weapi<{ items?: unknown }>("adminapiv2", "userpreflist", {}, { silent: true });
+    const answered = answer.data?.items;
+    // an answer that is not a list of preferences counts as none received
+    if (!Array.isArray(answered)) throw new TypeError("userpreflist answered no list");
+    items = answered.filter((item): item is { key: string; value: unknown } => typeof (item as { key?: unknown })?.key === "string");
   } catch {
     loadedUsers.delete(username);
     return;
