@@ -5,36 +5,27 @@
  * JS bridge that checks the service provider's paySign at the fake WeChat Pay and pays there, which notifies the
  * server) takes the payment; the page shows the e-receipt, with no QR code on the way.
  */
-import { generateKeyPairSync } from "node:crypto";
-import { and, asc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { activities, bills, feeOrders, paymentChannels, schoolChannels, schools, students } from "../../server/db/schema";
+import { feeOrders, paymentChannels, schoolChannels } from "../../server/db/schema";
 import { systemClock } from "../../server/lib/clock";
 import { DEMO_PASSWORD, describeInBrowser } from "../helpers/browser";
 import { FakeWechatOAuth, openidOf } from "../helpers/fakeWechatOAuth";
-import { FAKE_PUBLIC_KEY_ID, FakeWechatPay, type FakeJsapiPayParams } from "../helpers/fakeWechatPay";
+import { platformServiceProvider, type FakeJsapiPayParams, type FakeWechatPay } from "../helpers/fakeWechatPay";
+import { demoPayer } from "../helpers/payers";
 import { api } from "../helpers/server";
 
 const SCHOOL = "Sunrise No.1 Primary School";
-const SP_MCHID = "1900009191";
-const SUB_MCHID = "1900000109";
-const APPID = "wxd678efh567hg6787";
-const APP_SECRET = "3f1c2b9a8e7d6c5b4a39281706f5e4d3";
-const SERIAL = "5157F09EFDC096DE15EBE81A47057A7232F1B8E1";
-const API_V3_KEY = "0123456789abcdefghijABCDEFGHIJ01";
+const provider = platformServiceProvider();
 const WECHAT_USER_AGENT =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/130.0.6723.103 Mobile Safari/537.36 XWEB/1300289 MMWEBSDK/20241103 MicroMessenger/8.0.54.2760(0x28003637) WeChat/arm64 Weixin NetType/WIFI Language/zh_CN ABI/arm64";
 
 let oauth: FakeWechatOAuth;
 let pay: FakeWechatPay;
-const merchantKeys = generateKeyPairSync("rsa", { modulusLength: 2048 });
 
 beforeAll(async () => {
-  oauth = await FakeWechatOAuth.start([{ appid: APPID, secret: APP_SECRET }], systemClock);
-  pay = await FakeWechatPay.start(
-    { mchid: SP_MCHID, appid: APPID, serialNo: SERIAL, publicKey: merchantKeys.publicKey, apiV3Key: API_V3_KEY, subMerchants: [{ subMchid: SUB_MCHID }] },
-    systemClock,
-  );
+  oauth = await FakeWechatOAuth.start([{ appid: provider.appid, secret: provider.appSecret }], systemClock);
+  pay = await provider.start(systemClock);
 });
 afterAll(async () => {
   await oauth?.close();
@@ -65,38 +56,18 @@ describeInBrowser(
         suite.url,
         "adminapiv2",
         "paymerchantset",
-        {
-          gateway: "wechatpay",
-          merchant_id: SP_MCHID,
-          appid: APPID,
-          app_secret: APP_SECRET,
-          merchant_serial_no: SERIAL,
-          private_key: merchantKeys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
-          api_v3_key: API_V3_KEY,
-          platform_key_id: FAKE_PUBLIC_KEY_ID,
-          platform_public_key: pay.publicKeyPem,
-          api_base: pay.url,
-          enabled: "Y",
-        },
+        provider.merchantSet(pay, { ...provider.secrets(), app_secret: provider.appSecret }),
         String(sysadmin.data?.token),
       );
       expect(set.return_code, set.return_msg).toBe("SUCCESS");
-      // the school takes payments through its provider's WeChat Pay sub-merchant (approved in feeCollection's test)
-      const [school] = await db.select({ id: schools.id }).from(schools).where(eq(schools.title, SCHOOL));
-      const [channel] = await db.update(paymentChannels).set({ status: "approved", sub_mchid: SUB_MCHID }).where(eq(paymentChannels.title, "Sunrise WeChat Pay")).returning();
-      await db.update(schoolChannels).set({ paychnl_id: channel.id }).where(eq(schoolChannels.sch_id, school.id));
-      const svc = await api(suite.url, "adminapi", "login", { username: "svc", password: DEMO_PASSWORD });
-      const added = await api(suite.url, "adminapiv2", "qrchnladd", { sch_id: school.id, title: "微信内支付" }, String(svc.data?.token));
-      expect(added.return_code, added.return_msg).toBe("SUCCESS");
-      const code = String((added.data?.items as { code: string }).code);
-      const [payer] = await db
-        .select({ billId: bills.id, amount: bills.amount, name: students.name, studentNo: students.student_no })
-        .from(bills)
-        .innerJoin(students, eq(students.id, bills.student_id))
-        .innerJoin(activities, eq(activities.id, bills.activity_id))
-        .where(and(eq(bills.sch_id, school.id), eq(bills.status, "unpaid"), eq(activities.status, "open"), eq(students.status, "1")))
-        .orderBy(asc(bills.id))
-        .limit(1);
+      // the school takes payments through its provider's WeChat Pay sub-merchant (the review itself is feeCollection's test)
+      const payer = await demoPayer(suite, SCHOOL, "微信内支付");
+      const [channel] = await db
+        .update(paymentChannels)
+        .set({ status: "approved", sub_mchid: provider.subMchid })
+        .where(eq(paymentChannels.title, "Sunrise WeChat Pay"))
+        .returning();
+      await db.update(schoolChannels).set({ paychnl_id: channel.id }).where(eq(schoolChannels.sch_id, payer.schId));
 
       const context = await suite.newContext("zh-CN", { userAgent: WECHAT_USER_AGENT, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
       const sheets: FakeJsapiPayParams[] = [];
@@ -110,7 +81,7 @@ describeInBrowser(
       await context.addInitScript(wechatBridge);
       const page = await context.newPage();
 
-      await page.goto(`${suite.url}/h5/${code}`);
+      await page.goto(`${suite.url}/h5/${payer.code}`);
       // WeChat's sign-in came back to the page, which traded the code and dropped it from the address
       await expect.poll(() => page.getByTestId("h5-school-title").innerText(), { timeout: 15000 }).toBe(SCHOOL);
       await page.getByTestId("h5-find-name").waitFor();
@@ -129,7 +100,7 @@ describeInBrowser(
       expect(sheets).toHaveLength(1);
       const prepayId = sheets[0].package.replace(/^prepay_id=/, "");
       const remote = [...pay.orders.values()].find((o) => o.prepayId === prepayId)!;
-      expect(remote).toMatchObject({ tradeType: "JSAPI", subMchid: SUB_MCHID, payer: { spOpenid: openidOf(oauth.user, APPID) } });
+      expect(remote).toMatchObject({ tradeType: "JSAPI", subMchid: provider.subMchid, payer: { spOpenid: openidOf(oauth.user, provider.appid) } });
       expect(await page.getByTestId("h5-qr-image").count()).toBe(0);
       expect(await page.getByTestId("h5-receipt-school").innerText()).toBe(SCHOOL);
       const [order] = await db.select({ status: feeOrders.status, transactionId: feeOrders.transaction_id }).from(feeOrders).where(eq(feeOrders.pay_no, remote.outTradeNo));

@@ -5,46 +5,13 @@
  * from the phone itself, pays there, comes back and sees the result and the e-receipt, which a reload keeps.
  */
 import type { Page } from "playwright-core";
-import { and, asc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { expect, test } from "vitest";
-import { activities, bills, feeOrders, schools, students } from "../../server/db/schema";
-import { DEMO_PASSWORD, describeInBrowser, type BrowserSuite } from "../helpers/browser";
-import { api } from "../helpers/server";
+import { bills, feeOrders } from "../../server/db/schema";
+import { describeInBrowser } from "../helpers/browser";
+import { demoPayer } from "../helpers/payers";
 
 const SCHOOL = "Sunrise No.1 Primary School";
-
-interface Payer {
-  code: string;
-  activityTitle: string;
-  name: string;
-  studentNo: string;
-  billId: number;
-  /** yuan, as the page shows it */
-  amount: string;
-}
-
-const yuan = (fen: number) => `${Math.floor(fen / 100)}.${String(fen % 100).padStart(2, "0")}`;
-
-/** The school's provider (svc) makes a payer QR code for it; a student with an unpaid bill of its open activity. */
-async function payerOfDemoSchool(suite: BrowserSuite): Promise<Payer> {
-  const db = suite.server.server.database.db;
-  const [school] = await db.select({ id: schools.id }).from(schools).where(eq(schools.title, SCHOOL));
-  const login = await api(suite.url, "adminapi", "login", { username: "svc", password: DEMO_PASSWORD });
-  expect(login.return_code, login.return_msg).toBe("SUCCESS");
-  const added = await api(suite.url, "adminapiv2", "qrchnladd", { sch_id: school.id, title: "校门口海报" }, String(login.data?.token));
-  expect(added.return_code, added.return_msg).toBe("SUCCESS");
-  const code = String((added.data?.items as { code: string }).code);
-  const [unpaid] = await db
-    .select({ billId: bills.id, amount: bills.amount, name: students.name, studentNo: students.student_no, activityTitle: activities.title })
-    .from(bills)
-    .innerJoin(students, eq(students.id, bills.student_id))
-    .innerJoin(activities, eq(activities.id, bills.activity_id))
-    .where(and(eq(bills.sch_id, school.id), eq(bills.status, "unpaid"), eq(activities.status, "open"), eq(students.status, "1")))
-    .orderBy(asc(bills.id))
-    .limit(1);
-  expect(unpaid, "an unpaid bill of an open activity in the demo school").toBeDefined();
-  return { code, activityTitle: unpaid.activityTitle, name: unpaid.name, studentNo: String(unpaid.studentNo), billId: unpaid.billId, amount: yuan(Number(unpaid.amount)) };
-}
 
 /** The browser's back button until the payer page is shown again (the payment page's form added entries of its own). */
 async function backToPayerPage(page: Page): Promise<void> {
@@ -58,7 +25,7 @@ describeInBrowser(
     test("a parent finds the student, pays the bill in the sandbox from the phone and gets the e-receipt", async () => {
       const { page } = suite;
       await page.setViewportSize({ width: 390, height: 844 });
-      const payer = await payerOfDemoSchool(suite);
+      const payer = await demoPayer(suite, SCHOOL, "校门口海报");
 
       await page.goto(`${suite.url}/h5/${payer.code}`);
       // the school's name replaces the page's own title once the code is read

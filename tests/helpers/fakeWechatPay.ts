@@ -500,3 +500,44 @@ export class FakeWechatPay {
     return { status: res.status, body: await res.text() };
   }
 }
+
+/**
+ * The platform's WeChat Pay merchant acting as service provider for a school's sub-merchant, as the fee tests set it
+ * up: its numbers, its official account's app and AppSecret, and a fresh key pair. `start` starts the fake WeChat
+ * Pay that knows it; `merchantSet` is paymerchantset's payload for it there (its secrets kept unless `changes` give
+ * them; `secrets()` gives them).
+ */
+export function platformServiceProvider() {
+  const keys = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const provider = {
+    spMchid: "1900009191",
+    subMchid: "1900000109",
+    appid: "wxd678efh567hg6787",
+    appSecret: "3f1c2b9a8e7d6c5b4a39281706f5e4d3",
+    serialNo: "5157F09EFDC096DE15EBE81A47057A7232F1B8E1",
+    apiV3Key: "0123456789abcdefghijABCDEFGHIJ01",
+    start(clock: Clock): Promise<FakeWechatPay> {
+      return FakeWechatPay.start(
+        { mchid: provider.spMchid, appid: provider.appid, serialNo: provider.serialNo, publicKey: keys.publicKey, apiV3Key: provider.apiV3Key, subMerchants: [{ subMchid: provider.subMchid }] },
+        clock,
+      );
+    },
+    secrets(): Record<string, string> {
+      return { private_key: keys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(), api_v3_key: provider.apiV3Key };
+    },
+    merchantSet(fake: FakeWechatPay, changes: Record<string, unknown> = {}): Record<string, unknown> {
+      return {
+        gateway: "wechatpay",
+        merchant_id: provider.spMchid,
+        appid: provider.appid,
+        merchant_serial_no: provider.serialNo,
+        platform_key_id: FAKE_PUBLIC_KEY_ID,
+        platform_public_key: fake.publicKeyPem,
+        api_base: fake.url,
+        enabled: "Y",
+        ...changes,
+      };
+    },
+  };
+  return provider;
+}

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { tableColumn } from "../../server/db/catalogueTables";
 import { auditLog, feeOrderEvents, jobs, paymentChannels, providers, schoolChannels, schools } from "../../server/db/schema";
 import { describeOnDatabases } from "../helpers/db";
-import { FAKE_PUBLIC_KEY_ID, FakeWechatPay, type FakeJsapiPayParams, type SignedNotification } from "../helpers/fakeWechatPay";
+import { platformServiceProvider, type FakeJsapiPayParams, type FakeWechatPay, type SignedNotification } from "../helpers/fakeWechatPay";
 import { FakeWechatOAuth, openidOf } from "../helpers/fakeWechatOAuth";
 import { billOf, confirmSandbox, feeOrderOf, findStudent, h5, itemsOf, payBills, payerWorld, paymentOrderOf, unpaidStudents, type PayerStudent, type PayerWorld, type Row } from "./payerSupport";
 import { createTestApp, type TestApp } from "./support";
@@ -186,45 +186,24 @@ describeOnDatabases("fee payments", (kind) => {
 });
 
 describeOnDatabases("fee payments through WeChat Pay in service-provider mode", (kind) => {
-  const SP_MCHID = "1900009191";
-  const SUB_MCHID = "1900000109";
-  const APPID = "wxd678efh567hg6787";
-  const SERIAL = "5157F09EFDC096DE15EBE81A47057A7232F1B8E1";
-  const API_V3_KEY = "0123456789abcdefghijABCDEFGHIJ01";
-  const APP_SECRET = "3f1c2b9a8e7d6c5b4a39281706f5e4d3";
+  const provider = platformServiceProvider();
+  const { spMchid: SP_MCHID, subMchid: SUB_MCHID, appid: APPID, appSecret: APP_SECRET } = provider;
   let t: TestApp;
   let fake: FakeWechatPay;
   let oauth: FakeWechatOAuth;
   let world: PayerWorld;
   let pupils: PayerStudent[];
-  const merchantKeys = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const deliver = (notification: SignedNotification) =>
     t.app.inject({ method: "POST", url: new URL(notification.url).pathname, headers: notification.headers, payload: notification.body });
-
   /** the platform's merchant as paymerchantset takes it (its secrets kept when left out) */
-  const merchantPayload = (changes: Row = {}): Row => ({
-    gateway: "wechatpay",
-    merchant_id: SP_MCHID,
-    appid: APPID,
-    merchant_serial_no: SERIAL,
-    platform_key_id: FAKE_PUBLIC_KEY_ID,
-    platform_public_key: fake.publicKeyPem,
-    api_base: fake.url,
-    enabled: "Y",
-    ...changes,
-  });
+  const merchantPayload = (changes: Row = {}): Row => provider.merchantSet(fake, changes);
 
   beforeAll(async () => {
     // the stand-in's clock is the app's, made just after
     oauth = await FakeWechatOAuth.start([{ appid: APPID, secret: APP_SECRET }], { now: () => t.clock.now() });
     t = await createTestApp(kind, { paymentKey: { key: randomBytes(32).toString("base64") }, wechatOAuth: oauth.endpoints });
-    fake = await FakeWechatPay.start({ mchid: SP_MCHID, appid: APPID, serialNo: SERIAL, publicKey: merchantKeys.publicKey, apiV3Key: API_V3_KEY, subMerchants: [{ subMchid: SUB_MCHID }] }, t.clock);
-    const set = await t.call(
-      "adminapiv2",
-      "paymerchantset",
-      merchantPayload({ private_key: merchantKeys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(), api_v3_key: API_V3_KEY }),
-      { token: await t.login("sysadmin") },
-    );
+    fake = await provider.start(t.clock);
+    const set = await t.call("adminapiv2", "paymerchantset", merchantPayload(provider.secrets()), { token: await t.login("sysadmin") });
     expect(set.return_code, set.return_msg).toBe("SUCCESS");
     world = await payerWorld(t, await t.login("svc"));
     // the school's channel: Sunrise's WeChat Pay sub-merchant, approved

@@ -2,12 +2,15 @@
  * HTTP client of WeChat Pay API v3: signs every request with the merchant key and accepts a successful answer
  * only when WeChat Pay's signature over it verifies. Error answers ({code, message}) become GatewayRequestError.
  */
+import { boundedText } from "../../lib/boundedText";
 import type { Clock } from "../../lib/clock";
 import { GatewayRequestError } from "../gateway";
 import { authorizationHeader, newNonce, verifySignedMessage, type PlatformKey, type RequestSigner } from "./signing";
 
 /** a gateway that does not answer within this is treated as failed; the order can be queried again later */
 const REQUEST_TIMEOUT_MS = 10_000;
+/** an order, a query or a refund answers a few KB */
+const MAX_ANSWER_BYTES = 256 * 1024;
 
 export interface WechatPayResponse {
   status: number;
@@ -43,7 +46,7 @@ export class WechatPayClient {
         redirect: "error",
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
-      text = await response.text();
+      text = await boundedText(response, MAX_ANSWER_BYTES);
     } catch (err) {
       throw new GatewayRequestError(`WeChat Pay unreachable: ${(err as Error).message}`, 0);
     }

@@ -6,10 +6,13 @@
  * tests talk to a stand-in speaking the same protocol.
  */
 import { z } from "zod";
+import { boundedText } from "../../lib/boundedText";
 
 export const WECHAT_OAUTH_AUTHORIZE_URL = "https://open.weixin.qq.com/connect/oauth2/authorize";
 export const WECHAT_API_ORIGIN = "https://api.weixin.qq.com";
 const EXCHANGE_TIMEOUT_MS = 8_000;
+/** the exchange answers a few hundred bytes */
+const MAX_ANSWER_BYTES = 16 * 1024;
 
 export interface WechatOAuthEndpoints {
   /** the authorize page the payer's browser is sent to */
@@ -40,8 +43,8 @@ export async function openidOfCode(endpoints: WechatOAuthEndpoints, app: { appid
   url.search = new URLSearchParams({ appid: app.appid, secret: app.secret, code, grant_type: "authorization_code" }).toString();
   let body: unknown;
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(EXCHANGE_TIMEOUT_MS) });
-    body = await response.json();
+    const response = await fetch(url, { redirect: "error", signal: AbortSignal.timeout(EXCHANGE_TIMEOUT_MS) });
+    body = JSON.parse(await boundedText(response, MAX_ANSWER_BYTES));
   } catch (err) {
     throw new WechatOAuthError(`WeChat OAuth could not be asked: ${(err as Error).message}`);
   }
