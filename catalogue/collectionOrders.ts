@@ -90,8 +90,10 @@ export const orderEntity: EntityDecl = {
   defaultSort: { field: "id", order: "desc" },
   stateField: "status",
   summary: ["amount"],
-  // a school's orders in one state, newest first, with the tabs' counts and the amount summed from the index alone
+  // a school's orders in one state, newest first, read from this index; the tabs' counts and the summary's sum
+  // from the state totals the database keeps per school and state
   indexes: [["sch_id", "status", "id", "sysid", "amount"]],
+  stateTotals: true,
   roles: { list: ORDER_READERS, info: ORDER_READERS },
   children: [
     { name: "lines", entity: "orderline", parentField: "order_id", label: "collection.field.lines", max: 50 },

@@ -217,6 +217,13 @@ export interface EntityDecl {
    * state tabs' counts and its summary's sums are read from the index alone (a school's paid orders).
    */
   indexes?: readonly (readonly string[])[];
+  /**
+   * Keep each state's count and the summary's sums per tenant in a table of their own (`{table}_state_totals`,
+   * server/db/stateTotals.ts), written by the database as rows change: a list narrowed by nothing but its tenant
+   * and state reads its tabs, total and summary there instead of counting its rows (the order list at a million
+   * orders). Needs `stateField`.
+   */
+  stateTotals?: boolean;
   /** the states in which the record may be edited (a channel only while draft or rejected); absent: any */
   editableIn?: readonly string[];
   /** the actions offered on a record (on its row, its detail page and, when `bulk`, a selection) */

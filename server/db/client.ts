@@ -20,6 +20,8 @@ import * as schema from "./schema";
 import { acquireDataDirLock, type DataDirLock } from "./lock";
 import { keepPreparedStatements } from "./pgliteStatements";
 import { createPlannerStatistics } from "./plannerStatistics";
+import { installStateTotals } from "./stateTotals";
+import { entities } from "../../resources.config";
 
 export type Schema = typeof schema;
 /** The drizzle database used by all server code, whichever driver is underneath. */
@@ -65,6 +67,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     try {
       await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
       await createPlannerStatistics(db);
+    await installStateTotals(db, entities);
     } catch (err) {
       await pool.end();
       throw err;
@@ -100,6 +103,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   try {
     await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
     await createPlannerStatistics(db);
+    await installStateTotals(db, entities);
   } catch (err) {
     await close();
     throw err;

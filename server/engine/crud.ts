@@ -13,6 +13,7 @@ import { isColumnField, tableColumn, tenantColumnNames, uniqueColumns, uniqueInd
 import type { DbOrTx } from "../db/client";
 import { errorConstraint, FOREIGN_KEY_VIOLATION, hasErrorCode, UNIQUE_VIOLATION } from "../db/errors";
 import { catalogueTables } from "../db/schema";
+import { stateTotalsSelection, stateTotalsTable } from "../db/stateTotals";
 import { addDays, businessDay, businessDayStart, isCalendarDay } from "../../common/term";
 import { labelText } from "../lib/i18n";
 import { ApiFailure, notFound } from "../protocol/envelope";
@@ -283,6 +284,7 @@ const MAX_LIST_SHAPES = 200;
 
 type ListStatement = ReturnType<EntityCrud["listStatement"]>;
 type TabsStatement = ReturnType<EntityCrud["tabsStatement"]>;
+type StateTotalsStatement = ReturnType<EntityCrud["stateTotalsStatement"]>;
 
 /** Prepared statements of one entity by database and shape, at most MAX_LIST_SHAPES a database. */
 class ShapeCache<T> {
@@ -300,6 +302,21 @@ class ShapeCache<T> {
     }
     return statement;
   }
+}
+
+/** A page's size and offset. */
+interface ListPaging {
+  limit: number;
+  offset: number;
+}
+
+/**
+ * A whole number written into a statement's text rather than bound (a page's LIMIT, for the planner to see), given
+ * as drizzle's limit() takes it: any SQL object is written as it is.
+ */
+function inlineNumber(value: number): Placeholder {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a row count: ${value}`);
+  return sql.raw(String(value)) as unknown as Placeholder;
 }
 
 /** A prepared statement's name: the entity, what it reads and a digest of its shape. */
@@ -339,6 +356,9 @@ class EntityCrud {
   private readonly tabsStatements = new ShapeCache<TabsStatement>();
   private readonly stateField: FieldDecl | undefined;
   private readonly summary: readonly string[];
+  /** whether the entity keeps state totals (server/db/stateTotals.ts), and their reads by database and shape */
+  private readonly stateTotals: boolean;
+  private readonly stateTotalsStatements = new ShapeCache<StateTotalsStatement>();
 
   constructor(
     private readonly entity: EntityDecl,
@@ -353,6 +373,7 @@ class EntityCrud {
     this.multipleReferences = multipleReferenceFields(entity);
     this.stateField = stateFieldOf(entity);
     this.summary = summaryFieldsOf(entity);
+    this.stateTotals = Boolean(entity.stateTotals && this.stateField);
   }
 
   /** The record in API form with its references' names and its child records. */
@@ -514,30 +535,81 @@ class EntityCrud {
     // the scope already holds the records to the school and provider the payload names
     const tenantColumns = [this.tenant.schid, this.tenant.sysid].filter((name): name is string => Boolean(name) && name !== "id");
     const skipped = this.stateField ? [...tenantColumns, this.stateField.name] : tenantColumns;
-    conditions.push(...listFilters(this.entity, payload, (name) => this.column(name), values, skipped));
+    const filters = listFilters(this.entity, payload, (name) => this.column(name), values, skipped);
+    conditions.push(...filters);
+    // narrowed by nothing but its tenant and state: its tabs, total and summary are the kept state totals
+    const totals = this.stateTotals && filters.length === 0 ? this.stateTotalsRead(ctx, scope) : undefined;
+    if (totals) values.mark("state totals");
     // the state's condition comes last, so that the tabs' statement is the list's shape and values up to here
-    const tabsOf = this.stateField ? { shape: values.shape, where: and(...conditions) ?? sql`true` } : undefined;
+    const tabsOf = this.stateField && !totals ? { shape: values.shape, where: and(...conditions) ?? sql`true` } : undefined;
     const state = this.stateCondition(payload, values);
     if (state) conditions.push(state);
     const order = this.ordering(payload.sort);
     values.mark(`sort ${typeof payload.sort === "string" ? payload.sort.trim() : ""}`);
-    values.values.limit = limit;
-    values.values.offset = (page - 1) * limit;
+    // the page's size, and the first page's offset, are part of the statement's text: the planner then knows how
+    // few rows are wanted and keeps one plan for every call of the shape (a LIMIT or OFFSET it cannot see makes it
+    // expect a tenth of the matches and plan every call anew, which cost more than the read)
+    const paging: ListPaging = { limit, offset: (page - 1) * limit };
+    values.mark(`limit ${limit}${paging.offset === 0 ? " first page" : ""}`);
+    if (paging.offset > 0) values.values.offset = paging.offset;
 
-    const statement = this.listStatements.get(ctx.db, values.shape, () => this.listStatement(ctx.db, and(...conditions) ?? sql`true`, order, values.shape));
-    const tabs = tabsOf && this.tabsStatements.get(ctx.db, tabsOf.shape, () => this.tabsStatement(ctx.db, tabsOf.where, tabsOf.shape));
-    // a list without states waits for its page alone, as it always has
-    const [rows, stateCounts] = tabs ? await Promise.all([statement.page.all(values.values), tabs.execute(values.values)]) : [await statement.page.all(values.values), undefined];
-    // an empty page says nothing of the total but on the first page; beyond the last one it is counted apart
-    const aggregate = rows.length > 0 ? rows[0][LIST_TOTAL] : page === 1 ? undefined : (await statement.count.all(values.values))[0]?.[LIST_TOTAL];
-    const { total, summary } = this.readAggregate(aggregate);
-    const items = rows.map(statement.item);
+    const where = and(...conditions) ?? sql`true`;
+    const statement = this.listStatements.get(ctx.db, values.shape, () => this.listStatement(ctx.db, where, order, values.shape, paging, !totals));
+    const data: Row = {};
+    if (totals) {
+      const [rows, stateRows] = await Promise.all([statement.page.all(values.values), totals.statement.execute(totals.values.values)]);
+      data.items = rows.map(statement.item);
+      Object.assign(data, this.readStateTotals(stateRows, payload[this.stateField!.name]));
+    } else {
+      const tabs = tabsOf && this.tabsStatements.get(ctx.db, tabsOf.shape, () => this.tabsStatement(ctx.db, tabsOf.where, tabsOf.shape));
+      // a list without states waits for its page alone, as it always has
+      const [rows, stateCounts] = tabs ? await Promise.all([statement.page.all(values.values), tabs.execute(values.values)]) : [await statement.page.all(values.values), undefined];
+      // an empty page says nothing of the total but on the first page; beyond the last one it is counted apart
+      const aggregate = rows.length > 0 ? rows[0][LIST_TOTAL] : page === 1 ? undefined : (await statement.count.all(values.values))[0]?.[LIST_TOTAL];
+      const { total, summary } = this.readAggregate(aggregate);
+      data.items = rows.map(statement.item);
+      data.total = total;
+      if (stateCounts) data.tabs = this.readTabs(stateCounts);
+      if (summary) data.summary = summary;
+    }
     // the names of references to several records (an activity's classes) come with the page, one query each
-    if (this.multipleReferences.length > 0) await this.references.attachTitles(ctx.db, items, this.multipleReferences);
-    const data: Row = { items, total };
-    if (stateCounts) data.tabs = this.readTabs(stateCounts);
-    if (summary) data.summary = summary;
+    if (this.multipleReferences.length > 0) await this.references.attachTitles(ctx.db, data.items as Row[], this.multipleReferences);
     return { data };
+  }
+
+  /**
+   * The read of the state totals within the caller's tenant (each state's count and sums), prepared per shape of
+   * the tenant's conditions.
+   */
+  private stateTotalsRead(ctx: OperationContext, scope: Scope) {
+    const table = stateTotalsTable(this.entity);
+    const values = new StatementValues();
+    const where = and(...tenantFilter(scope, { sysid: this.tenant.sysid ? tableColumn(table, this.tenant.sysid) : undefined, schid: this.tenant.schid ? tableColumn(table, this.tenant.schid) : undefined }, {
+      bind: (part, value) => values.bind(part, value),
+      onNoSchool: () => values.mark("no school"),
+    })) ?? sql`true`;
+    const statement = this.stateTotalsStatements.get(ctx.db, values.shape, () => this.stateTotalsStatement(ctx.db, where, values.shape));
+    return { statement, values };
+  }
+
+  /** Each state's count and sums under `where`, from the state totals: one grouped statement. */
+  private stateTotalsStatement(db: DbOrTx, where: SQL, shape: string) {
+    const table = stateTotalsTable(this.entity);
+    return db.select(stateTotalsSelection(this.entity)).from(table).where(where).groupBy(tableColumn(table, this.stateField!.name)).prepare(statementName(this.entity, "totals", shape));
+  }
+
+  /** The total, tabs and summary a list narrowed to `stateValue` (none: every state) answers from its state totals. */
+  private readStateTotals(rows: Record<string, unknown>[], stateValue: unknown): Row {
+    const chosen = stateValue === undefined || stateValue === null || stateValue === "" ? undefined : String(stateValue).trim();
+    const counted = rows.filter((row) => chosen === undefined || row.value === chosen);
+    const total = counted.reduce((sum, row) => sum + Number(row.count), 0);
+    const answer: Row = { total, tabs: this.readTabs(rows.map((row) => ({ value: row.value, count: Number(row.count) }))) };
+    if (this.summary.length > 0) {
+      const summary: ListSummary = { count: total };
+      for (const name of this.summary) summary[name] = fenToYuan(counted.reduce((sum, row) => sum + BigInt(String(row[name] ?? 0)), 0n));
+      answer.summary = summary;
+    }
+    return answer;
   }
 
   /**
@@ -585,7 +657,7 @@ class EntityCrud {
    * driver's rows go straight to their API form, each column decoded as drizzle would, by a reader made once per
    * statement (drizzle's generic mapping of every value costs more than the rest of the answer).
    */
-  private listStatement(db: DbOrTx, where: SQL, order: SQL[], shape: string) {
+  private listStatement(db: DbOrTx, where: SQL, order: SQL[], shape: string, paging: ListPaging, withTotal = true) {
     const name = statementName(this.entity, "list", shape);
     const fields = fieldsByName(this.entity);
     const tableColumns = getTableColumns(this.table);
@@ -598,7 +670,7 @@ class EntityCrud {
     // the total (and a summary's sums) rides on the page as an uncorrelated subquery, computed once: one
     // statement a page, not two
     const aggregate = this.aggregate();
-    const selection: Record<string, unknown> = { ...tableColumns, [LIST_TOTAL]: sql<string>`(select ${aggregate} from ${this.table} where ${where})`.as(LIST_TOTAL) };
+    const selection: Record<string, unknown> = withTotal ? { ...tableColumns, [LIST_TOTAL]: sql<string>`(select ${aggregate} from ${this.table} where ${where})`.as(LIST_TOTAL) } : { ...tableColumns };
     for (const join of joins) {
       if (selection[join.key] !== undefined) throw new Error(`${this.entity.name}: the name of ${join.key} is a column of its own`);
       selection[join.key] = sql<string>`${join.title}`.as(join.key);
@@ -610,7 +682,7 @@ class EntityCrud {
       .$dynamic();
     for (const join of joins) pageQuery = pageQuery.leftJoin(join.table, join.on);
     return {
-      page: rawRows(pageQuery.where(where).orderBy(...order).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare(name)),
+      page: rawRows(pageQuery.where(where).orderBy(...order).limit(inlineNumber(paging.limit)).offset(paging.offset === 0 ? 0 : sql.placeholder("offset")).prepare(name)),
       count: rawRows(db.select({ [LIST_TOTAL]: sql<string>`${aggregate}`.as(LIST_TOTAL) }).from(this.table).where(where).prepare(`${name}_count`)),
       item(raw: Row): Row {
         const item: Row = {};

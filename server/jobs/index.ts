@@ -3,6 +3,7 @@
  * registered here, in the registry the server's worker reads.
  */
 import { CLOSE_EXPIRED_ORDERS, CLOSE_EXPIRED_ORDERS_EVERY_SECONDS, closeExpiredOrders } from "./closeExpiredOrders";
+import { COMPACT_STATE_TOTALS, COMPACT_STATE_TOTALS_EVERY_SECONDS, compactAllStateTotals } from "./compactStateTotals";
 import { PRUNE_FINISHED_JOBS, PRUNE_FINISHED_JOBS_EVERY_SECONDS, pruneFinishedJobs } from "./pruneFinishedJobs";
 import { jobKinds, registerJobKind } from "./registry";
 
@@ -11,6 +12,9 @@ if (!jobKinds.get(CLOSE_EXPIRED_ORDERS)) {
 }
 if (!jobKinds.get(PRUNE_FINISHED_JOBS)) {
   registerJobKind(PRUNE_FINISHED_JOBS, pruneFinishedJobs, { everySeconds: PRUNE_FINISHED_JOBS_EVERY_SECONDS });
+}
+if (!jobKinds.get(COMPACT_STATE_TOTALS)) {
+  registerJobKind(COMPACT_STATE_TOTALS, compactAllStateTotals, { everySeconds: COMPACT_STATE_TOTALS_EVERY_SECONDS });
 }
 
 export { jobKinds, registerJobKind, JobKinds } from "./registry";

@@ -1,0 +1,177 @@
+/**
+ * State totals (EntityDecl.stateTotals): each state's row count and the summary fields' sums per tenant, kept by
+ * the database in a table of their own, `{table}_state_totals`, so that a list narrowed by its tenant and state
+ * alone answers its tabs, total and summary from a handful of rows instead of counting a school's orders.
+ *
+ * Statement-level triggers with transition tables append one row per tenant and state a statement changed,
+ * holding the difference (+1 / -1 and the amounts), so that every write path (a payment, the closing job, the
+ * bulk seed, a refund to come) keeps them without knowing of them, and no two payments ever wait on one counter
+ * row or deadlock over two. A recurring job folds each tenant's and state's rows into one (`compactStateTotals`);
+ * a read sums what is there, folded or not.
+ *
+ * The table, its function and triggers are derived data made from the declaration when the database opens, like
+ * the planner statistics: a digest of their definition is the table's comment, and when it differs (first open,
+ * a changed declaration) they are made anew and counted from the rows, with the entity's table locked against
+ * writes meanwhile, so no change is counted twice or missed. Servers opening one database together do it once.
+ */
+import { createHash } from "node:crypto";
+import { sql, type SQL } from "drizzle-orm";
+import { bigint, integer, pgTable, text, type PgColumnBuilderBase } from "drizzle-orm/pg-core";
+import type { EntityDecl } from "../../common/catalogue";
+import { tableColumn, tenantColumnNames, type CatalogueTable } from "./catalogueTables";
+import type { Db, DbOrTx } from "./client";
+
+/** The columns of an entity's state totals: its tenant columns, its state, the count and the summed fields. */
+export interface StateTotalsColumns {
+  tenant: string[];
+  state: string;
+  sums: readonly string[];
+}
+
+/** the column holding the number of rows */
+export const ROW_COUNT = "row_count";
+
+export function stateTotalsTableName(entity: EntityDecl): string {
+  return `${entity.table}_state_totals`;
+}
+
+export function stateTotalsColumns(entity: EntityDecl): StateTotalsColumns {
+  if (!entity.stateField) throw new Error(`${entity.name}: stateTotals needs a stateField`);
+  const tenant = tenantColumnNames(entity);
+  return {
+    tenant: [tenant.sysid, tenant.schid].filter((name): name is string => Boolean(name) && name !== "id"),
+    state: entity.stateField,
+    sums: entity.summary ?? [],
+  };
+}
+
+/** The entities that keep state totals. */
+export function stateTotalEntities(entities: readonly EntityDecl[]): EntityDecl[] {
+  return entities.filter((e) => e.stateTotals);
+}
+
+/** An entity's state totals table for drizzle's queries (made once per entity). */
+const tables = new WeakMap<EntityDecl, CatalogueTable>();
+export function stateTotalsTable(entity: EntityDecl): CatalogueTable {
+  let table = tables.get(entity);
+  if (!table) {
+    const { tenant, state, sums } = stateTotalsColumns(entity);
+    const columns: Record<string, PgColumnBuilderBase> = {};
+    for (const name of tenant) columns[name] = integer(name).notNull();
+    columns[state] = text(state).notNull();
+    columns[ROW_COUNT] = bigint(ROW_COUNT, { mode: "number" }).notNull();
+    for (const name of sums) columns[name] = bigint(name, { mode: "number" }).notNull();
+    tables.set(entity, (table = pgTable(stateTotalsTableName(entity), columns)));
+  }
+  return table;
+}
+
+/** The statements that make an entity's state totals table, its indexes, its function and its triggers. */
+export function stateTotalsDefinition(entity: EntityDecl): string[] {
+  const { tenant, state, sums } = stateTotalsColumns(entity);
+  const totals = stateTotalsTableName(entity);
+  const fn = `${totals}_count`;
+  const q = (name: string) => `"${name}"`;
+  const keys = [...tenant, state].map(q).join(", ");
+  const target = [...tenant, state, ROW_COUNT, ...sums].map(q).join(", ");
+  const groupBy = [...tenant, state].map((_, i) => i + 1).join(", ");
+  // the difference a transition table makes, signed: + for rows that are, - for rows that were
+  const signed = (rows: string, sign: "" | "-") => `SELECT ${keys}, ${sign}1 AS ${q(ROW_COUNT)}${sums.map((s) => `, ${sign}coalesce(${q(s)}, 0) AS ${q(s)}`).join("")} FROM ${rows}`;
+  const folded = (from: string) =>
+    `INSERT INTO ${q(totals)} (${target}) SELECT ${keys}, sum(${q(ROW_COUNT)})${sums.map((s) => `, sum(${q(s)})`).join("")} FROM (${from}) AS changed GROUP BY ${groupBy} HAVING sum(${q(ROW_COUNT)}) <> 0${sums.map((s) => ` OR sum(${q(s)}) <> 0`).join("")}`;
+  return [
+    `CREATE TABLE ${q(totals)} (id bigserial PRIMARY KEY, ${tenant.map((c) => `${q(c)} integer NOT NULL, `).join("")}${q(state)} text NOT NULL, ${q(ROW_COUNT)} bigint NOT NULL${sums.map((s) => `, ${q(s)} bigint NOT NULL`).join("")})`,
+    // each tenant column leads an index: a school's totals, a provider's over its schools
+    ...tenant.map((c) => `CREATE INDEX ${q(`${totals}_${c}_idx`)} ON ${q(totals)} (${q(c)}, ${q(state)})`),
+    `CREATE FUNCTION ${q(fn)}() RETURNS trigger LANGUAGE plpgsql AS $body$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    ${folded(signed("new_rows", ""))};
+  ELSIF TG_OP = 'UPDATE' THEN
+    ${folded(`${signed("new_rows", "")} UNION ALL ${signed("old_rows", "-")}`)};
+  ELSIF TG_OP = 'DELETE' THEN
+    ${folded(signed("old_rows", "-"))};
+  ELSE
+    DELETE FROM ${q(totals)};
+  END IF;
+  RETURN NULL;
+END
+$body$`,
+    `CREATE TRIGGER ${q(`${totals}_insert`)} AFTER INSERT ON ${q(entity.table)} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${q(fn)}()`,
+    `CREATE TRIGGER ${q(`${totals}_update`)} AFTER UPDATE ON ${q(entity.table)} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${q(fn)}()`,
+    `CREATE TRIGGER ${q(`${totals}_delete`)} AFTER DELETE ON ${q(entity.table)} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${q(fn)}()`,
+    `CREATE TRIGGER ${q(`${totals}_truncate`)} AFTER TRUNCATE ON ${q(entity.table)} FOR EACH STATEMENT EXECUTE FUNCTION ${q(fn)}()`,
+    // counted from the rows as they are, under the lock that keeps writers out
+    `INSERT INTO ${q(totals)} (${target}) SELECT ${keys}, count(*)${sums.map((s) => `, coalesce(sum(${q(s)}), 0)`).join("")} FROM ${q(entity.table)} GROUP BY ${groupBy}`,
+  ];
+}
+
+function digestOf(statements: string[]): string {
+  return createHash("sha256").update(statements.join(";\n")).digest("hex");
+}
+
+async function installedDigest(db: DbOrTx, entity: EntityDecl): Promise<string | null> {
+  const result = (await db.execute(sql`SELECT obj_description(to_regclass(${stateTotalsTableName(entity)}), 'pg_class') AS digest`)) as { rows: { digest: string | null }[] };
+  return result.rows[0]?.digest ?? null;
+}
+
+/** Makes (or makes anew) the state totals of every entity that declares them, when their definition changed. */
+export async function installStateTotals(db: Db, entities: readonly EntityDecl[]): Promise<void> {
+  for (const entity of stateTotalEntities(entities)) {
+    const statements = stateTotalsDefinition(entity);
+    const digest = digestOf(statements);
+    if ((await installedDigest(db, entity)) === digest) continue;
+    const totals = stateTotalsTableName(entity);
+    await db.transaction(async (tx) => {
+      // writers wait until the totals count every row; a second server opening meanwhile finds them made
+      await tx.execute(sql.raw(`LOCK TABLE "${entity.table}" IN SHARE ROW EXCLUSIVE MODE`));
+      if ((await installedDigest(tx, entity)) === digest) return;
+      await tx.execute(sql.raw(`DROP TABLE IF EXISTS "${totals}"`));
+      await tx.execute(sql.raw(`DROP FUNCTION IF EXISTS "${totals}_count"() CASCADE`));
+      for (const statement of statements) await tx.execute(sql.raw(statement));
+      await tx.execute(sql.raw(`COMMENT ON TABLE "${totals}" IS '${digest}'`));
+    });
+  }
+}
+
+/**
+ * Folds each tenant's and state's rows into one, dropping those that come to nothing. Safe beside writers and
+ * another fold: a row is summed only by the fold whose delete took it.
+ */
+export async function compactStateTotals(db: Db, entities: readonly EntityDecl[]): Promise<{ folded: number }> {
+  let folded = 0;
+  for (const entity of stateTotalEntities(entities)) {
+    const { tenant, state, sums } = stateTotalsColumns(entity);
+    const table = stateTotalsTable(entity);
+    const col = (name: string) => tableColumn(table, name);
+    const keys = sql.join([...tenant, state].map((name) => col(name)), sql`, `);
+    const keyNames = sql.join([...tenant, state].map((name) => sql.identifier(name)), sql`, `);
+    const valueNames = [ROW_COUNT, ...sums].map((name) => sql.identifier(name));
+    const summed = sql.join(valueNames.map((name) => sql`sum(${name})`), sql`, `);
+    const nonZero = sql.join(valueNames.map((name) => sql`sum(${name}) <> 0`), sql` OR `);
+    const result = (await db.execute(sql`
+      WITH taken AS (
+        DELETE FROM ${table} WHERE (${keys}) IN (SELECT ${keys} FROM ${table} GROUP BY ${keys} HAVING count(*) > 1)
+        RETURNING *
+      ), merged AS (
+        INSERT INTO ${table} (${keyNames}, ${sql.join(valueNames, sql`, `)})
+        SELECT ${keyNames}, ${summed} FROM taken GROUP BY ${keyNames} HAVING ${nonZero}
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM taken)::int AS taken`)) as { rows: { taken: number }[] };
+    folded += Number(result.rows[0]?.taken ?? 0);
+  }
+  return { folded };
+}
+
+/**
+ * Each state's count and sums (fen) under `where` on the totals table: one grouped read, prepared per shape by
+ * the list that asks.
+ */
+export function stateTotalsSelection(entity: EntityDecl): Record<string, SQL> {
+  const { state, sums } = stateTotalsColumns(entity);
+  const table = stateTotalsTable(entity);
+  const selection: Record<string, SQL> = { value: sql`${tableColumn(table, state)}`, count: sql`sum(${tableColumn(table, ROW_COUNT)})::text` };
+  for (const name of sums) selection[name] = sql`sum(${tableColumn(table, name)})::text`;
+  return selection;
+}
