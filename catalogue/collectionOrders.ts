@@ -4,7 +4,7 @@
  * collection domain (catalogue/collection.ts binds the pages); the server side is server/domains/collection/
  * (feeOrders.ts, payerApi.ts, qrChannels.ts); labels in locales/<lang>/collection.json.
  */
-import type { EntityDecl, FieldOption } from "../common/catalogue";
+import type { ActionDecl, EntityDecl, FieldOption } from "../common/catalogue";
 import { anyOf, PROVIDER_STAFF_ROLES, SCHOOL_ROLES } from "../common/roleKeys";
 import { schoolField, statusOptions, yesNo } from "./shared";
 
@@ -33,7 +33,33 @@ export const orderEventKinds: FieldOption[] = [
   { value: "paid", label: "collection.order_event.paid" },
   { value: "duplicate", label: "collection.order_event.duplicate" },
   { value: "closed", label: "collection.order_event.closed" },
+  { value: "refunded", label: "collection.order_event.refunded" },
 ];
+
+/** a refund's reason as the gateway takes it: WeChat Pay allows 80 bytes, which 26 Chinese characters fill */
+export const REFUND_REASON_MAX = 26;
+/** the most one refund may be, in yuan: far above any order, a bound on what a client may send */
+const MAX_REFUND_YUAN = 100_000_000;
+
+/**
+ * refundadd {order_id, amount, reason}: on a paid order's row, record page or a selection, a refund of it
+ * (catalogue/collectionRefunds.ts). The provider's refund is accepted at once; a school's or the staff's waits for
+ * the provider's decision.
+ */
+export const refundAdd: ActionDecl = {
+  name: "refundadd",
+  label: "refunds.add",
+  confirm: "refunds.add_confirm",
+  roles: ORDER_READERS,
+  from: ["paid", "part_refunded"],
+  idField: "order_id",
+  creates: "refund",
+  bulk: true,
+  fields: [
+    { name: "amount", type: "money", label: "refunds.field.amount", required: true, min: 0.01, max: MAX_REFUND_YUAN },
+    { name: "reason", type: "string", label: "refunds.field.reason", required: true, max: REFUND_REASON_MAX },
+  ],
+};
 
 /** A bill an order pays: a child record written with the order, never edited. */
 export const orderLineEntity: EntityDecl = {
@@ -53,6 +79,10 @@ export const orderLineEntity: EntityDecl = {
     { name: "bill_id", type: "ref", ref: { entity: "bill" }, label: "collection.entity.bill", required: true, filter: "eq", form: true },
     { name: "title", type: "string", label: "collection.field.line_title", required: true, max: 200, form: true },
     { name: "amount", type: "money", label: "collection.field.line_amount", required: true, min: 0, form: true },
+    // "Y": the order paid this line's bill; "N": another order had paid it first (a duplicate payment's line)
+    { name: "settled", type: "yesno", label: "collection.field.line_settled", required: true, default: "N", options: yesNo },
+    // what the order's refunds gave back of this line (duplicate lines first, then in line order)
+    { name: "refunded_amount", type: "money", label: "collection.field.refunded_amount", default: "0.00" },
   ],
 };
 
@@ -95,6 +125,8 @@ export const orderEntity: EntityDecl = {
   indexes: [["sch_id", "status", "id", "sysid", "amount"]],
   stateTotals: true,
   roles: { list: ORDER_READERS, info: ORDER_READERS },
+  actions: [refundAdd],
+  related: [{ entity: "refund", field: "order_id", label: "refunds.related" }],
   children: [
     { name: "lines", entity: "orderline", parentField: "order_id", label: "collection.field.lines", max: 50 },
     { name: "events", entity: "orderevent", parentField: "order_id", label: "collection.field.timeline", max: 50 },

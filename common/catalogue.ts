@@ -44,6 +44,11 @@ export interface FieldOption {
   roles?: readonly string[];
   /** an entity's state (the options of its `stateField`): the colour of its tag */
   tone?: StateTone;
+  /**
+   * translation key of what a state means for the user and what to do about it (an abnormal refund): the tag's
+   * tooltip, and a line beside it on the record's page
+   */
+  hint?: string;
 }
 
 export interface FieldDecl {
@@ -118,6 +123,10 @@ export interface ActionDecl {
   byState?: Readonly<Record<string, { label: string; values: Readonly<Record<string, string>> }>>;
   /** it may be applied to a selection of rows: one call per row, a result for each */
   bulk?: boolean;
+  /** the payload field naming the record (default `id`): `order_id` for a refund asked of an order */
+  idField?: string;
+  /** the entity whose record the action makes (a refund of an order): its lists are read again after it */
+  creates?: string;
   /** its button is red (it takes something away: voiding, rejecting, disabling) */
   danger?: boolean;
 }

@@ -528,6 +528,8 @@ export const feeOrderLines = pgTable(
     bill_id: integer("bill_id").notNull().references((): AnyPgColumn => bills.id),
     title: varchar("title", { length: 200 }).notNull(),
     amount: bigint("amount", { mode: "number" }).notNull(),
+    settled: varchar("settled", { length: 1 }).default("N").notNull(),
+    refunded_amount: bigint("refunded_amount", { mode: "number" }).default(0).notNull(),
     sysid: integer("sysid").notNull(),
     sch_id: integer("sch_id").notNull(),
   },
@@ -675,6 +677,48 @@ export const payEndActions = pgTable(
   ],
 );
 
+/** refund (refunds.entity.refund) */
+export const feeRefunds = pgTable(
+  "fee_refunds",
+  {
+    id: serial("id").primaryKey(),
+    refund_no: varchar("refund_no", { length: 64 }),
+    order_id: integer("order_id").notNull().references((): AnyPgColumn => feeOrders.id),
+    pay_no: varchar("pay_no", { length: 32 }).notNull(),
+    sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
+    student_id: integer("student_id").notNull().references((): AnyPgColumn => students.id),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    reason: varchar("reason", { length: 26 }).notNull(),
+    status: varchar("status", { length: 32 }).default("applied").notNull(),
+    kind: varchar("kind", { length: 32 }).default("request").notNull(),
+    applied_by: varchar("applied_by", { length: 50 }).notNull(),
+    reviewed_by: varchar("reviewed_by", { length: 50 }),
+    review_reason: varchar("review_reason", { length: 26 }),
+    gateway: varchar("gateway", { length: 32 }).notNull(),
+    refund_id: varchar("refund_id", { length: 64 }),
+    user_received_account: varchar("user_received_account", { length: 64 }),
+    success_time: timestamp("success_time", { withTimezone: true, mode: "date" }),
+    submitted_at: timestamp("submitted_at", { withTimezone: true, mode: "date" }),
+    attempts: integer("attempts").default(0).notNull(),
+    last_error: varchar("last_error", { length: 200 }),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("fee_refunds_sch_id_id_idx").on(t.sch_id, t.id),
+    index("fee_refunds_sysid_id_idx").on(t.sysid, t.id),
+    index("fee_refunds_order_id_sch_id_sysid_id_idx").on(t.order_id, t.sch_id, t.sysid, t.id),
+    index("fee_refunds_pay_no_idx").on(t.pay_no),
+    index("fee_refunds_student_id_sch_id_sysid_id_idx").on(t.student_id, t.sch_id, t.sysid, t.id),
+    index("fee_refunds_amount_idx").on(t.amount),
+    index("fee_refunds_status_idx").on(t.status),
+    index("fee_refunds_kind_idx").on(t.kind),
+    index("fee_refunds_success_time_idx").on(t.success_time),
+    index("fee_refunds_created_at_idx").on(t.created_at),
+    uniqueIndex("fee_refunds_refund_no_unique").on(t.refund_no),
+  ],
+);
+
 /** Every catalogue entity's table by entity name. */
 export const catalogueTablesByEntity = {
   service: providers,
@@ -703,4 +747,5 @@ export const catalogueTablesByEntity = {
   formquestion: formQuestions,
   formanswer: formAnswers,
   payendaction: payEndActions,
+  refund: feeRefunds,
 } as const;

@@ -350,6 +350,25 @@ export const sandboxPayments = pgTable("sandbox_payments", {
 });
 
 /**
+ * The refunds the sandbox took (server/payments/sandbox.ts), as a gateway keeps them: by our refund number, so a
+ * refund asked again under its number is the same refund; done at once, into the payer's change.
+ */
+export const sandboxRefunds = pgTable(
+  "sandbox_refunds",
+  {
+    refundNo: varchar("refund_no", { length: 64 }).primaryKey(),
+    payNo: varchar("pay_no", { length: 32 }).notNull(),
+    refundId: varchar("refund_id", { length: 64 }).notNull(),
+    amountFen: bigint("amount_fen", { mode: "number" }).notNull(),
+    /** RefundState of server/payments/gateway.ts */
+    status: varchar("status", { length: 16 }).notNull(),
+    createdAt: timestamptz("created_at").notNull(),
+    successTime: timestamptz("success_time"),
+  },
+  (t) => [index("sandbox_refunds_pay_no_idx").on(t.payNo)],
+);
+
+/**
  * Payer tickets (server/domains/collection/payerTickets.ts): what the payer page holds after finding a student, a
  * random token of which only the SHA-256 is kept, bound to one student of one school and valid for a short while.
  * Every later call of the payer (pay, check, receipt) names it and reaches that student's bills and orders only.

@@ -83,7 +83,7 @@ export function registerEntityActions(registry: OperationRegistry, entities: rea
 }
 
 async function runAction(ctx: OperationContext, entity: EntityDecl, table: CatalogueTable, action: ActionDecl, effect: ActionEffect | undefined) {
-  const id = parseTenantId(ctx.payload.id);
+  const id = parseTenantId(ctx.payload[action.idField ?? "id"]);
   if (id === undefined) throw notFound();
   const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);
   const conditions = entityTenantConditions(entity, table, ctx, scope);

@@ -104,20 +104,42 @@ export interface TradeQuery {
 
 export interface RefundRequest {
   payNo: string;
-  /** our refund number (out_refund_no), unique */
+  /** our refund number (out_refund_no), unique: the same number again is the same refund, never a second one */
   refundNo: string;
   amountFen: number;
   /** the order's total */
   totalFen: number;
   reason?: string;
+  /** where the gateway posts the refund's notification; none: only a query tells its end */
   notifyUrl?: string;
+  /** service-provider mode: the sub-merchant that was paid and refunds */
+  subMchid?: string;
 }
 
+/** WeChat Pay's refund states; the sandbox uses the same ones. */
+export type RefundState = "SUCCESS" | "PROCESSING" | "ABNORMAL" | "CLOSED";
+
+/** What the gateway answers of a refund: on acceptance (a request taken, not a refund done), a query or a notice. */
 export interface RefundResult {
   refundNo: string;
-  status: "SUCCESS" | "PROCESSING" | "ABNORMAL" | "CLOSED";
+  status: RefundState;
   /** the gateway's refund id */
   refundId?: string;
+  /** the refund's amount as the gateway has it */
+  amountFen?: number;
+  /** when the money went back (SUCCESS) */
+  successTime?: Date;
+  /** where it went: "招商银行信用卡0403", "支付用户零钱" */
+  userReceivedAccount?: string;
+}
+
+/** A refund notification that passed verification: authentic, fresh and decrypted. */
+export interface RefundNotice extends RefundResult {
+  payNo: string;
+  /** the merchant that refunded: the mchid in direct mode, the sub_mchid in service-provider mode */
+  merchantId: string;
+  /** service-provider mode: the merchant notified (sp_mchid) */
+  spMchid?: string;
 }
 
 /** A notification that passed verification: authentic, fresh and decrypted. */
@@ -161,10 +183,15 @@ export interface PaymentGateway {
   query(payNo: string, payee?: SubMerchantPayee): Promise<TradeQuery>;
   /** Closes an unpaid order (refused with code ORDERPAID once paid); `payee` as for query. */
   close(payNo: string, payee?: SubMerchantPayee): Promise<void>;
+  /** Asks for a refund; the answer says it was accepted, not that it is done (a query or a notice says that). */
   refund(request: RefundRequest): Promise<RefundResult>;
+  /** The refund's state at the gateway; `payee` as for query. */
+  queryRefund(refundNo: string, payee?: SubMerchantPayee): Promise<RefundResult>;
   /**
    * Verifies a notification from its HTTP headers (lower-case names) and raw body; throws
    * GatewayVerificationError when it is not authentic or too old.
    */
   verifyNotification(headers: Readonly<Record<string, string | undefined>>, rawBody: string): Promise<PaymentNotice>;
+  /** The same for a refund's notification (REFUND.SUCCESS, REFUND.ABNORMAL, REFUND.CLOSED). */
+  verifyRefundNotification(headers: Readonly<Record<string, string | undefined>>, rawBody: string): Promise<RefundNotice>;
 }

@@ -5,7 +5,8 @@
  * `applyPaid` in the transaction that marks it paid, so a payment can do only what its kind does: a fee can never
  * extend a term, and an order of a kind no domain registered is never applied.
  */
-import type { DbOrTx } from "../db/client";
+import type { Db, DbOrTx } from "../db/client";
+import type { RefundResult } from "./gateway";
 import type { paymentOrders } from "../db/schema";
 
 export type PaymentOrder = typeof paymentOrders.$inferSelect;
@@ -36,6 +37,11 @@ export interface PaymentKind {
    * CLOSED; it may be told more than once (a close repeated), and a payment that still comes applies it after all.
    */
   applyClosed?(tx: DbOrTx, order: PaymentOrder, now: Date): Promise<void>;
+  /**
+   * A refund of one of its orders reached its end at the gateway (a verified notification): applied once, whatever
+   * arrives twice; answers false when no refund of the kind has that number. A kind without it takes no refunds.
+   */
+  applyRefund?(db: Db, result: RefundResult, now: Date): Promise<boolean>;
 }
 
 const kinds = new Map<string, PaymentKind>();

@@ -2,7 +2,8 @@
  * POST /pay/notify/wechatpay/:merchantId: WeChat Pay's payment notifications (API v3). The raw body is verified
  * with the merchant's WeChat Pay public key (by serial or PUB_KEY_ID, timestamp within five minutes), its
  * AEAD_AES_256_GCM resource decrypted with the APIv3 key, and the paid order applied once (amount and merchant
- * checked against it). WeChat Pay reads any 2xx as received and retries otherwise.
+ * checked against it). WeChat Pay reads any 2xx as received and retries otherwise. POST .../:merchantId/refund
+ * takes refunds' notifications the same way, applied by the order's kind.
  */
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply } from "fastify";
@@ -10,6 +11,7 @@ import { writeAudit } from "../auth/audit";
 import { paymentOrders } from "../db/schema";
 import type { AppServices } from "../protocol/registry";
 import { applyPaidOrder, PaymentMismatchError } from "./apply";
+import { paymentKind } from "./kinds";
 import { GatewayVerificationError } from "./gateway";
 import { wechatPayGatewayOf, wechatPayMerchantById } from "./merchants";
 
@@ -28,8 +30,7 @@ export function registerNotifyRoutes(app: FastifyInstance, services: AppServices
       const merchantId = request.params.merchantId;
       const merchant = /^\d{1,32}$/.test(merchantId) ? await wechatPayMerchantById(services.db, merchantId) : undefined;
       if (!merchant) return refuse(reply, 404, "unknown merchant");
-      const headers: Record<string, string | undefined> = {};
-      for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = Array.isArray(value) ? value[0] : value;
+      const headers = lowerCaseHeaders(request.headers);
       const rawBody = typeof request.body === "string" ? request.body : "";
       try {
         const notice = await wechatPayGatewayOf(services, merchant).verifyNotification(headers, rawBody);
@@ -73,5 +74,47 @@ export function registerNotifyRoutes(app: FastifyInstance, services: AppServices
         throw err;
       }
     });
+
+    // a refund's end (REFUND.SUCCESS, REFUND.ABNORMAL, REFUND.CLOSED), for a refund sent with this address
+    scope.post<{ Params: { merchantId: string }; Body: string }>("/pay/notify/wechatpay/:merchantId/refund", async (request, reply) => {
+      const merchantId = request.params.merchantId;
+      const merchant = /^\d{1,32}$/.test(merchantId) ? await wechatPayMerchantById(services.db, merchantId) : undefined;
+      if (!merchant) return refuse(reply, 404, "unknown merchant");
+      try {
+        const notice = await wechatPayGatewayOf(services, merchant).verifyRefundNotification(lowerCaseHeaders(request.headers), typeof request.body === "string" ? request.body : "");
+        // the refund named must be one this merchant made for the payee it names, as for a payment
+        const [order] = await services.db
+          .select({ kind: paymentOrders.kind, merchantId: paymentOrders.merchantId, spMerchantId: paymentOrders.spMerchantId })
+          .from(paymentOrders)
+          .where(eq(paymentOrders.payNo, notice.payNo));
+        if (!order || order.merchantId !== notice.merchantId || (order.spMerchantId || order.merchantId) !== (notice.spMchid ?? notice.merchantId) || merchant.merchantId !== (notice.spMchid ?? notice.merchantId)) {
+          throw new PaymentMismatchError("refund notification names another merchant or order");
+        }
+        const applyRefund = paymentKind(order.kind)?.applyRefund;
+        const applied = applyRefund ? await applyRefund(services.db, notice, services.clock.now()) : false;
+        if (!applied) {
+          request.log.warn({ refundNo: notice.refundNo }, "refund notification for an unknown refund");
+          return refuse(reply, 404, "unknown refund");
+        }
+        return reply.status(204).send();
+      } catch (err) {
+        if (err instanceof GatewayVerificationError) {
+          request.log.warn({ err, merchantId }, "refund notification refused: not authentic");
+          return refuse(reply, 401, "verification failed");
+        }
+        if (err instanceof PaymentMismatchError) {
+          request.log.error({ err, merchantId }, "refund notification refused: it does not match its order");
+          return refuse(reply, 400, "order mismatch");
+        }
+        throw err;
+      }
+    });
   });
+}
+
+/** Header names in lower case, one value each, as the gateways read them. */
+function lowerCaseHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string | undefined> {
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(raw)) headers[name.toLowerCase()] = Array.isArray(value) ? value[0] : value;
+  return headers;
 }

@@ -9,11 +9,11 @@
  * is the same page.
  */
 import { randomBytes } from "node:crypto";
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, ne, sum } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fenToYuan } from "../../common/money";
 import type { Db } from "../db/client";
-import { paymentOrders, sandboxPayments } from "../db/schema";
+import { paymentOrders, sandboxPayments, sandboxRefunds } from "../db/schema";
 import type { Clock } from "../lib/clock";
 import { escapeHtml, phonePage } from "../lib/htmlPage";
 import { requestLanguage, translator, type Translate } from "../lib/i18n";
@@ -30,6 +30,7 @@ import {
   type PaymentNotice,
   type QrOrder,
   type QrOrderRequest,
+  type RefundNotice,
   type RefundRequest,
   type RefundResult,
   type SubMerchantPayee,
@@ -46,6 +47,8 @@ export function sandboxCodeUrl(origin: string, payNo: string): string {
 /** Neither WeChat nor a merchant key is behind the sandbox: its JSAPI parameters carry this instead of a signature. */
 const SANDBOX_PAY_SIGN = "SANDBOX";
 const SANDBOX_APP_ID = "sandbox";
+/** where the sandbox's refunds go, as WeChat Pay names a refund into the payer's change */
+const SANDBOX_REFUND_ACCOUNT = "支付用户零钱";
 
 /** The sandbox's transaction id of an order: the same for every confirm of it. */
 function sandboxTransactionId(payNo: string): string {
@@ -156,12 +159,48 @@ export class SandboxGateway implements PaymentGateway {
       .where(and(eq(paymentOrders.payNo, payNo), eq(paymentOrders.gateway, "sandbox"), ne(paymentOrders.status, "SUCCESS")));
   }
 
+  /**
+   * Refunds a paid order at once, into the payer's change, at most what was paid in all; the same refund number
+   * again answers the refund it names, as at WeChat Pay. The answer is acceptance: a query tells the end.
+   */
   async refund(request: RefundRequest): Promise<RefundResult> {
-    const order = await this.order(request.payNo);
-    if (!order || order.status !== "SUCCESS" || request.amountFen > order.totalFeeFen) {
-      throw new GatewayRequestError("sandbox: the order cannot be refunded", 400, "INVALID_REQUEST");
+    const order = await this.orderOf(request.payNo, request.subMchid === undefined ? undefined : { subMchid: request.subMchid });
+    const [known] = await this.db.select().from(sandboxRefunds).where(eq(sandboxRefunds.refundNo, request.refundNo));
+    if (known) {
+      if (known.payNo !== request.payNo || known.amountFen !== request.amountFen) throw new GatewayRequestError("sandbox: the refund number is taken", 400, "INVALID_REQUEST");
+      return { refundNo: known.refundNo, status: "PROCESSING", refundId: known.refundId };
     }
-    return { refundNo: request.refundNo, status: "SUCCESS", refundId: `SANDBOX${request.refundNo}` };
+    const paid = order.status === "SUCCESS" || (await this.payment(request.payNo)) !== undefined;
+    const [{ refunded }] = await this.db.select({ refunded: sum(sandboxRefunds.amountFen) }).from(sandboxRefunds).where(eq(sandboxRefunds.payNo, request.payNo));
+    if (!paid || request.totalFen !== order.totalFeeFen || request.amountFen < 1 || Number(refunded ?? 0) + request.amountFen > order.totalFeeFen) {
+      throw new GatewayRequestError("sandbox: the order cannot be refunded so much", 400, "INVALID_REQUEST");
+    }
+    const now = this.clock.now();
+    const refundId = `SANDBOXR${request.refundNo}`.slice(0, 64);
+    await this.db
+      .insert(sandboxRefunds)
+      .values({ refundNo: request.refundNo, payNo: request.payNo, refundId, amountFen: request.amountFen, status: "SUCCESS", createdAt: now, successTime: now })
+      .onConflictDoNothing();
+    return { refundNo: request.refundNo, status: "PROCESSING", refundId };
+  }
+
+  async queryRefund(refundNo: string, payee?: SubMerchantPayee): Promise<RefundResult> {
+    const [refund] = await this.db.select().from(sandboxRefunds).where(eq(sandboxRefunds.refundNo, refundNo));
+    if (refund && payee) await this.orderOf(refund.payNo, payee);
+    if (!refund) throw new GatewayRequestError("sandbox: no such refund", 404, "RESOURCE_NOT_EXISTS");
+    return {
+      refundNo,
+      status: refund.status as RefundResult["status"],
+      refundId: refund.refundId,
+      amountFen: refund.amountFen,
+      successTime: refund.successTime ?? undefined,
+      userReceivedAccount: SANDBOX_REFUND_ACCOUNT,
+    };
+  }
+
+  /** The sandbox tells a refund's end only to a query. */
+  async verifyRefundNotification(): Promise<RefundNotice> {
+    throw new GatewayVerificationError("sandbox: refunds are not notified");
   }
 
   /** The confirm body names the order ({"pay_no"}); the sandbox pays what the order asks, while it is payable. */

@@ -14,6 +14,7 @@ import { generateCode } from "../domains/renewals/codes";
 import { saveSiteSettings } from "../domains/site/siteSettings";
 import { seedFees } from "./fees";
 import { seedDemoFeeOrders } from "./feeOrders";
+import { seedDemoRefunds } from "./refunds";
 import { seedSchoolWorld, type WorldSchool } from "./schoolWorld";
 
 export const DEMO_PASSWORD = "demo1234";
@@ -181,6 +182,8 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
       .values({ sysid: sunrise, title: "Sunrise North Gate Pickup", address: "North Gate, 1 Sunrise Road" })
       .returning({ id: pickupPoints.id });
     await tx.insert(pickupPointUsers).values({ userId: pickup, pickupPointId: point.id });
+    // refunds of every state, asked and decided by these accounts, and a few duplicate payments refunded by themselves
+    await seedDemoRefunds(tx, world.map((s) => s.id), options.now);
   });
 }
 

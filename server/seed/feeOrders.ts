@@ -13,7 +13,7 @@ import { activities, bills, sandboxPayments, students } from "../db/schema";
 import { createFeeOrder, FEE_KIND } from "../domains/collection/feeOrders";
 import { numberPaidOrders } from "../domains/collection/receiptNumbers";
 import { applyPaidOrder } from "../payments/apply";
-import { ORDER_PAYABLE_MS, type OrderContext } from "../payments/orders";
+import { ORDER_PAYABLE_MS, type CreatedPaymentOrder, type OrderContext } from "../payments/orders";
 import { systemClock } from "../lib/clock";
 import { PaymentSecrets } from "../payments/secrets";
 import type { AppServices } from "../protocol/registry";
@@ -88,8 +88,9 @@ export async function seedFeeOrdersFor(tx: DbOrTx, plan: readonly (FeeOrderShare
            CASE WHEN fate = 'paid' THEN paid_at END, 'sandbox', CASE WHEN fate = 'paid' THEN 'SANDBOX' || pay_no END, made
     FROM seed_fee_orders ORDER BY made`);
   await tx.execute(sql`
-    INSERT INTO fee_order_lines (order_id, sort, bill_id, title, amount, sch_id, sysid)
-    SELECT o.id, 0, s.bill_id, s.title, s.amount, s.sch_id, s.sysid FROM seed_fee_orders s JOIN fee_orders o ON o.pay_no = s.pay_no`);
+    INSERT INTO fee_order_lines (order_id, sort, bill_id, title, amount, settled, sch_id, sysid)
+    SELECT o.id, 0, s.bill_id, s.title, s.amount, CASE WHEN s.fate = 'paid' THEN 'Y' ELSE 'N' END, s.sch_id, s.sysid
+    FROM seed_fee_orders s JOIN fee_orders o ON o.pay_no = s.pay_no`);
   await tx.execute(sql`
     INSERT INTO fee_order_events (order_id, sort, at, event, note, sch_id, sysid)
     SELECT o.id, 0, s.made, 'created', NULL, s.sch_id, s.sysid FROM seed_fee_orders s JOIN fee_orders o ON o.pay_no = s.pay_no
@@ -108,11 +109,23 @@ export async function seedFeeOrdersFor(tx: DbOrTx, plan: readonly (FeeOrderShare
 }
 
 /** What createFeeOrder needs of the server, for orders made by the seed (no request: no address, no user). */
-function seedContext(tx: DbOrTx, now: Date): OrderContext {
+export function seedContext(tx: DbOrTx, now: Date): OrderContext {
   const db = tx as Db;
   const services = { db, clock: systemClock, paymentSecrets: new PaymentSecrets(), paymentSandbox: true } as unknown as AppServices;
   const log = { error: () => undefined, warn: () => undefined, info: () => undefined } as unknown as OrderContext["log"];
   return { services, db, origin: process.env.PUBLIC_URL?.replace(/\/+$/, "") ?? "http://localhost:8080", now, log, auth: null };
+}
+
+/** A payer's order for these bills, made through the payer's own path (createFeeOrder) at `madeAt`. */
+export async function orderForBills(tx: DbOrTx, madeAt: Date, request: { studentId: number; schId: number; billIds: number[] }): Promise<CreatedPaymentOrder> {
+  return (await createFeeOrder(seedContext(tx, madeAt), request)).payment;
+}
+
+/** The payer pays the order in the sandbox at `paidAt`: the sandbox's record of the payment, then applyPaidOrder. */
+export async function paidAtSandbox(tx: DbOrTx, payment: CreatedPaymentOrder, paidAt: Date): Promise<void> {
+  const transactionId = `SANDBOX${payment.payNo}`;
+  await tx.insert(sandboxPayments).values({ payNo: payment.payNo, transactionId, amountFen: payment.totalFeeFen, paidAt });
+  await applyPaidOrder(tx as Db, { payNo: payment.payNo, gateway: "sandbox", amountFen: payment.totalFeeFen, merchantId: payment.merchantId, transactionId, paidAt, ip: "" }, paidAt);
 }
 
 /**
@@ -137,11 +150,8 @@ export async function seedDemoFeeOrders(tx: DbOrTx, schoolIds: readonly number[]
     for (const [i, bill] of waiting.entries()) {
       // paid an hour or so ago (an order left open would be closed by the closing job two hours later anyway)
       const madeAt = new Date(now.getTime() - (2 - i) * 40 * 60_000);
-      const { payment } = await createFeeOrder(seedContext(tx, madeAt), { studentId: bill.student_id, schId: bill.sch_id, billIds: [bill.id] });
-      const paidAt = new Date(madeAt.getTime() + 90_000);
-      const transactionId = `SANDBOX${payment.payNo}`;
-      await tx.insert(sandboxPayments).values({ payNo: payment.payNo, transactionId, amountFen: payment.totalFeeFen, paidAt });
-      await applyPaidOrder(tx as Db, { payNo: payment.payNo, gateway: "sandbox", amountFen: payment.totalFeeFen, merchantId: payment.merchantId, transactionId, paidAt, ip: "" }, paidAt);
+      const payment = await orderForBills(tx, madeAt, { studentId: bill.student_id, schId: bill.sch_id, billIds: [bill.id] });
+      await paidAtSandbox(tx, payment, new Date(madeAt.getTime() + 90_000));
     }
   }
   // last term's activity mostly paid, this term's half way

@@ -63,7 +63,7 @@ function useActionCall({ entity, action, record, onDone }: ActionProps) {
         url: action.name,
         method: "post",
         // in the tenant the user acts in, as every list call is
-        values: { ...scope(), ...values, id: record.id },
+        values: { ...scope(), ...values, [action.idField ?? "id"]: record.id },
         successNotification: false,
         errorNotification: false,
       })) as CustomAnswer<BaseRecord>;
@@ -72,7 +72,7 @@ function useActionCall({ entity, action, record, onDone }: ActionProps) {
       return false;
     }
     feedback().success(answer.message);
-    await refresh([entity.name]);
+    await refresh(action.creates ? [entity.name, action.creates] : [entity.name]);
     onDone?.();
     return true;
   };
@@ -188,7 +188,7 @@ export function BulkActionBar({ entity, actions, selected, onDone }: { entity: E
           continue;
         }
         try {
-          const res = await weapi(entity.apiPath ?? DEFAULT_API_PATH, action.name, { ...scope(), ...values, id: record.id }, { silent: true });
+          const res = await weapi(entity.apiPath ?? DEFAULT_API_PATH, action.name, { ...scope(), ...values, [action.idField ?? "id"]: record.id }, { silent: true });
           rows.push({ id: record.id, label, ok: res.return_code === "SUCCESS", message: res.return_msg });
         } catch (err) {
           rows.push({ id: record.id, label, ok: false, message: err instanceof Error ? err.message : String(err) });
@@ -198,7 +198,7 @@ export function BulkActionBar({ entity, actions, selected, onDone }: { entity: E
       setRunning(false);
     }
     setOutcomes({ action, rows });
-    await refresh([entity.name]);
+    await refresh(action.creates ? [entity.name, action.creates] : [entity.name]);
     onDone();
     return true;
   };

@@ -4,7 +4,9 @@
  * "WeChat Pay public key" pair, and pays orders by posting the encrypted, signed notification to notify_url.
  * The merchant can also act as service provider for the sub-merchants it serves (the partner API: Native and
  * JSAPI orders, query, close, and notifications naming sp_mchid and sub_mchid), with the real API's error bodies.
- * Tests can make it tamper with its next answer or with a notification.
+ * It takes refunds of either mode (the same out_refund_no again is the same refund), answers refund queries, and
+ * posts refund notifications once a test ends a refund. Tests can make it tamper with its next answer or with a
+ * notification.
  */
 import { createCipheriv, createSign, createVerify, generateKeyPairSync, randomBytes, type KeyObject } from "node:crypto";
 import http from "node:http";
@@ -64,7 +66,20 @@ export interface FakeOrder {
   state: "NOTPAY" | "SUCCESS" | "CLOSED" | "REFUND";
   transactionId?: string;
   successTime?: string;
-  refunds: { outRefundNo: string; refundFen: number; refundId: string }[];
+  refunds: FakeRefund[];
+}
+
+/** A refund the fake took: PROCESSING until a test ends it (finishRefund). */
+export interface FakeRefund {
+  outRefundNo: string;
+  refundFen: number;
+  refundId: string;
+  status: "PROCESSING" | "SUCCESS" | "ABNORMAL" | "CLOSED";
+  reason?: string;
+  notifyUrl?: string;
+  createTime: string;
+  successTime?: string;
+  userReceivedAccount?: string;
 }
 
 export interface SignedNotification {
@@ -273,6 +288,8 @@ export class FakeWechatPay {
       return order ? this.closeOrder(res, order) : this.orderNotExist(res);
     }
     if (req.method === "POST" && url.pathname === "/v3/refund/domestic/refunds") return this.refund(res, input);
+    const refundQuery = url.pathname.match(/^\/v3\/refund\/domestic\/refunds\/([^/]+)$/);
+    if (req.method === "GET" && refundQuery) return this.queryRefund(res, decodeURIComponent(refundQuery[1]!), url.searchParams.get("sub_mchid"));
     return this.error(res, 404, "NOT_FOUND", "no such API");
   }
 
@@ -390,20 +407,125 @@ export class FakeWechatPay {
     this.answer(res, 200, tradeType === "NATIVE" ? { code_url: kept.codeUrl } : { prepay_id: kept.prepayId });
   }
 
+  /** The order and refund under an out_refund_no, whichever order it refunds. */
+  private refundNamed(outRefundNo: string): { order: FakeOrder; refund: FakeRefund } | undefined {
+    for (const order of this.orders.values()) {
+      const refund = order.refunds.find((r) => r.outRefundNo === outRefundNo);
+      if (refund) return { order, refund };
+    }
+    return undefined;
+  }
+
+  /** A sub-merchant's order is reached only naming it; a direct order only naming none. */
+  private sameMerchant(order: FakeOrder, subMchid: unknown): boolean {
+    return order.subMchid === undefined ? subMchid === undefined || subMchid === null : subMchid === order.subMchid;
+  }
+
+  /** A refund as the refund and query calls answer it. */
+  private refundObject(order: FakeOrder, refund: FakeRefund): JsonObject {
+    return {
+      refund_id: refund.refundId,
+      out_refund_no: refund.outRefundNo,
+      transaction_id: order.transactionId,
+      out_trade_no: order.outTradeNo,
+      channel: "ORIGINAL",
+      user_received_account: refund.userReceivedAccount ?? "",
+      ...(refund.successTime ? { success_time: refund.successTime } : {}),
+      create_time: refund.createTime,
+      status: refund.status,
+      funds_account: "AVAILABLE",
+      amount: { total: order.totalFen, refund: refund.refundFen, payer_total: order.totalFen, payer_refund: refund.refundFen, settlement_refund: refund.refundFen, settlement_total: order.totalFen, discount_refund: 0, currency: "CNY" },
+    };
+  }
+
   private refund(res: http.ServerResponse, input: JsonObject): void {
     const order = this.orders.get(String(input.out_trade_no));
     const amount = (input.amount ?? {}) as JsonObject;
-    if (!order) return this.error(res, 404, "RESOURCE_NOT_EXISTS", "order does not exist");
+    if (!order || !this.sameMerchant(order, input.sub_mchid)) return this.error(res, 404, "RESOURCE_NOT_EXISTS", "订单不存在");
+    const outRefundNo = String(input.out_refund_no ?? "");
+    if (!/^[0-9A-Za-z_\-|*@]{1,64}$/.test(outRefundNo)) return this.error(res, 400, "PARAM_ERROR", "out_refund_no");
+    // the same number again is the same refund, never a second one
+    const known = this.refundNamed(outRefundNo);
+    if (known) {
+      if (known.order !== order || known.refund.refundFen !== amount.refund) return this.error(res, 400, "INVALID_REQUEST", "商户退款单号重复");
+      return this.answer(res, 200, this.refundObject(order, known.refund));
+    }
     if (order.state !== "SUCCESS" && order.state !== "REFUND") return this.error(res, 400, "INVALID_REQUEST", "order not paid");
-    const refunded = order.refunds.reduce((sum, r) => sum + r.refundFen, 0);
+    if (order.refunds.length >= 50) return this.error(res, 403, "FREQUENCY_LIMITED", "退款次数超过限制");
+    if (typeof input.reason === "string" && Buffer.byteLength(input.reason, "utf8") > 80) return this.error(res, 400, "PARAM_ERROR", "reason");
+    const refunded = order.refunds.filter((r) => r.status !== "CLOSED").reduce((sum, r) => sum + r.refundFen, 0);
     const refundFen = amount.refund;
     if (typeof refundFen !== "number" || refundFen <= 0 || amount.total !== order.totalFen || refundFen + refunded > order.totalFen || amount.currency !== "CNY") {
       return this.error(res, 400, "INVALID_REQUEST", "refund amount");
     }
-    const refund = { outRefundNo: String(input.out_refund_no), refundFen, refundId: `50${String(++this.sequence).padStart(30, "0")}` };
+    const refund: FakeRefund = {
+      outRefundNo,
+      refundFen,
+      refundId: `50${String(++this.sequence).padStart(30, "0")}`,
+      status: "PROCESSING",
+      ...(typeof input.reason === "string" ? { reason: input.reason } : {}),
+      ...(typeof input.notify_url === "string" ? { notifyUrl: input.notify_url } : {}),
+      createTime: chinaTime(this.clock.now()),
+    };
     order.refunds.push(refund);
     order.state = "REFUND";
-    this.answer(res, 200, { refund_id: refund.refundId, out_refund_no: refund.outRefundNo, status: "PROCESSING" });
+    this.answer(res, 200, this.refundObject(order, refund));
+  }
+
+  /** GET /v3/refund/domestic/refunds/{out_refund_no}?sub_mchid=: the refund, for the merchant that made it. */
+  private queryRefund(res: http.ServerResponse, outRefundNo: string, subMchid: string | null): void {
+    const found = this.refundNamed(outRefundNo);
+    if (!found || !this.sameMerchant(found.order, subMchid ?? undefined)) return this.error(res, 404, "RESOURCE_NOT_EXISTS", "退款单不存在");
+    this.answer(res, 200, this.refundObject(found.order, found.refund));
+  }
+
+  /** The gateway ends a refund: done into the payer's account, abnormal (a frozen card) or closed. */
+  finishRefund(outRefundNo: string, status: "SUCCESS" | "ABNORMAL" | "CLOSED", userReceivedAccount = "招商银行信用卡0403"): FakeRefund {
+    const found = this.refundNamed(outRefundNo);
+    if (!found) throw new Error(`fake WeChat Pay has no refund ${outRefundNo}`);
+    found.refund.status = status;
+    found.refund.userReceivedAccount = userReceivedAccount;
+    if (status === "SUCCESS") found.refund.successTime = chinaTime(this.clock.now());
+    return found.refund;
+  }
+
+  /** The encrypted, signed REFUND.{status} notification of a refund, posted to the refund's notify_url. */
+  refundNotification(outRefundNo: string, options: { tamper?: Tamper; refundFen?: number } = {}): SignedNotification {
+    const found = this.refundNamed(outRefundNo);
+    const notifyUrl = found?.refund.notifyUrl;
+    if (!found || !notifyUrl) throw new Error(`fake WeChat Pay has no refund ${outRefundNo} with a notify_url`);
+    const { order, refund } = found;
+    const merchants = order.subMchid === undefined ? { mchid: order.mchid } : { sp_mchid: order.mchid, sub_mchid: order.subMchid };
+    const resource = {
+      ...merchants,
+      out_trade_no: order.outTradeNo,
+      transaction_id: order.transactionId,
+      out_refund_no: refund.outRefundNo,
+      refund_id: refund.refundId,
+      refund_status: refund.status,
+      ...(refund.successTime ? { success_time: refund.successTime } : {}),
+      user_received_account: refund.userReceivedAccount ?? "",
+      amount: { total: order.totalFen, refund: options.refundFen ?? refund.refundFen, payer_total: order.totalFen, payer_refund: options.refundFen ?? refund.refundFen },
+    };
+    return this.signedNotice(notifyUrl, `REFUND.${refund.status}`, "退款状态", "refund", resource, options.tamper);
+  }
+
+  /** A notification as WeChat Pay posts it: the resource encrypted with the APIv3 key, the envelope signed. */
+  private signedNotice(url: string, eventType: string, summary: string, originalType: string, resource: unknown, tamper: Tamper | undefined): SignedNotification {
+    const nonce = randomBytes(6).toString("hex");
+    const cipher = createCipheriv("aes-256-gcm", Buffer.from(this.merchant.apiV3Key, "utf8"), Buffer.from(nonce, "utf8"));
+    cipher.setAAD(Buffer.from(originalType, "utf8"));
+    const ciphertext = Buffer.concat([cipher.update(JSON.stringify(resource), "utf8"), cipher.final(), cipher.getAuthTag()]).toString("base64");
+    const envelope = {
+      id: `EV-${randomBytes(8).toString("hex")}`,
+      create_time: chinaTime(this.clock.now()),
+      event_type: eventType,
+      resource_type: "encrypt-resource",
+      summary,
+      resource: { algorithm: "AEAD_AES_256_GCM", ciphertext, nonce, associated_data: originalType, original_type: originalType },
+    };
+    const signed = this.signedHeaders(JSON.stringify(envelope), tamper);
+    return { url, headers: { ...signed.headers, "content-type": "application/json" }, body: signed.body };
   }
 
   /** The merchant fields of a transaction: mchid, or the service provider's and the sub-merchant's. */
@@ -477,21 +599,7 @@ export class FakeWechatPay {
       // a trade that did not succeed still carries WeChat Pay's transaction id
       ...(options.tradeState ? { trade_state: options.tradeState, trade_state_desc: options.tradeState, transaction_id: order.transactionId ?? `4200${String(++this.sequence).padStart(24, "0")}` } : {}),
     };
-    const nonce = randomBytes(6).toString("hex");
-    const associatedData = "transaction";
-    const cipher = createCipheriv("aes-256-gcm", Buffer.from(this.merchant.apiV3Key, "utf8"), Buffer.from(nonce, "utf8"));
-    cipher.setAAD(Buffer.from(associatedData, "utf8"));
-    const ciphertext = Buffer.concat([cipher.update(JSON.stringify(transaction), "utf8"), cipher.final(), cipher.getAuthTag()]).toString("base64");
-    const envelope = {
-      id: `EV-${randomBytes(8).toString("hex")}`,
-      create_time: chinaTime(this.clock.now()),
-      event_type: "TRANSACTION.SUCCESS",
-      resource_type: "encrypt-resource",
-      summary: "支付成功",
-      resource: { algorithm: "AEAD_AES_256_GCM", ciphertext, nonce, associated_data: associatedData, original_type: "transaction" },
-    };
-    const signed = this.signedHeaders(JSON.stringify(envelope), options.tamper);
-    return { url: order.notifyUrl, headers: { ...signed.headers, "content-type": "application/json" }, body: signed.body };
+    return this.signedNotice(order.notifyUrl, "TRANSACTION.SUCCESS", "支付成功", "transaction", transaction, options.tamper);
   }
 
   /** Posts a notification to its notify_url, as WeChat Pay does; resolves to the merchant's answer. */

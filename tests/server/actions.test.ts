@@ -84,7 +84,7 @@ describeOnDatabases("record actions", (kind) => {
         for (const state of states.filter((s) => !action.from!.includes(s))) {
           const row = await recordIn(entity, account, state);
           const auditsBefore = await audited(action, row.id);
-          const res = await t.call(entity.apiPath ?? "adminapiv2", action.name, { id: row.id }, { token, headers: { "accept-language": "en" } });
+          const res = await t.call(entity.apiPath ?? "adminapiv2", action.name, { [action.idField ?? "id"]: row.id }, { token, headers: { "accept-language": "en" } });
           const where = `${action.name} as ${account.username} from ${state}`;
           expect(res.return_code, where).toBe("FAIL");
           expect(res.return_msg, where).toMatch(/is not possible: the record is /);
@@ -94,7 +94,7 @@ describeOnDatabases("record actions", (kind) => {
         }
         // from a state it starts from, the state check lets it through (its fields or its effect may still refuse)
         const row = await recordIn(entity, account, action.from![0]);
-        const res = await t.call(entity.apiPath ?? "adminapiv2", action.name, { id: row.id }, { token, headers: { "accept-language": "en" } });
+        const res = await t.call(entity.apiPath ?? "adminapiv2", action.name, { [action.idField ?? "id"]: row.id }, { token, headers: { "accept-language": "en" } });
         expect(res.return_msg, `${action.name} as ${account.username} from ${action.from![0]}`).not.toMatch(/is not possible: the record is /);
       }
     }

@@ -268,7 +268,9 @@ describeOnDatabases("authorisation matrix", (kind) => {
         });
         if (!foreignRow) continue;
         const token = await sessionOf(t, account);
-        const res = await t.call(operation.path, operation.method, { id: foreignRow.id, title: "Changed" }, { token });
+        // an action names its record by its own field (refundadd: order_id)
+        const idField = entity.actions?.find((action) => action.name === operation.method)?.idField ?? "id";
+        const res = await t.call(operation.path, operation.method, { [idField]: foreignRow.id, title: "Changed" }, { token });
         // an expired account is stopped before the record is looked for: that reveals nothing either
         const refusal = operation.effect === "write" && termExpired(account.auth, t.clock.now()) ? "api.term_expired" : "api.not_found";
         expect(res, `${label(operation)} as ${account.username} on ${entity.name} ${String(foreignRow.id)}`).toEqual({ return_code: "FAIL", return_msg: zh(refusal) });

@@ -54,8 +54,10 @@ function fieldsOf(operation: Operation<unknown>): string[] {
       names.add(field.name);
       if (field.filter === "range") names.add(`${field.name}_start`).add(`${field.name}_end`);
     }
-    // a record action's own fields (a reason, an amount)
-    for (const field of entity.actions?.find((action) => action.name === operation.method)?.fields ?? []) names.add(field.name);
+    // a record action's own fields (a reason, an amount) and the field naming its record (refundadd: order_id)
+    const action = entity.actions?.find((a) => a.name === operation.method);
+    for (const field of action?.fields ?? []) names.add(field.name);
+    if (action?.idField) names.add(action.idField);
   }
   return [...names];
 }

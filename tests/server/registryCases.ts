@@ -154,8 +154,10 @@ export async function tenantData(t: TestApp): Promise<TenantData> {
   }
   // accounts by their names (a username such as "school" is a word the answers use for other things too);
   // an operator's are the platform's
-  for (const user of await t.db.select({ name: users.name, userType: users.userType, sysid: users.sysid, schid: users.schid }).from(users)) {
+  for (const user of await t.db.select({ username: users.username, name: users.name, userType: users.userType, sysid: users.sysid, schid: users.schid }).from(users)) {
     hold(user.name, user.userType === "system" || user.sysid === null ? null : { sysid: user.sysid, schid: user.schid });
+    // a record naming who did something (a refund's applied_by) holds a username: no tenant's own word either
+    holders.set(user.username, SHARED);
   }
   const names = new Map<string, Owner>();
   for (const [text, owner] of holders) if (owner !== SHARED) names.set(text, owner);

@@ -31,7 +31,7 @@ export interface TestApp {
 
 export async function createTestApp(
   kind: TestDatabaseKind,
-  options: { seed?: boolean; throttle?: ThrottleRules; rateLimit?: AppOptions["rateLimit"]; bodyLimit?: number; staticDir?: string | null; paymentKey?: AppOptions["paymentKey"]; paymentSandbox?: boolean; wechatOAuth?: AppOptions["wechatOAuth"] } = {},
+  options: { seed?: boolean; throttle?: ThrottleRules; rateLimit?: AppOptions["rateLimit"]; bodyLimit?: number; staticDir?: string | null; paymentKey?: AppOptions["paymentKey"]; paymentSandbox?: boolean; wechatOAuth?: AppOptions["wechatOAuth"]; publicUrl?: string } = {},
 ): Promise<TestApp> {
   // the demo data as seeded at TEST_NOW, made once for the whole run
   const testDb = await createTestDatabase(kind, (options.seed ?? true) ? "seeded" : "migrated");
@@ -48,6 +48,7 @@ export async function createTestApp(
     paymentKey: options.paymentKey,
     paymentSandbox: options.paymentSandbox,
     wechatOAuth: options.wechatOAuth,
+    publicUrl: options.publicUrl,
     logger: false,
   });
   const call: TestApp["call"] = async (path, method, payload = {}, callOptions = {}) => {

@@ -23,6 +23,7 @@ import { createPaymentOrder, type ChannelPayee, type CreatedPaymentOrder, type N
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import { collectionSettings, schoolChannel } from "../fees";
 import { nextReceiptNo } from "./receiptNumbers";
+import { applyRefundResult, refundDuplicatePayment } from "./refunds";
 
 export const FEE_KIND = "fee";
 export const CLOSE_SIBLING_ORDERS = "collection.close_sibling_orders";
@@ -65,6 +66,13 @@ export async function settleFeeOrder(tx: DbOrTx, payNo: string, paid: { transact
         RETURNING ${bills}.id`,
   );
   const duplicate = paidBills.length < held.length;
+  // the lines whose bills this order paid; the others (a duplicate payment's) are refunded below
+  if (paidBills.length > 0) {
+    await tx
+      .update(feeOrderLines)
+      .set({ settled: "Y" })
+      .where(and(eq(feeOrderLines.order_id, order.id), inArray(feeOrderLines.bill_id, paidBills.map((b) => Number(b.id)))));
+  }
   // a duplicate is money paid too: it gets its voucher number; taken after the bills' locks, the counter's is held last
   const receiptNo = order.receipt_no ?? (await nextReceiptNo(tx, order.sch_id, paid.paidAt));
   await tx
@@ -81,6 +89,8 @@ export async function settleFeeOrder(tx: DbOrTx, payNo: string, paid: { transact
       sysid: order.sysid,
       schId: order.sch_id,
     });
+    // what it paid for bills already paid goes back by itself
+    await refundDuplicatePayment(tx, order.id, now);
   }
   const ids = paidBills.map((b) => Number(b.id));
   if (ids.length > 0) {
@@ -110,6 +120,9 @@ export const FEE_PAYMENT: PaymentKind = {
       .where(and(eq(feeOrders.pay_no, order.payNo), eq(feeOrders.status, "unpaid")))
       .returning();
     if (closed) await addOrderEvent(tx, closed, "closed", now);
+  },
+  async applyRefund(db, result, now) {
+    return (await applyRefundResult(db, result, now, "notification")) !== null;
   },
 };
 

@@ -1,8 +1,10 @@
 /**
  * Fee collection's server side: the effects of its declared actions, the bills of students joining a targeted
- * class, the activity board and the job opening and closing activities at their dates.
+ * class, the activity board, the job opening and closing activities at their dates, and refunds.
  */
 import { activityAct, billAdjust, billWaive } from "../../../catalogue/collection";
+import { refundAdd } from "../../../catalogue/collectionOrders";
+import { refundReview } from "../../../catalogue/collectionRefunds";
 import type { ActionEffects } from "../../engine/actions";
 import type { EntityHooksByName } from "../../engine/hooks";
 import { jobKinds, registerJobKind } from "../../jobs/registry";
@@ -16,6 +18,7 @@ import { activityFormHooks, payEndActionHooks, registerPayEndActionBind } from "
 import { registerPayerApi } from "./payerApi";
 import { PRUNE_PAYER_TICKETS, PRUNE_PAYER_TICKETS_EVERY_SECONDS, prunePayerTickets } from "./payerTickets";
 import { qrChannelHooks } from "./qrChannels";
+import { refundAddEffect, refundReviewEffect, SEND_REFUND, sendRefundJob, SYNC_REFUNDS, SYNC_REFUNDS_EVERY_SECONDS, syncRefundsJob } from "./refunds";
 import { registerVoucherOperations } from "./vouchers";
 
 export function collectionEffects(schoolChannel: SchoolChannelLookup): ActionEffects {
@@ -23,6 +26,8 @@ export function collectionEffects(schoolChannel: SchoolChannelLookup): ActionEff
     [activityAct.name]: activityActEffect(schoolChannel),
     [billWaive.name]: billWaiveEffect,
     [billAdjust.name]: billAdjustEffect,
+    [refundAdd.name]: refundAddEffect,
+    [refundReview.name]: refundReviewEffect,
   };
 }
 
@@ -44,5 +49,8 @@ export function registerCollectionOperations(registry: OperationRegistry, school
   registerPayerApi(registry);
   registerVoucherOperations(registry);
   if (!jobKinds.get(CLOSE_SIBLING_ORDERS)) registerJobKind(CLOSE_SIBLING_ORDERS, closeSiblingOrders, { maxAttempts: 10, retryDelaySeconds: 30 });
+  // refunds: sent once accepted, then asked after until they end
+  if (!jobKinds.get(SEND_REFUND)) registerJobKind(SEND_REFUND, sendRefundJob, { maxAttempts: 1 });
+  if (!jobKinds.get(SYNC_REFUNDS)) registerJobKind(SYNC_REFUNDS, syncRefundsJob, { everySeconds: SYNC_REFUNDS_EVERY_SECONDS });
   if (!jobKinds.get(PRUNE_PAYER_TICKETS)) registerJobKind(PRUNE_PAYER_TICKETS, prunePayerTickets, { everySeconds: PRUNE_PAYER_TICKETS_EVERY_SECONDS });
 }

@@ -13,6 +13,7 @@ import {
   type PaymentNotice,
   type QrOrder,
   type QrOrderRequest,
+  type RefundNotice,
   type RefundRequest,
   type RefundResult,
   type SubMerchantPayee,
@@ -24,6 +25,8 @@ import { decryptResource, verifySignedMessage, type PlatformKey, type RequestSig
 import { DESCRIPTION_MAX_BYTES, directTransactionSchema, parseAnswer, parseTransaction, rfc3339China, tradeQueryOf, truncateUtf8 } from "./transactions";
 
 export const WECHATPAY_API_BASE = "https://api.mch.weixin.qq.com";
+/** a refund's reason, as WeChat Pay takes it */
+const REFUND_REASON_MAX_BYTES = 80;
 
 /** A merchant's credentials, secrets decrypted (server/payments/merchants.ts builds it from the stored row). */
 export interface WechatPayConfig {
@@ -44,20 +47,64 @@ export interface WechatPayConfig {
 }
 
 const nativeOrderSchema = z.object({ code_url: z.string().min(1) });
-const refundSchema = z.object({ out_refund_no: z.string(), refund_id: z.string().optional(), status: z.enum(["SUCCESS", "PROCESSING", "ABNORMAL", "CLOSED"]) });
+const REFUND_STATES = ["SUCCESS", "PROCESSING", "ABNORMAL", "CLOSED"] as const;
 
-const notificationSchema = z.object({
-  id: z.string(),
-  event_type: z.string(),
-  resource_type: z.literal("encrypt-resource"),
-  resource: z.object({
-    algorithm: z.string(),
-    ciphertext: z.string(),
-    nonce: z.string(),
-    associated_data: z.string().optional(),
-    original_type: z.literal("transaction"),
-  }),
+/** A refund as the refund and query calls answer it. */
+const refundSchema = z.object({
+  out_refund_no: z.string(),
+  refund_id: z.string().optional(),
+  status: z.enum(REFUND_STATES),
+  success_time: z.string().optional(),
+  user_received_account: z.string().optional(),
+  amount: z.object({ refund: z.number().int() }).partial().optional(),
 });
+
+/** A refund as its notification carries it (refund_status, and the merchants of its mode). */
+const refundNoticeSchema = z.object({
+  mchid: z.string().optional(),
+  sp_mchid: z.string().optional(),
+  sub_mchid: z.string().optional(),
+  out_trade_no: z.string(),
+  out_refund_no: z.string(),
+  refund_id: z.string().optional(),
+  refund_status: z.enum(REFUND_STATES),
+  success_time: z.string().optional(),
+  user_received_account: z.string().optional(),
+  amount: z.object({ refund: z.number().int() }).partial().optional(),
+});
+
+function notificationSchema(originalType: "transaction" | "refund") {
+  return z.object({
+    id: z.string(),
+    event_type: z.string(),
+    resource_type: z.literal("encrypt-resource"),
+    resource: z.object({
+      algorithm: z.string(),
+      ciphertext: z.string(),
+      nonce: z.string(),
+      associated_data: z.string().optional(),
+      original_type: z.literal(originalType),
+    }),
+  });
+}
+const notificationSchemas = { transaction: notificationSchema("transaction"), refund: notificationSchema("refund") };
+
+/** A time of WeChat Pay (RFC 3339), or undefined when absent or unreadable. */
+function gatewayTime(text: string | undefined): Date | undefined {
+  const at = text ? new Date(text) : undefined;
+  return at && !Number.isNaN(at.getTime()) ? at : undefined;
+}
+
+function refundResultOf(refund: z.infer<typeof refundSchema>): RefundResult {
+  return {
+    refundNo: refund.out_refund_no,
+    status: refund.status,
+    refundId: refund.refund_id,
+    amountFen: refund.amount?.refund,
+    successTime: gatewayTime(refund.success_time),
+    userReceivedAccount: refund.user_received_account,
+  };
+}
 
 export class WechatPayGateway implements PaymentGateway {
   readonly name = "wechatpay" as const;
@@ -113,21 +160,29 @@ export class WechatPayGateway implements PaymentGateway {
 
   async refund(request: RefundRequest): Promise<RefundResult> {
     const { body } = await this.client.request("POST", "/v3/refund/domestic/refunds", {
+      ...(request.subMchid === undefined ? {} : { sub_mchid: request.subMchid }),
       out_trade_no: request.payNo,
       out_refund_no: request.refundNo,
-      reason: request.reason,
-      notify_url: request.notifyUrl,
+      ...(request.reason ? { reason: truncateUtf8(request.reason, REFUND_REASON_MAX_BYTES) } : {}),
+      ...(request.notifyUrl ? { notify_url: request.notifyUrl } : {}),
       amount: { refund: request.amountFen, total: request.totalFen, currency: "CNY" },
     });
-    const refund = parseAnswer(refundSchema, body, "refund");
-    return { refundNo: refund.out_refund_no, status: refund.status, refundId: refund.refund_id };
+    return this.checkedRefund(parseAnswer(refundSchema, body, "refund"), request.refundNo);
   }
 
-  /**
-   * A notification of either mode: a service-provider one (sp_mchid, sub_mchid) reports the sub-merchant as the
-   * payee and the service provider as spMchid; whoever receives it checks both against the order.
-   */
-  async verifyNotification(headers: Readonly<Record<string, string | undefined>>, rawBody: string): Promise<PaymentNotice> {
+  async queryRefund(refundNo: string, payee?: SubMerchantPayee): Promise<RefundResult> {
+    const query = payee ? `?sub_mchid=${encodeURIComponent(payee.subMchid)}` : "";
+    const { body } = await this.client.request("GET", `/v3/refund/domestic/refunds/${encodeURIComponent(refundNo)}${query}`);
+    return this.checkedRefund(parseAnswer(refundSchema, body, "refund query"), refundNo);
+  }
+
+  private checkedRefund(refund: z.infer<typeof refundSchema>, refundNo: string): RefundResult {
+    if (refund.out_refund_no !== refundNo) throw new GatewayVerificationError("refund answer names another refund");
+    return refundResultOf(refund);
+  }
+
+  /** The decrypted resource of an authentic, fresh notification of the given type. */
+  private notificationResource(headers: Readonly<Record<string, string | undefined>>, rawBody: string, type: "transaction" | "refund"): unknown {
     verifySignedMessage(headers, rawBody, this.platformKey, this.clock.now());
     let envelope: unknown;
     try {
@@ -135,16 +190,37 @@ export class WechatPayGateway implements PaymentGateway {
     } catch {
       throw new GatewayVerificationError("notification is not JSON");
     }
-    const notification = notificationSchema.safeParse(envelope);
-    if (!notification.success) throw new GatewayVerificationError("notification is not a transaction notice");
-    let transactionJson: unknown;
+    const notification = notificationSchemas[type].safeParse(envelope);
+    if (!notification.success) throw new GatewayVerificationError(`notification is not a ${type} notice`);
     try {
-      transactionJson = JSON.parse(decryptResource(notification.data.resource, this.config.apiV3Key));
+      return JSON.parse(decryptResource(notification.data.resource, this.config.apiV3Key));
     } catch (err) {
       if (err instanceof GatewayVerificationError) throw err;
       throw new GatewayVerificationError("notification resource is not JSON");
     }
-    const transaction = parseTransaction(transactionJson);
+  }
+
+  /** A refund's notification: REFUND.SUCCESS, REFUND.ABNORMAL or REFUND.CLOSED, of either mode. */
+  async verifyRefundNotification(headers: Readonly<Record<string, string | undefined>>, rawBody: string): Promise<RefundNotice> {
+    const parsed = refundNoticeSchema.safeParse(this.notificationResource(headers, rawBody, "refund"));
+    if (!parsed.success) throw new GatewayVerificationError("notification resource lacks the refund facts");
+    const refund = parsed.data;
+    const merchantId = refund.sub_mchid ?? refund.mchid;
+    if (!merchantId) throw new GatewayVerificationError("notification resource names no merchant");
+    return {
+      ...refundResultOf({ ...refund, status: refund.refund_status }),
+      payNo: refund.out_trade_no,
+      merchantId,
+      spMchid: refund.sp_mchid,
+    };
+  }
+
+  /**
+   * A notification of either mode: a service-provider one (sp_mchid, sub_mchid) reports the sub-merchant as the
+   * payee and the service provider as spMchid; whoever receives it checks both against the order.
+   */
+  async verifyNotification(headers: Readonly<Record<string, string | undefined>>, rawBody: string): Promise<PaymentNotice> {
+    const transaction = parseTransaction(this.notificationResource(headers, rawBody, "transaction"));
     const trade = transaction && tradeQueryOf(transaction);
     if (!trade || trade.amountFen === undefined || !trade.transactionId || !trade.merchantId) {
       throw new GatewayVerificationError("notification resource lacks the transaction facts");

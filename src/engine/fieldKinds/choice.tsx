@@ -1,5 +1,6 @@
 /** Choice kinds: one of the declared options (enum), yes/no and a record's status ('1' in use, '0' disabled). */
-import { Radio, Select, Tag } from "antd";
+import { QuestionCircleOutlined } from "@ant-design/icons";
+import { Radio, Select, Tag, Tooltip } from "antd";
 import type { FieldDecl } from "../../../common/catalogue";
 import { rolesFromCookies } from "../../../providers/session";
 import { useSessionUser } from "../../lib/session";
@@ -37,10 +38,21 @@ function OptionFilter(props: ControlProps) {
   return <OptionSelect {...props} block={props.block ?? false} />;
 }
 
-/** A state (an option with a tone) is a tag of its colour; any other choice is its label. */
+/**
+ * A state (an option with a tone) is a tag of its colour, and a state with a hint (what to do about an abnormal
+ * refund) shows it on hover or tap; any other choice is its label.
+ */
 function optionDisplay(field: FieldDecl, value: unknown, t: Translate) {
-  const tone = field.options?.find((o) => o.value === String(value))?.tone;
-  return tone ? <Tag color={tone}>{optionLabel(field, value, t)}</Tag> : optionLabel(field, value, t);
+  const option = field.options?.find((o) => o.value === String(value));
+  if (!option?.tone) return optionLabel(field, value, t);
+  if (!option.hint) return <Tag color={option.tone}>{t(option.label)}</Tag>;
+  return (
+    <Tooltip title={t(option.hint)} trigger={["hover", "click"]}>
+      <Tag color={option.tone} style={{ cursor: "help" }} data-testid={`state-hint-${option.value}`}>
+        {t(option.label)} <QuestionCircleOutlined />
+      </Tag>
+    </Tooltip>
+  );
 }
 
 export const enumKind: UiFieldKind = {
