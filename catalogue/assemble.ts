@@ -22,6 +22,17 @@ export function assembleCatalogue(domains: Record<string, CatalogueDomain>, tree
       bindings.set(route, { domain, page });
     }
   }
+  // the records listed on a record's page (an order's refunds) are of a declared entity, referring to it by a field
+  const declared = Object.values(domains).flatMap((d) => d.entities);
+  for (const entity of declared) {
+    for (const related of entity.related ?? []) {
+      const other = declared.find((e) => e.name === related.entity);
+      const field = other?.fields.find((f) => f.name === related.field);
+      if (!field || field.type !== "ref" || field.ref?.entity !== entity.name) {
+        throw new Error(`catalogue: ${entity.name} lists related ${related.entity} records by ${related.field}, which is no reference of a declared entity to it`);
+      }
+    }
+  }
   const operations = assembleOperations(domains, entityDomain);
   const settings = declaredOnce(domains, "settings", (d) => d.settings ?? []);
   const reports = declaredOnce(domains, "report", (d) => d.reports ?? []);

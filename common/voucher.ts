@@ -1,3 +1,16 @@
+/** A done refund of a voucher's order, as its refund receipt shows it. */
+export interface RefundReceipt {
+  refund_no: string;
+  amount: string;
+  amount_in_words: string;
+  reason: string;
+  success_time: string;
+  /** where the money went back: "支付用户零钱", "招商银行信用卡0403" */
+  user_received_account: string;
+  /** the gateway's refund id */
+  refund_id: string;
+}
+
 /** A payment voucher as `orderprint` answers it, shared by the server that makes it and the page that prints it. */
 export interface Voucher {
   id: number;
@@ -17,6 +30,8 @@ export interface Voucher {
   gateway: string;
   status: string;
   refunded_amount: string;
-  /** "Y": it paid bills another order had paid, and is to be refunded */
+  /** "Y": it paid bills another order had paid, and is refunded by itself */
   duplicate: string;
+  /** the order's done refunds, each printed as a refund receipt after the voucher */
+  refunds: RefundReceipt[];
 }

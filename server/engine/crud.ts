@@ -582,12 +582,9 @@ class EntityCrud {
    * the tenant's conditions.
    */
   private stateTotalsRead(ctx: OperationContext, scope: Scope) {
-    const table = stateTotalsTable(this.entity);
+    // the totals carry the entity's tenant columns: the entity's tenant conditions apply to them as they are
     const values = new StatementValues();
-    const where = and(...tenantFilter(scope, { sysid: this.tenant.sysid ? tableColumn(table, this.tenant.sysid) : undefined, schid: this.tenant.schid ? tableColumn(table, this.tenant.schid) : undefined }, {
-      bind: (part, value) => values.bind(part, value),
-      onNoSchool: () => values.mark("no school"),
-    })) ?? sql`true`;
+    const where = and(...entityTenantConditions(this.entity, stateTotalsTable(this.entity), ctx, scope, values)) ?? sql`true`;
     const statement = this.stateTotalsStatements.get(ctx.db, values.shape, () => this.stateTotalsStatement(ctx.db, where, values.shape));
     return { statement, values };
   }

@@ -3,7 +3,7 @@
  * (added, removed, the total they give kept in view) and shown as a table on its detail page; and the records of
  * other entities that point at a record (RelatedDecl), listed under its details.
  */
-import { Button, Card, Form, Modal, Select, Space, Table, Typography } from "antd";
+import { Button, Card, Form, Modal, Select, Space, Table, Typography, type TableColumnsType } from "antd";
 import { DeleteOutlined, ImportOutlined, PlusOutlined } from "@ant-design/icons";
 import { useList, usePermissions, useTranslation, type BaseRecord } from "@refinedev/core";
 import { useState } from "react";
@@ -11,6 +11,7 @@ import type { ChildDecl, EntityDecl, FieldDecl, RelatedDecl } from "../../common
 import { hasAnyRole } from "../../common/roleKeys";
 import { fenToYuan, yuanToFen } from "../../common/money";
 import { entityByName } from "../../resources.config";
+import { ActionButton, actionAllowed, useEntityActions } from "./EntityActions";
 import { displayValue, FieldControl, fieldRules, inForm, valueProps, type Translate } from "./fields";
 
 function childEntity(decl: ChildDecl): EntityDecl {
@@ -208,11 +209,16 @@ export function ChildRowsTable({ decl, rows }: { decl: ChildDecl; rows: readonly
   );
 }
 
-/** The newest records of another entity pointing at this one (an activity's bills), with their list's total. */
+/**
+ * The newest records of another entity pointing at this one (an activity's bills, an order's refunds), with their
+ * list's total and the actions their states and the user's roles allow (a refund request's review).
+ */
 export function RelatedRecords({ decl, id }: { decl: RelatedDecl; id: string | number }) {
   const { translate } = useTranslation();
   const t: Translate = (key, options) => translate(key, options);
   const entity = entityByName(decl.entity);
+  // the catalogue's assembly checks every related entity: a missing one is a programming error
+  if (!entity) throw new Error(`related records of an undeclared entity: ${decl.entity}`);
   // read by the entity's name: no page of its own needs to show it
   const { result, query } = useList<BaseRecord>({
     resource: decl.entity,
@@ -220,19 +226,25 @@ export function RelatedRecords({ decl, id }: { decl: RelatedDecl; id: string | n
     pagination: { currentPage: 1, pageSize: 10 },
     errorNotification: false,
   });
-  if (!entity) return null;
+  const actions = useEntityActions(entity);
   const fields = entity.fields.filter((f) => f.list && f.name !== decl.field);
+  const columns: TableColumnsType<BaseRecord> = fields.map((f) => ({ key: f.name, dataIndex: f.name, title: translate(f.label), render: (value: unknown, row: BaseRecord) => displayValue(f, value, t, row) }));
+  if (actions.length > 0) {
+    columns.push({
+      key: "actions",
+      title: translate("crud.actions"),
+      render: (_: unknown, row: BaseRecord) => (
+        <Space size={4}>
+          {actions.filter((action) => actionAllowed(entity, action, row)).map((action) => (
+            <ActionButton key={action.name} entity={entity} action={action} record={row} />
+          ))}
+        </Space>
+      ),
+    });
+  }
   return (
     <Card size="small" title={`${translate(decl.label)} (${result.total ?? 0})`} style={{ marginTop: 16 }} data-testid={`related-${decl.entity}`}>
-      <Table<BaseRecord>
-        size="small"
-        rowKey="id"
-        loading={query.isLoading}
-        pagination={false}
-        scroll={{ x: "max-content" }}
-        dataSource={[...result.data]}
-        columns={fields.map((f) => ({ key: f.name, dataIndex: f.name, title: translate(f.label), render: (value: unknown, row: BaseRecord) => displayValue(f, value, t, row) }))}
-      />
+      <Table<BaseRecord> size="small" rowKey="id" loading={query.isLoading} pagination={false} scroll={{ x: "max-content" }} dataSource={[...result.data]} columns={columns} />
     </Card>
   );
 }

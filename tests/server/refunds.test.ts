@@ -12,7 +12,9 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { fenToYuan } from "../../common/money";
 import { queryRows } from "../../server/db/client";
 import { auditLog, bills, feeOrderEvents, feeOrderLines, feeOrders, feeRefunds, jobs, paymentChannels, schoolChannels, schools } from "../../server/db/schema";
+import type { Voucher } from "../../common/voucher";
 import { describeOnDatabases } from "../helpers/db";
+import { pdfPageTexts } from "../helpers/pdfText";
 import { platformServiceProvider, type FakeWechatPay, type SignedNotification } from "../helpers/fakeWechatPay";
 import { billOf, confirmSandbox, feeOrderOf, findStudent, payBills, payerWorld, unpaidStudents, type PayerWorld, type Row } from "./payerSupport";
 import { createTestApp, type TestApp } from "./support";
@@ -94,6 +96,19 @@ describeOnDatabases("refunds", (kind) => {
     const again = await call("svc", "refundadd", { order_id: order.id, amount: "0.01", reason: "Again" });
     expect(again.return_code).toBe("FAIL");
     expect(again.return_msg).toMatch(/is not possible: the record is Refunded/);
+
+    // the order's voucher is followed by a receipt of each done refund, on screen and in the PDF
+    const printed = await call("svc", "orderprint", { id: order.id });
+    expect((printed.data?.items as Voucher).refunds.map((r) => [r.refund_no, r.amount, r.user_received_account])).toEqual([
+      [`${order.pay_no}R01`, fenToYuan(part), "支付用户零钱"],
+      [`${order.pay_no}R02`, fenToYuan(order.amount - part), "支付用户零钱"],
+    ]);
+    const pdf = await call("svc", "orderprintpdf", { id: order.id });
+    const pages = pdfPageTexts(Buffer.from((pdf.data?.items as { content_base64: string }).content_base64, "base64"));
+    expect(pages.length).toBe(3);
+    expect(pages[1]).toContain("Refund receipt");
+    expect(pages[1]).toContain(`${order.pay_no}R01`);
+    expect(pages[2]).toContain(fenToYuan(order.amount - part));
 
     // the lists read them: the refund list, the order's tabs
     const listed = await call("svc", "refundlist", { order_id: order.id });

@@ -106,11 +106,9 @@ export const refundReviewEffect: ActionEffect = async ({ ctx, tx, row: refund, i
   checkFieldRelations(ctx, refundReview.fields ?? [], input);
   const decided = { reviewed_by: ctx.auth!.username, review_reason: (input.reason as string | null) ?? null };
   if (input.result === "reject") return { changes: { ...decided, status: "rejected" }, messageKey: "refunds.rejected" };
-  // numbered under the order's lock, as a provider's own refund is
+  // numbered under the order's lock, as a provider's own refund is; its amount was held back when it was asked
   const order = await lockOrder(tx, Number(refund.order_id));
   const held = await refundsOfOrder(tx, order.id);
-  // the request was held back when it was made, so the order holds it still: checked all the same
-  if (held.committed > order.amount) throw actionFieldFailure(ctx, "result", "refunds.errors.over_remaining", { remaining: fenToYuan(Math.max(0, order.amount - held.committed + Number(refund.amount))) });
   await queueSending(tx, Number(refund.id), ctx.now);
   return { changes: { ...decided, status: "processing", refund_no: nextRefundNo(order.pay_no, held.numbered) }, messageKey: "refunds.approved" };
 };

@@ -4,7 +4,8 @@
  * - `orderprint` {id} or {ids: up to 100}: the voucher of each paid order: `receipt_no`, the school and the
  *   provider's voucher title line, the student, the class, the items (the order's lines), `amount`,
  *   `amount_in_words` (人民币大写), `paid_at`, `transaction_id`. `{id}` answers the voucher as `data.items`, `{ids}` the
- *   vouchers in the order asked.
+ *   vouchers in the order asked. Each voucher carries its order's done refunds (`refunds`), printed as refund
+ *   receipts after it.
  * - `orderprintpdf`, the same payload: the vouchers as a PDF file, one A5 page each (answered as an export is).
  *
  * Both for exactly the roles that read orders, within the caller's tenant as `orderinfo` is (an order outside it
@@ -13,14 +14,14 @@
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Voucher } from "../../../common/voucher";
+import type { RefundReceipt, Voucher } from "../../../common/voucher";
 import { ORDER_READERS, orderEntity, PAID_ORDER_STATES } from "../../../catalogue/collectionOrders";
 import { amountInWords } from "../../../common/amountInWords";
 import { fenToYuan } from "../../../common/money";
 import { businessTime } from "../../../common/term";
 import { writeAudit } from "../../auth/audit";
 import { resolveScope } from "../../auth/scope";
-import { classes, feeOrderLines, feeOrders, grades, schools, students } from "../../db/schema";
+import { classes, feeOrderLines, feeOrders, feeRefunds, grades, schools, students } from "../../db/schema";
 import { entityTenantConditions } from "../../engine/crud";
 import type { Translate } from "../../lib/i18n";
 import { ApiFailure, notFound } from "../../protocol/envelope";
@@ -79,6 +80,20 @@ async function readVouchers(ctx: OperationContext, ids: readonly number[]): Prom
     .from(feeOrderLines)
     .where(inArray(feeOrderLines.order_id, [...ids]))
     .orderBy(asc(feeOrderLines.order_id), asc(feeOrderLines.sort), asc(feeOrderLines.id));
+  const refunds = await ctx.db
+    .select()
+    .from(feeRefunds)
+    .where(and(inArray(feeRefunds.order_id, [...ids]), eq(feeRefunds.status, "success")))
+    .orderBy(asc(feeRefunds.order_id), asc(feeRefunds.id));
+  const receiptOf = (refund: (typeof refunds)[number]): RefundReceipt => ({
+    refund_no: refund.refund_no ?? "",
+    amount: fenToYuan(refund.amount),
+    amount_in_words: amountInWords(refund.amount),
+    reason: refund.reason,
+    success_time: (refund.success_time ?? refund.created_at).toISOString(),
+    user_received_account: refund.user_received_account ?? "",
+    refund_id: refund.refund_id ?? "",
+  });
   const titles = new Map<number, string>();
   for (const sysid of new Set(rows.map((row) => row.sysid))) titles.set(sysid, (await collectionSettings(ctx.db, sysid)).voucherTitle);
 
@@ -106,6 +121,7 @@ async function readVouchers(ctx: OperationContext, ids: readonly number[]): Prom
       status: row.status,
       refunded_amount: fenToYuan(row.refunded_amount ?? 0),
       duplicate: row.duplicate,
+      refunds: refunds.filter((refund) => refund.order_id === id).map(receiptOf),
     };
   });
   return { vouchers, schools: perSchool };
@@ -197,9 +213,55 @@ function voucherPage(v: Voucher, t: Translate): PdfPage {
   return page;
 }
 
+/** A done refund's receipt on an A5 page: the school, the refund's number and time, its payment, amount and reason. */
+function refundPage(v: Voucher, r: RefundReceipt, t: Translate): PdfPage {
+  const page = new PdfPage();
+  const left = 32;
+  const right = A5_WIDTH - 32;
+  const width = right - left;
+  const label = (key: string) => t(`collection.voucher.${key}`);
+  let y = A5_HEIGHT - 56;
+  page.text(v.school, A5_WIDTH / 2, y, 17, { align: "center", maxWidth: width });
+  y -= 24;
+  page.text(label("refund_title"), A5_WIDTH / 2, y, 12.5, { align: "center", maxWidth: width });
+  y -= 26;
+  page.text(`${label("refund_no")}: ${r.refund_no}`, left, y, 9.5);
+  page.text(`${label("refunded_at")}: ${businessTime(new Date(r.success_time))}`, right, y, 9.5, { align: "right" });
+  const row = 22;
+  const top = y - 8;
+  y = top;
+  const facts: [string, string][] = [
+    [label("student"), `${v.student}${v.student_no ? ` (${v.student_no})` : ""}`],
+    [label("class"), v.class],
+    [label("receipt_no"), `${v.receipt_no}  (${label("paid_at")}: ${businessTime(new Date(v.paid_at))})`],
+    [label("paid_amount"), v.amount],
+    [label("refund_reason"), r.reason],
+    [label("refund_to"), r.user_received_account],
+    [label("refund_amount"), r.amount],
+    [label("amount_in_words"), r.amount_in_words],
+  ];
+  for (const [name, value] of facts) {
+    page.text(name, left + 6, y - 15, 10, { maxWidth: width * 0.3 });
+    page.text(value, left + width * 0.34, y - 15, 10, { maxWidth: width * 0.64 });
+    y -= row;
+    page.line(left, y, right, y, 0.5);
+  }
+  page.rect(left, y, width, top - y);
+  page.line(left + width * 0.32, top, left + width * 0.32, y, 0.5);
+  y -= 22;
+  page.text(`${label("refund_id")}: ${r.refund_id}`, left, y, 8.5, { maxWidth: width });
+  y -= 15;
+  page.text(`${label("order_no")}: ${v.order_no}`, left, y, 8.5, { maxWidth: width });
+  y -= 40;
+  page.text(`${label("payee")}: ${v.school}`, left, y, 10, { maxWidth: width * 0.62 });
+  page.text(`${label("handled_by")}:`, left + width * 0.68, y, 10);
+  page.text(label("refund_note"), A5_WIDTH / 2, 36, 8, { align: "center", grey: true, maxWidth: width });
+  return page;
+}
+
 export function vouchersPdf(vouchers: readonly Voucher[], t: Translate): Buffer {
   return pdfDocument(
-    vouchers.map((v) => voucherPage(v, t)),
+    vouchers.flatMap((v) => [voucherPage(v, t), ...v.refunds.map((r) => refundPage(v, r, t))]),
     vouchers.length === 1 ? `${t("collection.voucher.title")} ${vouchers[0].receipt_no}` : t("collection.voucher.title"),
   );
 }

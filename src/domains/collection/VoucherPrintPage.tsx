@@ -1,7 +1,7 @@
 /**
  * Payment vouchers (custom page "vouchers" at orderprints / orderprintsv2): the voucher of a paid order, opened from
  * its row or record, or of every paid order of a list's selection (`?ids=`), each on an A5 sheet headed by the
- * school's name. Print prints the vouchers alone, one A5 page each (vouchers.css: no console around them);
+ * school's name, followed by a refund receipt for each of the order's done refunds. Print prints the vouchers alone, one A5 page each (vouchers.css: no console around them);
  * Download PDF saves the server's PDF of the same vouchers (orderprintpdf).
  */
 import { Alert, Button, Card, Grid, Space, Spin, Typography } from "antd";
@@ -16,7 +16,7 @@ import { weapi } from "../../../providers/weapi";
 import { saveFile, type ExportFile } from "../../engine/files";
 import { currentTabs } from "../../shell/tabs";
 import type { CustomPageProps } from "..";
-import type { Voucher } from "../../../common/voucher";
+import type { RefundReceipt, Voucher } from "../../../common/voucher";
 import "./vouchers.css";
 
 
@@ -109,6 +109,72 @@ function VoucherSheet({ voucher: v, t }: { voucher: Voucher; t: (key: string) =>
   );
 }
 
+/** A done refund's receipt, on an A5 sheet like its payment voucher's. */
+function RefundSheet({ voucher: v, refund: r, t }: { voucher: Voucher; refund: RefundReceipt; t: (key: string) => string }) {
+  const label = (key: string) => t(`collection.voucher.${key}`);
+  const facts: [string, string, string?][] = [
+    [label("student"), `${v.student}${v.student_no ? ` (${v.student_no})` : ""}`],
+    [label("class"), v.class],
+    [label("receipt_no"), `${v.receipt_no} (${label("paid_at")}: ${businessTime(new Date(v.paid_at))})`],
+    [label("paid_amount"), v.amount],
+    [label("refund_reason"), r.reason],
+    [label("refund_to"), r.user_received_account],
+    [label("refund_amount"), r.amount, "refund-receipt-amount"],
+    [label("amount_in_words"), r.amount_in_words],
+  ];
+  return (
+    <article className="voucher" data-testid="refund-receipt">
+      <header className="voucher-head">
+        <h2>{v.school}</h2>
+        <div className="voucher-title">{label("refund_title")}</div>
+      </header>
+      <div className="voucher-meta">
+        <span>
+          {label("refund_no")}: <strong data-testid="refund-receipt-no">{r.refund_no}</strong>
+        </span>
+        <span>
+          {label("refunded_at")}: {businessTime(new Date(r.success_time))}
+        </span>
+      </div>
+      <table className="voucher-table">
+        <tbody>
+          {facts.map(([name, value, testId]) => (
+            <tr key={name}>
+              <th>{name}</th>
+              <td data-testid={testId}>{value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <dl className="voucher-facts">
+        <dt>{label("refund_id")}</dt>
+        <dd>{r.refund_id}</dd>
+        <dt>{label("order_no")}</dt>
+        <dd>{v.order_no}</dd>
+      </dl>
+      <footer className="voucher-sign">
+        <span>
+          {label("payee")}: {v.school}
+        </span>
+        <span>{label("handled_by")}:</span>
+      </footer>
+      <p className="voucher-note">{label("refund_note")}</p>
+    </article>
+  );
+}
+
+/** A voucher and the receipts of its order's done refunds. */
+function OrderSheets({ voucher, t }: { voucher: Voucher; t: (key: string) => string }) {
+  return (
+    <>
+      <VoucherSheet voucher={voucher} t={t} />
+      {voucher.refunds.map((refund) => (
+        <RefundSheet key={refund.refund_no} voucher={voucher} refund={refund} t={t} />
+      ))}
+    </>
+  );
+}
+
 export default function VoucherPrintPage({ entry, group }: CustomPageProps) {
   const { translate } = useTranslation();
   const t = (key: string, options?: Record<string, unknown>) => translate(key, options);
@@ -169,7 +235,7 @@ export default function VoucherPrintPage({ entry, group }: CustomPageProps) {
         {vouchers.length > 1 && <Typography.Paragraph type="secondary">{t("collection.voucher.count", { count: vouchers.length })}</Typography.Paragraph>}
         <div className="voucher-sheets">
           {vouchers.map((v) => (
-            <VoucherSheet key={v.id} voucher={v} t={t} />
+            <OrderSheets key={v.id} voucher={v} t={t} />
           ))}
         </div>
       </Spin>
@@ -178,7 +244,7 @@ export default function VoucherPrintPage({ entry, group }: CustomPageProps) {
         createPortal(
           <div className="voucher-print" aria-hidden="true">
             {vouchers.map((v) => (
-              <VoucherSheet key={v.id} voucher={v} t={t} />
+              <OrderSheets key={v.id} voucher={v} t={t} />
             ))}
           </div>,
           document.body,

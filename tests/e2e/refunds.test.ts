@@ -1,0 +1,107 @@
+/**
+ * Refunds in Chromium against the real server and its job worker: svc refunds part of a paid order from its record
+ * and, once the worker has sent it to the sandbox and asked after it, sees the order partly refunded with the refund
+ * done on its record and the refund's receipt after the order's voucher; the school asks for a refund from its order list, and svc approves it from the after-sales
+ * list, where it then no longer waits.
+ */
+import type { Page } from "playwright-core";
+import { and, asc, eq, notExists } from "drizzle-orm";
+import { expect, test } from "vitest";
+import { fenToYuan } from "../../common/money";
+import { feeOrders, feeRefunds, schools } from "../../server/db/schema";
+import { animationsSettled, choose, describeInBrowser, dismissExpiryReminder, login } from "../helpers/browser";
+import { en } from "../helpers/locales";
+
+const SCHOOL = "Sunrise No.1 Primary School";
+const active = (page: Page) => page.getByTestId("page-active");
+/** the worker looks for due jobs every five seconds: a refund is done within a few polls */
+const WORKER_POLLS = { timeout: 30_000, interval: 500 };
+
+describeInBrowser("refunds", (suite) => {
+  /** paid orders of the school no refund touched, first by id */
+  const untouched = async (count: number) => {
+    const db = suite.server.server.database.db;
+    const [school] = await db.select({ id: schools.id }).from(schools).where(eq(schools.title, SCHOOL));
+    return db
+      .select()
+      .from(feeOrders)
+      .where(and(eq(feeOrders.sch_id, school.id), eq(feeOrders.status, "paid"), notExists(db.select().from(feeRefunds).where(eq(feeRefunds.order_id, feeOrders.id)))))
+      .orderBy(asc(feeOrders.id))
+      .limit(count);
+  };
+
+  /** Fills the refund dialog of the page's refund button and sends it; answers the server's message shown. */
+  const refund = async (page: Page, scope: ReturnType<typeof active>, amount: string, reason: string) => {
+    await scope.getByTestId("row-refundadd").first().click();
+    const form = page.getByTestId("row-form-refundadd");
+    await form.waitFor();
+    await animationsSettled(page);
+    await form.locator("#amount").fill(amount);
+    await form.locator("#reason").fill(reason);
+    await page.locator(".ant-modal").getByRole("button", { name: en.common.confirm }).click();
+  };
+
+  test("svc refunds part of an order from its record and sees it done on the order once the gateway has it", async () => {
+    const { page } = suite;
+    const [order] = await untouched(1);
+    const part = fenToYuan(Math.floor(order.amount / 4));
+    await login(page, suite.url, "svc");
+    await dismissExpiryReminder(page);
+    await page.goto(`${suite.url}/order/orderinfov2/${order.id}`);
+    await refund(page, active(page), part, "Books returned");
+    await page.getByText(en.refunds.accepted.replace("{{refund_no}}", `${order.pay_no}R01`).replace("{{amount}}", part)).waitFor();
+
+    // the job worker sends it and asks after it: the record, read again, shows the order partly refunded
+    const status = active(page).locator(".ant-descriptions-item, tr").filter({ hasText: en.collection.field.order_status }).first();
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await active(page).getByText(order.order_no).first().waitFor();
+        return status.textContent();
+      }, WORKER_POLLS)
+      .toContain(en.collection.order_status.part_refunded);
+    const refunds = active(page).getByTestId("related-refund").locator("tbody tr").filter({ hasText: `${order.pay_no}R01` });
+    await expect.poll(() => refunds.textContent()).toContain(en.refunds.status.success);
+    expect(await refunds.textContent()).toContain(part);
+    expect(await refunds.textContent()).toContain("支付用户零钱");
+
+    // its voucher is followed by the refund's receipt
+    await page.goto(`${suite.url}/order/orderprintsv2/${order.id}`);
+    const receipt = active(page).getByTestId("refund-receipt");
+    await receipt.waitFor();
+    expect(await receipt.getByTestId("refund-receipt-no").textContent()).toBe(`${order.pay_no}R01`);
+    expect(await receipt.getByTestId("refund-receipt-amount").textContent()).toBe(part);
+  });
+
+  test("the school asks for a refund; svc approves it from the after-sales list", async () => {
+    const { page } = suite;
+    const [order] = await untouched(1);
+    const whole = fenToYuan(order.amount);
+    await login(page, suite.url, "school");
+    await dismissExpiryReminder(page);
+    await page.goto(`${suite.url}/order/orderlistv2?filters[0][field]=order_no&filters[0][operator]=eq&filters[0][value]=${order.order_no}`);
+    await active(page).getByText(order.order_no).first().waitFor();
+    await refund(page, active(page), whole, "Moved away");
+    await page.getByText(en.refunds.requested.replace("{{amount}}", whole)).waitFor();
+
+    const provider = await (await suite.newContext()).newPage();
+    await login(provider, suite.url, "svc");
+    await dismissExpiryReminder(provider);
+    await provider.goto(`${suite.url}/order/saleslist`);
+    const row = active(provider).locator("tbody tr.ant-table-row").filter({ hasText: order.order_no });
+    await row.waitFor();
+    expect(await row.textContent()).toContain(en.refunds.status.applied);
+    await row.getByTestId("row-refundreview").click();
+    const form = provider.getByTestId("row-form-refundreview");
+    await form.waitFor();
+    await animationsSettled(provider);
+    await choose(provider, form.locator(".ant-select").first(), en.refunds.result.approve);
+    await provider.locator(".ant-modal").getByRole("button", { name: en.common.confirm }).click();
+    await provider.getByText(en.refunds.approved).waitFor();
+    // decided: it waits no more
+    await expect.poll(() => row.count()).toBe(0);
+    await expect
+      .poll(async () => (await suite.server.server.database.db.select({ status: feeOrders.status }).from(feeOrders).where(eq(feeOrders.id, order.id)))[0].status, WORKER_POLLS)
+      .toBe("refunded");
+  });
+});
