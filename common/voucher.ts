@@ -35,3 +35,26 @@ export interface Voucher {
   /** the order's done refunds, each printed as a refund receipt after the voucher */
   refunds: RefundReceipt[];
 }
+
+/** A sheet's labels by key (collection.voucher.*) and a time as the sheet writes it. */
+export interface SheetWords {
+  label(key: string): string;
+  time(iso: string): string;
+}
+
+/**
+ * The rows of a refund receipt's table, label and value, as the print page and the PDF both write them; `key`
+ * names the rows a test reads.
+ */
+export function refundReceiptRows(v: Voucher, r: RefundReceipt, { label, time }: SheetWords): { label: string; value: string; key?: string }[] {
+  return [
+    { label: label("student"), value: `${v.student}${v.student_no ? ` (${v.student_no})` : ""}` },
+    { label: label("class"), value: v.class },
+    { label: label("receipt_no"), value: `${v.receipt_no} (${label("paid_at")}: ${time(v.paid_at)})` },
+    { label: label("paid_amount"), value: v.amount },
+    { label: label("refund_reason"), value: r.reason },
+    { label: label("refund_to"), value: r.user_received_account },
+    { label: label("refund_amount"), value: r.amount, key: "amount" },
+    { label: label("amount_in_words"), value: r.amount_in_words },
+  ];
+}

@@ -6,7 +6,7 @@
  * takes refunds' notifications the same way, applied by the order's kind.
  */
 import { eq } from "drizzle-orm";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { writeAudit } from "../auth/audit";
 import { paymentOrders } from "../db/schema";
 import type { AppServices } from "../protocol/registry";
@@ -63,15 +63,7 @@ export function registerNotifyRoutes(app: FastifyInstance, services: AppServices
         }
         return reply.status(204).send();
       } catch (err) {
-        if (err instanceof GatewayVerificationError) {
-          request.log.warn({ err, merchantId }, "payment notification refused: not authentic");
-          return refuse(reply, 401, "verification failed");
-        }
-        if (err instanceof PaymentMismatchError) {
-          request.log.error({ err, merchantId }, "payment notification refused: it does not match its order");
-          return refuse(reply, 400, "order mismatch");
-        }
-        throw err;
+        return refuseNotification(err, "payment", request, reply);
       }
     });
 
@@ -98,18 +90,27 @@ export function registerNotifyRoutes(app: FastifyInstance, services: AppServices
         }
         return reply.status(204).send();
       } catch (err) {
-        if (err instanceof GatewayVerificationError) {
-          request.log.warn({ err, merchantId }, "refund notification refused: not authentic");
-          return refuse(reply, 401, "verification failed");
-        }
-        if (err instanceof PaymentMismatchError) {
-          request.log.error({ err, merchantId }, "refund notification refused: it does not match its order");
-          return refuse(reply, 400, "order mismatch");
-        }
-        throw err;
+        return refuseNotification(err, "refund", request, reply);
       }
     });
   });
+}
+
+/**
+ * The answer to a notification that is not authentic (401) or does not match its order (400), logged; WeChat Pay
+ * tries again later. Any other fault goes on.
+ */
+function refuseNotification(err: unknown, what: "payment" | "refund", request: FastifyRequest<{ Params: { merchantId: string } }>, reply: FastifyReply) {
+  const merchantId = request.params.merchantId;
+  if (err instanceof GatewayVerificationError) {
+    request.log.warn({ err, merchantId }, `${what} notification refused: not authentic`);
+    return refuse(reply, 401, "verification failed");
+  }
+  if (err instanceof PaymentMismatchError) {
+    request.log.error({ err, merchantId }, `${what} notification refused: it does not match its order`);
+    return refuse(reply, 400, "order mismatch");
+  }
+  throw err;
 }
 
 /** Header names in lower case, one value each, as the gateways read them. */

@@ -14,7 +14,7 @@
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { RefundReceipt, Voucher } from "../../../common/voucher";
+import { refundReceiptRows, type RefundReceipt, type Voucher } from "../../../common/voucher";
 import { ORDER_READERS, orderEntity, PAID_ORDER_STATES } from "../../../catalogue/collectionOrders";
 import { amountInWords } from "../../../common/amountInWords";
 import { fenToYuan } from "../../../common/money";
@@ -148,20 +148,36 @@ async function auditPrint(ctx: OperationContext, action: string, schools: Map<nu
   }
 }
 
+/** a sheet's margins on the A5 page */
+const SHEET_LEFT = 32;
+const SHEET_RIGHT = A5_WIDTH - 32;
+const SHEET_WIDTH = SHEET_RIGHT - SHEET_LEFT;
+
+/** A sheet's head: the school, the sheet's title, its number on the left and its time on the right; answers where the rest starts. */
+function sheetHead(page: PdfPage, school: string, title: string, number: string, time: string): number {
+  let y = A5_HEIGHT - 56;
+  page.text(school, A5_WIDTH / 2, y, 17, { align: "center", maxWidth: SHEET_WIDTH });
+  y -= 24;
+  page.text(title, A5_WIDTH / 2, y, 12.5, { align: "center", maxWidth: SHEET_WIDTH });
+  y -= 26;
+  page.text(number, SHEET_LEFT, y, 9.5);
+  page.text(time, SHEET_RIGHT, y, 9.5, { align: "right" });
+  return y;
+}
+
+/** A sheet's foot, under `y`: the payee's stamp and who handled it, and the sheet's note at the page's bottom. */
+function sheetFoot(page: PdfPage, y: number, school: string, label: (key: string) => string, note: string): void {
+  page.text(`${label("payee")}: ${school}`, SHEET_LEFT, y - 40, 10, { maxWidth: SHEET_WIDTH * 0.62 });
+  page.text(`${label("handled_by")}:`, SHEET_LEFT + SHEET_WIDTH * 0.68, y - 40, 10);
+  page.text(note, A5_WIDTH / 2, 36, 8, { align: "center", grey: true, maxWidth: SHEET_WIDTH });
+}
+
 /** One voucher on an A5 page: the school as header, the title line, the number and date, the table, the signatures. */
 function voucherPage(v: Voucher, t: Translate): PdfPage {
   const page = new PdfPage();
-  const left = 32;
-  const right = A5_WIDTH - 32;
-  const width = right - left;
+  const [left, right, width] = [SHEET_LEFT, SHEET_RIGHT, SHEET_WIDTH];
   const label = (key: string) => t(`collection.voucher.${key}`);
-  let y = A5_HEIGHT - 56;
-  page.text(v.school, A5_WIDTH / 2, y, 17, { align: "center", maxWidth: width });
-  y -= 24;
-  page.text(v.voucher_title || label("title"), A5_WIDTH / 2, y, 12.5, { align: "center", maxWidth: width });
-  y -= 26;
-  page.text(`${label("receipt_no")}: ${v.receipt_no}`, left, y, 9.5);
-  page.text(`${label("paid_at")}: ${businessTime(new Date(v.paid_at))}`, right, y, 9.5, { align: "right" });
+  let y = sheetHead(page, v.school, v.voucher_title || label("title"), `${label("receipt_no")}: ${v.receipt_no}`, `${label("paid_at")}: ${businessTime(new Date(v.paid_at))}`);
 
   // the table: student and class, the items with their amounts, the total in figures and in words
   const row = 20;
@@ -206,56 +222,31 @@ function voucherPage(v: Voucher, t: Translate): PdfPage {
     y -= 15;
     page.text(label("duplicate"), left, y, 8.5);
   }
-  y -= 40;
-  page.text(`${label("payee")}: ${v.school}`, left, y, 10, { maxWidth: width * 0.62 });
-  page.text(`${label("handled_by")}:`, left + width * 0.68, y, 10);
-  page.text(label("note"), A5_WIDTH / 2, 36, 8, { align: "center", grey: true, maxWidth: width });
+  sheetFoot(page, y, v.school, label, label("note"));
   return page;
 }
 
 /** A done refund's receipt on an A5 page: the school, the refund's number and time, its payment, amount and reason. */
 function refundPage(v: Voucher, r: RefundReceipt, t: Translate): PdfPage {
   const page = new PdfPage();
-  const left = 32;
-  const right = A5_WIDTH - 32;
-  const width = right - left;
   const label = (key: string) => t(`collection.voucher.${key}`);
-  let y = A5_HEIGHT - 56;
-  page.text(v.school, A5_WIDTH / 2, y, 17, { align: "center", maxWidth: width });
-  y -= 24;
-  page.text(label("refund_title"), A5_WIDTH / 2, y, 12.5, { align: "center", maxWidth: width });
-  y -= 26;
-  page.text(`${label("refund_no")}: ${r.refund_no}`, left, y, 9.5);
-  page.text(`${label("refunded_at")}: ${businessTime(new Date(r.success_time))}`, right, y, 9.5, { align: "right" });
+  let y = sheetHead(page, v.school, label("refund_title"), `${label("refund_no")}: ${r.refund_no}`, `${label("refunded_at")}: ${businessTime(new Date(r.success_time))}`);
   const row = 22;
   const top = y - 8;
   y = top;
-  const facts: [string, string][] = [
-    [label("student"), `${v.student}${v.student_no ? ` (${v.student_no})` : ""}`],
-    [label("class"), v.class],
-    [label("receipt_no"), `${v.receipt_no}  (${label("paid_at")}: ${businessTime(new Date(v.paid_at))})`],
-    [label("paid_amount"), v.amount],
-    [label("refund_reason"), r.reason],
-    [label("refund_to"), r.user_received_account],
-    [label("refund_amount"), r.amount],
-    [label("amount_in_words"), r.amount_in_words],
-  ];
-  for (const [name, value] of facts) {
-    page.text(name, left + 6, y - 15, 10, { maxWidth: width * 0.3 });
-    page.text(value, left + width * 0.34, y - 15, 10, { maxWidth: width * 0.64 });
+  for (const fact of refundReceiptRows(v, r, { label, time: (iso) => businessTime(new Date(iso)) })) {
+    page.text(fact.label, SHEET_LEFT + 6, y - 15, 10, { maxWidth: SHEET_WIDTH * 0.3 });
+    page.text(fact.value, SHEET_LEFT + SHEET_WIDTH * 0.34, y - 15, 10, { maxWidth: SHEET_WIDTH * 0.64 });
     y -= row;
-    page.line(left, y, right, y, 0.5);
+    page.line(SHEET_LEFT, y, SHEET_RIGHT, y, 0.5);
   }
-  page.rect(left, y, width, top - y);
-  page.line(left + width * 0.32, top, left + width * 0.32, y, 0.5);
+  page.rect(SHEET_LEFT, y, SHEET_WIDTH, top - y);
+  page.line(SHEET_LEFT + SHEET_WIDTH * 0.32, top, SHEET_LEFT + SHEET_WIDTH * 0.32, y, 0.5);
   y -= 22;
-  page.text(`${label("refund_id")}: ${r.refund_id}`, left, y, 8.5, { maxWidth: width });
+  page.text(`${label("refund_id")}: ${r.refund_id}`, SHEET_LEFT, y, 8.5, { maxWidth: SHEET_WIDTH });
   y -= 15;
-  page.text(`${label("order_no")}: ${v.order_no}`, left, y, 8.5, { maxWidth: width });
-  y -= 40;
-  page.text(`${label("payee")}: ${v.school}`, left, y, 10, { maxWidth: width * 0.62 });
-  page.text(`${label("handled_by")}:`, left + width * 0.68, y, 10);
-  page.text(label("refund_note"), A5_WIDTH / 2, 36, 8, { align: "center", grey: true, maxWidth: width });
+  page.text(`${label("order_no")}: ${v.order_no}`, SHEET_LEFT, y, 8.5, { maxWidth: SHEET_WIDTH });
+  sheetFoot(page, y, v.school, label, label("refund_note"));
   return page;
 }
 

@@ -16,26 +16,48 @@ import { weapi } from "../../../providers/weapi";
 import { saveFile, type ExportFile } from "../../engine/files";
 import { currentTabs } from "../../shell/tabs";
 import type { CustomPageProps } from "..";
-import type { RefundReceipt, Voucher } from "../../../common/voucher";
+import { refundReceiptRows, type RefundReceipt, type Voucher } from "../../../common/voucher";
 import "./vouchers.css";
 
+
+/** A sheet's head: the school, the sheet's title, its number and its time. */
+function SheetHead(props: { school: string; schoolTestId?: string; title: string; numberLabel: string; number: string; numberTestId: string; time: string }) {
+  return (
+    <>
+      <header className="voucher-head">
+        <h2 data-testid={props.schoolTestId}>{props.school}</h2>
+        <div className="voucher-title">{props.title}</div>
+      </header>
+      <div className="voucher-meta">
+        <span>
+          {props.numberLabel}: <strong data-testid={props.numberTestId}>{props.number}</strong>
+        </span>
+        <span>{props.time}</span>
+      </div>
+    </>
+  );
+}
+
+/** A sheet's foot: the payee's stamp, who handled it, and the sheet's note. */
+function SheetFoot({ school, label, note }: { school: string; label: (key: string) => string; note: string }) {
+  return (
+    <>
+      <footer className="voucher-sign">
+        <span>
+          {label("payee")}: {school}
+        </span>
+        <span>{label("handled_by")}:</span>
+      </footer>
+      <p className="voucher-note">{note}</p>
+    </>
+  );
+}
 
 function VoucherSheet({ voucher: v, t }: { voucher: Voucher; t: (key: string) => string }) {
   const label = (key: string) => t(`collection.voucher.${key}`);
   return (
     <article className="voucher" data-testid="voucher">
-      <header className="voucher-head">
-        <h2 data-testid="voucher-school">{v.school}</h2>
-        <div className="voucher-title">{v.voucher_title || label("title")}</div>
-      </header>
-      <div className="voucher-meta">
-        <span>
-          {label("receipt_no")}: <strong data-testid="voucher-receipt-no">{v.receipt_no}</strong>
-        </span>
-        <span>
-          {label("paid_at")}: {businessTime(new Date(v.paid_at))}
-        </span>
-      </div>
+      <SheetHead school={v.school} schoolTestId="voucher-school" title={v.voucher_title || label("title")} numberLabel={label("receipt_no")} number={v.receipt_no} numberTestId="voucher-receipt-no" time={`${label("paid_at")}: ${businessTime(new Date(v.paid_at))}`} />
       <table className="voucher-table">
         <tbody>
           <tr>
@@ -98,13 +120,7 @@ function VoucherSheet({ voucher: v, t }: { voucher: Voucher; t: (key: string) =>
         )}
       </dl>
       {v.duplicate === "Y" && <p className="voucher-flag">{label("duplicate")}</p>}
-      <footer className="voucher-sign">
-        <span>
-          {label("payee")}: {v.school}
-        </span>
-        <span>{label("handled_by")}:</span>
-      </footer>
-      <p className="voucher-note">{label("note")}</p>
+      <SheetFoot school={v.school} label={label} note={label("note")} />
     </article>
   );
 }
@@ -112,36 +128,16 @@ function VoucherSheet({ voucher: v, t }: { voucher: Voucher; t: (key: string) =>
 /** A done refund's receipt, on an A5 sheet like its payment voucher's. */
 function RefundSheet({ voucher: v, refund: r, t }: { voucher: Voucher; refund: RefundReceipt; t: (key: string) => string }) {
   const label = (key: string) => t(`collection.voucher.${key}`);
-  const facts: [string, string, string?][] = [
-    [label("student"), `${v.student}${v.student_no ? ` (${v.student_no})` : ""}`],
-    [label("class"), v.class],
-    [label("receipt_no"), `${v.receipt_no} (${label("paid_at")}: ${businessTime(new Date(v.paid_at))})`],
-    [label("paid_amount"), v.amount],
-    [label("refund_reason"), r.reason],
-    [label("refund_to"), r.user_received_account],
-    [label("refund_amount"), r.amount, "refund-receipt-amount"],
-    [label("amount_in_words"), r.amount_in_words],
-  ];
+  const rows = refundReceiptRows(v, r, { label, time: (iso) => businessTime(new Date(iso)) });
   return (
     <article className="voucher" data-testid="refund-receipt">
-      <header className="voucher-head">
-        <h2>{v.school}</h2>
-        <div className="voucher-title">{label("refund_title")}</div>
-      </header>
-      <div className="voucher-meta">
-        <span>
-          {label("refund_no")}: <strong data-testid="refund-receipt-no">{r.refund_no}</strong>
-        </span>
-        <span>
-          {label("refunded_at")}: {businessTime(new Date(r.success_time))}
-        </span>
-      </div>
+      <SheetHead school={v.school} title={label("refund_title")} numberLabel={label("refund_no")} number={r.refund_no} numberTestId="refund-receipt-no" time={`${label("refunded_at")}: ${businessTime(new Date(r.success_time))}`} />
       <table className="voucher-table">
         <tbody>
-          {facts.map(([name, value, testId]) => (
-            <tr key={name}>
-              <th>{name}</th>
-              <td data-testid={testId}>{value}</td>
+          {rows.map((row) => (
+            <tr key={row.label}>
+              <th>{row.label}</th>
+              <td data-testid={row.key ? `refund-receipt-${row.key}` : undefined}>{row.value}</td>
             </tr>
           ))}
         </tbody>
@@ -152,13 +148,7 @@ function RefundSheet({ voucher: v, refund: r, t }: { voucher: Voucher; refund: R
         <dt>{label("order_no")}</dt>
         <dd>{v.order_no}</dd>
       </dl>
-      <footer className="voucher-sign">
-        <span>
-          {label("payee")}: {v.school}
-        </span>
-        <span>{label("handled_by")}:</span>
-      </footer>
-      <p className="voucher-note">{label("refund_note")}</p>
+      <SheetFoot school={v.school} label={label} note={label("refund_note")} />
     </article>
   );
 }
