@@ -278,6 +278,7 @@ export function wrongState(ctx: OperationContext, entity: EntityDecl, state: unk
  * as one array `{count,sum,...}` in text
  */
 const LIST_TOTAL = "__total";
+const LIST_STATE_TOTALS = "__state_totals";
 
 /** lists of one entity prepared at once, at most */
 const MAX_LIST_SHAPES = 200;
@@ -318,6 +319,9 @@ function inlineNumber(value: number): Placeholder {
   if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a row count: ${value}`);
   return sql.raw(String(value)) as unknown as Placeholder;
 }
+
+/** what a state value written into a statement's text may be made of (a catalogue's state values are such words) */
+const STATE_LITERAL = /^[A-Za-z0-9_]{1,32}$/;
 
 /** A prepared statement's name: the entity, what it reads and a digest of its shape. */
 function statementName(entity: EntityDecl, what: string, shape: string): string {
@@ -537,8 +541,10 @@ class EntityCrud {
     const skipped = this.stateField ? [...tenantColumns, this.stateField.name] : tenantColumns;
     const filters = listFilters(this.entity, payload, (name) => this.column(name), values, skipped);
     conditions.push(...filters);
-    // narrowed by nothing but its tenant and state: its tabs, total and summary are the kept state totals
-    const totals = this.stateTotals && filters.length === 0 ? this.stateTotalsRead(ctx, scope) : undefined;
+    // narrowed by nothing but its tenant and state: its tabs, total and summary are the kept state totals, read by
+    // the page's own statement (one round trip: on this kind of machine a query's write and read cost more than
+    // the reading of the totals)
+    const totals = this.stateTotals && filters.length === 0 ? this.stateTotalsWhere(ctx, scope, values) : undefined;
     if (totals) values.mark("state totals");
     // the state's condition comes last, so that the tabs' statement is the list's shape and values up to here
     const tabsOf = this.stateField && !totals ? { shape: values.shape, where: and(...conditions) ?? sql`true` } : undefined;
@@ -554,10 +560,12 @@ class EntityCrud {
     if (paging.offset > 0) values.values.offset = paging.offset;
 
     const where = and(...conditions) ?? sql`true`;
-    const statement = this.listStatements.get(ctx.db, values.shape, () => this.listStatement(ctx.db, where, order, values.shape, paging, !totals));
+    const statement = this.listStatements.get(ctx.db, values.shape, () => this.listStatement(ctx.db, where, order, values.shape, paging, totals));
     const data: Row = {};
     if (totals) {
-      const [rows, stateRows] = await Promise.all([statement.page.all(values.values), totals.statement.execute(totals.values.values)]);
+      const rows = await statement.page.all(values.values);
+      // an empty page carries no totals: they are read apart
+      const stateRows = rows.length > 0 ? (JSON.parse(String(rows[0][LIST_STATE_TOTALS])) as Row[]) : await this.stateTotalsRead(ctx, scope);
       data.items = rows.map(statement.item);
       Object.assign(data, this.readStateTotals(stateRows, payload[this.stateField!.name]));
     } else {
@@ -577,22 +585,28 @@ class EntityCrud {
     return { data };
   }
 
-  /**
-   * The read of the state totals within the caller's tenant (each state's count and sums), prepared per shape of
-   * the tenant's conditions.
-   */
-  private stateTotalsRead(ctx: OperationContext, scope: Scope) {
-    // the totals carry the entity's tenant columns: the entity's tenant conditions apply to them as they are
-    const values = new StatementValues();
-    const where = and(...entityTenantConditions(this.entity, stateTotalsTable(this.entity), ctx, scope, values)) ?? sql`true`;
-    const statement = this.stateTotalsStatements.get(ctx.db, values.shape, () => this.stateTotalsStatement(ctx.db, where, values.shape));
-    return { statement, values };
+  /** The state totals' rows within the caller's tenant: the totals carry the entity's tenant columns, and its conditions. */
+  private stateTotalsWhere(ctx: OperationContext, scope: Scope, values: StatementValues): SQL {
+    return and(...entityTenantConditions(this.entity, stateTotalsTable(this.entity), ctx, scope, values)) ?? sql`true`;
   }
 
-  /** Each state's count and sums under `where`, from the state totals: one grouped statement. */
-  private stateTotalsStatement(db: DbOrTx, where: SQL, shape: string) {
+  /** Each state's count and sums under `where`, from the state totals: one grouped read. */
+  private stateTotalsQuery(db: DbOrTx, where: SQL) {
     const table = stateTotalsTable(this.entity);
-    return db.select(stateTotalsSelection(this.entity)).from(table).where(where).groupBy(tableColumn(table, this.stateField!.name)).prepare(statementName(this.entity, "totals", shape));
+    const selection = Object.fromEntries(Object.entries(stateTotalsSelection(this.entity)).map(([key, value]) => [key, value.as(key)]));
+    return db.select(selection).from(table).where(where).groupBy(tableColumn(table, this.stateField!.name));
+  }
+
+  /** The state totals within the caller's tenant, read apart from a page: prepared per shape of the tenant's conditions. */
+  private async stateTotalsRead(ctx: OperationContext, scope: Scope): Promise<Row[]> {
+    const values = new StatementValues();
+    const where = this.stateTotalsWhere(ctx, scope, values);
+    const statement = this.stateTotalsStatements.get(ctx.db, values.shape, () => this.stateTotalsStatement(ctx.db, where, values.shape));
+    return (await statement.execute(values.values)) as Row[];
+  }
+
+  private stateTotalsStatement(db: DbOrTx, where: SQL, shape: string) {
+    return this.stateTotalsQuery(db, where).prepare(statementName(this.entity, "totals", shape));
   }
 
   /** The total, tabs and summary a list narrowed to `stateValue` (none: every state) answers from its state totals. */
@@ -611,7 +625,8 @@ class EntityCrud {
 
   /**
    * The condition of the state the list is narrowed to (a tab): the state field is always a filter of its list,
-   * declared one or not; `values` makes it a placeholder.
+   * declared one or not; with `values`, a declared state is written into the statement (its shape names it) and
+   * any other value is bound.
    */
   private stateCondition(payload: Row, values?: StatementValues): SQL | undefined {
     const field = this.stateField;
@@ -620,7 +635,16 @@ class EntityCrud {
     const value = filterValue(field, raw);
     if (value === undefined) throw new ApiFailure("api.invalid_params", { field: field.name });
     const column = this.column(field.name);
-    return eq(column, values ? values.bind(field.name, value, column) : value);
+    if (!values) return eq(column, value);
+    // a declared state is written into the statement's text: the planner then reads its share of the rows from the
+    // column's statistics and keeps one generic plan per state, where a bound state (a share it cannot know) made
+    // every call plan anew, at several times the read's cost. The states are the catalogue's few fixed values.
+    const declared = field.options?.find((option) => option.value === value);
+    if (declared && STATE_LITERAL.test(declared.value)) {
+      values.mark(`${field.name}=${declared.value}`);
+      return sql`${column} = ${sql.raw(`'${declared.value}'`)}`;
+    }
+    return eq(column, values.bind(field.name, value, column));
   }
 
   /**
@@ -654,7 +678,7 @@ class EntityCrud {
    * driver's rows go straight to their API form, each column decoded as drizzle would, by a reader made once per
    * statement (drizzle's generic mapping of every value costs more than the rest of the answer).
    */
-  private listStatement(db: DbOrTx, where: SQL, order: SQL[], shape: string, paging: ListPaging, withTotal = true) {
+  private listStatement(db: DbOrTx, where: SQL, order: SQL[], shape: string, paging: ListPaging, stateTotalsWhere?: SQL) {
     const name = statementName(this.entity, "list", shape);
     const fields = fieldsByName(this.entity);
     const tableColumns = getTableColumns(this.table);
@@ -667,7 +691,10 @@ class EntityCrud {
     // the total (and a summary's sums) rides on the page as an uncorrelated subquery, computed once: one
     // statement a page, not two
     const aggregate = this.aggregate();
-    const selection: Record<string, unknown> = withTotal ? { ...tableColumns, [LIST_TOTAL]: sql<string>`(select ${aggregate} from ${this.table} where ${where})`.as(LIST_TOTAL) } : { ...tableColumns };
+    // or, for a list the state totals answer, those totals as JSON text, from the same kind of subquery
+    const selection: Record<string, unknown> = stateTotalsWhere
+      ? { ...tableColumns, [LIST_STATE_TOTALS]: sql<string>`(select coalesce(json_agg(t), '[]')::text from (${this.stateTotalsQuery(db, stateTotalsWhere)}) t)`.as(LIST_STATE_TOTALS) }
+      : { ...tableColumns, [LIST_TOTAL]: sql<string>`(select ${aggregate} from ${this.table} where ${where})`.as(LIST_TOTAL) };
     for (const join of joins) {
       if (selection[join.key] !== undefined) throw new Error(`${this.entity.name}: the name of ${join.key} is a column of its own`);
       selection[join.key] = sql<string>`${join.title}`.as(join.key);
