@@ -15,6 +15,7 @@ import { v1Menus } from "./catalogue/menus.v1";
 import { v2Menus } from "./catalogue/menus.v2";
 import { providers } from "./catalogue/providers";
 import { renewals } from "./catalogue/renewals";
+import { reconciliation } from "./catalogue/reconciliation";
 import { reports as reportsDomain } from "./catalogue/reports";
 import { schools } from "./catalogue/schools";
 import { site } from "./catalogue/site";
@@ -23,7 +24,7 @@ export { serviceEntity } from "./catalogue/providers";
 export { schoolEntity } from "./catalogue/schools";
 export { actcodeAddOperation, actcodeEntity, actcodeVoid, mealEntity, schoolRenewEntity, serviceDelayEntity, serviceDelayOperation } from "./catalogue/renewals";
 
-export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees, collection, forms, refunds }, [v1Menus, v2Menus]);
+export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees, collection, forms, refunds, reconciliation }, [v1Menus, v2Menus]);
 
 export const entities: EntityDecl[] = catalogue.entities;
 

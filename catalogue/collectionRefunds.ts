@@ -67,6 +67,8 @@ export const refundEntity: EntityDecl = {
   defaultSort: { field: "id", order: "desc" },
   stateField: "status",
   summary: ["amount"],
+  // reconciliation: the refunds the gateway took on a day
+  indexes: [["submitted_at"]],
   roles: { list: ORDER_READERS, info: ORDER_READERS },
   actions: [refundReview],
   fields: [

@@ -12,6 +12,7 @@
 import "../common/fieldExtras";
 import type { ActionDecl, CatalogueDomain, EntityDecl, FieldDecl, FieldOption, OperationDecl, SettingsDecl } from "../common/catalogue";
 import { anyOf, OPERATOR_ROLES, PROVIDER_ROLES } from "../common/roleKeys";
+import { reconRun } from "./reconciliation";
 import { schoolField, statusOptions, yesNo } from "./shared";
 
 /** the most a fee project may ask, in yuan */
@@ -153,7 +154,8 @@ export const paychnlEntity: EntityDecl = {
   exportOperation: "paychnlexport",
   stateField: "status",
   editableIn: ["draft", "rejected"],
-  actions: [paychnlSubmit, paychnlReview, paychnlDisable, paychnlEnable],
+  // reconrun: a day of the channel's trade bill, matched now (catalogue/reconciliation.ts)
+  actions: [paychnlSubmit, paychnlReview, paychnlDisable, paychnlEnable, reconRun],
   roles: {
     list: CHANNEL_READERS,
     info: CHANNEL_READERS,

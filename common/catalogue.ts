@@ -129,6 +129,11 @@ export interface ActionDecl {
   creates?: string;
   /** its button is red (it takes something away: voiding, rejecting, disabling) */
   danger?: boolean;
+  /**
+   * "domain": its domain registers the operation (it calls a gateway before its transaction, which the engine's
+   * one transaction cannot hold); the engine declares it, and the SPA offers it like any other
+   */
+  implementedBy?: "engine" | "domain";
 }
 
 /**

@@ -715,7 +715,77 @@ export const feeRefunds = pgTable(
     index("fee_refunds_kind_idx").on(t.kind),
     index("fee_refunds_success_time_idx").on(t.success_time),
     index("fee_refunds_created_at_idx").on(t.created_at),
+    index("fee_refunds_submitted_at_idx").on(t.submitted_at),
     uniqueIndex("fee_refunds_refund_no_unique").on(t.refund_no),
+  ],
+);
+
+/** recon (recon.entity.recon) */
+export const reconBatches = pgTable(
+  "recon_batches",
+  {
+    id: serial("id").primaryKey(),
+    paychnl_id: integer("paychnl_id").notNull().references((): AnyPgColumn => paymentChannels.id),
+    bill_date: date("bill_date", { mode: "string" }).notNull(),
+    status: varchar("status", { length: 32 }).default("balanced").notNull(),
+    matched: integer("matched").default(0).notNull(),
+    missing_local: integer("missing_local").default(0).notNull(),
+    missing_gateway: integer("missing_gateway").default(0).notNull(),
+    amount_mismatch: integer("amount_mismatch").default(0).notNull(),
+    status_mismatch: integer("status_mismatch").default(0).notNull(),
+    open_items: integer("open_items").default(0).notNull(),
+    bill_count: integer("bill_count").default(0).notNull(),
+    bill_paid: bigint("bill_paid", { mode: "number" }).default(0).notNull(),
+    bill_refund: bigint("bill_refund", { mode: "number" }).default(0).notNull(),
+    bill_fee: bigint("bill_fee", { mode: "number" }).default(0).notNull(),
+    local_count: integer("local_count").default(0).notNull(),
+    local_paid: bigint("local_paid", { mode: "number" }).default(0).notNull(),
+    local_refund: bigint("local_refund", { mode: "number" }).default(0).notNull(),
+    summary_ok: varchar("summary_ok", { length: 1 }).default("Y").notNull(),
+    error: varchar("error", { length: 200 }),
+    run_by: varchar("run_by", { length: 50 }),
+    run_at: timestamp("run_at", { withTimezone: true, mode: "date" }),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("recon_batches_sysid_bill_date_id_idx").on(t.sysid, t.bill_date, t.id),
+    index("recon_batches_paychnl_id_sysid_bill_date_id_idx").on(t.paychnl_id, t.sysid, t.bill_date, t.id),
+    index("recon_batches_status_idx").on(t.status),
+    index("recon_batches_run_at_idx").on(t.run_at),
+    uniqueIndex("recon_batches_paychnl_id_bill_date_unique").on(t.paychnl_id, t.bill_date),
+  ],
+);
+
+/** reconitem (recon.entity.reconitem) */
+export const reconItems = pgTable(
+  "recon_items",
+  {
+    id: serial("id").primaryKey(),
+    batch_id: integer("batch_id").notNull().references((): AnyPgColumn => reconBatches.id),
+    kind: varchar("kind", { length: 32 }).notNull(),
+    pay_no: varchar("pay_no", { length: 32 }).notNull(),
+    refund_no: varchar("refund_no", { length: 64 }),
+    outcome: varchar("outcome", { length: 32 }).notNull(),
+    status: varchar("status", { length: 32 }).default("ok").notNull(),
+    bill_amount: bigint("bill_amount", { mode: "number" }),
+    local_amount: bigint("local_amount", { mode: "number" }),
+    bill_state: varchar("bill_state", { length: 32 }),
+    local_state: varchar("local_state", { length: 32 }),
+    fee: bigint("fee", { mode: "number" }),
+    sch_id: integer("sch_id").references((): AnyPgColumn => schools.id),
+    trade_time: varchar("trade_time", { length: 19 }),
+    note: varchar("note", { length: 200 }),
+    resolved_by: varchar("resolved_by", { length: 50 }),
+    resolved_at: timestamp("resolved_at", { withTimezone: true, mode: "date" }),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("recon_items_sysid_id_idx").on(t.sysid, t.id),
+    index("recon_items_batch_id_sysid_id_idx").on(t.batch_id, t.sysid, t.id),
+    index("recon_items_kind_idx").on(t.kind),
+    index("recon_items_pay_no_idx").on(t.pay_no),
+    index("recon_items_outcome_idx").on(t.outcome),
+    index("recon_items_status_idx").on(t.status),
   ],
 );
 
@@ -748,4 +818,6 @@ export const catalogueTablesByEntity = {
   formanswer: formAnswers,
   payendaction: payEndActions,
   refund: feeRefunds,
+  recon: reconBatches,
+  reconitem: reconItems,
 } as const;

@@ -234,6 +234,8 @@ export const paymentOrders = pgTable(
     index("payment_orders_sysid_idx").on(t.sysid, t.createdAt),
     index("payment_orders_sch_id_idx").on(t.schId, t.createdAt),
     index("payment_orders_status_idx").on(t.status, t.expiresAt),
+    // reconciliation: a merchant's payments of a day
+    index("payment_orders_merchant_paid_idx").on(t.merchantId, t.paidAt),
   ],
 );
 
@@ -342,12 +344,17 @@ export const jobs = pgTable(
  * without notifying the console ({"notify": false}) is known here only, as a lost notification leaves a real
  * payment known only to WeChat Pay, until a query finds it.
  */
-export const sandboxPayments = pgTable("sandbox_payments", {
-  payNo: varchar("pay_no", { length: 32 }).primaryKey(),
-  transactionId: varchar("transaction_id", { length: 64 }).notNull(),
-  amountFen: bigint("amount_fen", { mode: "number" }).notNull(),
-  paidAt: timestamptz("paid_at").notNull(),
-});
+export const sandboxPayments = pgTable(
+  "sandbox_payments",
+  {
+    payNo: varchar("pay_no", { length: 32 }).primaryKey(),
+    transactionId: varchar("transaction_id", { length: 64 }).notNull(),
+    amountFen: bigint("amount_fen", { mode: "number" }).notNull(),
+    paidAt: timestamptz("paid_at").notNull(),
+  },
+  // its trade bill: a day's payments
+  (t) => [index("sandbox_payments_paid_at_idx").on(t.paidAt)],
+);
 
 /**
  * The refunds the sandbox took (server/payments/sandbox.ts), as a gateway keeps them: by our refund number, so a
@@ -365,7 +372,7 @@ export const sandboxRefunds = pgTable(
     createdAt: timestamptz("created_at").notNull(),
     successTime: timestamptz("success_time"),
   },
-  (t) => [index("sandbox_refunds_pay_no_idx").on(t.payNo)],
+  (t) => [index("sandbox_refunds_pay_no_idx").on(t.payNo), index("sandbox_refunds_created_at_idx").on(t.createdAt)],
 );
 
 /**

@@ -63,7 +63,7 @@ export function registerEntityActions(registry: OperationRegistry, entities: rea
   for (const entity of entities) {
     for (const action of entity.actions ?? []) {
       declared.add(action.name);
-      if (entity.implementedBy === "domain") continue;
+      if (entity.implementedBy === "domain" || action.implementedBy === "domain") continue;
       const table = catalogueTables[entity.name];
       if (!table) throw new Error(`entity ${entity.name} has no table for its action ${action.name}`);
       if (action.from && !entity.stateField) throw new Error(`${action.name}: ${entity.name} declares no stateField`);

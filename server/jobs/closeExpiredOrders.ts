@@ -37,6 +37,35 @@ function paid(trade: TradeQuery): boolean {
 /** What an unpaid order needs for its gateway to be asked and told. */
 export type UnpaidOrderRef = Pick<PaymentOrder, "id" | "payNo" | "gateway" | "merchantId" | "spMerchantId">;
 
+/** Applies a payment the gateway reports, once, as its notification would. */
+async function applyTrade(services: JobContext["services"], db: Db, order: UnpaidOrderRef, trade: TradeQuery): Promise<"applied"> {
+  await applyPaidOrder(
+    db,
+    {
+      payNo: order.payNo,
+      gateway: order.gateway as GatewayName,
+      amountFen: trade.amountFen!,
+      merchantId: trade.merchantId ?? "",
+      transactionId: trade.transactionId ?? "",
+      paidAt: trade.paidAt,
+      ip: "",
+    },
+    services.clock.now(),
+  );
+  return "applied";
+}
+
+/**
+ * Asks the gateway about an order and applies the payment it reports (reconciliation's fix of a payment whose
+ * notification was lost); answers "unpaid" when it reports none, "gone" when the order's merchant is gone.
+ */
+export async function applyGatewayTrade(services: JobContext["services"], db: Db, order: UnpaidOrderRef): Promise<"applied" | "unpaid" | "gone"> {
+  const gateway = await gatewayOfOrder(services, order, services.publicUrl ?? "");
+  if (!gateway) return "gone";
+  const trade = await gateway.query(order.payNo, orderPayee(order));
+  return paid(trade) ? applyTrade(services, db, order, trade) : "unpaid";
+}
+
 /**
  * Closes one unpaid order at its gateway, asking first: an order the gateway reports paid is applied (once, as a
  * notification would), never closed; one it reports unpaid is closed there and here (a close refused because the
@@ -47,22 +76,7 @@ export async function closeUnpaidOrder(services: JobContext["services"], db: Db,
   const gateway: PaymentGateway | null = await gatewayOfOrder(services, order, services.publicUrl ?? "");
   // its merchant is gone: nobody can say whether it was paid
   if (!gateway) return "gone";
-  const apply = async (trade: TradeQuery) => {
-    await applyPaidOrder(
-      db,
-      {
-        payNo: order.payNo,
-        gateway: order.gateway as GatewayName,
-        amountFen: trade.amountFen!,
-        merchantId: trade.merchantId ?? "",
-        transactionId: trade.transactionId ?? "",
-        paidAt: trade.paidAt,
-        ip: "",
-      },
-      services.clock.now(),
-    );
-    return "applied" as const;
-  };
+  const apply = (trade: TradeQuery) => applyTrade(services, db, order, trade);
   const payee = orderPayee(order);
   let trade: TradeQuery | null;
   try {

@@ -194,4 +194,16 @@ export interface PaymentGateway {
   verifyNotification(headers: Readonly<Record<string, string | undefined>>, rawBody: string): Promise<PaymentNotice>;
   /** The same for a refund's notification (REFUND.SUCCESS, REFUND.ABNORMAL, REFUND.CLOSED). */
   verifyRefundNotification(headers: Readonly<Record<string, string | undefined>>, rawBody: string): Promise<RefundNotice>;
+  /**
+   * The trade bill (ALL) of a day, China time, YYYY-MM-DD: its text in WeChat Pay's format (server/payments/
+   * tradeBill.ts), its digest checked; `payee` narrows it to a sub-merchant. A bill with no trade answers a
+   * GatewayRequestError with code NO_STATEMENT_EXIST, as at WeChat Pay.
+   */
+  tradeBill(billDate: string, payee?: SubMerchantPayee): Promise<string>;
 }
+
+/** the code of a bill that does not exist: a day without trade, or one not generated yet */
+export const NO_STATEMENT_EXIST = "NO_STATEMENT_EXIST";
+
+/** the most a bill may hold: a day of a busy merchant is some tens of megabytes (300 bytes a row) */
+export const MAX_TRADE_BILL_BYTES = 128 * 1024 * 1024;

@@ -9,9 +9,10 @@
  * is the same page.
  */
 import { randomBytes } from "node:crypto";
-import { and, eq, ne, sum } from "drizzle-orm";
+import { and, eq, gte, lt, ne, sum } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fenToYuan } from "../../common/money";
+import { addDays, businessDayStart } from "../../common/term";
 import type { Db } from "../db/client";
 import { paymentOrders, sandboxPayments, sandboxRefunds } from "../db/schema";
 import type { Clock } from "../lib/clock";
@@ -20,9 +21,11 @@ import { requestLanguage, translator, type Translate } from "../lib/i18n";
 import type { AppServices } from "../protocol/registry";
 import { applyPaidOrder, PaymentMismatchError, type PaymentOrder } from "./apply";
 import { sandboxActive } from "./orders";
+import { formatTradeBill, rateFee, SANDBOX_RATE_PER_MILLE, type TradeBillEntry } from "./tradeBill";
 import {
   GatewayRequestError,
   GatewayVerificationError,
+  NO_STATEMENT_EXIST,
   PAY_NO_PATTERN,
   type JsapiOrder,
   type JsapiOrderRequest,
@@ -49,6 +52,8 @@ const SANDBOX_PAY_SIGN = "SANDBOX";
 const SANDBOX_APP_ID = "sandbox";
 /** where the sandbox's refunds go, as WeChat Pay names a refund into the payer's change */
 const SANDBOX_REFUND_ACCOUNT = "支付用户零钱";
+/** the merchant number the sandbox's bills give as the service provider's */
+const SANDBOX_SP_MCHID = "0";
 
 /** The sandbox's transaction id of an order: the same for every confirm of it. */
 function sandboxTransactionId(payNo: string): string {
@@ -196,6 +201,33 @@ export class SandboxGateway implements PaymentGateway {
       successTime: refund.successTime ?? undefined,
       userReceivedAccount: SANDBOX_REFUND_ACCOUNT,
     };
+  }
+
+  /**
+   * The day's bill of the payments and refunds the sandbox took (for one sub-merchant when named), in WeChat Pay's
+   * format with its 0.6 % fee, today's as far as it goes; none taken answers NO_STATEMENT_EXIST, as WeChat Pay does.
+   */
+  async tradeBill(billDate: string, payee?: SubMerchantPayee): Promise<string> {
+    const from = businessDayStart(billDate);
+    const to = businessDayStart(addDays(billDate, 1));
+    const payeeOf = payee ? [eq(paymentOrders.merchantId, payee.subMchid)] : [];
+    const payments = await this.db
+      .select({ payNo: sandboxPayments.payNo, transactionId: sandboxPayments.transactionId, amountFen: sandboxPayments.amountFen, at: sandboxPayments.paidAt, title: paymentOrders.title, subMchid: paymentOrders.merchantId })
+      .from(sandboxPayments)
+      .innerJoin(paymentOrders, eq(paymentOrders.payNo, sandboxPayments.payNo))
+      .where(and(gte(sandboxPayments.paidAt, from), lt(sandboxPayments.paidAt, to), ...payeeOf));
+    const refunds = await this.db
+      .select({ payNo: sandboxRefunds.payNo, refundNo: sandboxRefunds.refundNo, refundId: sandboxRefunds.refundId, amountFen: sandboxRefunds.amountFen, status: sandboxRefunds.status, at: sandboxRefunds.createdAt, orderFen: paymentOrders.totalFeeFen, title: paymentOrders.title, subMchid: paymentOrders.merchantId })
+      .from(sandboxRefunds)
+      .innerJoin(paymentOrders, eq(paymentOrders.payNo, sandboxRefunds.payNo))
+      .where(and(gte(sandboxRefunds.createdAt, from), lt(sandboxRefunds.createdAt, to), ...payeeOf));
+    if (payments.length + refunds.length === 0) throw new GatewayRequestError("sandbox: no trade that day", 400, NO_STATEMENT_EXIST);
+    const entries: TradeBillEntry[] = [
+      // what the sandbox took is its own record: the order's amount as the payer paid it
+      ...payments.map((p): TradeBillEntry => ({ ...p, kind: "payment", orderFen: p.amountFen, feeFen: rateFee(p.amountFen, SANDBOX_RATE_PER_MILLE) })),
+      ...refunds.map((r): TradeBillEntry => ({ ...r, kind: "refund", transactionId: sandboxTransactionId(r.payNo), refundState: r.status, feeFen: -rateFee(r.amountFen, SANDBOX_RATE_PER_MILLE) })),
+    ].sort((a, b) => a.at.getTime() - b.at.getTime());
+    return formatTradeBill(SANDBOX_SP_MCHID, entries);
   }
 
   /** The sandbox tells a refund's end only to a query. */

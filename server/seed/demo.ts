@@ -14,6 +14,7 @@ import { generateCode } from "../domains/renewals/codes";
 import { saveSiteSettings } from "../domains/site/siteSettings";
 import { seedFees } from "./fees";
 import { seedDemoFeeOrders } from "./feeOrders";
+import { seedDemoReconciliation } from "./reconciliation";
 import { seedDemoRefunds } from "./refunds";
 import { seedSchoolWorld, type WorldSchool } from "./schoolWorld";
 
@@ -184,6 +185,8 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     await tx.insert(pickupPointUsers).values({ userId: pickup, pickupPointId: point.id });
     // refunds of every state, asked and decided by these accounts, and a few duplicate payments refunded by themselves
     await seedDemoRefunds(tx, world.map((s) => s.id), options.now);
+    // the sandbox channels' last days reconciled, one with a payment whose notification was lost
+    await seedDemoReconciliation(tx, sunriseNo1, options.now);
   });
 }
 

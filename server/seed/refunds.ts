@@ -16,6 +16,11 @@ type FeeOrder = typeof feeOrders.$inferSelect;
 
 const DAY_MS = 86_400_000;
 
+/** The services on a clock standing at `when`: the sandbox takes a refund sent then at that time, as its bill says. */
+function at(services: JobServices, when: Date): JobServices {
+  return { ...services, clock: { now: () => when } };
+}
+
 export async function seedDemoRefunds(tx: DbOrTx, schoolIds: readonly number[], now: Date): Promise<void> {
   // the refund job's services, on a clock that stands at the seed's `now`
   const services: JobServices = { ...seedContext(tx, now).services, clock: { now: () => now } };
@@ -55,7 +60,7 @@ export async function seedDemoRefunds(tx: DbOrTx, schoolIds: readonly number[], 
       [part, Math.max(1, Math.round(part.amount * 0.3)), "退还教辅费"],
     ] as const) {
       const refund = await add(order, { amount, reason, status: "processing", applied_by: provider, reviewed_by: provider });
-      await syncRefund(services, db, refund.id, refund.created_at);
+      await syncRefund(at(services, refund.created_at), db, refund.id, refund.created_at);
     }
     // a school's request waiting for the provider's decision, and one the provider rejected
     if (asker) {
@@ -99,5 +104,5 @@ async function seedDuplicatePayments(tx: DbOrTx, services: JobServices, schId: n
     .select({ id: feeRefunds.id, created_at: feeRefunds.created_at })
     .from(feeRefunds)
     .where(and(eq(feeRefunds.sch_id, schId), eq(feeRefunds.kind, "duplicate"), inArray(feeRefunds.status, ["processing"])));
-  for (const refund of duplicates) await syncRefund(services, tx as Db, refund.id, refund.created_at);
+  for (const refund of duplicates) await syncRefund(at(services, refund.created_at), tx as Db, refund.id, refund.created_at);
 }

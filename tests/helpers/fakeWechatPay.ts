@@ -8,7 +8,7 @@
  * posts refund notifications once a test ends a refund. Tests can make it tamper with its next answer or with a
  * notification.
  */
-import { createCipheriv, createSign, createVerify, generateKeyPairSync, randomBytes, type KeyObject } from "node:crypto";
+import { createCipheriv, createHash, createSign, createVerify, generateKeyPairSync, randomBytes, type KeyObject } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Clock } from "../../server/lib/clock";
@@ -142,6 +142,27 @@ function chinaTime(at: Date): string {
   return `${new Date(at.getTime() + 8 * 3600 * 1000).toISOString().slice(0, 19)}+08:00`;
 }
 
+/** The trade bill's (ALL) columns and summary columns, as WeChat Pay writes them. */
+const BILL_HEADER =
+  "交易时间,公众账号ID,商户号,特约商户号,设备号,微信订单号,商户订单号,用户标识,交易类型,交易状态,付款银行,货币种类,应结订单金额,代金券金额,微信退款单号,商户退款单号,退款金额,充值券退款金额,退款类型,退款状态,商品名称,商户数据包,手续费,费率,订单金额,申请退款金额,费率备注";
+const BILL_SUMMARY_HEADER = "总交易单数,应结订单总金额,退款总金额,充值券退款总金额,手续费总金额,订单总金额,申请退款总金额";
+
+function yuan(fen: number): string {
+  const sign = fen < 0 ? "-" : "";
+  const abs = Math.abs(fen);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+/** WeChat Pay's fee at the schools' rate of 0.6 %, rounded to the fen */
+function billFee(fen: number): number {
+  return Math.round((fen * 6) / 1000);
+}
+
+/** A bill row: every field behind a backtick. */
+function billRow(cells: readonly (string | number)[]): string {
+  return cells.map((cell) => `\`${cell}`).join(",");
+}
+
 const TIME_EXPIRE_PATTERN = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+08:00$/;
 
 function isObject(value: unknown): value is JsonObject {
@@ -172,6 +193,10 @@ export class FakeWechatPay {
   private readonly privateKey: KeyObject;
   private readonly server: http.Server;
   private nextAnswerTamper: Tamper | undefined;
+  /** the next bill's file differs from the digest its answer gives (a file changed on its way) */
+  private nextBillAltered = false;
+  /** bill files by download token */
+  private readonly billFiles = new Map<string, string>();
   private sequence = 0;
   url = "";
 
@@ -286,6 +311,15 @@ export class FakeWechatPay {
       if (refused) return;
       const order = this.partnerOrder(decodeURIComponent(partnerClose[1]!), String(input.sub_mchid));
       return order ? this.closeOrder(res, order) : this.orderNotExist(res);
+    }
+    if (req.method === "GET" && url.pathname === "/v3/bill/tradebill") return this.tradeBill(res, url);
+    if (req.method === "GET" && url.pathname === "/v3/billdownload/file") {
+      const file = this.billFiles.get(url.searchParams.get("token") ?? "");
+      if (file === undefined) return this.error(res, 404, "RESOURCE_NOT_EXISTS", "文件不存在");
+      // the file itself is not signed: its digest was in the signed answer
+      res.writeHead(200, { "content-type": "application/octet-stream" });
+      res.end(file);
+      return;
     }
     if (req.method === "POST" && url.pathname === "/v3/refund/domestic/refunds") return this.refund(res, input);
     const refundQuery = url.pathname.match(/^\/v3\/refund\/domestic\/refunds\/([^/]+)$/);
@@ -526,6 +560,56 @@ export class FakeWechatPay {
     };
     const signed = this.signedHeaders(JSON.stringify(envelope), tamper);
     return { url, headers: { ...signed.headers, "content-type": "application/json" }, body: signed.body };
+  }
+
+  /** The next trade bill's file is altered after its digest is taken. */
+  alterNextBill(): void {
+    this.nextBillAltered = true;
+  }
+
+  /**
+   * GET /v3/bill/tradebill?bill_date=&sub_mchid=&bill_type=ALL: the day's payments (by their success time) and
+   * refunds (by their acceptance), China time, of one sub-merchant or of all; answers the file's SHA1 and its
+   * download_url, or NO_STATEMENT_EXIST for a day without trade.
+   */
+  private tradeBill(res: http.ServerResponse, url: URL): void {
+    const billDate = url.searchParams.get("bill_date") ?? "";
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(billDate)) return this.error(res, 400, "PARAM_ERROR", "bill_date");
+    if ((url.searchParams.get("bill_type") ?? "ALL") !== "ALL") return this.error(res, 400, "PARAM_ERROR", "bill_type: this fake writes ALL bills");
+    const subMchid = url.searchParams.get("sub_mchid");
+    const rows: string[] = [];
+    let settlement = 0;
+    let refunded = 0;
+    let fees = 0;
+    let ordered = 0;
+    const time = (rfc3339: string) => rfc3339.slice(0, 19).replace("T", " ");
+    for (const order of this.orders.values()) {
+      if (subMchid !== null && order.subMchid !== subMchid) continue;
+      const common = [this.merchant.mchid, order.subMchid ?? "0", "", order.transactionId ?? "", order.outTradeNo, "oUpF8uMuAJO_M2pxb1Q9zNjWeS6o", order.tradeType];
+      if (order.successTime?.slice(0, 10) === billDate) {
+        const fee = billFee(order.totalFen);
+        rows.push(billRow([time(order.successTime), order.appid, ...common, "SUCCESS", "CMB_CREDIT", "CNY", yuan(order.totalFen), "0.00", "0", "0", "0.00", "0.00", "", "", order.description, "", yuan(fee), "0.60%", yuan(order.totalFen), "0.00", ""]));
+        settlement += order.totalFen;
+        ordered += order.totalFen;
+        fees += fee;
+      }
+      for (const refund of order.refunds) {
+        if (refund.createTime.slice(0, 10) !== billDate) continue;
+        const fee = -billFee(refund.refundFen);
+        rows.push(
+          billRow([time(refund.createTime), order.appid, ...common, "REFUND", "CMB_CREDIT", "CNY", "0.00", "0.00", refund.refundId, refund.outRefundNo, yuan(refund.refundFen), "0.00", "ORIGINAL", refund.status, order.description, "", yuan(fee), "0.60%", "0.00", yuan(refund.refundFen), ""]),
+        );
+        refunded += refund.refundFen;
+        fees += fee;
+      }
+    }
+    if (rows.length === 0) return this.error(res, 400, "NO_STATEMENT_EXIST", "该日期账单不存在");
+    const file = `${[BILL_HEADER, ...rows, BILL_SUMMARY_HEADER, billRow([rows.length, yuan(settlement), yuan(refunded), "0.00", yuan(fees), yuan(ordered), yuan(refunded)])].join("\r\n")}\r\n`;
+    const token = randomBytes(12).toString("hex");
+    const digest = createHash("sha1").update(file, "utf8").digest("hex").toUpperCase();
+    this.billFiles.set(token, this.nextBillAltered ? file.replace(/`SUCCESS,/, "`REFUND,") : file);
+    this.nextBillAltered = false;
+    this.answer(res, 200, { hash_type: "SHA1", hash_value: digest, download_url: `${this.url}/v3/billdownload/file?token=${token}` });
   }
 
   /** The merchant fields of a transaction: mchid, or the service provider's and the sub-merchant's. */

@@ -24,6 +24,7 @@ type Messages = {
   notice_sandbox: typeof import("../../locales/en/notice_sandbox.json");
   pages: typeof import("../../locales/en/pages.json");
   renewal: typeof import("../../locales/en/renewal.json");
+  recon: typeof import("../../locales/en/recon.json");
   refunds: typeof import("../../locales/en/refunds.json");
   reports: typeof import("../../locales/en/reports.json");
   sandbox: typeof import("../../locales/en/sandbox.json");

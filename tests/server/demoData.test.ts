@@ -136,6 +136,19 @@ describeOnDatabases("demo data", (kind) => {
     expect(renewed.return_code, renewed.return_msg).toBe("SUCCESS");
   });
 
+  it("reconciles every sandbox channel's last three days: balanced, but for one payment whose notification was lost", async () => {
+    const svc = await t.login("svc");
+    const list = await t.call("adminapiv2", "reconlist", { limit: 100 }, { token: svc });
+    const batches = (list.data?.items ?? []) as Row[];
+    expect(batches.length).toBe(3);
+    expect(batches.map((b) => b.status)).toEqual(["differences", "balanced", "balanced"]);
+    expect(batches.every((b) => Number(b.matched) > 0)).toBe(true);
+    // the bill's money and ours agree on a balanced day
+    expect(batches.slice(1).every((b) => b.bill_paid === b.local_paid && b.bill_refund === b.local_refund)).toBe(true);
+    const open = await t.call("adminapiv2", "reconitemlist", { batch_id: batches[0].id, status: "open" }, { token: svc });
+    expect((open.data?.items as Row[]).map((i) => [i.kind, i.outcome, i.bill_state, i.local_state])).toEqual([["payment", "status_mismatch", "SUCCESS", "CLOSED"]]);
+  });
+
   if (kind === "pglite") {
     it("seeds the same students again on the same day", async () => {
       const again = await openDatabase({ kind: "memory" });

@@ -1,6 +1,6 @@
 /**
  * Fee collection's server side: the effects of its declared actions, the bills of students joining a targeted
- * class, the activity board, the job opening and closing activities at their dates, and refunds.
+ * class, the activity board, the job opening and closing activities at their dates, refunds and reconciliation.
  */
 import { activityAct, billAdjust, billWaive } from "../../../catalogue/collection";
 import { refundAdd } from "../../../catalogue/collectionOrders";
@@ -18,6 +18,7 @@ import { activityFormHooks, payEndActionHooks, registerPayEndActionBind } from "
 import { registerPayerApi } from "./payerApi";
 import { PRUNE_PAYER_TICKETS, PRUNE_PAYER_TICKETS_EVERY_SECONDS, prunePayerTickets } from "./payerTickets";
 import { qrChannelHooks } from "./qrChannels";
+import { RECON_DAILY, RECON_DAILY_EVERY_SECONDS, reconDailyJob, registerReconciliation } from "./reconciliation";
 import { refundAddEffect, refundReviewEffect, SEND_REFUND, sendRefundJob, SYNC_REFUNDS, SYNC_REFUNDS_EVERY_SECONDS, syncRefundsJob } from "./refunds";
 import { registerVoucherOperations } from "./vouchers";
 
@@ -52,5 +53,8 @@ export function registerCollectionOperations(registry: OperationRegistry, school
   // refunds: sent once accepted, then asked after until they end
   if (!jobKinds.get(SEND_REFUND)) registerJobKind(SEND_REFUND, sendRefundJob, { maxAttempts: 1 });
   if (!jobKinds.get(SYNC_REFUNDS)) registerJobKind(SYNC_REFUNDS, syncRefundsJob, { everySeconds: SYNC_REFUNDS_EVERY_SECONDS });
+  // reconciliation: a day's trade bill against our records, now or every day
+  registerReconciliation(registry);
+  if (!jobKinds.get(RECON_DAILY)) registerJobKind(RECON_DAILY, reconDailyJob, { everySeconds: RECON_DAILY_EVERY_SECONDS });
   if (!jobKinds.get(PRUNE_PAYER_TICKETS)) registerJobKind(PRUNE_PAYER_TICKETS, prunePayerTickets, { everySeconds: PRUNE_PAYER_TICKETS_EVERY_SECONDS });
 }

@@ -61,7 +61,40 @@ export class WechatPayClient {
     verifySignedMessage(Object.fromEntries(response.headers), text, this.platformKey, this.clock.now());
     return { status: response.status, body: text === "" ? undefined : parseJson(text) };
   }
+
+  /**
+   * A file WeChat Pay gives by a short-lived download_url (a bill): a signed GET like any call, but its answer is
+   * the raw file and is not signed, so its caller checks the digest the signed answer gave. Only a URL of the API's
+   * own origin is asked: our signature goes nowhere else.
+   */
+  async download(url: string, maxBytes: number): Promise<string> {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      throw new GatewayRequestError("WeChat Pay: the download address is not a URL", 0);
+    }
+    if (target.origin !== new URL(this.apiBase).origin) throw new GatewayRequestError(`WeChat Pay: the download address is not on ${new URL(this.apiBase).origin}`, 0);
+    const pathWithQuery = `${target.pathname}${target.search}`;
+    const timestamp = String(Math.floor(this.clock.now().getTime() / 1000));
+    try {
+      const response = await fetch(target, {
+        headers: { "user-agent": "campus-pay-console", authorization: authorizationHeader(this.signer, "GET", pathWithQuery, "", timestamp, newNonce()) },
+        redirect: "error",
+        signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS),
+      });
+      const text = await boundedText(response, maxBytes);
+      if (!response.ok) throw new GatewayRequestError(`WeChat Pay: download answered HTTP ${response.status}`, response.status);
+      return text;
+    } catch (err) {
+      if (err instanceof GatewayRequestError) throw err;
+      throw new GatewayRequestError(`WeChat Pay download failed: ${(err as Error).message}`, 0);
+    }
+  }
 }
+
+/** a day's bill of a busy merchant is tens of megabytes */
+const DOWNLOAD_TIMEOUT_MS = 120_000;
 
 function parseJson(text: string): unknown {
   try {

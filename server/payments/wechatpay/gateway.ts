@@ -2,11 +2,12 @@
  * The `wechatpay` PaymentGateway: WeChat Pay API v3 payments of one merchant, in direct mode (Native QR orders paid
  * to the merchant itself) or, for a call naming a sub-merchant, in service-provider mode (./partner.ts).
  */
-import { createPrivateKey, createPublicKey } from "node:crypto";
+import { createHash, createPrivateKey, createPublicKey } from "node:crypto";
 import { z } from "zod";
 import type { Clock } from "../../lib/clock";
 import {
   GatewayVerificationError,
+  MAX_TRADE_BILL_BYTES,
   type JsapiOrder,
   type JsapiOrderRequest,
   type PaymentGateway,
@@ -47,6 +48,7 @@ export interface WechatPayConfig {
 }
 
 const nativeOrderSchema = z.object({ code_url: z.string().min(1) });
+const billSchema = z.object({ hash_type: z.literal("SHA1"), hash_value: z.string().regex(/^[0-9a-fA-F]{40}$/), download_url: z.string().min(1) });
 const REFUND_STATES = ["SUCCESS", "PROCESSING", "ABNORMAL", "CLOSED"] as const;
 
 /** A refund as the refund and query calls answer it. */
@@ -168,6 +170,21 @@ export class WechatPayGateway implements PaymentGateway {
       amount: { refund: request.amountFen, total: request.totalFen, currency: "CNY" },
     });
     return this.checkedRefund(parseAnswer(refundSchema, body, "refund"), request.refundNo);
+  }
+
+  /**
+   * GET /v3/bill/tradebill, then its download_url: the answer naming the file is signed, the file is not, so its
+   * SHA1 must be the one the signed answer gave.
+   */
+  async tradeBill(billDate: string, payee?: SubMerchantPayee): Promise<string> {
+    const query = new URLSearchParams({ bill_date: billDate, bill_type: "ALL" });
+    if (payee) query.set("sub_mchid", payee.subMchid);
+    const { body } = await this.client.request("GET", `/v3/bill/tradebill?${query.toString()}`);
+    const bill = parseAnswer(billSchema, body, "trade bill");
+    const text = await this.client.download(bill.download_url, MAX_TRADE_BILL_BYTES);
+    const digest = createHash("sha1").update(text, "utf8").digest("hex");
+    if (digest.toLowerCase() !== bill.hash_value.toLowerCase()) throw new GatewayVerificationError("the trade bill's SHA1 is not the one WeChat Pay gave");
+    return text;
   }
 
   async queryRefund(refundNo: string, payee?: SubMerchantPayee): Promise<RefundResult> {

@@ -1,0 +1,356 @@
+/**
+ * Reconciliation (catalogue/reconciliation.ts): a channel's day, its trade bill against our orders and refunds.
+ *
+ * The bill is fetched (WeChat Pay's tradebill for the channel's sub_mchid, its SHA1 checked; the sandbox's own),
+ * read by its header's names (server/payments/tradeBill.ts) and matched by number: a payment row by its pay_no
+ * against the payment orders, a refund row by its refund_no against the refunds, the two sides' amounts and states
+ * compared; our payments and refunds of that day that the bill does not have are listed too. The batch and its
+ * items are written in one transaction that replaces the day's earlier batch. The bill is fetched before it: no
+ * transaction waits on the gateway.
+ *
+ * `reconresolve` applies a difference's guided fix, asking the gateway first: a payment it reports paid is applied
+ * as its lost notification would have been, a refund is synchronised as the refund job does. Other differences
+ * are marked checked with a note. The job `recon.daily` reconciles each channel's yesterday once its bill exists.
+ */
+import { and, asc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { reconEntity, reconItemEntity, reconResolve, reconRun, RECON_DIFFERENCES, RECON_MAX_DAYS_BACK } from "../../../catalogue/reconciliation";
+import { paychnlEntity } from "../../../catalogue/fees";
+import { addDays, businessDay, businessDayStart, businessTime } from "../../../common/term";
+import { writeAudit } from "../../auth/audit";
+import type { Db } from "../../db/client";
+import { feeRefunds, paymentChannels, paymentOrders, reconBatches, reconItems } from "../../db/schema";
+import { actionFieldFailure } from "../../engine/actions";
+import { entityTenantConditions, serialiseRow, wrongState } from "../../engine/crud";
+import { checkPayload } from "../../engine/declared";
+import type { Row } from "../../engine/hooks";
+import { applyGatewayTrade } from "../../jobs/closeExpiredOrders";
+import type { JobContext, JobServices } from "../../jobs/registry";
+import { ApiFailure, notFound } from "../../protocol/envelope";
+import type { OperationContext, OperationRegistry } from "../../protocol/registry";
+import { GatewayRequestError, NO_STATEMENT_EXIST, type PaymentGateway } from "../../payments/gateway";
+import { loadMerchant, wechatPayGatewayOf } from "../../payments/merchants";
+import { SandboxGateway } from "../../payments/sandbox";
+import { parseTradeBill, TradeBillFormatError, type TradeBill, type TradeBillLine } from "../../payments/tradeBill";
+import { parseTenantId, resolveScope } from "../../auth/scope";
+import { syncRefund } from "./refunds";
+
+export const RECON_DAILY = "recon.daily";
+export const RECON_DAILY_EVERY_SECONDS = 3600;
+/** WeChat Pay makes a day's bill from 09:00 the next day: the daily run asks after 10:00, China time */
+const BILL_READY_HOUR = 10;
+/** items written by one statement */
+const ITEM_CHUNK = 1000;
+
+type Channel = typeof paymentChannels.$inferSelect;
+type Batch = typeof reconBatches.$inferSelect;
+type Item = typeof reconItems.$inferInsert;
+
+/** The gateway that holds a channel's bills: the sandbox, or the platform's WeChat Pay merchant as its service provider. */
+async function billGateway(services: JobServices, channel: Channel): Promise<PaymentGateway> {
+  if (channel.gateway === "sandbox") return new SandboxGateway(services.db, services.clock, services.publicUrl ?? "");
+  const merchant = await loadMerchant(services.db, null, "wechatpay");
+  if (!merchant) throw new GatewayRequestError("no WeChat Pay merchant is configured", 0);
+  return wechatPayGatewayOf(services, merchant);
+}
+
+/** The day's bill, or why there is none: a day without trade is an empty bill, anything else a failure. */
+async function fetchBill(services: JobServices, channel: Channel, billDate: string): Promise<TradeBill | { error: string }> {
+  try {
+    const gateway = await billGateway(services, channel);
+    const text = await gateway.tradeBill(billDate, { subMchid: channel.sub_mchid ?? "" });
+    return parseTradeBill(text);
+  } catch (err) {
+    if (err instanceof GatewayRequestError && err.code === NO_STATEMENT_EXIST) return { lines: [], summary: { count: 0, settlementFen: 0, refundFen: 0, feeFen: 0, orderFen: 0 } };
+    if (err instanceof GatewayRequestError || err instanceof TradeBillFormatError || (err instanceof Error && err.name === "GatewayVerificationError")) return { error: err.message.slice(0, 200) };
+    throw err;
+  }
+}
+
+interface LocalPayment {
+  payNo: string;
+  amount: number;
+  status: string;
+  schId: number | null;
+  merchantId: string;
+}
+
+interface LocalRefund {
+  refundNo: string;
+  payNo: string;
+  amount: number;
+  status: string;
+  schId: number;
+}
+
+const localPaymentColumns = { payNo: paymentOrders.payNo, amount: paymentOrders.totalFeeFen, status: paymentOrders.status, schId: paymentOrders.schId, merchantId: paymentOrders.merchantId };
+const localRefundColumns = { refundNo: feeRefunds.refund_no, payNo: feeRefunds.pay_no, amount: feeRefunds.amount, status: feeRefunds.status, schId: feeRefunds.sch_id };
+
+/** Rows by a list of numbers, a chunk at a time. */
+async function byNumbers<T>(numbers: readonly string[], read: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < numbers.length; i += ITEM_CHUNK) out.push(...(await read(numbers.slice(i, i + ITEM_CHUNK))));
+  return out;
+}
+
+/** What our side holds of a channel's day, and of the numbers its bill names on other days. */
+async function localSide(db: Db, channel: Channel, billDate: string, bill: TradeBill) {
+  const from = businessDayStart(billDate);
+  const to = businessDayStart(addDays(billDate, 1));
+  const merchant = channel.sub_mchid ?? "";
+  const dayPayments = (await db
+    .select(localPaymentColumns)
+    .from(paymentOrders)
+    .where(and(eq(paymentOrders.merchantId, merchant), gte(paymentOrders.paidAt, from), lt(paymentOrders.paidAt, to), eq(paymentOrders.gateway, channel.gateway), eq(paymentOrders.status, "SUCCESS")))) as LocalPayment[];
+  const dayRefunds = (await db
+    .select(localRefundColumns)
+    .from(feeRefunds)
+    .innerJoin(paymentOrders, eq(paymentOrders.payNo, feeRefunds.pay_no))
+    .where(and(gte(feeRefunds.submitted_at, from), lt(feeRefunds.submitted_at, to), eq(paymentOrders.merchantId, merchant), eq(paymentOrders.gateway, channel.gateway)))) as LocalRefund[];
+  const payments = new Map(dayPayments.map((p) => [p.payNo, p]));
+  const refunds = new Map(dayRefunds.filter((r) => r.refundNo).map((r) => [r.refundNo, r]));
+  // the bill's numbers we hold under another day (a payment at midnight, a refund taken late)
+  const otherPayNos = [...new Set(bill.lines.filter((l) => l.tradeState !== "REFUND" && !payments.has(l.payNo)).map((l) => l.payNo))];
+  const otherRefundNos = [...new Set(bill.lines.filter((l) => l.tradeState === "REFUND" && !refunds.has(l.refundNo)).map((l) => l.refundNo))];
+  const morePayments = await byNumbers(otherPayNos, (chunk) => db.select(localPaymentColumns).from(paymentOrders).where(inArray(paymentOrders.payNo, chunk)) as Promise<LocalPayment[]>);
+  const moreRefunds = await byNumbers(otherRefundNos, (chunk) => db.select(localRefundColumns).from(feeRefunds).where(inArray(feeRefunds.refund_no, chunk)) as Promise<LocalRefund[]>);
+  return { dayPayments, dayRefunds, payments: new Map([...payments, ...morePayments.map((p) => [p.payNo, p] as const)]), refunds: new Map([...refunds, ...moreRefunds.map((r) => [r.refundNo, r] as const)]) };
+}
+
+/** A payment row of the bill against our payment order of its number. */
+function matchPayment(line: TradeBillLine, local: LocalPayment | undefined, merchant: string): Omit<Item, "batch_id" | "sysid"> {
+  const item = { kind: "payment", pay_no: line.payNo.slice(0, 32), bill_amount: line.orderFen, bill_state: line.tradeState.slice(0, 32), fee: line.feeFen, trade_time: line.tradeTime.slice(0, 19) };
+  if (!local || local.merchantId !== merchant) return { ...item, outcome: "missing_local", status: "open" };
+  const known = { ...item, local_amount: local.amount, local_state: local.status, sch_id: local.schId };
+  if (local.amount !== line.orderFen) return { ...known, outcome: "amount_mismatch", status: "open" };
+  if (local.status !== "SUCCESS") return { ...known, outcome: "status_mismatch", status: "open" };
+  return { ...known, outcome: "matched", status: "ok" };
+}
+
+/** the refund states of ours that the gateway's SUCCESS finishes */
+const UNFINISHED_REFUNDS = new Set(["processing", "abnormal"]);
+
+/** A refund row of the bill against our refund of its number. Its state in the bill is a snapshot: only a success says more than ours. */
+function matchRefund(line: TradeBillLine, local: LocalRefund | undefined): Omit<Item, "batch_id" | "sysid"> {
+  const item = { kind: "refund", pay_no: line.payNo.slice(0, 32), refund_no: line.refundNo.slice(0, 64), bill_amount: line.refundFen, bill_state: line.refundState.slice(0, 32), fee: line.feeFen, trade_time: line.tradeTime.slice(0, 19) };
+  if (!local) return { ...item, outcome: "missing_local", status: "open" };
+  const known = { ...item, local_amount: local.amount, local_state: local.status, sch_id: local.schId };
+  if (local.amount !== line.refundFen) return { ...known, outcome: "amount_mismatch", status: "open" };
+  if (line.refundState === "SUCCESS" && UNFINISHED_REFUNDS.has(local.status)) return { ...known, outcome: "status_mismatch", status: "open" };
+  return { ...known, outcome: "matched", status: "ok" };
+}
+
+/** Matches a bill against our side: its items, and the batch's figures. */
+function matchBill(bill: TradeBill, local: Awaited<ReturnType<typeof localSide>>, merchant: string) {
+  const items: Omit<Item, "batch_id" | "sysid">[] = [];
+  const seenPayments = new Set<string>();
+  const seenRefunds = new Set<string>();
+  for (const line of bill.lines) {
+    if (line.tradeState === "REFUND") {
+      seenRefunds.add(line.refundNo);
+      items.push(matchRefund(line, local.refunds.get(line.refundNo)));
+    } else {
+      seenPayments.add(line.payNo);
+      items.push(matchPayment(line, local.payments.get(line.payNo), merchant));
+    }
+  }
+  for (const p of local.dayPayments) {
+    if (!seenPayments.has(p.payNo)) items.push({ kind: "payment", pay_no: p.payNo, outcome: "missing_gateway", status: "open", local_amount: p.amount, local_state: p.status, sch_id: p.schId });
+  }
+  for (const r of local.dayRefunds) {
+    if (r.refundNo && !seenRefunds.has(r.refundNo)) items.push({ kind: "refund", pay_no: r.payNo, refund_no: r.refundNo, outcome: "missing_gateway", status: "open", local_amount: r.amount, local_state: r.status, sch_id: r.schId });
+  }
+  const counts: Record<string, number> = { matched: 0, missing_local: 0, missing_gateway: 0, amount_mismatch: 0, status_mismatch: 0 };
+  for (const item of items) counts[item.outcome]++;
+  // the summary line against the bill's own rows: a bill cut short or altered does not add up
+  const sum = (pick: (l: TradeBillLine) => number) => bill.lines.reduce((total, line) => total + pick(line), 0);
+  const summaryOk =
+    bill.summary.count === bill.lines.length &&
+    bill.summary.settlementFen === sum((l) => l.settlementFen) &&
+    bill.summary.refundFen === sum((l) => l.refundFen) &&
+    bill.summary.feeFen === sum((l) => l.feeFen);
+  const differences = RECON_DIFFERENCES.reduce((total, outcome) => total + counts[outcome], 0);
+  return {
+    items,
+    figures: {
+      ...counts,
+      open_items: differences,
+      status: differences > 0 || !summaryOk ? "differences" : "balanced",
+      summary_ok: summaryOk ? "Y" : "N",
+      bill_count: bill.summary.count,
+      bill_paid: bill.summary.settlementFen,
+      bill_refund: bill.summary.refundFen,
+      bill_fee: bill.summary.feeFen,
+      local_count: local.dayPayments.length + local.dayRefunds.length,
+      local_paid: local.dayPayments.reduce((total, p) => total + p.amount, 0),
+      local_refund: local.dayRefunds.reduce((total, r) => total + r.amount, 0),
+      error: null,
+    },
+  };
+}
+
+/**
+ * Reconciles a channel's day: fetches and matches its bill, then replaces the day's batch and items in one
+ * transaction. A bill that cannot be had (the gateway failing, a digest or a format that is wrong) leaves a
+ * failed batch saying why, and no items.
+ */
+export async function reconcileDay(services: JobServices, channel: Channel, billDate: string, runBy: string, now: Date): Promise<Batch> {
+  const bill = await fetchBill(services, channel, billDate);
+  const result =
+    "error" in bill
+      ? { items: [], figures: { status: "failed", error: bill.error, matched: 0, missing_local: 0, missing_gateway: 0, amount_mismatch: 0, status_mismatch: 0, open_items: 0, summary_ok: "Y", bill_count: 0, bill_paid: 0, bill_refund: 0, bill_fee: 0, local_count: 0, local_paid: 0, local_refund: 0 } }
+      : matchBill(bill, await localSide(services.db, channel, billDate, bill), channel.sub_mchid ?? "");
+  return services.db.transaction(async (tx) => {
+    const values = { ...result.figures, run_by: runBy.slice(0, 50), run_at: now };
+    // one batch a channel and day: made, or replaced with its items
+    const [batch] = await tx
+      .insert(reconBatches)
+      .values({ paychnl_id: channel.id, bill_date: billDate, sysid: channel.sysid, ...values })
+      .onConflictDoUpdate({ target: [reconBatches.paychnl_id, reconBatches.bill_date], set: values })
+      .returning();
+    await tx.delete(reconItems).where(eq(reconItems.batch_id, batch.id));
+    for (let i = 0; i < result.items.length; i += ITEM_CHUNK) {
+      await tx.insert(reconItems).values(result.items.slice(i, i + ITEM_CHUNK).map((item) => ({ ...item, batch_id: batch.id, sysid: channel.sysid })));
+    }
+    return batch;
+  });
+}
+
+/** A channel the caller may reconcile (its tenant's, in a state the action starts from), or a FAIL. */
+async function callersChannel(ctx: OperationContext): Promise<Channel> {
+  const id = parseTenantId(ctx.payload[reconRun.idField!]);
+  if (id === undefined) throw notFound();
+  const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);
+  const [channel] = await ctx.db
+    .select()
+    .from(paymentChannels)
+    .where(and(eq(paymentChannels.id, id), ...entityTenantConditions(paychnlEntity, paymentChannels, ctx, scope)));
+  if (!channel) throw notFound();
+  if (!reconRun.from!.includes(channel.status)) throw wrongState(ctx, paychnlEntity, channel.status, reconRun.label);
+  return channel;
+}
+
+/** reconrun {paychnl_id, bill_date}: the day reconciled now; answers the batch. */
+async function reconRunOperation(ctx: OperationContext) {
+  const channel = await callersChannel(ctx);
+  const input = checkPayload(ctx, reconRun.fields ?? []);
+  const billDate = String(input.bill_date);
+  const today = businessDay(ctx.now);
+  if (billDate > today) throw actionFieldFailure(ctx, "bill_date", "recon.validation.bill_date_future");
+  if (billDate < addDays(today, -RECON_MAX_DAYS_BACK)) throw actionFieldFailure(ctx, "bill_date", "recon.validation.bill_date_old", { days: RECON_MAX_DAYS_BACK });
+  const batch = await reconcileDay(ctx.services, channel, billDate, ctx.auth?.username ?? "", ctx.now);
+  await writeAudit(ctx.db, {
+    userId: ctx.auth?.userId,
+    username: ctx.auth?.username,
+    action: reconRun.name,
+    entity: paychnlEntity.name,
+    entityId: String(channel.id),
+    ip: ctx.ip,
+    sysid: channel.sysid,
+    schId: null,
+    detail: { bill_date: billDate, status: batch.status, matched: batch.matched, differences: batch.open_items },
+  });
+  return {
+    messageKey: batch.status === "failed" ? "recon.run_failed" : "recon.run_done",
+    messageParams: { bill_date: billDate, matched: batch.matched, differences: batch.open_items, error: batch.error ?? "" },
+    data: { items: serialiseRow(reconEntity, batch as unknown as Row) },
+  };
+}
+
+/** The guided fix of a status difference: the gateway asked, and what it says applied. */
+async function applyFix(ctx: OperationContext, item: typeof reconItems.$inferSelect): Promise<string> {
+  if (item.kind === "payment") {
+    const [order] = await ctx.db.select().from(paymentOrders).where(eq(paymentOrders.payNo, item.pay_no));
+    if (!order) throw new ApiFailure("recon.fix_impossible");
+    const outcome = await applyGatewayTrade(ctx.services, ctx.db, order);
+    if (outcome !== "applied") throw new ApiFailure("recon.fix_not_paid");
+    return "recon.resolved_payment";
+  }
+  const [refund] = await ctx.db.select({ id: feeRefunds.id }).from(feeRefunds).where(eq(feeRefunds.refund_no, item.refund_no ?? ""));
+  if (!refund) throw new ApiFailure("recon.fix_impossible");
+  await syncRefund(ctx.services, ctx.db, refund.id, ctx.now);
+  const [after] = await ctx.db.select({ status: feeRefunds.status }).from(feeRefunds).where(eq(feeRefunds.id, refund.id));
+  if (after && UNFINISHED_REFUNDS.has(after.status)) throw new ApiFailure("recon.fix_refund_open");
+  return "recon.resolved_refund";
+}
+
+/**
+ * reconresolve {id, note}: a status difference is mended by asking the gateway; any other difference needs the
+ * note of what was done by hand. Then the item is resolved and its batch counts one difference fewer.
+ */
+async function reconResolveOperation(ctx: OperationContext) {
+  const id = parseTenantId(ctx.payload.id);
+  if (id === undefined) throw notFound();
+  const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);
+  const tenant = entityTenantConditions(reconItemEntity, reconItems, ctx, scope);
+  const [item] = await ctx.db.select().from(reconItems).where(and(eq(reconItems.id, id), ...tenant));
+  if (!item) throw notFound();
+  if (!reconResolve.from!.includes(item.status)) throw wrongState(ctx, reconItemEntity, item.status, reconResolve.label);
+  const input = checkPayload(ctx, reconResolve.fields ?? []);
+  const note = typeof input.note === "string" ? input.note : null;
+  let messageKey = "recon.resolved_checked";
+  if (item.outcome === "status_mismatch") messageKey = await applyFix(ctx, item);
+  else if (!note) throw actionFieldFailure(ctx, "note", "recon.validation.note_required");
+
+  const updated = await ctx.db.transaction(async (tx) => {
+    const [held] = await tx.select().from(reconItems).where(eq(reconItems.id, id)).for("update");
+    // resolved meanwhile by another call: said once
+    if (held?.status !== "open") throw wrongState(ctx, reconItemEntity, held?.status, reconResolve.label);
+    const [row] = await tx
+      .update(reconItems)
+      .set({ status: "resolved", note, resolved_by: ctx.auth?.username ?? null, resolved_at: ctx.now })
+      .where(eq(reconItems.id, id))
+      .returning();
+    await tx
+      .update(reconBatches)
+      .set({
+        open_items: sql`greatest(${reconBatches.open_items} - 1, 0)`,
+        status: sql`case when ${reconBatches.open_items} <= 1 and ${reconBatches.summary_ok} = 'Y' then 'resolved' else ${reconBatches.status} end`,
+      })
+      .where(eq(reconBatches.id, item.batch_id));
+    await writeAudit(tx, {
+      userId: ctx.auth?.userId,
+      username: ctx.auth?.username,
+      action: reconResolve.name,
+      entity: reconItemEntity.name,
+      entityId: String(id),
+      ip: ctx.ip,
+      sysid: item.sysid,
+      schId: item.sch_id,
+      detail: { from: "open", to: "resolved", outcome: item.outcome, pay_no: item.pay_no, refund_no: item.refund_no, note },
+    });
+    return row;
+  });
+  return { messageKey, data: { items: serialiseRow(reconItemEntity, updated as unknown as Row) } };
+}
+
+/**
+ * `recon.daily` (every hour): once yesterday's bills exist (10:00 China time), each channel that took payments is
+ * reconciled for yesterday, unless it already is; a day that failed is tried again at the next run.
+ */
+export async function reconDailyJob({ services, db, now, log }: JobContext): Promise<{ reconciled: number; failed: number }> {
+  const result = { reconciled: 0, failed: 0 };
+  if (Number(businessTime(now).slice(11, 13)) < BILL_READY_HOUR) return result;
+  const day = addDays(businessDay(now), -1);
+  const channels = await db.select().from(paymentChannels).where(inArray(paymentChannels.status, ["approved", "disabled"])).orderBy(asc(paymentChannels.id));
+  const done = await db
+    .select({ paychnl_id: reconBatches.paychnl_id })
+    .from(reconBatches)
+    .where(and(eq(reconBatches.bill_date, day), sql`${reconBatches.status} <> 'failed'`));
+  const reconciled = new Set(done.map((b) => b.paychnl_id));
+  for (const channel of channels) {
+    if (reconciled.has(channel.id) || !channel.sub_mchid) continue;
+    const batch = await reconcileDay(services, channel, day, "system", now);
+    if (batch.status === "failed") {
+      result.failed++;
+      log.warn({ channel: channel.id, day, error: batch.error }, "a channel's trade bill could not be reconciled");
+    } else result.reconciled++;
+  }
+  return result;
+}
+
+export function registerReconciliation(registry: OperationRegistry): void {
+  registry.add({ path: "adminapiv2", method: reconRun.name, needsToken: true, roles: reconRun.roles, effect: "write", handler: reconRunOperation });
+  registry.add({ path: "adminapiv2", method: reconResolve.name, needsToken: true, roles: reconResolve.roles, effect: "write", handler: reconResolveOperation });
+}
+
+

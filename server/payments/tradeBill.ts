@@ -1,0 +1,270 @@
+/**
+ * WeChat Pay's trade bill (交易账单, GET /v3/bill/tradebill), the day's payments and refunds of a merchant as the
+ * gateway has them: comma-separated text, every field prefixed with a backtick, in four parts (the detail header,
+ * a row per payment or refund, the summary header, the summary row). Columns differ by bill type, so a bill is
+ * read by its header's names, never by position. Amounts are yuan with two decimals; a refund row's fee is
+ * negative. The sandbox writes its own bills in this format (formatTradeBill), so reconciliation reads one format.
+ */
+import { fenToYuan } from "../../common/money";
+import { businessTime } from "../../common/term";
+
+/** One row of the bill: a payment (trade state SUCCESS) or a refund (REFUND). */
+export interface TradeBillLine {
+  /** 交易时间, China time "YYYY-MM-DD HH:mm:ss": the payment's, or the refund request's acceptance */
+  tradeTime: string;
+  /** 特约商户号: the sub-merchant (0 in direct mode) */
+  subMchid: string;
+  /** 微信订单号 */
+  transactionId: string;
+  /** 商户订单号: our pay_no */
+  payNo: string;
+  /** 交易状态: SUCCESS, REFUND or REVOKED */
+  tradeState: string;
+  /** 应结订单金额, fen: what the payer paid less coupons (0 on refund rows) */
+  settlementFen: number;
+  /** 微信退款单号 */
+  refundId: string;
+  /** 商户退款单号: our refund_no */
+  refundNo: string;
+  /** 退款金额, fen */
+  refundFen: number;
+  /** 退款状态 when the bill was made (SUCCESS, PROCESSING...): a snapshot, never updated */
+  refundState: string;
+  /** 手续费, fen: the channel's fee, negative on refund rows */
+  feeFen: number;
+  /** 费率, as written ("0.60%") */
+  rate: string;
+  /** 订单金额, fen */
+  orderFen: number;
+  /** 申请退款金额, fen */
+  appliedRefundFen: number;
+}
+
+/** The summary row, as the bill states it. */
+export interface TradeBillSummary {
+  /** 总交易单数 */
+  count: number;
+  /** 应结订单总金额 */
+  settlementFen: number;
+  /** 退款总金额 (0 in a SUCCESS bill) */
+  refundFen: number;
+  /** 手续费总金额 */
+  feeFen: number;
+  /** 订单总金额 */
+  orderFen: number;
+}
+
+export interface TradeBill {
+  lines: TradeBillLine[];
+  summary: TradeBillSummary;
+}
+
+/** A bill that cannot be read: its line (1-based) and what is wrong there. */
+export class TradeBillFormatError extends Error {
+  override readonly name = "TradeBillFormatError";
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
+    super(`trade bill line ${line}: ${message}`);
+  }
+}
+
+/** the ALL bill's detail columns, in WeChat Pay's order */
+export const TRADE_BILL_COLUMNS = [
+  "交易时间",
+  "公众账号ID",
+  "商户号",
+  "特约商户号",
+  "设备号",
+  "微信订单号",
+  "商户订单号",
+  "用户标识",
+  "交易类型",
+  "交易状态",
+  "付款银行",
+  "货币种类",
+  "应结订单金额",
+  "代金券金额",
+  "微信退款单号",
+  "商户退款单号",
+  "退款金额",
+  "充值券退款金额",
+  "退款类型",
+  "退款状态",
+  "商品名称",
+  "商户数据包",
+  "手续费",
+  "费率",
+  "订单金额",
+  "申请退款金额",
+  "费率备注",
+] as const;
+
+/** the ALL bill's summary columns */
+export const TRADE_BILL_SUMMARY_COLUMNS = ["总交易单数", "应结订单总金额", "退款总金额", "充值券退款总金额", "手续费总金额", "订单总金额", "申请退款总金额"] as const;
+
+/** the columns reconciliation cannot do without (a SUCCESS bill has no refund columns: they read as empty) */
+const REQUIRED_COLUMNS = ["交易时间", "特约商户号", "微信订单号", "商户订单号", "交易状态", "应结订单金额", "手续费", "订单金额"];
+const SUMMARY_FIRST_COLUMN = TRADE_BILL_SUMMARY_COLUMNS[0];
+
+/** A field without its backtick and surrounding blanks. */
+function field(raw: string | undefined): string {
+  const text = (raw ?? "").trim();
+  return text.startsWith("`") ? text.slice(1).trim() : text;
+}
+
+/** "12.34", "-0.05", "0" in yuan to fen, exactly (never through a float). */
+function fen(raw: string, column: string, line: number): number {
+  if (raw === "") return 0;
+  const match = /^(-?)(\d{1,12})(?:\.(\d{1,2}))?$/.exec(raw);
+  if (!match) throw new TradeBillFormatError(`${column} is not an amount: "${raw.slice(0, 40)}"`, line);
+  const value = Number(match[2]) * 100 + Number((match[3] ?? "").padEnd(2, "0"));
+  return match[1] === "-" ? -value : value;
+}
+
+/** Reads a bill's text (either line ending); throws TradeBillFormatError naming the line. */
+export function parseTradeBill(text: string): TradeBill {
+  const rows = text.split(/\r?\n/);
+  let at = 0;
+  const next = () => {
+    while (at < rows.length && rows[at].trim() === "") at++;
+    return at < rows.length ? rows[at++] : undefined;
+  };
+  const header = next();
+  if (header === undefined) throw new TradeBillFormatError("the bill is empty", 1);
+  const names = header.split(",").map(field);
+  const index = new Map(names.map((name, i) => [name, i]));
+  for (const name of REQUIRED_COLUMNS) if (!index.has(name)) throw new TradeBillFormatError(`the header has no column ${name}`, at);
+  const lines: TradeBillLine[] = [];
+  for (;;) {
+    const row = next();
+    if (row === undefined) throw new TradeBillFormatError("the bill ends without its summary", at);
+    const cells = row.split(",").map(field);
+    if (cells[0] === SUMMARY_FIRST_COLUMN) break;
+    const lineNo = at;
+    if (cells.length < names.length) throw new TradeBillFormatError(`${cells.length} fields where the header has ${names.length}`, lineNo);
+    const get = (name: string) => {
+      const i = index.get(name);
+      return i === undefined ? "" : cells[i];
+    };
+    const amount = (name: string) => fen(get(name), name, lineNo);
+    lines.push({
+      tradeTime: get("交易时间"),
+      subMchid: get("特约商户号"),
+      transactionId: get("微信订单号"),
+      payNo: get("商户订单号"),
+      tradeState: get("交易状态"),
+      settlementFen: amount("应结订单金额"),
+      refundId: get("微信退款单号"),
+      refundNo: get("商户退款单号"),
+      refundFen: amount("退款金额"),
+      refundState: get("退款状态"),
+      feeFen: amount("手续费"),
+      rate: get("费率"),
+      orderFen: amount("订单金额"),
+      appliedRefundFen: amount("申请退款金额"),
+    });
+  }
+  const summaryNames = rows[at - 1].split(",").map(field);
+  const summaryRow = next();
+  if (summaryRow === undefined) throw new TradeBillFormatError("the summary header has no row", at);
+  const summaryCells = summaryRow.split(",").map(field);
+  const summaryValue = (name: string) => {
+    const i = summaryNames.indexOf(name);
+    return i < 0 ? "" : (summaryCells[i] ?? "");
+  };
+  const countText = summaryValue("总交易单数");
+  if (!/^\d{1,9}$/.test(countText)) throw new TradeBillFormatError(`总交易单数 is not a count: "${countText.slice(0, 40)}"`, at);
+  const summary: TradeBillSummary = {
+    count: Number(countText),
+    settlementFen: fen(summaryValue("应结订单总金额"), "应结订单总金额", at),
+    refundFen: fen(summaryValue("退款总金额"), "退款总金额", at),
+    feeFen: fen(summaryValue("手续费总金额"), "手续费总金额", at),
+    orderFen: fen(summaryValue("订单总金额"), "订单总金额", at),
+  };
+  return { lines, summary };
+}
+
+/** What the sandbox writes of one of its payments or refunds. */
+export interface TradeBillEntry {
+  at: Date;
+  subMchid: string;
+  transactionId: string;
+  payNo: string;
+  kind: "payment" | "refund";
+  /** the payment's amount, or the refund's */
+  amountFen: number;
+  /** the order's total */
+  orderFen: number;
+  refundId?: string;
+  refundNo?: string;
+  refundState?: string;
+  feeFen: number;
+  title: string;
+}
+
+/** the rate the sandbox charges, as WeChat Pay's usual one for schools: 0.6 % */
+export const SANDBOX_RATE_PER_MILLE = 6;
+
+/** The fee of an amount at a rate in per mille, rounded half up to the fen (negative amounts give negative fees). */
+export function rateFee(amountFen: number, perMille: number): number {
+  const sign = amountFen < 0 ? -1 : 1;
+  return sign * Math.round((Math.abs(amountFen) * perMille) / 1000);
+}
+
+function csvText(value: string): string {
+  // a comma or line break would break the bill's structure: WeChat Pay's bills never carry one in a field
+  return `\`${value.replace(/[,\r\n`]/g, " ")}`;
+}
+
+/** The ALL bill of the given entries, as WeChat Pay writes it. */
+export function formatTradeBill(spMchid: string, entries: readonly TradeBillEntry[]): string {
+  const out: string[] = [TRADE_BILL_COLUMNS.join(",")];
+  let settlement = 0;
+  let refund = 0;
+  let fee = 0;
+  let order = 0;
+  for (const entry of entries) {
+    const isRefund = entry.kind === "refund";
+    const cells: Record<(typeof TRADE_BILL_COLUMNS)[number], string> = {
+      交易时间: businessTime(entry.at),
+      公众账号ID: "",
+      商户号: spMchid,
+      特约商户号: entry.subMchid,
+      设备号: "",
+      微信订单号: entry.transactionId,
+      商户订单号: entry.payNo,
+      用户标识: "",
+      交易类型: "NATIVE",
+      交易状态: isRefund ? "REFUND" : "SUCCESS",
+      付款银行: "OTHERS",
+      货币种类: "CNY",
+      应结订单金额: fenToYuan(isRefund ? 0 : entry.amountFen),
+      代金券金额: "0.00",
+      微信退款单号: isRefund ? (entry.refundId ?? "") : "0",
+      商户退款单号: isRefund ? (entry.refundNo ?? "") : "0",
+      退款金额: fenToYuan(isRefund ? entry.amountFen : 0),
+      充值券退款金额: "0.00",
+      退款类型: isRefund ? "ORIGINAL" : "",
+      退款状态: isRefund ? (entry.refundState ?? "SUCCESS") : "",
+      商品名称: entry.title,
+      商户数据包: "",
+      手续费: fenToYuan(entry.feeFen),
+      费率: "0.60%",
+      订单金额: fenToYuan(isRefund ? 0 : entry.orderFen),
+      申请退款金额: fenToYuan(isRefund ? entry.amountFen : 0),
+      费率备注: "",
+    };
+    out.push(TRADE_BILL_COLUMNS.map((name) => csvText(cells[name])).join(","));
+    if (isRefund) refund += entry.amountFen;
+    else {
+      settlement += entry.amountFen;
+      order += entry.orderFen;
+    }
+    fee += entry.feeFen;
+  }
+  out.push(TRADE_BILL_SUMMARY_COLUMNS.join(","));
+  out.push([String(entries.length), fenToYuan(settlement), fenToYuan(refund), "0.00", fenToYuan(fee), fenToYuan(order), fenToYuan(refund)].map(csvText).join(","));
+  return `${out.join("\r\n")}\r\n`;
+}
