@@ -331,7 +331,7 @@ export const fees: CatalogueDomain = {
     "sysadminv2/paychnlinfo": { kind: "custom", id: "paychnlmaterial", calls: ["paychnlinfo"] },
     // the material of a channel chosen on the page, with the step it waits for (a provider's submission, a review)
     paychnl_infoadd: { kind: "custom", id: "paychnlmaterial", calls: ["paychnllist", "paychnlinfo"] },
-    myaccountinfo: { kind: "custom", id: "myaccountinfo", calls: ["paychnllist", "schoolpaychnllist"] },
+    myaccountinfo: { kind: "custom", id: "myaccountinfo", calls: ["paychnllist", "schoolpaychnllist", "settlesummary"] },
     school_paychnllist: { kind: "custom", id: "schoolpaychnl", calls: ["schoolinfo", "schoolpaychnllist", "paychnllist", "schoolpaychnlset"] },
     projectlist: { kind: "list", entity: "project" },
     projectadd: { kind: "add", entity: "project" },

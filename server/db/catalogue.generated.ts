@@ -789,6 +789,37 @@ export const reconItems = pgTable(
   ],
 );
 
+/** settlement (settle.entity.settlement) */
+export const settlements = pgTable(
+  "settlements",
+  {
+    id: serial("id").primaryKey(),
+    day: date("day", { mode: "string" }).notNull(),
+    sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
+    paychnl_id: integer("paychnl_id").notNull().references((): AnyPgColumn => paymentChannels.id),
+    status: varchar("status", { length: 32 }).default("pending").notNull(),
+    orders: integer("orders").default(0).notNull(),
+    gross: bigint("gross", { mode: "number" }).default(0).notNull(),
+    refunds: integer("refunds").default(0).notNull(),
+    refund: bigint("refund", { mode: "number" }).default(0).notNull(),
+    fee: bigint("fee", { mode: "number" }).default(0).notNull(),
+    fee_source: varchar("fee_source", { length: 32 }).default("rate").notNull(),
+    net: bigint("net", { mode: "number" }).default(0).notNull(),
+    updated_at: timestamp("updated_at", { withTimezone: true, mode: "date" }),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("settlements_sch_id_day_id_idx").on(t.sch_id, t.day, t.id),
+    index("settlements_sysid_day_id_idx").on(t.sysid, t.day, t.id),
+    index("settlements_day_idx").on(t.day),
+    index("settlements_paychnl_id_sch_id_sysid_day_id_idx").on(t.paychnl_id, t.sch_id, t.sysid, t.day, t.id),
+    index("settlements_status_idx").on(t.status),
+    index("settlements_gross_idx").on(t.gross),
+    index("settlements_net_idx").on(t.net),
+    index("settlements_paychnl_id_day_idx").on(t.paychnl_id, t.day),
+  ],
+);
+
 /** Every catalogue entity's table by entity name. */
 export const catalogueTablesByEntity = {
   service: providers,
@@ -820,4 +851,5 @@ export const catalogueTablesByEntity = {
   refund: feeRefunds,
   recon: reconBatches,
   reconitem: reconItems,
+  settlement: settlements,
 } as const;

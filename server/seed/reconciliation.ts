@@ -1,7 +1,7 @@
 /**
- * Demo reconciliation: every sandbox channel's last three days, reconciled as the daily job does, after one payment
- * of Sunrise's sandbox channel was made at the sandbox yesterday for an order the console had closed (its
- * notification lost): that day shows the difference, to be resolved from its page.
+ * Demo reconciliation: every sandbox channel's last two weeks, reconciled (and settled) as the daily job does, after
+ * one payment of Sunrise's sandbox channel was made at the sandbox yesterday for an order the console had closed
+ * (its notification lost): that day shows the difference, to be resolved from its page.
  */
 import { and, asc, eq, gte, lt } from "drizzle-orm";
 import { addDays, businessDay, businessDayStart } from "../../common/term";
@@ -11,8 +11,8 @@ import { reconcileDay } from "../domains/collection/reconciliation";
 import type { JobServices } from "../jobs/registry";
 import { seedContext } from "./feeOrders";
 
-/** the days back reconciled, yesterday first */
-const DAYS = 3;
+/** the days back reconciled (and so settled) */
+const DAYS = 14;
 
 export async function seedDemoReconciliation(tx: DbOrTx, lostPaymentSchool: number, now: Date): Promise<void> {
   const services: JobServices = { ...seedContext(tx, now).services, clock: { now: () => now } };

@@ -10,9 +10,14 @@ import { useState } from "react";
 import type { ChildDecl, EntityDecl, FieldDecl, RelatedDecl } from "../../common/catalogue";
 import { hasAnyRole } from "../../common/roleKeys";
 import { fenToYuan, yuanToFen } from "../../common/money";
+import type { ListTabs } from "../../common/listAnswer";
 import { entityByName } from "../../resources.config";
 import { ActionButton, actionAllowed, useEntityActions } from "./EntityActions";
 import { displayValue, FieldControl, fieldRules, inForm, valueProps, type Translate } from "./fields";
+import { ALL_STATES, StateTabs } from "./StateTabs";
+
+/** related records shown a page at a time */
+const RELATED_PAGE_SIZE = 10;
 
 function childEntity(decl: ChildDecl): EntityDecl {
   const entity = entityByName(decl.entity);
@@ -214,18 +219,23 @@ export function ChildRowsTable({ decl, rows }: { decl: ChildDecl; rows: readonly
  * list's total and the actions their states and the user's roles allow (a refund request's review).
  */
 export function RelatedRecords({ decl, id }: { decl: RelatedDecl; id: string | number }) {
-  const { translate } = useTranslation();
+  const { translate, getLocale } = useTranslation();
   const t: Translate = (key, options) => translate(key, options);
   const entity = entityByName(decl.entity);
   // the catalogue's assembly checks every related entity: a missing one is a programming error
   if (!entity) throw new Error(`related records of an undeclared entity: ${decl.entity}`);
+  const stateField = entity.fields.find((f) => f.name === entity.stateField);
+  // many records (a reconciled day's thousands of matches): by state, a page at a time
+  const [state, setState] = useState(ALL_STATES);
+  const [page, setPage] = useState(1);
   // read by the entity's name: no page of its own needs to show it
   const { result, query } = useList<BaseRecord>({
     resource: decl.entity,
-    filters: [{ field: decl.field, operator: "eq", value: id }],
-    pagination: { currentPage: 1, pageSize: 10 },
+    filters: [{ field: decl.field, operator: "eq", value: id }, ...(stateField && state !== ALL_STATES ? [{ field: stateField.name, operator: "eq" as const, value: state }] : [])],
+    pagination: { currentPage: page, pageSize: RELATED_PAGE_SIZE },
     errorNotification: false,
   });
+  const tabs = (query.data as { tabs?: ListTabs } | undefined)?.tabs;
   const actions = useEntityActions(entity);
   const fields = entity.fields.filter((f) => f.list && f.name !== decl.field);
   const columns: TableColumnsType<BaseRecord> = fields.map((f) => ({ key: f.name, dataIndex: f.name, title: translate(f.label), render: (value: unknown, row: BaseRecord) => displayValue(f, value, t, row) }));
@@ -242,9 +252,32 @@ export function RelatedRecords({ decl, id }: { decl: RelatedDecl; id: string | n
       ),
     });
   }
+  const total = result.total ?? 0;
   return (
-    <Card size="small" title={`${translate(decl.label)} (${result.total ?? 0})`} style={{ marginTop: 16 }} data-testid={`related-${decl.entity}`}>
-      <Table<BaseRecord> size="small" rowKey="id" loading={query.isLoading} pagination={false} scroll={{ x: "max-content" }} dataSource={[...result.data]} columns={columns} />
+    <Card size="small" title={`${translate(decl.label)} (${(tabs?.total ?? total).toLocaleString(getLocale() ?? "en")})`} style={{ marginTop: 16 }} data-testid={`related-${decl.entity}`}>
+      {stateField && (
+        <StateTabs
+          field={stateField}
+          counts={tabs}
+          value={state}
+          onChange={(value) => {
+            setState(value);
+            setPage(1);
+          }}
+          t={t}
+          language={getLocale() ?? "en"}
+          small
+        />
+      )}
+      <Table<BaseRecord>
+        size="small"
+        rowKey="id"
+        loading={query.isLoading}
+        pagination={total > RELATED_PAGE_SIZE ? { current: page, pageSize: RELATED_PAGE_SIZE, total, showSizeChanger: false, size: "small", onChange: setPage } : false}
+        scroll={{ x: "max-content" }}
+        dataSource={[...result.data]}
+        columns={columns}
+      />
     </Card>
   );
 }

@@ -29,6 +29,7 @@ type Messages = {
   reports: typeof import("../../locales/en/reports.json");
   sandbox: typeof import("../../locales/en/sandbox.json");
   settings: typeof import("../../locales/en/settings.json");
+  settle: typeof import("../../locales/en/settle.json");
   shell: typeof import("../../locales/en/shell.json");
   site: typeof import("../../locales/en/site.json");
   validation: typeof import("../../locales/en/validation.json");

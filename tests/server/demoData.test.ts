@@ -136,17 +136,22 @@ describeOnDatabases("demo data", (kind) => {
     expect(renewed.return_code, renewed.return_msg).toBe("SUCCESS");
   });
 
-  it("reconciles every sandbox channel's last three days: balanced, but for one payment whose notification was lost", async () => {
+  it("reconciles and settles every sandbox channel's last two weeks: balanced, but for one payment whose notification was lost", async () => {
     const svc = await t.login("svc");
     const list = await t.call("adminapiv2", "reconlist", { limit: 100 }, { token: svc });
     const batches = (list.data?.items ?? []) as Row[];
-    expect(batches.length).toBe(3);
-    expect(batches.map((b) => b.status)).toEqual(["differences", "balanced", "balanced"]);
-    expect(batches.every((b) => Number(b.matched) > 0)).toBe(true);
+    expect(batches.length).toBe(14);
+    expect(batches.map((b) => b.status)).toEqual(["differences", ...Array<string>(13).fill("balanced")]);
+    expect(batches.filter((b) => Number(b.matched) > 0).length).toBeGreaterThan(7);
     // the bill's money and ours agree on a balanced day
     expect(batches.slice(1).every((b) => b.bill_paid === b.local_paid && b.bill_refund === b.local_refund)).toBe(true);
     const open = await t.call("adminapiv2", "reconitemlist", { batch_id: batches[0].id, status: "open" }, { token: svc });
     expect((open.data?.items as Row[]).map((i) => [i.kind, i.outcome, i.bill_state, i.local_state])).toEqual([["payment", "status_mismatch", "SUCCESS", "CLOSED"]]);
+    // each school's settled days: what it was paid, as reconciled
+    const settled = await t.call("adminapiv2", "settlementlist", { status: "settled", paychnl_id: batches[1].paychnl_id, day_start: batches[1].bill_date, day_end: batches[1].bill_date }, { token: svc });
+    expect((settled.data?.summary as Row).gross).toBe(batches[1].local_paid);
+    const pending = await t.call("adminapiv2", "settlementlist", { status: "pending", day_start: batches[0].bill_date, day_end: batches[0].bill_date }, { token: svc });
+    expect(Number(pending.data?.total)).toBeGreaterThan(0);
   });
 
   if (kind === "pglite") {

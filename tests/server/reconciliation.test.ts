@@ -7,10 +7,11 @@
  * file.
  */
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, ne } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { fenToYuan } from "../../common/money";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { businessDay } from "../../common/term";
-import { feeOrders, feeRefunds, paymentChannels, paymentOrders, reconBatches, reconItems, sandboxPayments, schoolChannels } from "../../server/db/schema";
+import { businessDay, businessDayStart } from "../../common/term";
+import { feeOrders, feeRefunds, paymentChannels, paymentOrders, reconBatches, reconItems, sandboxPayments, schoolChannels, settlements } from "../../server/db/schema";
 import { SandboxGateway } from "../../server/payments/sandbox";
 import { parseTradeBill } from "../../server/payments/tradeBill";
 import { describeOnDatabases } from "../helpers/db";
@@ -117,6 +118,23 @@ describeOnDatabases("reconciliation with the sandbox", (kind) => {
     expect(await t.db.select({ status: reconBatches.status, open: reconBatches.open_items }).from(reconBatches).where(eq(reconBatches.id, Number(batch.id)))).toEqual([{ status: "differences", open: 1 }]);
     expect((await resolve(outcome(unknown.pay_no), { note: "Refunded by hand" })).return_code).toBe("SUCCESS");
     expect(await t.db.select({ status: reconBatches.status, open: reconBatches.open_items }).from(reconBatches).where(eq(reconBatches.id, Number(batch.id)))).toEqual([{ status: "resolved", open: 0 }]);
+
+    // the day's settlement: per school, what was paid less what was refunded and the bill's fees, settled now that
+    // nothing is open; the same figures on the payment accounts page
+    const settled = await t.db.select().from(settlements).where(and(eq(settlements.paychnl_id, channelId), eq(settlements.day, today)));
+    const [paidToday] = await t.db
+      .select({ n: sql<number>`count(*)::int`, fen: sql<string>`sum(${paymentOrders.totalFeeFen})::text` })
+      .from(paymentOrders)
+      .where(and(eq(paymentOrders.merchantId, channel.sub_mchid!), eq(paymentOrders.status, "SUCCESS"), sql`${paymentOrders.paidAt} >= ${businessDayStart(today)}`));
+    expect(settled.reduce((sum, row) => sum + row.gross, 0)).toBe(Number(paidToday.fen));
+    expect(settled.reduce((sum, row) => sum + row.orders, 0)).toBe(paidToday.n);
+    const mine = settled.find((row) => row.sch_id === world.schId)!;
+    const billFee = (await itemsOf(t, Number(batch.id))).filter((i) => i.sch_id === world.schId).reduce((sum, i) => sum + (i.fee ?? 0), 0);
+    expect(mine).toMatchObject({ status: "settled", fee_source: "bill", fee: billFee, net: mine.gross - mine.refund - billFee });
+    const summary = await call("settlesummary", {});
+    const channelFigures = (summary.data?.items as Row[]).find((r) => r.paychnl_id === channelId)!;
+    const [all] = await t.db.select({ net: sql<string>`sum(${settlements.net}) filter (where ${settlements.status} = 'settled')` }).from(settlements).where(eq(settlements.paychnl_id, channelId));
+    expect(channelFigures.settled).toBe(fenToYuan(BigInt(all.net)));
 
     // reconciled again, the day's batch is replaced: what was mended now matches
     const again = await call("reconrun", { paychnl_id: channelId, bill_date: today });

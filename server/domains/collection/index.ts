@@ -20,6 +20,7 @@ import { PRUNE_PAYER_TICKETS, PRUNE_PAYER_TICKETS_EVERY_SECONDS, prunePayerTicke
 import { qrChannelHooks } from "./qrChannels";
 import { RECON_DAILY, RECON_DAILY_EVERY_SECONDS, reconDailyJob, registerReconciliation } from "./reconciliation";
 import { refundAddEffect, refundReviewEffect, SEND_REFUND, sendRefundJob, SYNC_REFUNDS, SYNC_REFUNDS_EVERY_SECONDS, syncRefundsJob } from "./refunds";
+import { registerSettleSummary } from "./settlements";
 import { registerVoucherOperations } from "./vouchers";
 
 export function collectionEffects(schoolChannel: SchoolChannelLookup): ActionEffects {
@@ -55,6 +56,7 @@ export function registerCollectionOperations(registry: OperationRegistry, school
   if (!jobKinds.get(SYNC_REFUNDS)) registerJobKind(SYNC_REFUNDS, syncRefundsJob, { everySeconds: SYNC_REFUNDS_EVERY_SECONDS });
   // reconciliation: a day's trade bill against our records, now or every day
   registerReconciliation(registry);
+  registerSettleSummary(registry);
   if (!jobKinds.get(RECON_DAILY)) registerJobKind(RECON_DAILY, reconDailyJob, { everySeconds: RECON_DAILY_EVERY_SECONDS });
   if (!jobKinds.get(PRUNE_PAYER_TICKETS)) registerJobKind(PRUNE_PAYER_TICKETS, prunePayerTickets, { everySeconds: PRUNE_PAYER_TICKETS_EVERY_SECONDS });
 }

@@ -11,6 +11,7 @@
  * `reconresolve` applies a difference's guided fix, asking the gateway first: a payment it reports paid is applied
  * as its lost notification would have been, a refund is synchronised as the refund job does. Other differences
  * are marked checked with a note. The job `recon.daily` reconciles each channel's yesterday once its bill exists.
+ * Each reconciled day is settled (./settlements.ts) in the same transaction.
  */
 import { and, asc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import { reconEntity, reconItemEntity, reconResolve, reconRun, RECON_DIFFERENCES, RECON_MAX_DAYS_BACK } from "../../../catalogue/reconciliation";
@@ -33,6 +34,7 @@ import { SandboxGateway } from "../../payments/sandbox";
 import { parseTradeBill, TradeBillFormatError, type TradeBill, type TradeBillLine } from "../../payments/tradeBill";
 import { parseTenantId, resolveScope } from "../../auth/scope";
 import { syncRefund } from "./refunds";
+import { settleDay } from "./settlements";
 
 export const RECON_DAILY = "recon.daily";
 export const RECON_DAILY_EVERY_SECONDS = 3600;
@@ -211,6 +213,8 @@ export async function reconcileDay(services: JobServices, channel: Channel, bill
     for (let i = 0; i < result.items.length; i += ITEM_CHUNK) {
       await tx.insert(reconItems).values(result.items.slice(i, i + ITEM_CHUNK).map((item) => ({ ...item, batch_id: batch.id, sysid: channel.sysid })));
     }
+    // the day's settlement, with the bill's fees; settled when the bill and we agree
+    await settleDay(tx, channel, billDate, batch.status === "balanced", now);
     return batch;
   });
 }
@@ -300,13 +304,17 @@ async function reconResolveOperation(ctx: OperationContext) {
       .set({ status: "resolved", note, resolved_by: ctx.auth?.username ?? null, resolved_at: ctx.now })
       .where(eq(reconItems.id, id))
       .returning();
-    await tx
+    const [batch] = await tx
       .update(reconBatches)
       .set({
         open_items: sql`greatest(${reconBatches.open_items} - 1, 0)`,
         status: sql`case when ${reconBatches.open_items} <= 1 and ${reconBatches.summary_ok} = 'Y' then 'resolved' else ${reconBatches.status} end`,
       })
-      .where(eq(reconBatches.id, item.batch_id));
+      .where(eq(reconBatches.id, item.batch_id))
+      .returning();
+    // a payment applied belongs to its day: the day is settled again, and settled for good once nothing is open
+    const [channel] = await tx.select().from(paymentChannels).where(eq(paymentChannels.id, batch.paychnl_id));
+    if (channel) await settleDay(tx, channel, batch.bill_date, batch.status === "resolved", ctx.now);
     await writeAudit(tx, {
       userId: ctx.auth?.userId,
       username: ctx.auth?.username,
@@ -329,9 +337,11 @@ async function reconResolveOperation(ctx: OperationContext) {
  */
 export async function reconDailyJob({ services, db, now, log }: JobContext): Promise<{ reconciled: number; failed: number }> {
   const result = { reconciled: 0, failed: 0 };
+  const channels = await db.select().from(paymentChannels).where(inArray(paymentChannels.status, ["approved", "disabled"])).orderBy(asc(paymentChannels.id));
+  // today so far, pending until its bill is reconciled tomorrow
+  for (const channel of channels) if (channel.sub_mchid) await db.transaction((tx) => settleDay(tx, channel, businessDay(now), false, now));
   if (Number(businessTime(now).slice(11, 13)) < BILL_READY_HOUR) return result;
   const day = addDays(businessDay(now), -1);
-  const channels = await db.select().from(paymentChannels).where(inArray(paymentChannels.status, ["approved", "disabled"])).orderBy(asc(paymentChannels.id));
   const done = await db
     .select({ paychnl_id: reconBatches.paychnl_id })
     .from(reconBatches)

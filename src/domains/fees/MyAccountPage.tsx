@@ -1,11 +1,11 @@
 /**
  * A provider's payment accounts at a glance (custom page "myaccountinfo", v2): each of its channels with its state,
- * gateway, sub-merchant and settlement account (masked, as lists carry it), and the schools that take payments
- * through it; the schools bound to no channel are named too, as they cannot take payments.
+ * gateway, sub-merchant and settlement account (masked, as lists carry it), what its schools were settled and
+ * what is pending (settlesummary), and the schools that take payments through it; the schools bound to no channel are named too, as they cannot take payments.
  */
 import { Alert, Button, Card, Col, Descriptions, Empty, Row, Space, Spin, Statistic, Tag, Typography } from "antd";
 import { SettingOutlined } from "@ant-design/icons";
-import { useGo, useList, usePermissions, type BaseRecord } from "@refinedev/core";
+import { useCustom, useGo, useList, usePermissions, type BaseRecord } from "@refinedev/core";
 import { useTranslation } from "react-i18next";
 import { gatewayOptions } from "../../../catalogue/fees";
 import type { CustomPageProps } from "..";
@@ -22,6 +22,16 @@ export default function MyAccountPage({ group, entry }: CustomPageProps) {
   const { result: channels, query: channelsQuery } = useList<Channel>({ resource: `paychnl@${group.path}`, pagination: { currentPage: 1, pageSize: PAGE }, errorNotification: false });
   const { result: bindings } = useList<SchoolBinding>({ resource: "schoolpaychnl", pagination: { currentPage: 1, pageSize: PAGE }, errorNotification: false });
   const { result: schools } = useList<BaseRecord>({ resource: "school", pagination: { currentPage: 1, pageSize: PAGE }, errorNotification: false });
+  // what each channel's schools were settled and what waits for its reconciliation
+  const { result: settlement } = useCustom<{ paychnl_id: number; settled: string; pending: string }[]>({
+    url: "settlesummary",
+    method: "post",
+    config: { payload: {} },
+    queryOptions: { queryKey: ["settlesummary"] },
+    errorNotification: false,
+    successNotification: false,
+  });
+  const settled = new Map((Array.isArray(settlement.data) ? settlement.data : []).map((row) => [Number(row.paychnl_id), row]));
 
   const schoolsOf = new Map<number, SchoolBinding[]>();
   for (const b of bindings.data) schoolsOf.set(Number(b.paychnl_id), [...(schoolsOf.get(Number(b.paychnl_id)) ?? []), b]);
@@ -111,6 +121,14 @@ export default function MyAccountPage({ group, entry }: CustomPageProps) {
                       <span style={{ whiteSpace: "nowrap" }}>{String(channel.bank_account ?? "-")}</span>
                     </Descriptions.Item>
                   </Descriptions>
+                  <Row gutter={16} style={{ margin: "8px 0" }} data-testid={`my-account-settlement-${channel.id}`}>
+                    <Col span={12}>
+                      <Statistic title={t("settle.account.settled")} prefix="¥" value={settled.get(Number(channel.id))?.settled ?? "0.00"} />
+                    </Col>
+                    <Col span={12}>
+                      <Statistic title={t("settle.account.pending")} prefix="¥" value={settled.get(Number(channel.id))?.pending ?? "0.00"} valueStyle={{ color: "#d46b08" }} />
+                    </Col>
+                  </Row>
                   <Typography.Text type="secondary">{bound.length > 0 ? t("fees.page.schools_through", { count: bound.length }) : t("fees.page.no_school_through")}</Typography.Text>
                   {bound.length > 0 && <div style={{ marginTop: 8 }}>{bound.map((b) => schoolTag(Number(b.sch_id), String(b.sch_title ?? b.sch_id), "blue"))}</div>}
                 </Card>
