@@ -154,8 +154,13 @@ export const paychnlEntity: EntityDecl = {
   exportOperation: "paychnlexport",
   stateField: "status",
   editableIn: ["draft", "rejected"],
-  // reconrun: a day of the channel's trade bill, matched now (catalogue/reconciliation.ts)
+  // reconrun: a day of the channel's trade bill, matched now; its reconciled days and their items to resolve are
+  // listed on its record page (catalogue/reconciliation.ts)
   actions: [paychnlSubmit, paychnlReview, paychnlDisable, paychnlEnable, reconRun],
+  related: [
+    { entity: "recon", field: "paychnl_id", label: "recon.related_days" },
+    { entity: "reconitem", field: "paychnl_id", label: "recon.related" },
+  ],
   roles: {
     list: CHANNEL_READERS,
     info: CHANNEL_READERS,

@@ -207,8 +207,6 @@ export const v2Menus: MenuTree = {
         item("payrecord", "TransactionOutlined", ["servicev2"]),
         item("refundrecord", "RollbackOutlined", ["servicev2"]),
         item("settlerecord", "ReconciliationOutlined", ["servicev2"]),
-        item("reconlist", "AuditOutlined", ["servicev2"]),
-        sub("reconinfo", "reconlist", ["servicev2"], { record: true }),
       ],
     },
     {

@@ -3,13 +3,15 @@
  * day's payments and refunds) is matched against our orders and refunds. A batch (`recon`) is one channel's day,
  * with its counts per outcome and the totals of both sides; its items (`reconitem`) are the matches and the
  * differences, and a difference with a guided fix (a payment the gateway has and we missed, a refund the gateway
- * finished) is resolved from its row. `reconrun` is an action of the channel: it reconciles a day now. The server
- * side is server/domains/collection/reconciliation.ts; labels in locales/<lang>/recon.json.
+ * finished) is resolved from its row. `reconrun` is an action of the channel: it reconciles a day now. Both are
+ * listed on the channel's record page (paychnl_info), the days and the items to resolve. The server side is
+ * server/domains/collection/reconciliation.ts; labels in locales/<lang>/recon.json.
  */
 import type { ActionDecl, CatalogueDomain, EntityDecl, FieldOption } from "../common/catalogue";
+import { PROVIDER_ROLES } from "../common/roleKeys";
 
-/** Who reconciles: the v2 provider, whose statistics group holds the records of the money (payments, refunds, settlements). */
-export const RECON_ROLES: readonly string[] = ["servicev2"];
+/** Who reconciles: the provider whose channels they are, of either generation. */
+export const RECON_ROLES: readonly string[] = PROVIDER_ROLES;
 
 /** how far back a day may be reconciled: WeChat Pay keeps trade bills for three months */
 export const RECON_MAX_DAYS_BACK = 90;
@@ -87,7 +89,6 @@ export const reconEntity: EntityDecl = {
   defaultSort: { field: "bill_date", order: "desc" },
   stateField: "status",
   roles: { list: RECON_ROLES, info: RECON_ROLES },
-  related: [{ entity: "reconitem", field: "batch_id", label: "recon.related" }],
   fields: [
     { name: "id", type: "int", label: "field.id", detail: true },
     { name: "paychnl_id", type: "ref", ref: { entity: "paychnl" }, label: "recon.field.paychnl", required: true, list: true, filter: "eq", detail: true },
@@ -121,13 +122,17 @@ export const reconItemEntity: EntityDecl = {
   scope: "provider",
   title: "recon.entity.reconitem",
   titleField: "pay_no",
-  defaultSort: { field: "id", order: "asc" },
+  // the latest day's first
+  defaultSort: { field: "id", order: "desc" },
   stateField: "status",
   roles: { list: RECON_ROLES, info: RECON_ROLES },
   actions: [reconResolve],
   fields: [
     { name: "id", type: "int", label: "field.id", detail: true },
     { name: "batch_id", type: "ref", ref: { entity: "recon" }, label: "recon.entity.recon", required: true, filter: "eq", detail: true },
+    // the batch's channel and day, kept on each item: the channel's page lists its items to resolve
+    { name: "paychnl_id", type: "ref", ref: { entity: "paychnl" }, label: "recon.field.paychnl", required: true, filter: "eq", detail: true },
+    { name: "bill_date", type: "date", label: "recon.field.bill_date", required: true, list: true, detail: true },
     { name: "kind", type: "enum", label: "recon.field.kind", required: true, options: reconItemKinds, list: true, filter: "eq", detail: true },
     { name: "pay_no", type: "string", label: "collection.field.pay_no", required: true, max: 32, list: true, filter: "eq", detail: true },
     { name: "refund_no", type: "string", label: "refunds.field.refund_no", max: 64, list: true, detail: true },
@@ -148,8 +153,5 @@ export const reconItemEntity: EntityDecl = {
 
 export const reconciliation: CatalogueDomain = {
   entities: [reconEntity, reconItemEntity],
-  pages: {
-    reconlist: { kind: "list", entity: "recon" },
-    reconinfo: { kind: "info", entity: "recon" },
-  },
+  pages: {},
 };

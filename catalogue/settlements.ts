@@ -6,8 +6,10 @@
  * (server/domains/collection/settlements.ts); labels in locales/<lang>/settle.json.
  */
 import type { CatalogueDomain, EntityDecl, FieldOption, OperationDecl } from "../common/catalogue";
-import { RECON_ROLES } from "./reconciliation";
 import { schoolField } from "./shared";
+
+/** Who reads settlements: the v2 provider (settlerecord) */
+export const SETTLE_ROLES: readonly string[] = ["servicev2"];
 
 export const settlementStates: FieldOption[] = [
   { value: "settled", label: "settle.status.settled", tone: "success", hint: "settle.hint.settled" },
@@ -30,7 +32,7 @@ export const settlementEntity: EntityDecl = {
   summary: ["gross", "refund", "fee", "net"],
   // a channel's day is replaced whole when it is settled again
   indexes: [["paychnl_id", "day"]],
-  roles: { list: RECON_ROLES, info: RECON_ROLES },
+  roles: { list: SETTLE_ROLES, info: SETTLE_ROLES },
   fields: [
     { name: "id", type: "int", label: "field.id", detail: true },
     { name: "day", type: "date", label: "settle.field.day", required: true, list: true, filter: "range", sortable: true, detail: true },
@@ -54,7 +56,7 @@ export const settlementEntity: EntityDecl = {
  */
 export const settleSummaryOperation: OperationDecl = {
   name: "settlesummary",
-  roles: RECON_ROLES,
+  roles: SETTLE_ROLES,
   effect: "read",
   title: "settle.entity.settlement",
   submit: "settle.entity.settlement",

@@ -762,6 +762,8 @@ export const reconItems = pgTable(
   {
     id: serial("id").primaryKey(),
     batch_id: integer("batch_id").notNull().references((): AnyPgColumn => reconBatches.id),
+    paychnl_id: integer("paychnl_id").notNull().references((): AnyPgColumn => paymentChannels.id),
+    bill_date: date("bill_date", { mode: "string" }).notNull(),
     kind: varchar("kind", { length: 32 }).notNull(),
     pay_no: varchar("pay_no", { length: 32 }).notNull(),
     refund_no: varchar("refund_no", { length: 64 }),
@@ -782,6 +784,7 @@ export const reconItems = pgTable(
   (t) => [
     index("recon_items_sysid_id_idx").on(t.sysid, t.id),
     index("recon_items_batch_id_sysid_id_idx").on(t.batch_id, t.sysid, t.id),
+    index("recon_items_paychnl_id_sysid_id_idx").on(t.paychnl_id, t.sysid, t.id),
     index("recon_items_kind_idx").on(t.kind),
     index("recon_items_pay_no_idx").on(t.pay_no),
     index("recon_items_outcome_idx").on(t.outcome),

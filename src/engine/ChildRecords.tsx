@@ -218,7 +218,15 @@ export function ChildRowsTable({ decl, rows }: { decl: ChildDecl; rows: readonly
  * The newest records of another entity pointing at this one (an activity's bills, an order's refunds), with their
  * list's total and the actions their states and the user's roles allow (a refund request's review).
  */
+/** The records of another entity pointing at a record, when the user may list that entity (a page several roles share). */
 export function RelatedRecords({ decl, id }: { decl: RelatedDecl; id: string | number }) {
+  const { data: roles } = usePermissions<string[]>({});
+  const entity = entityByName(decl.entity);
+  if (!roles || !entity || !hasAnyRole(roles, entity.roles.list ?? [])) return null;
+  return <RelatedList decl={decl} id={id} />;
+}
+
+function RelatedList({ decl, id }: { decl: RelatedDecl; id: string | number }) {
   const { translate, getLocale } = useTranslation();
   const t: Translate = (key, options) => translate(key, options);
   const entity = entityByName(decl.entity);

@@ -26,6 +26,8 @@ CREATE TABLE "recon_batches" (
 CREATE TABLE "recon_items" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"batch_id" integer NOT NULL,
+	"paychnl_id" integer NOT NULL,
+	"bill_date" date NOT NULL,
 	"kind" varchar(32) NOT NULL,
 	"pay_no" varchar(32) NOT NULL,
 	"refund_no" varchar(64),
@@ -63,6 +65,7 @@ CREATE TABLE "settlements" (
 --> statement-breakpoint
 ALTER TABLE "recon_batches" ADD CONSTRAINT "recon_batches_paychnl_id_payment_channels_id_fk" FOREIGN KEY ("paychnl_id") REFERENCES "public"."payment_channels"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "recon_items" ADD CONSTRAINT "recon_items_batch_id_recon_batches_id_fk" FOREIGN KEY ("batch_id") REFERENCES "public"."recon_batches"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "recon_items" ADD CONSTRAINT "recon_items_paychnl_id_payment_channels_id_fk" FOREIGN KEY ("paychnl_id") REFERENCES "public"."payment_channels"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "recon_items" ADD CONSTRAINT "recon_items_sch_id_schools_id_fk" FOREIGN KEY ("sch_id") REFERENCES "public"."schools"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "settlements" ADD CONSTRAINT "settlements_sch_id_schools_id_fk" FOREIGN KEY ("sch_id") REFERENCES "public"."schools"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "settlements" ADD CONSTRAINT "settlements_paychnl_id_payment_channels_id_fk" FOREIGN KEY ("paychnl_id") REFERENCES "public"."payment_channels"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -73,6 +76,7 @@ CREATE INDEX "recon_batches_run_at_idx" ON "recon_batches" USING btree ("run_at"
 CREATE UNIQUE INDEX "recon_batches_paychnl_id_bill_date_unique" ON "recon_batches" USING btree ("paychnl_id","bill_date");--> statement-breakpoint
 CREATE INDEX "recon_items_sysid_id_idx" ON "recon_items" USING btree ("sysid","id");--> statement-breakpoint
 CREATE INDEX "recon_items_batch_id_sysid_id_idx" ON "recon_items" USING btree ("batch_id","sysid","id");--> statement-breakpoint
+CREATE INDEX "recon_items_paychnl_id_sysid_id_idx" ON "recon_items" USING btree ("paychnl_id","sysid","id");--> statement-breakpoint
 CREATE INDEX "recon_items_kind_idx" ON "recon_items" USING btree ("kind");--> statement-breakpoint
 CREATE INDEX "recon_items_pay_no_idx" ON "recon_items" USING btree ("pay_no");--> statement-breakpoint
 CREATE INDEX "recon_items_outcome_idx" ON "recon_items" USING btree ("outcome");--> statement-breakpoint

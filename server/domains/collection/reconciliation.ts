@@ -45,7 +45,8 @@ const ITEM_CHUNK = 1000;
 
 type Channel = typeof paymentChannels.$inferSelect;
 type Batch = typeof reconBatches.$inferSelect;
-type Item = typeof reconItems.$inferInsert;
+/** an item as matching makes it: the batch, its channel, day and tenant are added when it is written */
+type Item = Omit<typeof reconItems.$inferInsert, "batch_id" | "paychnl_id" | "bill_date" | "sysid">;
 
 /** The gateway that holds a channel's bills: the sandbox, or the platform's WeChat Pay merchant as its service provider. */
 async function billGateway(services: JobServices, channel: Channel): Promise<PaymentGateway> {
@@ -119,7 +120,7 @@ async function localSide(db: Db, channel: Channel, billDate: string, bill: Trade
 }
 
 /** A payment row of the bill against our payment order of its number. */
-function matchPayment(line: TradeBillLine, local: LocalPayment | undefined, merchant: string): Omit<Item, "batch_id" | "sysid"> {
+function matchPayment(line: TradeBillLine, local: LocalPayment | undefined, merchant: string): Item {
   const item = { kind: "payment", pay_no: line.payNo.slice(0, 32), bill_amount: line.orderFen, bill_state: line.tradeState.slice(0, 32), fee: line.feeFen, trade_time: line.tradeTime.slice(0, 19) };
   if (!local || local.merchantId !== merchant) return { ...item, outcome: "missing_local", status: "open" };
   const known = { ...item, local_amount: local.amount, local_state: local.status, sch_id: local.schId };
@@ -132,7 +133,7 @@ function matchPayment(line: TradeBillLine, local: LocalPayment | undefined, merc
 const UNFINISHED_REFUNDS = new Set(["processing", "abnormal"]);
 
 /** A refund row of the bill against our refund of its number. Its state in the bill is a snapshot: only a success says more than ours. */
-function matchRefund(line: TradeBillLine, local: LocalRefund | undefined): Omit<Item, "batch_id" | "sysid"> {
+function matchRefund(line: TradeBillLine, local: LocalRefund | undefined): Item {
   const item = { kind: "refund", pay_no: line.payNo.slice(0, 32), refund_no: line.refundNo.slice(0, 64), bill_amount: line.refundFen, bill_state: line.refundState.slice(0, 32), fee: line.feeFen, trade_time: line.tradeTime.slice(0, 19) };
   if (!local) return { ...item, outcome: "missing_local", status: "open" };
   const known = { ...item, local_amount: local.amount, local_state: local.status, sch_id: local.schId };
@@ -143,7 +144,7 @@ function matchRefund(line: TradeBillLine, local: LocalRefund | undefined): Omit<
 
 /** Matches a bill against our side: its items, and the batch's figures. */
 function matchBill(bill: TradeBill, local: Awaited<ReturnType<typeof localSide>>, merchant: string) {
-  const items: Omit<Item, "batch_id" | "sysid">[] = [];
+  const items: Item[] = [];
   const seenPayments = new Set<string>();
   const seenRefunds = new Set<string>();
   for (const line of bill.lines) {
@@ -211,7 +212,7 @@ export async function reconcileDay(services: JobServices, channel: Channel, bill
       .returning();
     await tx.delete(reconItems).where(eq(reconItems.batch_id, batch.id));
     for (let i = 0; i < result.items.length; i += ITEM_CHUNK) {
-      await tx.insert(reconItems).values(result.items.slice(i, i + ITEM_CHUNK).map((item) => ({ ...item, batch_id: batch.id, sysid: channel.sysid })));
+      await tx.insert(reconItems).values(result.items.slice(i, i + ITEM_CHUNK).map((item) => ({ ...item, batch_id: batch.id, paychnl_id: channel.id, bill_date: billDate, sysid: channel.sysid })));
     }
     // the day's settlement, with the bill's fees; settled when the bill and we agree
     await settleDay(tx, channel, billDate, batch.status === "balanced", now);
