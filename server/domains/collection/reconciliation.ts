@@ -28,7 +28,7 @@ import { applyGatewayTrade } from "../../jobs/closeExpiredOrders";
 import type { JobContext, JobServices } from "../../jobs/registry";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
-import { GatewayRequestError, NO_STATEMENT_EXIST, type PaymentGateway } from "../../payments/gateway";
+import { GatewayRequestError, GatewayVerificationError, NO_STATEMENT_EXIST, type PaymentGateway } from "../../payments/gateway";
 import { loadMerchant, wechatPayGatewayOf } from "../../payments/merchants";
 import { SandboxGateway } from "../../payments/sandbox";
 import { parseTradeBill, TradeBillFormatError, type TradeBill, type TradeBillLine } from "../../payments/tradeBill";
@@ -64,7 +64,7 @@ async function fetchBill(services: JobServices, channel: Channel, billDate: stri
     return parseTradeBill(text);
   } catch (err) {
     if (err instanceof GatewayRequestError && err.code === NO_STATEMENT_EXIST) return { lines: [], summary: { count: 0, settlementFen: 0, refundFen: 0, feeFen: 0, orderFen: 0 } };
-    if (err instanceof GatewayRequestError || err instanceof TradeBillFormatError || (err instanceof Error && err.name === "GatewayVerificationError")) return { error: err.message.slice(0, 200) };
+    if (err instanceof GatewayRequestError || err instanceof GatewayVerificationError || err instanceof TradeBillFormatError) return { error: err.message.slice(0, 200) };
     throw err;
   }
 }
