@@ -11,5 +11,8 @@ export default defineConfig({
     testTimeout: 120000,
     hookTimeout: 120000,
     fileParallelism: false,
+    // what a page shows after the server answers (a list read again, a title set) is waited for as a condition, up
+    // to ten seconds: a busy machine answers later, never otherwise
+    expect: { poll: { timeout: 10_000 } },
   },
 });

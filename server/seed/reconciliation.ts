@@ -1,5 +1,5 @@
 /**
- * Demo reconciliation: every sandbox channel's last two weeks, reconciled (and settled) as the daily job does, after
+ * Demo reconciliation: every sandbox channel's last week, reconciled (and settled) as the daily job does, after
  * one payment of Sunrise's sandbox channel was made at the sandbox yesterday for an order the console had closed
  * (its notification lost): that day shows the difference, to be resolved from its page.
  */
@@ -12,7 +12,7 @@ import type { JobServices } from "../jobs/registry";
 import { seedContext } from "./feeOrders";
 
 /** the days back reconciled (and so settled) */
-const DAYS = 14;
+const DAYS = 7;
 
 export async function seedDemoReconciliation(tx: DbOrTx, lostPaymentSchool: number, now: Date): Promise<void> {
   const services: JobServices = { ...seedContext(tx, now).services, clock: { now: () => now } };

@@ -136,13 +136,13 @@ describeOnDatabases("demo data", (kind) => {
     expect(renewed.return_code, renewed.return_msg).toBe("SUCCESS");
   });
 
-  it("reconciles and settles every sandbox channel's last two weeks: balanced, but for one payment whose notification was lost", async () => {
+  it("reconciles and settles every sandbox channel's last week: balanced, but for one payment whose notification was lost", async () => {
     const svc = await t.login("svc");
     const list = await t.call("adminapiv2", "reconlist", { limit: 100 }, { token: svc });
     const batches = (list.data?.items ?? []) as Row[];
-    expect(batches.length).toBe(14);
-    expect(batches.map((b) => b.status)).toEqual(["differences", ...Array<string>(13).fill("balanced")]);
-    expect(batches.filter((b) => Number(b.matched) > 0).length).toBeGreaterThan(7);
+    expect(batches.length).toBe(7);
+    expect(batches.map((b) => b.status)).toEqual(["differences", ...Array<string>(6).fill("balanced")]);
+    expect(batches.every((b) => Number(b.matched) > 0)).toBe(true);
     // the bill's money and ours agree on a balanced day
     expect(batches.slice(1).every((b) => b.bill_paid === b.local_paid && b.bill_refund === b.local_refund)).toBe(true);
     const open = await t.call("adminapiv2", "reconitemlist", { batch_id: batches[0].id, status: "open" }, { token: svc });

@@ -25,6 +25,7 @@ import { entityTenantConditions, serialiseRow, wrongState } from "../../engine/c
 import { checkPayload } from "../../engine/declared";
 import type { Row } from "../../engine/hooks";
 import { applyGatewayTrade } from "../../jobs/closeExpiredOrders";
+import { PaymentMismatchError } from "../../payments/apply";
 import type { JobContext, JobServices } from "../../jobs/registry";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
@@ -266,7 +267,14 @@ async function applyFix(ctx: OperationContext, item: typeof reconItems.$inferSel
   if (item.kind === "payment") {
     const [order] = await ctx.db.select().from(paymentOrders).where(eq(paymentOrders.payNo, item.pay_no));
     if (!order) throw new ApiFailure("recon.fix_impossible");
-    const outcome = await applyGatewayTrade(ctx.services, ctx.db, order);
+    let outcome: Awaited<ReturnType<typeof applyGatewayTrade>>;
+    try {
+      outcome = await applyGatewayTrade(ctx.services, ctx.db, order);
+    } catch (err) {
+      // the gateway unreachable, or reporting a payment that is not this order's: said, nothing applied
+      if (err instanceof GatewayRequestError || err instanceof GatewayVerificationError || err instanceof PaymentMismatchError) throw new ApiFailure("recon.fix_failed", { error: err.message.slice(0, 200) });
+      throw err;
+    }
     if (outcome !== "applied") throw new ApiFailure("recon.fix_not_paid");
     return "recon.resolved_payment";
   }
