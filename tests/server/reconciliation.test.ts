@@ -254,5 +254,16 @@ describe("reconciliation with WeChat Pay in service-provider mode", () => {
     const altered2 = await call("reconrun", { paychnl_id: channelId, bill_date: today });
     expect(altered2.data?.items).toMatchObject({ status: "failed", error: expect.stringContaining("SHA1") });
     expect(altered2.return_msg).toContain("could not be reconciled");
+
+    // a fix the gateway cannot confirm (unreachable) is said, and the difference stays open
+    const late = await newOrder(t, world, 4);
+    fake.markPaid(late.pay_no);
+    const third = await call("reconrun", { paychnl_id: channelId, bill_date: today });
+    const [pending] = (await itemsOf(t, Number((third.data?.items as Row).id))).filter((i) => i.pay_no === late.pay_no);
+    expect(pending.outcome).toBe("status_mismatch");
+    await fake.close();
+    const unreachable = await call("reconresolve", { id: pending.id });
+    expect(unreachable).toMatchObject({ return_code: "FAIL", return_msg: expect.stringContaining("The payment gateway could not confirm this payment") });
+    expect((await t.db.select({ status: reconItems.status }).from(reconItems).where(eq(reconItems.id, pending.id)))[0].status).toBe("open");
   });
 });
