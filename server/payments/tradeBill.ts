@@ -125,7 +125,8 @@ function fen(raw: string, column: string, line: number): number {
 
 /** Reads a bill's text (either line ending); throws TradeBillFormatError naming the line. */
 export function parseTradeBill(text: string): TradeBill {
-  const rows = text.split(/\r?\n/);
+  // a file saved by a spreadsheet may begin with a byte order mark
+  const rows = text.replace(/^\uFEFF/, "").split(/\r?\n/);
   let at = 0;
   const next = () => {
     while (at < rows.length && rows[at].trim() === "") at++;
