@@ -3,7 +3,6 @@
  * routes, the catalogue's routes and resources.
  */
 import { Refine, useInvalidateAuthStore } from "@refinedev/core";
-import routerProvider from "@refinedev/react-router";
 import { Spin } from "antd";
 import { lazy, Suspense, useEffect, useRef, type ReactElement } from "react";
 import { Navigate, Route, Routes, useLocation, useNavigate } from "react-router";
@@ -22,6 +21,7 @@ import { ErrorPage } from "./pages/ErrorPage";
 import { RedirectPage } from "./pages/RedirectPage";
 import { DOWNLOAD_PATH, HOME_PATH } from "./shell/routes";
 import { ConsoleFeedback } from "./shell/ConsoleFeedback";
+import { keptPageRouterProvider } from "./shell/keptPageRouter";
 import { ShellLayout } from "./shell/ShellLayout";
 import { SELECTION_PATH } from "./shell/useShellActions";
 
@@ -84,7 +84,7 @@ export default function ConsoleApp() {
   return (
     <ConsoleFeedback>
       <Refine
-        routerProvider={routerProvider}
+        routerProvider={keptPageRouterProvider}
         dataProvider={dataProvider}
         authProvider={authProvider}
         accessControlProvider={accessControlProvider}
