@@ -6,8 +6,8 @@ export default defineConfig({
     name: "e2e",
     environment: "node",
     include: ["tests/e2e/**/*.test.ts"],
-    // finds PostgreSQL, or fails unless TEST_SKIP=postgres leaves it out
-    globalSetup: ["tests/helpers/globalSetup.ts"],
+    // finds PostgreSQL (or fails unless TEST_SKIP=postgres leaves it out), then seeds the demo every file starts from
+    globalSetup: ["tests/helpers/globalSetup.ts", "tests/helpers/browserDatabases.ts"],
     testTimeout: 120000,
     hookTimeout: 120000,
     fileParallelism: false,

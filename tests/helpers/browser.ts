@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from "vitest";
+import { copySeededDataDir, seededTemplate } from "./browserDatabases";
 import { createPostgresDatabase, testDatabaseKinds, type TestDatabaseKind } from "./db";
 import { isSkipped, skipReason } from "./requirements";
 import { startTestServer, type TestServer, type TestServerOptions } from "./server";
@@ -59,9 +60,9 @@ export interface BrowserSuite {
 const SCREENSHOT_DIR = path.join(os.tmpdir(), "cpc-e2e-screenshots");
 
 /**
- * A describe block for browser tests: starts the real server with the demo data on a temporary data directory
- * and the built SPA, a Chromium, and a fresh context and page per test; a failing test leaves a screenshot in
- * SCREENSHOT_DIR (its path is printed).
+ * A describe block for browser tests: starts the real server and the built SPA on a copy of the seeded demo data (a
+ * temporary data directory, or a PostgreSQL database), a Chromium, and a fresh context and page per test; a
+ * failing test leaves a screenshot in SCREENSHOT_DIR (its path is printed).
  */
 export function describeInBrowser(
   name: string,
@@ -77,6 +78,7 @@ export function describeInBrowser(
   describe(name, () => {
     let server: TestServer | undefined;
     let postgres: { url: string; drop(): Promise<void> } | undefined;
+    let dataDir: string | undefined;
     let browser: Browser | undefined;
     let context: BrowserContext | undefined;
     let page: Page | undefined;
@@ -94,13 +96,16 @@ export function describeInBrowser(
     beforeAll(async () => {
       // a missing Chromium or build is a failure, with the reason (TEST_SKIP=browser leaves the tests out)
       if (missing) throw new Error(`${missing}; to leave the browser tests out on purpose, set TEST_SKIP=browser`);
-      if (options.database === "postgres") postgres = await createPostgresDatabase();
-      [server, browser] = await Promise.all([startTestServer({ seedDemo: true, databaseUrl: postgres?.url, ...options.server?.() }), launchChromium()]);
+      // a copy of the demo the global setup seeded (browserDatabases.ts)
+      if (options.database === "postgres") postgres = await createPostgresDatabase(seededTemplate());
+      else dataDir = copySeededDataDir();
+      [server, browser] = await Promise.all([startTestServer({ databaseUrl: postgres?.url, dataDir, ...options.server?.() }), launchChromium()]);
     });
     afterAll(async () => {
       await browser?.close();
       await server?.close();
       await postgres?.drop();
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     });
     beforeEach(async () => {
       context = await openContext();
