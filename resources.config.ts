@@ -8,6 +8,7 @@ import { accounts } from "./catalogue/accounts";
 import { assembleCatalogue } from "./catalogue/assemble";
 import { collection } from "./catalogue/collection";
 import { forms } from "./catalogue/collectionForms";
+import { payments } from "./catalogue/collectionPayments";
 import { refunds } from "./catalogue/collectionRefunds";
 import { fees } from "./catalogue/fees";
 import { imports } from "./catalogue/imports";
@@ -25,7 +26,7 @@ export { serviceEntity } from "./catalogue/providers";
 export { schoolEntity } from "./catalogue/schools";
 export { actcodeAddOperation, actcodeEntity, actcodeVoid, mealEntity, schoolRenewEntity, serviceDelayEntity, serviceDelayOperation } from "./catalogue/renewals";
 
-export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees, collection, forms, refunds, reconciliation, settlements }, [v1Menus, v2Menus]);
+export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees, collection, forms, payments, refunds, reconciliation, settlements }, [v1Menus, v2Menus]);
 
 export const entities: EntityDecl[] = catalogue.entities;
 

@@ -493,6 +493,7 @@ export const feeOrders = pgTable(
     status: varchar("status", { length: 32 }).default("unpaid").notNull(),
     paid_at: timestamp("paid_at", { withTimezone: true, mode: "date" }),
     gateway: varchar("gateway", { length: 32 }).notNull(),
+    paychnl_id: integer("paychnl_id").references((): AnyPgColumn => paymentChannels.id),
     transaction_id: varchar("transaction_id", { length: 64 }),
     receipt_no: varchar("receipt_no", { length: 20 }),
     refunded_amount: bigint("refunded_amount", { mode: "number" }).default(0).notNull(),
@@ -677,6 +678,40 @@ export const payEndActions = pgTable(
   ],
 );
 
+/** payment (collection.entity.payment) */
+export const feePayments = pgTable(
+  "fee_payments",
+  {
+    id: serial("id").primaryKey(),
+    pay_no: varchar("pay_no", { length: 32 }).notNull(),
+    order_id: integer("order_id").notNull().references((): AnyPgColumn => feeOrders.id),
+    sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
+    student_id: integer("student_id").notNull().references((): AnyPgColumn => students.id),
+    class_id: integer("class_id").notNull().references((): AnyPgColumn => classes.id),
+    activity_id: integer("activity_id").references((): AnyPgColumn => activities.id),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    paid_at: timestamp("paid_at", { withTimezone: true, mode: "date" }).notNull(),
+    paychnl_id: integer("paychnl_id").references((): AnyPgColumn => paymentChannels.id),
+    gateway: varchar("gateway", { length: 32 }).notNull(),
+    transaction_id: varchar("transaction_id", { length: 64 }).notNull(),
+    duplicate: varchar("duplicate", { length: 1 }).default("N").notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("fee_payments_sch_id_paid_at_id_idx").on(t.sch_id, t.paid_at, t.id),
+    index("fee_payments_sysid_paid_at_id_idx").on(t.sysid, t.paid_at, t.id),
+    index("fee_payments_order_id_sch_id_sysid_paid_at_id_idx").on(t.order_id, t.sch_id, t.sysid, t.paid_at, t.id),
+    index("fee_payments_student_id_sch_id_sysid_paid_at_id_idx").on(t.student_id, t.sch_id, t.sysid, t.paid_at, t.id),
+    index("fee_payments_activity_id_sch_id_sysid_paid_at_id_idx").on(t.activity_id, t.sch_id, t.sysid, t.paid_at, t.id),
+    index("fee_payments_amount_idx").on(t.amount),
+    index("fee_payments_paid_at_idx").on(t.paid_at),
+    index("fee_payments_paychnl_id_sch_id_sysid_paid_at_id_idx").on(t.paychnl_id, t.sch_id, t.sysid, t.paid_at, t.id),
+    index("fee_payments_transaction_id_idx").on(t.transaction_id),
+    index("fee_payments_duplicate_idx").on(t.duplicate),
+    uniqueIndex("fee_payments_pay_no_unique").on(t.pay_no),
+  ],
+);
+
 /** refund (refunds.entity.refund) */
 export const feeRefunds = pgTable(
   "fee_refunds",
@@ -851,6 +886,7 @@ export const catalogueTablesByEntity = {
   formquestion: formQuestions,
   formanswer: formAnswers,
   payendaction: payEndActions,
+  payment: feePayments,
   refund: feeRefunds,
   recon: reconBatches,
   reconitem: reconItems,

@@ -67,7 +67,7 @@ export async function seedFeeOrdersFor(tx: DbOrTx, plan: readonly (FeeOrderShare
              opened + (spread % greatest(1, extract(epoch FROM ended - opened)::bigint)) * interval '1 second' AS made
       FROM chosen WHERE roll < paid_share + closed_share AND ended > opened
     )
-    SELECT fated.*, c.sub_mchid,
+    SELECT fated.*, c.sub_mchid, c.id AS paychnl_id,
            'P' || to_char(made AT TIME ZONE 'Asia/Shanghai', 'YYYYMMDDHH24MISS') || lpad(bill_id::text, 10, '0') AS pay_no,
            to_char(made AT TIME ZONE 'Asia/Shanghai', 'YYYYMMDDHH24MISS') || lpad(bill_id::text, 10, '0') AS order_no,
            made + ((spread % 300) + 30) * interval '1 second' AS paid_at
@@ -85,10 +85,14 @@ export async function seedFeeOrdersFor(tx: DbOrTx, plan: readonly (FeeOrderShare
     INSERT INTO sandbox_payments (pay_no, transaction_id, amount_fen, paid_at)
     SELECT pay_no, 'SANDBOX' || pay_no, amount, paid_at FROM seed_fee_orders WHERE fate = 'paid'`);
   await tx.execute(sql`
-    INSERT INTO fee_orders (order_no, pay_no, sch_id, sysid, student_id, class_id, activity_id, amount, status, paid_at, gateway, transaction_id, created_at)
+    INSERT INTO fee_orders (order_no, pay_no, sch_id, sysid, student_id, class_id, activity_id, amount, status, paid_at, gateway, paychnl_id, transaction_id, created_at)
     SELECT order_no, pay_no, sch_id, sysid, student_id, class_id, activity_id, amount, fate,
-           CASE WHEN fate = 'paid' THEN paid_at END, 'sandbox', CASE WHEN fate = 'paid' THEN 'SANDBOX' || pay_no END, made
+           CASE WHEN fate = 'paid' THEN paid_at END, 'sandbox', paychnl_id, CASE WHEN fate = 'paid' THEN 'SANDBOX' || pay_no END, made
     FROM seed_fee_orders ORDER BY made`);
+  await tx.execute(sql`
+    INSERT INTO fee_payments (pay_no, order_id, sch_id, sysid, student_id, class_id, activity_id, amount, paid_at, paychnl_id, gateway, transaction_id)
+    SELECT o.pay_no, o.id, o.sch_id, o.sysid, o.student_id, o.class_id, o.activity_id, o.amount, o.paid_at, o.paychnl_id, o.gateway, o.transaction_id
+    FROM seed_fee_orders s JOIN fee_orders o ON o.pay_no = s.pay_no WHERE s.fate = 'paid' ORDER BY o.paid_at`);
   await tx.execute(sql`
     INSERT INTO fee_order_lines (order_id, sort, bill_id, title, amount, settled, sch_id, sysid)
     SELECT o.id, 0, s.bill_id, s.title, s.amount, CASE WHEN s.fate = 'paid' THEN 'Y' ELSE 'N' END, s.sch_id, s.sysid

@@ -150,6 +150,10 @@ describeOnDatabases("demo data", (kind) => {
     // each school's settled days: what it was paid, as reconciled
     const settled = await t.call("adminapiv2", "settlementlist", { status: "settled", paychnl_id: batches[1].paychnl_id, day_start: batches[1].bill_date, day_end: batches[1].bill_date }, { token: svc });
     expect((settled.data?.summary as Row).gross).toBe(batches[1].local_paid);
+    // the payment ledger (payrecord) of that channel and day holds the same money
+    const paid = await t.call("adminapiv2", "paymentlist", { paychnl_id: batches[1].paychnl_id, paid_at_start: batches[1].bill_date, paid_at_end: batches[1].bill_date }, { token: svc });
+    expect(paid.return_code, paid.return_msg).toBe("SUCCESS");
+    expect((paid.data?.summary as Row).amount).toBe(batches[1].local_paid);
     const pending = await t.call("adminapiv2", "settlementlist", { status: "pending", day_start: batches[0].bill_date, day_end: batches[0].bill_date }, { token: svc });
     expect(Number(pending.data?.total)).toBeGreaterThan(0);
   });

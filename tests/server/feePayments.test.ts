@@ -62,6 +62,15 @@ describeOnDatabases("fee payments", (kind) => {
     expect(await events(fee.id)).toEqual(["created", "paid"]);
     const [{ n }] = await t.db.select({ n: count() }).from(auditLog).where(and(eq(auditLog.action, "payment"), eq(auditLog.entityId, order.pay_no)));
     expect(Number(n)).toBe(1);
+    // the order names the channel that took it; the ledger (payrecord) holds the payment once
+    const [binding] = await t.db.select().from(schoolChannels).where(eq(schoolChannels.sch_id, world.schId));
+    expect(fee.paychnl_id).toBe(binding.paychnl_id);
+    const ledger = await call("svc", "paymentlist", { pay_no: order.pay_no });
+    expect(ledger.return_code, ledger.return_msg).toBe("SUCCESS");
+    expect(ledger.data?.items).toEqual([
+      expect.objectContaining({ pay_no: order.pay_no, order_id: fee.id, sch_id: world.schId, student_id: pupil.id, amount: order.total_fee, paychnl_id: binding.paychnl_id, duplicate: "N" }),
+    ]);
+    expect((ledger.data?.summary as Row).amount).toBe(order.total_fee);
     expect(await terms()).toEqual(before);
 
     // the bill is paid: it cannot be ordered again
@@ -104,6 +113,10 @@ describeOnDatabases("fee payments", (kind) => {
     expect(await events(flagged.id)).toEqual(["created", "duplicate"]);
     const [audit] = await t.db.select().from(auditLog).where(and(eq(auditLog.action, "fee_duplicate_payment"), eq(auditLog.entityId, String(flagged.id))));
     expect(audit).toMatchObject({ schId: world.schId, sysid: world.sysid });
+    // both were money paid: the ledger lists both, the second flagged
+    const ledger = await call("svc", "paymentlist", { student_id: pupil.id, limit: 100 });
+    const recorded = (ledger.data?.items as Row[]).filter((p) => p.pay_no === first.pay_no || p.pay_no === second.pay_no);
+    expect(recorded.map((p) => `${p.order_id}:${p.duplicate}`).sort()).toEqual(orders.map((o) => `${o.id}:${o.duplicate}`).sort());
   });
 
   it("closes the other open orders of a paid bill at their gateway, by a job", async () => {
@@ -149,6 +162,10 @@ describeOnDatabases("fee payments", (kind) => {
     }
     // roles the order pages are not for
     for (const user of ["sysadmin", "pickup"]) expect((await call(user, "orderlist", {})).return_code, user).toBe("FAIL");
+    // the payment ledger is the v2 provider's (payrecord): another provider's finds none of these schools' payments
+    for (const user of ["staff", "school", "svcv1", "sysadmin"]) expect((await call(user, "paymentlist", {})).return_code, user).toBe("FAIL");
+    const theirPayments = await call("harbour", "paymentlist", { limit: 100 });
+    expect((theirPayments.data?.items as Row[] | undefined)?.filter((r) => Number(r.sch_id) === world.schId) ?? [], "harbour").toEqual([]);
     // read-only: no add, edit or delete
     expect((await call("svc", "orderdel", { id })).return_code).toBe("FAIL");
   });

@@ -14,7 +14,7 @@ import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { fenToYuan } from "../../../common/money";
 import { writeAudit } from "../../auth/audit";
 import { queryRows, type DbOrTx } from "../../db/client";
-import { activities, activityItems, bills, feeOrderEvents, feeOrderLines, feeOrders, paymentOrders, schools } from "../../db/schema";
+import { activities, activityItems, bills, feeOrderEvents, feeOrderLines, feeOrders, feePayments, paymentOrders, schools } from "../../db/schema";
 import { enqueueJob } from "../../jobs/worker";
 import type { JobContext } from "../../jobs/registry";
 import { closeUnpaidOrder } from "../../jobs/closeExpiredOrders";
@@ -48,7 +48,8 @@ async function feeOrderOf(tx: DbOrTx, payNo: string) {
 
 /**
  * Settles a paid fee order's bills: the bills still unpaid (or closed while it was open) become paid; the order is
- * paid, flagged duplicate when any of its bills had been paid by another order. Answers the bills it paid.
+ * paid, flagged duplicate when any of its bills had been paid by another order, and its payment is recorded in the
+ * ledger. Answers the bills it paid.
  */
 export async function settleFeeOrder(tx: DbOrTx, payNo: string, paid: { transactionId: string; paidAt: Date }, now: Date): Promise<{ orderId: number; paidBills: number[]; duplicate: boolean }> {
   const order = await feeOrderOf(tx, payNo);
@@ -80,6 +81,22 @@ export async function settleFeeOrder(tx: DbOrTx, payNo: string, paid: { transact
     .set({ status: "paid", paid_at: paid.paidAt, transaction_id: paid.transactionId, duplicate: duplicate ? "Y" : "N", receipt_no: receiptNo })
     .where(eq(feeOrders.id, order.id));
   await addOrderEvent(tx, order, duplicate ? "duplicate" : "paid", now, paid.transactionId);
+  // the ledger of the money in (payrecord): a duplicate was paid too
+  await tx.insert(feePayments).values({
+    pay_no: payNo,
+    order_id: order.id,
+    sch_id: order.sch_id,
+    sysid: order.sysid,
+    student_id: order.student_id,
+    class_id: order.class_id,
+    activity_id: order.activity_id,
+    amount: order.amount,
+    paid_at: paid.paidAt,
+    paychnl_id: order.paychnl_id,
+    gateway: order.gateway,
+    transaction_id: paid.transactionId,
+    duplicate: duplicate ? "Y" : "N",
+  });
   if (duplicate) {
     await writeAudit(tx, {
       action: "fee_duplicate_payment",
@@ -208,6 +225,7 @@ export async function createFeeOrder(ctx: OrderContext, request: NewFeeOrder): P
           amount: total,
           status: "unpaid",
           gateway: row.gateway,
+          paychnl_id: channel.id,
           created_at: row.createdAt,
         })
         .returning({ id: feeOrders.id, sch_id: feeOrders.sch_id, sysid: feeOrders.sysid });

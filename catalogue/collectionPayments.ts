@@ -1,0 +1,46 @@
+/**
+ * Payments (payrecord, v2 provider): the ledger of the money that came in, one record per payment a fee order
+ * took, written in the transaction that applies it (server/domains/collection/feeOrders.ts, settleFeeOrder) and
+ * never changed: what happened to the order later (refunds) is the order's and the refund ledger's. A duplicate
+ * payment is money paid too, and is listed with its flag. Labels in locales/<lang>/collection.json.
+ */
+import type { CatalogueDomain, EntityDecl } from "../common/catalogue";
+import { orderGateways } from "./collectionOrders";
+import { schoolField, yesNo } from "./shared";
+
+/** Who reads the payment ledger: the v2 provider (payrecord) */
+export const PAYMENT_READERS: readonly string[] = ["servicev2"];
+
+export const paymentEntity: EntityDecl = {
+  name: "payment",
+  table: "fee_payments",
+  scope: "school",
+  title: "collection.entity.payment",
+  titleField: "pay_no",
+  defaultSort: { field: "paid_at", order: "desc" },
+  summary: ["amount"],
+  roles: { list: PAYMENT_READERS, info: PAYMENT_READERS },
+  fields: [
+    { name: "id", type: "int", label: "field.id", detail: true },
+    { name: "pay_no", type: "string", label: "collection.field.pay_no", required: true, max: 32, unique: true, list: true, filter: "eq", detail: true },
+    { name: "order_id", type: "ref", ref: { entity: "order" }, label: "collection.entity.order", required: true, list: true, filter: "eq", detail: true },
+    schoolField,
+    { name: "student_id", type: "ref", ref: { entity: "student" }, label: "collection.field.student", required: true, list: true, filter: "eq", detail: true },
+    { name: "class_id", type: "ref", ref: { entity: "classes" }, label: "field.classes", required: true, detail: true },
+    { name: "activity_id", type: "ref", ref: { entity: "activity" }, label: "collection.field.activity", filter: "eq", detail: true },
+    { name: "amount", type: "money", label: "collection.field.payment_amount", required: true, list: true, sortable: true, detail: true },
+    { name: "paid_at", type: "datetime", label: "collection.field.paid_at", required: true, list: true, filter: "range", sortable: true, detail: true },
+    // the channel that took it: none for an order made before orders named their channel and whose school has none
+    { name: "paychnl_id", type: "ref", ref: { entity: "paychnl" }, label: "collection.field.paychnl", list: true, filter: "eq", detail: true },
+    { name: "gateway", type: "enum", label: "collection.field.gateway", required: true, options: orderGateways, detail: true },
+    { name: "transaction_id", type: "string", label: "collection.field.transaction_id", required: true, max: 64, filter: "eq", detail: true },
+    { name: "duplicate", type: "yesno", label: "collection.field.duplicate", required: true, default: "N", options: yesNo, list: true, filter: "eq", detail: true },
+  ],
+};
+
+export const payments: CatalogueDomain = {
+  entities: [paymentEntity],
+  pages: {
+    payrecord: { kind: "list", entity: "payment" },
+  },
+};
