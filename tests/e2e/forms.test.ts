@@ -5,7 +5,7 @@
  */
 import type { Page } from "playwright-core";
 import { expect, test } from "vitest";
-import { describeInBrowser, expectPath, login, tabKeys } from "../helpers/browser";
+import { clickClosing, clickSettled, describeInBrowser, expectPath, login, tabKeys } from "../helpers/browser";
 import { en } from "../helpers/locales";
 
 const LIST = "/servicev2/servicelist";
@@ -42,14 +42,13 @@ describeInBrowser("unsaved changes of a form", (suite) => {
     await asked.dismiss();
     expect(await contact(page).inputValue()).toBe("Wang Fang");
 
-    await closeIcon(page, ADD).click();
-    await confirmation(page).getByRole("button", { name: en.shell.unsaved_stay }).click();
-    await confirmation(page).waitFor({ state: "hidden" });
+    await clickSettled(page, closeIcon(page, ADD));
+    await clickClosing(page, confirmation(page).getByRole("button", { name: en.shell.unsaved_stay }));
     expect(await tabKeys(page)).toContain(ADD);
     expect(await contact(page).inputValue()).toBe("Wang Fang");
 
-    await closeIcon(page, ADD).click();
-    await confirmation(page).getByRole("button", { name: en.shell.unsaved_discard }).click();
+    await clickSettled(page, closeIcon(page, ADD));
+    await clickClosing(page, confirmation(page).getByRole("button", { name: en.shell.unsaved_discard }));
     await expect.poll(() => tabKeys(page)).not.toContain(ADD);
 
     // nothing left to lose: a reload asks nothing

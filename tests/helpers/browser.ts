@@ -206,16 +206,28 @@ export async function animationsSettled(page: Page): Promise<void> {
   );
 }
 
-/** Clicks an entry of the sidebar once the sidebar has stopped moving. */
-/** Chooses an option of a select, typing part of its label first into a searchable one. */
+/** Clicks what has just appeared (a dialog's button, a dropdown's option) once nothing on the page moves. */
+export async function clickSettled(page: Page, target: Locator): Promise<void> {
+  await target.waitFor();
+  await animationsSettled(page);
+  await target.click();
+}
+
+/**
+ * Chooses an option of a select, typing part of its label first into a searchable one. The dropdown slides in,
+ * and a popup closed just before (a date picker's) may still slide out over it: the option is clicked once both
+ * have stopped.
+ */
 export async function choose(page: Page, select: Locator, text: string, option = text): Promise<void> {
+  await animationsSettled(page);
   await select.click();
   if ((await select.locator("input[readonly]").count()) === 0) await select.locator("input").fill(text);
   const item = page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option").filter({ hasText: option }).first();
-  await item.click();
+  await clickSettled(page, item);
   await animationsSettled(page);
 }
 
+/** Clicks an entry of the sidebar once the sidebar has stopped moving. */
 export async function clickMenuEntry(page: Page, route: string): Promise<void> {
   const entry = await menuEntry(page, route);
   await animationsSettled(page);
@@ -224,12 +236,26 @@ export async function clickMenuEntry(page: Page, route: string): Promise<void> {
 
 /** Spec 4.2: a term ending within 15 days shows a reminder once per browser session; acknowledges it. */
 export async function dismissExpiryReminder(page: Page): Promise<void> {
-  const ok = page.getByTestId("expiry-reminder-ok");
-  await ok.waitFor();
+  await clickClosing(page, page.getByTestId("expiry-reminder-ok"));
   await animationsSettled(page);
-  await ok.click();
-  await ok.waitFor({ state: "hidden" });
-  await animationsSettled(page);
+}
+
+/**
+ * Clicks a button that closes its dialog, until the dialog has closed. On a busy machine a click is now and then
+ * lost (a render lands between its press and its release, and the browser fires no click): a person would click
+ * again, and so does this, at most three times in all.
+ */
+export async function clickClosing(page: Page, button: Locator): Promise<void> {
+  await clickSettled(page, button);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await button.waitFor({ state: "hidden", timeout: 3000 });
+      return;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+    if (await button.isVisible()) await button.click();
+  }
 }
 
 /** Pays an order on its sandbox page, opened in another page as a phone would open the QR code. */
