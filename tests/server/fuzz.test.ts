@@ -17,7 +17,8 @@ import { createTestApp, type TestApp } from "./support";
 const SYSTEM_ERRORS = (["zh", "en", "es"] as const).map((language) => translator(language)("api.system_error"));
 
 /** names most operations read, fuzzed on every operation */
-const COMMON_FIELDS = ["id", "sysid", "sch_id", "page", "limit", "sort"];
+const TENANT_FIELDS = ["sysid", "sch_id"];
+const COMMON_FIELDS = [...TENANT_FIELDS, "id", "page", "limit", "sort"];
 
 /** one or two of each kind of bad value: what a field must survive whatever its type */
 const BAD_VALUES: unknown[] = [
@@ -45,12 +46,17 @@ const BAD_VALUES: unknown[] = [
 
 /** The field names an operation reads: its schema's, its declaration's, its catalogue entity's, and the common ones. */
 function fieldsOf(operation: Operation<unknown>): string[] {
-  const names = new Set(COMMON_FIELDS);
+  const entity = entityOf(operation);
+  // a list or an export reads the filters only, and an export no paging either: any other field is left out of it
+  // (and, sent to an export, would cost a whole export per value)
+  const isExport = entity !== undefined && operation.method === entity.exportOperation;
+  const readsFiltersOnly = isExport || operation.method === `${entity?.name}list`;
+  const names = new Set(isExport ? TENANT_FIELDS : COMMON_FIELDS);
   if (operation.schema instanceof ZodObject) for (const key of Object.keys(operation.schema.shape)) names.add(key);
   if (operation.needsToken) for (const field of operation.declaration?.fields ?? []) names.add(field.name);
-  const entity = entityOf(operation);
   if (entity) {
     for (const field of entity.fields) {
+      if (readsFiltersOnly && !field.filter) continue;
       names.add(field.name);
       if (field.filter === "range") names.add(`${field.name}_start`).add(`${field.name}_end`);
     }
@@ -97,9 +103,13 @@ describeOnDatabases("fuzzing every operation", (kind) => {
     expectEnvelope(res.statusCode, res.body, where, statuses);
   }
 
-  it("answers every bad value of every field of every operation with the envelope, never a fault", { timeout: 180_000 }, async () => {
-    let calls = 0;
-    for (const operation of operations) {
+  it("fuzzes the whole registry", () => {
+    expect(operations.length).toBeGreaterThan(100);
+  });
+
+  // one test per operation: a fault names its operation, and no test holds the time of all of them
+  for (const operation of operations) {
+    it(`answers every bad value of every field of ${operation.path}:${operation.method} with the envelope, never a fault`, async () => {
       const caller = callerOf(operation);
       // one session per operation: logging out or changing a password ends only its own
       const token = caller ? await sessionOf(t, caller) : undefined;
@@ -108,15 +118,13 @@ describeOnDatabases("fuzzing every operation", (kind) => {
         for (const value of BAD_VALUES) {
           const where = `${operation.path}:${operation.method} as ${who}, ${field} = ${JSON.stringify(value)?.slice(0, 40)}`;
           await send(operation, JSON.stringify({ method: operation.method, [field]: value }), token, where);
-          calls++;
         }
       }
       // prototype keys, as a client can send them in JSON: refused as a malformed body
       await send(operation, `{"method":${JSON.stringify(operation.method)},"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}}}`, token, `${operation.method} __proto__`, [200, 400]);
-    }
-    expect(calls).toBeGreaterThan(3000);
-    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
-  });
+      expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+    });
+  }
 
   it("answers malformed bodies and methods with the envelope", async () => {
     const [operation] = operations;
