@@ -23,7 +23,38 @@ export interface DashboardFigure {
 
 export type DashboardAudience = "platform" | "provider" | "staff" | "school" | "pickup";
 
+/** A day of fee collection: what was paid and what was refunded, in fen. */
+export interface CollectionDay {
+  /** YYYY-MM-DD, China's business day */
+  day: string;
+  paid: number;
+  refunded: number;
+}
+
+/** An open activity with bills still owed: how many and how much (fen). */
+export interface UnpaidActivity {
+  activity_id: number;
+  title: string;
+  sch_id: number;
+  school: string;
+  unpaid_bills: number;
+  unpaid_amount: number;
+}
+
+export interface DashboardCollection {
+  /** the last COLLECTION_DAYS days, oldest first, today last */
+  days: CollectionDay[];
+  /** the open activities with the most unpaid bills, most first (at most UNPAID_ACTIVITIES) */
+  unpaid: UnpaidActivity[];
+}
+
+/** How many days the collection chart shows, and how many activities the unpaid list. */
+export const COLLECTION_DAYS = 30;
+export const UNPAID_ACTIVITIES = 5;
+
 export interface Dashboard {
   audience: DashboardAudience;
   figures: DashboardFigure[];
+  /** fee collection over time, for those who collect fees (providers, their staff, schools) */
+  collection?: DashboardCollection;
 }

@@ -1,8 +1,9 @@
 /**
  * Home page: who is logged in and in which scope, then the figures the caller's role cares about (the
- * `dashboard` operation: providers, schools, students, terms ending soon, renewals...). Each figure links to the
- * list it counts when the user's menu has one (the first of the figure's links that the role keys reach), and
- * none otherwise. Titles and term ends come from the shell's scope, so a renewal shows here at once, and the
+ * `dashboard` operation: providers, schools, students, terms ending soon, renewals, fee collection, with the last
+ * 30 days' chart and the activities most owed for those who collect fees). Each figure links to the list it
+ * counts when the user's menu has one (the first of the figure's links that the role keys reach; dashboardLinks.ts),
+ * and none otherwise. Titles and term ends come from the shell's scope, so a renewal shows here at once, and the
  * figures are read again whenever the page shows again or the scope's dates move.
  */
 import { Button, Card, Descriptions, Empty, Space, Spin, Typography, theme } from "antd";
@@ -11,59 +12,16 @@ import { useEffect, useRef } from "react";
 import { useCustom } from "@refinedev/core";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import type { MenuGroup } from "../../common/catalogue";
-import { isBuilt, reachableEntries } from "../../common/menu";
 import { normaliseUserType } from "../../common/roleKeys";
-import { entryPattern } from "../../providers/accessControl";
 import { scope as tenantScope } from "../../providers/dataProvider";
 import { sessionValues } from "../../providers/session";
-import type { Dashboard as DashboardData, DashboardFigure, DashboardLink, LinkFilter } from "../../common/dashboard";
-import { entityByName, menus as catalogueMenus } from "../../resources.config";
+import type { Dashboard as DashboardData, DashboardFigure } from "../../common/dashboard";
 import { useRoles, useSessionUser } from "../lib/session";
 import { useScope } from "../shell/renewal/termReload";
 import { refreshTab } from "../shell/tabs";
-
-/**
- * A list's query opening it with these filters, as the list keeps its filters in the URL (refine's
- * syncWithLocation); filters the entity does not offer are left out.
- */
-export function listQuery(entityName: string, filters: Record<string, LinkFilter> | undefined): string {
-  const entity = entityByName(entityName);
-  const params = new URLSearchParams();
-  let i = 0;
-  for (const [name, value] of Object.entries(filters ?? {})) {
-    const field = entity?.fields.find((f) => f.name === name && f.filter);
-    if (!field) continue;
-    params.append(`filters[${i}][field]`, name);
-    if (Array.isArray(value)) {
-      params.append(`filters[${i}][operator]`, "between");
-      value.forEach((v, j) => params.append(`filters[${i}][value][${j}]`, v));
-    } else {
-      params.append(`filters[${i}][operator]`, "eq");
-      params.append(`filters[${i}][value]`, value);
-    }
-    i++;
-  }
-  return i > 0 ? `?${params.toString()}` : "";
-}
-
-/**
- * The route of the first link the role keys reach in the menus: an entity's plain list (no fixed filters, no
- * record) with the figure's filters, a report page or a route by name; undefined when the menu has none of them.
- */
-export function figureRoute(links: readonly DashboardLink[], roles: readonly string[], menus: readonly MenuGroup[] = catalogueMenus): string | undefined {
-  const reachable = reachableEntries(menus, roles).filter(({ entry }) => isBuilt(entry) && !entry.external && !entry.params?.length);
-  for (const link of links) {
-    const found = reachable.find(({ entry }) => {
-      const page = entry.page;
-      if ("route" in link) return entry.name === link.route;
-      if ("report" in link) return page?.kind === "report" && page.report === link.report;
-      return page?.kind === "list" && page.entity === link.entity && !page.filters && !page.recordFilter;
-    });
-    if (found) return `${entryPattern(found.group, found.entry)}${"entity" in link ? listQuery(link.entity, link.filters) : ""}`;
-  }
-  return undefined;
-}
+import { moneyText } from "./CollectionBars";
+import { DashboardCollection } from "./DashboardCollection";
+import { figureRoute } from "./dashboardLinks";
 
 type Load = { state: "loading" } | { state: "failed" } | { state: "done"; data: DashboardData };
 
@@ -96,7 +54,7 @@ function useDashboard(datesKey: string): { load: Load; retry: () => void } {
 
 /** A figure as it reads: money in yuan (its value is in fen), a percentage, or a count. */
 function figureText(figure: DashboardFigure, language: string): string {
-  if (figure.format === "money") return `¥${(figure.value / 100).toLocaleString(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  if (figure.format === "money") return moneyText(figure.value, language);
   if (figure.format === "percent") return `${figure.value.toLocaleString(language, { maximumFractionDigits: 1 })}%`;
   return figure.value.toLocaleString(language);
 }
@@ -112,7 +70,8 @@ function FigureCard({ figure, route }: { figure: DashboardFigure; route: string 
         <span>{title}</span>
         {route && <RightOutlined style={{ fontSize: 12, marginTop: 5, color: token.colorTextTertiary }} />}
       </div>
-      <div style={{ fontSize: 24, lineHeight: "36px", marginTop: 4, color: colour ?? token.colorText, fontVariantNumeric: "tabular-nums" }} data-testid={`dashboard-figure-${figure.key}-value`}>
+      {/* an amount of six figures keeps to a phone's half-width card */}
+      <div style={{ fontSize: "clamp(17px, 4.6vw, 24px)", lineHeight: "36px", marginTop: 4, color: colour ?? token.colorText, fontVariantNumeric: "tabular-nums" }} data-testid={`dashboard-figure-${figure.key}-value`}>
         {figureText(figure, i18n.language)}
       </div>
     </Card>
@@ -148,7 +107,7 @@ function Figures({ load, onRetry }: { load: Load; onRetry: () => void }) {
       </Space>
     );
   }
-  const { audience, figures } = load.data;
+  const { audience, figures, collection } = load.data;
   return (
     <div data-testid="dashboard-figures" data-audience={audience}>
       <div style={{ display: "grid", gridTemplateColumns: "repeat(auto-fill, minmax(min(160px, 40%), 1fr))", gap: 12 }}>
@@ -156,6 +115,8 @@ function Figures({ load, onRetry }: { load: Load; onRetry: () => void }) {
           <FigureCard key={figure.key} figure={figure} route={figureRoute(figure.links, roles)} />
         ))}
       </div>
+      {/* a school's activities are all its own: no school named beside them */}
+      {collection && <DashboardCollection collection={collection} showSchool={audience !== "school"} />}
       {audience === "pickup" && (
         <div data-testid="dashboard-pickup-empty">
           <Empty style={{ marginTop: 24 }} description={t("dashboard.pickup_empty")} />

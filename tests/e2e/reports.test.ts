@@ -205,6 +205,11 @@ describeInBrowser("report pages and the dashboard", (suite) => {
     // fee collection: amounts in yuan, the rate in percent
     expect(await page.getByTestId("dashboard-figure-collected_month-value").innerText()).toMatch(/^¥[\d,]+\.\d\d$/);
     expect(await page.getByTestId("dashboard-figure-collection_rate-value").innerText()).toMatch(/^[\d.]+%$/);
+    expect(await page.getByTestId("dashboard-figure-net_month-value").innerText()).toMatch(/^¥[\d,]+\.\d\d$/);
+    // the last 30 days as bars, and the open activities most owed (the v2 school has no activity page to open)
+    expect(await page.getByTestId("collection-bars").locator("g[data-testid^='collection-day-']").count()).toBe(30);
+    expect(await page.getByTestId("dashboard-unpaid").locator("[data-testid^='dashboard-unpaid-']").count()).toBeGreaterThan(0);
+    expect(await page.getByTestId("dashboard-unpaid").locator("a").count()).toBe(0);
 
     await page.getByTestId("dashboard-link-classes").click();
     await expectPath(page, "/schoolv2/classeslist");
@@ -235,6 +240,16 @@ describeInBrowser("report pages and the dashboard", (suite) => {
     await operator.getByTestId("dashboard-link-providers").click();
     await expectPath(operator, "/servicev2/servicelist");
     await expect.poll(() => providerRows.count()).toBe(Math.min(providers, 20));
+
+    // the provider: an activity most owed opens the activity's board, where its bills are
+    const provider = await (await suite.newContext()).newPage();
+    await login(provider, suite.url, "svc");
+    await dismissExpiryReminder(provider);
+    const mostOwed = provider.getByTestId("dashboard-unpaid").locator("a[data-testid^='dashboard-unpaid-link-']").first();
+    const activityTitle = await mostOwed.innerText();
+    await mostOwed.click();
+    await provider.waitForURL((url) => url.pathname.startsWith("/activity/activityact/"));
+    await provider.getByTestId("page-active").getByText(activityTitle).first().waitFor();
 
     // the pickup clerk: its pickup points, and a friendly word while there is nothing to verify
     const clerk = await (await suite.newContext()).newPage();

@@ -6,7 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, businessDay, daysLeft } from "../../common/term";
 import { and, eq } from "drizzle-orm";
+import type { DashboardCollection } from "../../common/dashboard";
+import { yuanToFen } from "../../common/money";
 import { bills } from "../../server/db/schema";
+import { orderForBills, paidAtSandbox } from "../../server/seed/feeOrders";
 import { translator } from "../../server/lib/i18n";
 import { DEMO_ACCOUNTS } from "../../server/seed/demo";
 import { describeOnDatabases } from "../helpers/db";
@@ -42,6 +45,12 @@ describeOnDatabases("dashboard", (kind) => {
     expect(res.return_code, `dashboard as ${user}: ${res.return_msg}`).toBe("SUCCESS");
     const { audience, figures } = res.data?.items as { audience: string; figures: Figure[] };
     return { audience, figures: Object.fromEntries(figures.map((f) => [f.key, f])) };
+  }
+  async function dashboardWithCollection(user: string): Promise<{ figures: Record<string, Figure>; collection: DashboardCollection }> {
+    const { figures } = await dashboard(user);
+    const collection = ((await call(user, "dashboard")).data?.items as { collection?: DashboardCollection }).collection;
+    expect(collection, user).toBeDefined();
+    return { figures, collection: collection! };
   }
   const values = (figures: Record<string, Figure>) => Object.fromEntries(Object.values(figures).map((f) => [f.key, f.value]));
 
@@ -108,7 +117,7 @@ describeOnDatabases("dashboard", (kind) => {
 
   it("gives a provider its own schools, students, terms and renewals, and an operator acting in it the same", async () => {
     const { figures } = await dashboard("svc");
-    expect(Object.keys(figures)).toEqual(["collected_today", "collected_month", "open_activities", "collection_rate", "schools", "schools_ending", "schools_expired", "students", "school_renewals_month", "term_days_left"]);
+    expect(Object.keys(figures)).toEqual(["collected_today", "collected_month", "refunded_month", "net_month", "open_activities", "collection_rate", "schools", "schools_ending", "schools_expired", "students", "school_renewals_month", "term_days_left"]);
     expect(values(figures)).toMatchObject({
       schools: await total("svc", "schoollist"),
       schools_ending: await total("svc", "schoollist", endingSoon("endtime")),
@@ -135,7 +144,7 @@ describeOnDatabases("dashboard", (kind) => {
 
   it("gives provider staff its assigned schools and their students", async () => {
     const { figures } = await dashboard("staff");
-    expect(Object.keys(figures)).toEqual(["collected_today", "collected_month", "open_activities", "collection_rate", "schools", "schools_ending", "students"]);
+    expect(Object.keys(figures)).toEqual(["collected_today", "collected_month", "refunded_month", "net_month", "open_activities", "collection_rate", "schools", "schools_ending", "students"]);
     expect(figures.schools!.value).toBe(await total("staff", "schoollist"));
     expect(figures.schools!.value).toBe(2);
     const students = (await total("svc", "studentlist", { sch_id: school.no1 })) + (await total("svc", "studentlist", { sch_id: school.no2 }));
@@ -144,7 +153,7 @@ describeOnDatabases("dashboard", (kind) => {
 
   it("gives a school its grades, classes, students by gender and the days left in its term", async () => {
     const { figures } = await dashboard("school");
-    expect(Object.keys(figures)).toEqual(["collected_today", "collected_month", "open_activities", "collection_rate", "grades", "classes", "students", "boys", "girls", "term_days_left"]);
+    expect(Object.keys(figures)).toEqual(["collected_today", "collected_month", "refunded_month", "net_month", "open_activities", "collection_rate", "grades", "classes", "students", "boys", "girls", "term_days_left"]);
     const students = await total("svc", "studentlist", { sch_id: school.no1 });
     const info = await call("school", "schoolinfo", { sch_id: school.no1 });
     const endtime = String((info.data?.items as Row).endtime);
@@ -188,11 +197,37 @@ describeOnDatabases("dashboard", (kind) => {
     expect(checked).toBeGreaterThan(25);
   });
 
-  it("counts fee collection: what was paid today and this month, the open activities and their collection rate", async () => {
-    const { figures } = await dashboard("svc");
+  it("counts fee collection as the payment and refund records do: today, this month, refunded, net; 30 days of it and the activities most owed", async () => {
+    const { figures, collection } = await dashboardWithCollection("svc");
     expect(figures.open_activities!.value).toBe(await total("svc", "activitylist", { status: "open" }));
     expect(figures.collection_rate).toMatchObject({ format: "percent" });
-    // a bill of No.1 paid now: its amount counts today and this month for whoever sees No.1, and for no one else
+    // the same money as the payment ledger (payrecord) and the refund records over the same days
+    const monthStart = `${today.slice(0, 7)}-01`;
+    const summed = async (method: string, payload: Row) => {
+      const res = await call("svc", method, { limit: 1, ...payload });
+      expect(res.return_code, res.return_msg).toBe("SUCCESS");
+      return yuanToFen(String((res.data?.summary as Row).amount));
+    };
+    expect(figures.collected_month!.value).toBe(await summed("paymentlist", { paid_at_start: monthStart }));
+    expect(figures.collected_today!.value).toBe(await summed("paymentlist", { paid_at_start: today, paid_at_end: today }));
+    expect(figures.refunded_month!.value).toBe(await summed("refundlist", { status: "success", success_time_start: monthStart }));
+    expect(figures.refunded_month!.value).toBeGreaterThan(0);
+    expect(figures.net_month!.value).toBe(figures.collected_month!.value - figures.refunded_month!.value);
+    // the chart's days: 30 of them up to today, whose days of this month add up to the month's figures
+    expect(collection.days).toHaveLength(30);
+    expect(collection.days.at(-1)).toMatchObject({ day: today, paid: figures.collected_today!.value });
+    const thisMonth = collection.days.filter((d) => d.day >= monthStart);
+    expect(thisMonth.reduce((sum, d) => sum + d.paid, 0)).toBe(figures.collected_month!.value);
+    expect(thisMonth.reduce((sum, d) => sum + d.refunded, 0)).toBe(figures.refunded_month!.value);
+    // the open activities most owed, most first, each as many unpaid bills as its bill list shows
+    expect(collection.unpaid.length).toBeGreaterThan(0);
+    expect(collection.unpaid.map((a) => a.unpaid_bills)).toEqual([...collection.unpaid.map((a) => a.unpaid_bills)].sort((a, b) => b - a));
+    for (const activity of collection.unpaid) {
+      expect(activity.unpaid_bills, activity.title).toBe(await total("svc", "billlist", { activity_id: activity.activity_id, status: "unpaid" }));
+    }
+
+    // a bill of No.1 paid now, through the payer's own path: it counts today and this month for whoever sees No.1,
+    // and for no one else
     const watchers = ["svc", "staff", "school", "harbour", "svcv1"];
     const before = Object.fromEntries(await Promise.all(watchers.map(async (u) => [u, values((await dashboard(u)).figures)] as const)));
     const [bill] = await t.db
@@ -200,14 +235,22 @@ describeOnDatabases("dashboard", (kind) => {
       .from(bills)
       .where(and(eq(bills.sch_id, school.no1), eq(bills.status, "unpaid")))
       .limit(1);
-    await t.db.update(bills).set({ status: "paid", paid_amount: bill.amount, paid_at: t.clock.now() }).where(eq(bills.id, bill.id));
+    const payment = await orderForBills(t.db, t.clock.now(), { studentId: bill.student_id, schId: bill.sch_id, billIds: [bill.id] });
+    await paidAtSandbox(t.db, payment, t.clock.now());
     const after = Object.fromEntries(await Promise.all(watchers.map(async (u) => [u, values((await dashboard(u)).figures)] as const)));
     for (const u of ["svc", "staff", "school"]) {
       expect(after[u]!.collected_today, u).toBe(before[u]!.collected_today! + Number(bill.amount));
       expect(after[u]!.collected_month, u).toBe(before[u]!.collected_month! + Number(bill.amount));
+      expect(after[u]!.net_month, u).toBe(before[u]!.net_month! + Number(bill.amount));
       expect(after[u]!.collection_rate, u).toBeGreaterThan(before[u]!.collection_rate!);
     }
     for (const u of ["harbour", "svcv1"]) expect(after[u], u).toEqual(before[u]);
+    expect((await dashboardWithCollection("school")).collection.days.at(-1)!.paid).toBe(after.school!.collected_today);
+  });
+
+  it("gives the chart and the activities most owed only to those who collect fees", async () => {
+    for (const user of ["sysadmin", "pickup"]) expect((await call(user, "dashboard")).data?.items, user).not.toHaveProperty("collection");
+    for (const user of ["svc", "staff", "school", "svcv1", "schoolv1"]) expect((await dashboardWithCollection(user)).collection.days, user).toHaveLength(30);
   });
 
   it("gives a pickup clerk its pickup points", async () => {

@@ -4,17 +4,18 @@
  * acting in one) its schools, students, terms and renewals; provider staff its assigned schools; a school its
  * grades, classes, students and the days left in its term; a pickup clerk its pickup points. Every figure names
  * the lists it counts (an entity, a report or a route), so the SPA links the first one the user's menu has.
- * Providers, their staff and schools also see fee collection: what was collected today and this month, the open
- * activities and their collection rate.
+ * Providers, their staff and schools also see fee collection: what came in today and this month, what went back and
+ * the net, the open activities and their collection rate, the last 30 days' collection (`collection.days`) and the
+ * open activities with the most unpaid bills (`collection.unpaid`).
  */
-import { and, count, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { addDays, businessDay, businessDayStart, daysLeft } from "../../../common/term";
+import { addDays, BUSINESS_TIME_ZONE, businessDay, businessDayStart, daysLeft } from "../../../common/term";
 import { resolveScope } from "../../auth/scope";
 import { tenantFilter } from "../../auth/tenantFilter";
 import type { DbOrTx } from "../../db/client";
-import { activities, bills, classes, grades, providerExtensions, providers, schoolRenewals, schools, students } from "../../db/schema";
-import type { Dashboard, DashboardAudience, DashboardFigure, DashboardLink, LinkFilter } from "../../../common/dashboard";
+import { activities, bills, classes, feePayments, feeRefunds, grades, providerExtensions, providers, schoolRenewals, schools, students } from "../../db/schema";
+import { COLLECTION_DAYS, UNPAID_ACTIVITIES, type Dashboard, type DashboardCollection, type DashboardFigure, type DashboardLink, type LinkFilter } from "../../../common/dashboard";
 import { notFound } from "../../protocol/envelope";
 import { ANY_SIGNED_IN, type OperationContext, type OperationRegistry } from "../../protocol/registry";
 
@@ -77,7 +78,7 @@ async function platformFigures(db: DbOrTx, days: Days): Promise<DashboardFigure[
 }
 
 /** A provider's schools (or a staff member's assigned ones), their students and terms. */
-async function schoolsFigures(db: DbOrTx, days: Days, within: { sysid: number; schids: number[] | null }): Promise<{ schools: DashboardFigure[]; students: DashboardFigure }> {
+async function schoolsFigures(db: DbOrTx, days: Days, within: Within): Promise<{ schools: DashboardFigure[]; students: DashboardFigure }> {
   const schoolWhere = and(...tenantFilter(within, { sysid: schools.sysid, schid: schools.id }));
   const studentWhere = and(...tenantFilter(within, { sysid: students.sysid, schid: students.sch_id }));
   const [[s], [st]] = await Promise.all([
@@ -110,28 +111,37 @@ async function providerFigures(db: DbOrTx, days: Days, sysid: number, endTime: s
   ];
 }
 
-/** bills counted as collected, whatever was refunded later */
-const PAID_BILLS = ["paid", "part_refunded", "refunded"];
 /** bills no one owes any more */
 const SETTLED_BILLS = ["waived", "closed"];
+/** bills counted as paid for the collection rate, whatever was refunded later */
+const PAID_BILLS = ["paid", "part_refunded", "refunded"];
+
+type Within = { sysid: number; schids: number[] | null };
+
+const paymentsWithin = (within: Within) => tenantFilter(within, { sysid: feePayments.sysid, schid: feePayments.sch_id });
+/** the refunds the gateway finished: money that went back */
+const refundsWithin = (within: Within) => [...tenantFilter(within, { sysid: feeRefunds.sysid, schid: feeRefunds.sch_id }), eq(feeRefunds.status, "success")];
+const sumOf = (column: AnyPgColumn, condition?: SQL) =>
+  (condition ? sql<number>`coalesce(sum(${column}) filter (where ${condition}), 0)` : sql<number>`coalesce(sum(${column}), 0)`).mapWith(Number);
 
 /**
- * Fee collection within a provider, some of its schools or one school: collected today and this month (the bills
- * paid then), the open activities and the share of their bills paid (of those still owed or paid).
+ * Fee collection within a provider, some of its schools or one school: what came in today and this month (the
+ * payment ledger, duplicates included, as payrecord lists it), what went back this month (refunds done) and the net,
+ * the open activities and the share of their bills paid (of those still owed or paid).
  */
-async function collectionFigures(db: DbOrTx, days: Days, within: { sysid: number; schids: number[] | null }): Promise<DashboardFigure[]> {
-  const billWhere = and(...tenantFilter(within, { sysid: bills.sysid, schid: bills.sch_id }));
+async function collectionFigures(db: DbOrTx, days: Days, within: Within): Promise<DashboardFigure[]> {
   const activityWhere = and(...tenantFilter(within, { sysid: activities.sysid, schid: activities.sch_id }), eq(activities.status, "open"));
   const paidList = sql.join(PAID_BILLS.map((s) => sql`${s}`), sql`, `);
   const settledList = sql.join(SETTLED_BILLS.map((s) => sql`${s}`), sql`, `);
-  const [[money], [open]] = await Promise.all([
+  const [[paid], [back], [open]] = await Promise.all([
     db
-      .select({
-        today: sql<string>`coalesce(sum(${bills.paid_amount}) filter (where ${bills.paid_at} >= ${businessDayStart(days.today)}), 0)`.mapWith(Number),
-        month: sql<string>`coalesce(sum(${bills.paid_amount}), 0)`.mapWith(Number),
-      })
-      .from(bills)
-      .where(and(billWhere, gte(bills.paid_at, days.monthStart))),
+      .select({ today: sumOf(feePayments.amount, gte(feePayments.paid_at, businessDayStart(days.today))), month: sumOf(feePayments.amount) })
+      .from(feePayments)
+      .where(and(...paymentsWithin(within), gte(feePayments.paid_at, days.monthStart))),
+    db
+      .select({ month: sumOf(feeRefunds.amount) })
+      .from(feeRefunds)
+      .where(and(...refundsWithin(within), gte(feeRefunds.success_time, days.monthStart))),
     db
       .select({
         activities: sql<number>`count(distinct ${activities.id})`.mapWith(Number),
@@ -143,13 +153,66 @@ async function collectionFigures(db: DbOrTx, days: Days, within: { sysid: number
       .where(activityWhere),
   ]);
   const openActivities: DashboardLink[] = [{ entity: "activity", filters: { status: "open" } }];
+  const paidIn = (range: [string, string]): DashboardLink[] => [{ entity: "payment", filters: { paid_at: range } }, { entity: "order", filters: { paid_at: range } }];
+  const month: [string, string] = [days.monthStartDay, ""];
+  const refundedMonth: DashboardLink = { entity: "refund", filters: { status: "success", success_time: month } };
   const owed = num(open?.owed);
   return [
-    { key: "collected_today", value: num(money?.today), format: "money", links: [{ entity: "order", filters: { paid_at: [days.today, days.today] } }, ...openActivities] },
-    { key: "collected_month", value: num(money?.month), format: "money", links: [{ entity: "order", filters: { paid_at: [days.monthStartDay, ""] } }, ...openActivities] },
+    { key: "collected_today", value: num(paid?.today), format: "money", links: [...paidIn([days.today, days.today]), ...openActivities] },
+    { key: "collected_month", value: num(paid?.month), format: "money", links: [...paidIn(month), ...openActivities] },
+    { key: "refunded_month", value: num(back?.month), format: "money", links: [refundedMonth] },
+    { key: "net_month", value: num(paid?.month) - num(back?.month), format: "money", links: [...paidIn(month), refundedMonth] },
     { key: "open_activities", value: num(open?.activities), links: openActivities },
     { key: "collection_rate", value: owed === 0 ? 0 : Math.round((num(open?.paid) / owed) * 1000) / 10, format: "percent", links: openActivities },
   ];
+}
+
+/**
+ * A timestamp column's business day (China), as YYYY-MM-DD. The zone is written into the text: the same expression
+ * is selected and grouped by, which two parameters would make two expressions to PostgreSQL.
+ */
+const dayOf = (column: AnyPgColumn) => sql<string>`to_char(${column} AT TIME ZONE ${sql.raw(`'${BUSINESS_TIME_ZONE}'`)}, 'YYYY-MM-DD')`;
+
+/**
+ * The collection chart and list: what came in and went back on each of the last COLLECTION_DAYS days (the ledgers
+ * the figures read), and the open activities with the most unpaid bills.
+ */
+async function collectionOf(db: DbOrTx, days: Days, within: Within): Promise<DashboardCollection> {
+  const first = addDays(days.today, 1 - COLLECTION_DAYS);
+  const since = businessDayStart(first);
+  const paidDay = dayOf(feePayments.paid_at);
+  const refundDay = dayOf(feeRefunds.success_time);
+  const unpaidBills = count(bills.id);
+  const [paid, refunded, unpaid] = await Promise.all([
+    db
+      .select({ day: paidDay, amount: sumOf(feePayments.amount) })
+      .from(feePayments)
+      .where(and(...paymentsWithin(within), gte(feePayments.paid_at, since)))
+      .groupBy(paidDay),
+    db
+      .select({ day: refundDay, amount: sumOf(feeRefunds.amount) })
+      .from(feeRefunds)
+      .where(and(...refundsWithin(within), gte(feeRefunds.success_time, since)))
+      .groupBy(refundDay),
+    db
+      .select({ activity_id: activities.id, title: activities.title, sch_id: activities.sch_id, school: schools.title, unpaid_bills: unpaidBills, unpaid_amount: sumOf(bills.amount) })
+      .from(activities)
+      .innerJoin(bills, and(eq(bills.activity_id, activities.id), eq(bills.status, "unpaid")))
+      .innerJoin(schools, eq(schools.id, activities.sch_id))
+      .where(and(...tenantFilter(within, { sysid: activities.sysid, schid: activities.sch_id }), eq(activities.status, "open")))
+      .groupBy(activities.id, schools.id)
+      .orderBy(desc(unpaidBills), asc(activities.id))
+      .limit(UNPAID_ACTIVITIES),
+  ]);
+  const paidOn = new Map(paid.map((r) => [r.day, num(r.amount)]));
+  const refundedOn = new Map(refunded.map((r) => [r.day, num(r.amount)]));
+  return {
+    days: Array.from({ length: COLLECTION_DAYS }, (_, i) => {
+      const day = addDays(first, i);
+      return { day, paid: paidOn.get(day) ?? 0, refunded: refundedOn.get(day) ?? 0 };
+    }),
+    unpaid: unpaid.map((a) => ({ ...a, unpaid_bills: num(a.unpaid_bills), unpaid_amount: num(a.unpaid_amount) })),
+  };
 }
 
 function termDays(left: number, links: DashboardLink[] = []): DashboardFigure {
@@ -195,17 +258,21 @@ export async function dashboardOf(ctx: OperationContext): Promise<Dashboard> {
   if (!auth) throw notFound();
   const scope = await resolveScope(ctx.db, auth, ctx.payload);
   const days = daysOf(ctx.now);
+  const withCollection = async (audience: Dashboard["audience"], within: Within, figures: Promise<DashboardFigure[]>): Promise<Dashboard> => {
+    const [shown, collection] = await Promise.all([figures, collectionOf(ctx.db, days, within)]);
+    return { audience, figures: shown, collection };
+  };
   switch (auth.userType) {
     case "school":
-      return { audience: "school", figures: await schoolFigures(ctx.db, days, auth.sysid!, auth.schid!, auth.school?.endtime) };
+      return withCollection("school", { sysid: auth.sysid!, schids: [auth.schid!] }, schoolFigures(ctx.db, days, auth.sysid!, auth.schid!, auth.school?.endtime));
     case "pickup":
       return { audience: "pickup", figures: [{ key: "pickup_points", value: scope.pickupPointIds?.length ?? 0, links: [] }] };
     case "service_schadmin":
-      return { audience: "staff", figures: await staffFigures(ctx.db, days, scope.sysid!, scope.schids ?? []) };
+      return withCollection("staff", { sysid: scope.sysid!, schids: scope.schids ?? [] }, staffFigures(ctx.db, days, scope.sysid!, scope.schids ?? []));
     case "service":
-      return { audience: "provider", figures: await providerFigures(ctx.db, days, scope.sysid!, scope.provider?.endTime) };
+      return withCollection("provider", { sysid: scope.sysid!, schids: null }, providerFigures(ctx.db, days, scope.sysid!, scope.provider?.endTime));
     case "system":
-      if (scope.sysid !== null) return { audience: "provider", figures: await providerFigures(ctx.db, days, scope.sysid, scope.provider?.endTime) };
+      if (scope.sysid !== null) return withCollection("provider", { sysid: scope.sysid, schids: null }, providerFigures(ctx.db, days, scope.sysid, scope.provider?.endTime));
       return { audience: "platform", figures: await platformFigures(ctx.db, days) };
   }
 }
