@@ -27,3 +27,10 @@ export function yuanToFen(yuan: string | number): number | null {
   if (!m) return null;
   return Number(m[1]) * 100 + Number((m[2] ?? "").padEnd(2, "0"));
 }
+
+/** An amount in yuan ("4400.49") as a language writes it ("¥4,400.49"), with the yuan sign the console uses. */
+export function formatYuan(yuan: string | number, language: string): string {
+  const amount = Number(yuan);
+  if (!Number.isFinite(amount)) return `¥${String(yuan)}`;
+  return `¥${amount.toLocaleString(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}

@@ -4,15 +4,9 @@
  */
 import { Space, Typography } from "antd";
 import type { EntityDecl } from "../../common/catalogue";
+import { formatYuan } from "../../common/money";
 import type { ListSummary } from "../../common/listAnswer";
 import type { Translate } from "./fields";
-
-/** An amount in yuan ("4400.49") as the user's language writes it, with the yuan sign the lists use. */
-export function formatYuan(yuan: string | number, language: string): string {
-  const amount = Number(yuan);
-  if (!Number.isFinite(amount)) return `¥${String(yuan)}`;
-  return `¥${amount.toLocaleString(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-}
 
 interface Props {
   entity: EntityDecl;

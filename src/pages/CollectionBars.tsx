@@ -9,6 +9,7 @@ import { theme } from "antd";
 import { useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CollectionDay } from "../../common/dashboard";
+import { fenToYuan, formatYuan } from "../../common/money";
 
 /** the width drawn before the box is measured */
 const FIRST_WIDTH = 600;
@@ -16,9 +17,9 @@ const HEIGHT = 200;
 const AXIS = 22;
 const TOP = 14;
 
-/** A day's amount as it reads: yuan with the language's grouping. */
+/** An amount in fen as it reads: yuan with the language's grouping. */
 export function moneyText(fen: number, language: string): string {
-  return `¥${(fen / 100).toLocaleString(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return formatYuan(fenToYuan(fen), language);
 }
 
 export function CollectionBars({ days }: { days: readonly CollectionDay[] }) {

@@ -1,6 +1,7 @@
 /** Number kinds: a whole number (int) and an amount of money (yuan with at most two decimals). */
 import { Input, InputNumber } from "antd";
-import { sanitiseMoneyInput } from "../../../common/money";
+import { i18n } from "../../../providers/i18n";
+import { formatYuan, sanitiseMoneyInput } from "../../../common/money";
 import { NO_BREAK, type UiFieldKind } from "./kind";
 import { TextFilter } from "./text";
 
@@ -59,7 +60,8 @@ export const moneyKind: UiFieldKind = {
   },
   // cleaned as it is typed (spec 5 money helper)
   valueProps: () => ({ normalize: (value: unknown) => (typeof value === "string" ? sanitiseMoneyInput(value) : value) }),
-  display: (_field, value) => `¥${String(value)}`,
+  // grouped as the console's language writes numbers: ¥259,211.50
+  display: (_field, value) => formatYuan(String(value), i18n.language),
   cellStyle: NO_BREAK,
   Filter: TextFilter,
 };
