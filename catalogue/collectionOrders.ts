@@ -56,7 +56,7 @@ export const refundAdd: ActionDecl = {
   creates: "refund",
   bulk: true,
   fields: [
-    { name: "amount", type: "money", label: "refunds.field.amount", required: true, min: 0.01, max: MAX_REFUND_YUAN },
+    { name: "amount", type: "money", label: "refunds.field.amount", required: true, min: 0.01, max: MAX_REFUND_YUAN, prefill: { field: "amount", less: "refunded_amount" } },
     { name: "reason", type: "string", label: "refunds.field.reason", required: true, max: REFUND_REASON_MAX },
   ],
 };

@@ -90,6 +90,11 @@ export interface FieldDecl {
   termEnd?: boolean;
   /** not a database column of the entity (handled by the entity's server hooks, e.g. the first account) */
   virtual?: boolean;
+  /**
+   * an action's money field, filled in from the record it acts on: the record's `field`, less its `less` (a refund's
+   * amount: what the order paid less what was refunded of it); the user may change it, the server checks it
+   */
+  prefill?: { field: string; less?: string };
 }
 
 /** The colour of a state's tag (antd's status colours): what the state means to the user at a glance. */

@@ -10,6 +10,7 @@ import { useState } from "react";
 import { useCustomMutation, useDelete, usePermissions, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
 import type { ActionDecl, EntityDecl } from "../../common/catalogue";
 import { refTitleKey } from "../../common/fieldRules";
+import { fenToYuan, yuanToFen } from "../../common/money";
 import { hasAnyRole } from "../../common/roleKeys";
 import { DEFAULT_API_PATH, scope, type CustomAnswer } from "../../providers/dataProvider";
 import { feedback } from "../../providers/feedback";
@@ -111,8 +112,35 @@ export function ActionButton(props: ActionProps) {
   );
 }
 
-/** The form of an action's fields, in a dialog that says what it will do. */
-function ActionFieldsDialog({ action, title, running, onSubmit, onClose }: { action: ActionDecl; title: string; running: boolean; onSubmit: (values: Record<string, unknown>) => Promise<boolean>; onClose: () => void }) {
+/** The values an action's form starts with: its money fields declared `prefill`, from the record (never below 0). */
+export function prefilledValues(action: ActionDecl, record: BaseRecord | undefined): Record<string, string> {
+  const values: Record<string, string> = {};
+  if (!record) return values;
+  for (const field of action.fields ?? []) {
+    if (!field.prefill) continue;
+    const from = yuanToFen(String(record[field.prefill.field] ?? ""));
+    const less = field.prefill.less ? yuanToFen(String(record[field.prefill.less] ?? "0")) : 0;
+    if (from !== null && less !== null && from - less > 0) values[field.name] = fenToYuan(from - less);
+  }
+  return values;
+}
+
+/** The form of an action's fields, in a dialog that says what it will do (one record's: filled in from it). */
+function ActionFieldsDialog({
+  action,
+  record,
+  title,
+  running,
+  onSubmit,
+  onClose,
+}: {
+  action: ActionDecl;
+  record?: BaseRecord;
+  title: string;
+  running: boolean;
+  onSubmit: (values: Record<string, unknown>) => Promise<boolean>;
+  onClose: () => void;
+}) {
   const { translate } = useTranslation();
   const t: Translate = (key, options) => translate(key, options);
   const [form] = Form.useForm();
@@ -133,7 +161,7 @@ function ActionFieldsDialog({ action, title, running, onSubmit, onClose }: { act
       destroyOnHidden
     >
       <p>{translate(action.confirm)}</p>
-      <Form form={form} layout="vertical" onKeyDown={submitOnlyByButton} preserve={false} data-testid={`row-form-${action.name}`}>
+      <Form form={form} layout="vertical" onKeyDown={submitOnlyByButton} preserve={false} initialValues={prefilledValues(action, record)} data-testid={`row-form-${action.name}`}>
         {action.fields!.map((f) => (
           <Form.Item key={f.name} name={f.name} label={translate(f.label)} rules={fieldRules(f, t)} {...valueProps(f)}>
             <FieldControl field={f} t={t} />
@@ -154,7 +182,7 @@ function ActionForm(props: ActionProps) {
       <Button size="small" danger={action.danger} data-testid={`row-${action.name}`} onClick={() => setOpen(true)}>
         {translate(action.label)}
       </Button>
-      {open && <ActionFieldsDialog action={action} title={`${translate(action.label)}: ${recordLabel(entity, record)}`} running={running} onSubmit={run} onClose={() => setOpen(false)} />}
+      {open && <ActionFieldsDialog action={action} record={record} title={`${translate(action.label)}: ${recordLabel(entity, record)}`} running={running} onSubmit={run} onClose={() => setOpen(false)} />}
     </>
   );
 }

@@ -30,12 +30,16 @@ describeInBrowser("refunds", (suite) => {
       .limit(count);
   };
 
-  /** Fills the refund dialog of the page's refund button and sends it; answers the server's message shown. */
-  const refund = async (page: Page, scope: ReturnType<typeof active>, amount: string, reason: string) => {
+  /**
+   * Fills the refund dialog of the page's refund button and sends it; answers the server's message shown. The
+   * amount starts as what is left to refund of the order (`prefilled`).
+   */
+  const refund = async (page: Page, scope: ReturnType<typeof active>, amount: string, reason: string, prefilled?: string) => {
     await scope.getByTestId("row-refundadd").first().click();
     const form = page.getByTestId("row-form-refundadd");
     await form.waitFor();
     await animationsSettled(page);
+    if (prefilled !== undefined) expect(await form.locator("#amount").inputValue()).toBe(prefilled);
     await form.locator("#amount").fill(amount);
     await form.locator("#reason").fill(reason);
     await page.locator(".ant-modal").getByRole("button", { name: en.common.confirm }).click();
@@ -48,7 +52,7 @@ describeInBrowser("refunds", (suite) => {
     await login(page, suite.url, "svc");
     await dismissExpiryReminder(page);
     await page.goto(`${suite.url}/order/orderinfov2/${order.id}`);
-    await refund(page, active(page), part, "Books returned");
+    await refund(page, active(page), part, "Books returned", fenToYuan(order.amount));
     await page.getByText(en.refunds.accepted.replace("{{refund_no}}", `${order.pay_no}R01`).replace("{{amount}}", part)).waitFor();
 
     // the job worker sends it and asks after it: the record, read again, shows the order partly refunded
