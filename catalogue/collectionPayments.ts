@@ -19,6 +19,7 @@ export const paymentEntity: EntityDecl = {
   titleField: "pay_no",
   defaultSort: { field: "paid_at", order: "desc" },
   summary: ["amount"],
+  exportOperation: "paymentexport",
   roles: { list: PAYMENT_READERS, info: PAYMENT_READERS },
   fields: [
     { name: "id", type: "int", label: "field.id", detail: true },

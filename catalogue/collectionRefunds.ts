@@ -67,6 +67,7 @@ export const refundEntity: EntityDecl = {
   defaultSort: { field: "id", order: "desc" },
   stateField: "status",
   summary: ["amount"],
+  exportOperation: "refundexport",
   // reconciliation: the refunds the gateway took on a day
   indexes: [["submitted_at"]],
   roles: { list: ORDER_READERS, info: ORDER_READERS },

@@ -7,6 +7,7 @@
  */
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { and, count, eq } from "drizzle-orm";
+import ExcelJS from "exceljs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { tableColumn } from "../../server/db/catalogueTables";
 import { auditLog, feeOrderEvents, jobs, paymentChannels, providers, schoolChannels, schools } from "../../server/db/schema";
@@ -71,6 +72,17 @@ describeOnDatabases("fee payments", (kind) => {
       expect.objectContaining({ pay_no: order.pay_no, order_id: fee.id, sch_id: world.schId, student_id: pupil.id, amount: order.total_fee, paychnl_id: binding.paychnl_id, duplicate: "N" }),
     ]);
     expect((ledger.data?.summary as Row).amount).toBe(order.total_fee);
+    // exported as the list shows it
+    const exported = await call("svc", "paymentexport", { pay_no: order.pay_no });
+    expect(exported.return_code, exported.return_msg).toBe("SUCCESS");
+    const workbook = new ExcelJS.Workbook();
+    const file = exported.data?.items as { content_base64: string };
+    await workbook.xlsx.load(Buffer.from(file.content_base64, "base64") as unknown as Parameters<typeof workbook.xlsx.load>[0]);
+    const sheet = workbook.worksheets[0]!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(header).toContain("Payment no.");
+    expect(sheet.rowCount).toBe(2);
+    expect(sheet.getRow(2).getCell(header.indexOf("Payment no.") + 1).value).toBe(order.pay_no);
     expect(await terms()).toEqual(before);
 
     // the bill is paid: it cannot be ordered again
