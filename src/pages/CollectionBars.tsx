@@ -37,18 +37,19 @@ export function CollectionBars({ days }: { days: readonly CollectionDay[] }) {
     return () => observer.disconnect();
   }, []);
   const money = (fen: number) => moneyText(fen, i18n.language);
-  const largest = Math.max(1, ...days.map((d) => Math.max(d.paid, d.refunded)));
+  const largest = Math.max(0, ...days.map((d) => Math.max(d.paid, d.refunded)));
   const slot = width / Math.max(1, days.length);
   const bar = Math.max(1, slot * 0.36);
   const plot = HEIGHT - AXIS - TOP;
-  const heightOf = (fen: number) => (fen / largest) * plot;
+  // days without money draw no bars (nothing to scale by)
+  const heightOf = (fen: number) => (largest > 0 ? (fen / largest) * plot : 0);
   const paidColour = token.colorPrimary;
   const refundColour = token.colorWarning;
   return (
     <figure ref={box} style={{ margin: 0 }} data-testid="collection-bars">
       <svg viewBox={`0 0 ${width} ${HEIGHT}`} width="100%" role="img" aria-label={t("dashboard.collection.chart_title")} style={{ display: "block" }}>
         <text x={0} y={10} fontSize={11} fill={token.colorTextSecondary}>
-          {money(largest === 1 ? 0 : largest)}
+          {money(largest)}
         </text>
         <line x1={0} x2={width} y1={HEIGHT - AXIS} y2={HEIGHT - AXIS} stroke={token.colorBorderSecondary} />
         {days.map((d, i) => {
