@@ -145,7 +145,7 @@ export const orderEntity: EntityDecl = {
     { name: "paid_at", type: "datetime", label: "collection.field.paid_at", list: true, filter: "range", sortable: true, detail: true },
     { name: "gateway", type: "enum", label: "collection.field.gateway", required: true, options: orderGateways, detail: true },
     // the school's channel when the order was made, which takes its payment; none for orders older than the field
-    { name: "paychnl_id", type: "ref", ref: { entity: "paychnl" }, label: "collection.field.paychnl", detail: true },
+    { name: "paychnl_id", type: "ref", ref: { entity: "paychnl" }, label: "recon.field.paychnl", detail: true },
     { name: "transaction_id", type: "string", label: "collection.field.transaction_id", max: 64, filter: "eq", detail: true },
     // the payment voucher's number, given when the order is paid: per school and calendar year, never reused
     { name: "receipt_no", type: "string", label: "collection.field.receipt_no", max: 20, unique: "tenant", list: true, filter: "eq", detail: true },

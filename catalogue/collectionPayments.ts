@@ -32,7 +32,7 @@ export const paymentEntity: EntityDecl = {
     { name: "amount", type: "money", label: "collection.field.payment_amount", required: true, list: true, sortable: true, detail: true },
     { name: "paid_at", type: "datetime", label: "collection.field.paid_at", required: true, list: true, filter: "range", sortable: true, detail: true },
     // the channel that took it: none for an order made before orders named their channel and whose school has none
-    { name: "paychnl_id", type: "ref", ref: { entity: "paychnl" }, label: "collection.field.paychnl", list: true, filter: "eq", detail: true },
+    { name: "paychnl_id", type: "ref", ref: { entity: "paychnl" }, label: "recon.field.paychnl", list: true, filter: "eq", detail: true },
     { name: "gateway", type: "enum", label: "collection.field.gateway", required: true, options: orderGateways, detail: true },
     { name: "transaction_id", type: "string", label: "collection.field.transaction_id", required: true, max: 64, filter: "eq", detail: true },
     { name: "duplicate", type: "yesno", label: "collection.field.duplicate", required: true, default: "N", options: yesNo, list: true, filter: "eq", detail: true },
