@@ -197,6 +197,7 @@ export const billEntity: EntityDecl = {
   defaultSort: { field: "id", order: "desc" },
   stateField: "status",
   actions: [billWaive, billAdjust],
+  exportOperation: "billexport",
   roles: { list: COLLECTION_READERS, info: COLLECTION_READERS },
   // an .xlsx of student numbers and each fee item's amount for one activity (server/domains/collection/billImport.ts)
   import: {

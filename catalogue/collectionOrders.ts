@@ -124,6 +124,7 @@ export const orderEntity: EntityDecl = {
   // from the state totals the database keeps per school and state
   indexes: [["sch_id", "status", "id", "sysid", "amount"]],
   stateTotals: true,
+  exportOperation: "orderexport",
   roles: { list: ORDER_READERS, info: ORDER_READERS },
   actions: [refundAdd],
   related: [{ entity: "refund", field: "order_id", label: "refunds.related" }],

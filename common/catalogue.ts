@@ -211,8 +211,9 @@ export interface EntityDecl {
    */
   providerColumn?: string;
   /**
-   * Operation exporting the filtered list as a file (same roles and filters as the list); its answer is
-   * data.items {filename, mime, content_base64}. The list page then offers an Export button.
+   * Operation exporting the filtered list, on its tab and in its order, as an .xlsx file of the download centre
+   * (same roles and filters as the list); its answer is data.items {job_id}. The list page then offers an Export
+   * button.
    */
   exportOperation?: string;
   /**

@@ -16,7 +16,6 @@ import { REFINE_OPTIONS } from "./refineOptions";
 import { catalogueResources, catalogueRouteElements } from "./engine";
 import { useSessionUser } from "./lib/session";
 import { Dashboard } from "./pages/Dashboard";
-import { DownloadList } from "./pages/DownloadList";
 import { ErrorPage } from "./pages/ErrorPage";
 import { RedirectPage } from "./pages/RedirectPage";
 import { DOWNLOAD_PATH, HOME_PATH } from "./shell/routes";
@@ -32,7 +31,14 @@ function pageRoutes(): ReactElement {
       <Route index element={<Navigate to={HOME_PATH} replace />} />
       <Route path={HOME_PATH.slice(1)} element={<Dashboard />} />
       <Route path="download" element={<Navigate to={DOWNLOAD_PATH} replace />} />
-      <Route path={DOWNLOAD_PATH.slice(1)} element={<DownloadList />} />
+      <Route
+        path={DOWNLOAD_PATH.slice(1)}
+        element={
+          <Suspense fallback={<Spin />}>
+            <DownloadList />
+          </Suspense>
+        }
+      />
       <Route path="404" element={<ErrorPage status={404} />} />
       <Route path="401" element={<ErrorPage status={401} />} />
       {catalogueRouteElements()}
@@ -56,8 +62,9 @@ function AuthStoreSync() {
   return null;
 }
 
-// the selection page's table is not needed for the dashboard: its own chunk
+// the selection page's and the download centre's tables are not needed for the dashboard: their own chunks
 const SelectionPage = lazy(() => import("./pages/SelectionPage"));
+const DownloadList = lazy(() => import("./pages/DownloadList"));
 
 const resources = catalogueResources();
 const pages = pageRoutes();

@@ -8,6 +8,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
+  customType,
   date,
   index,
   integer,
@@ -337,6 +338,51 @@ export const jobs = pgTable(
     index("jobs_lease_idx").on(t.status, t.lockedUntil),
     uniqueIndex("jobs_unique_key_active").on(t.uniqueKey).where(sql`${t.status} in ('queued', 'running')`),
   ],
+);
+
+/** A file's bytes, as node-postgres (Buffer) and PGlite (Uint8Array) give them. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
+
+/**
+ * The download centre (server/domains/downloads/): an export a user asked for, run as a job (`job_id`; the job's
+ * status and progress are the download's) and kept with its file until `expires_at`. `request` is what the job
+ * needs to run the export as its caller did: the operation's payload, the caller's authority and roles, language
+ * and address. `link_key` signs the file's short-lived links, so any server sharing the database checks them.
+ */
+export const downloads = pgTable(
+  "downloads",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    sysid: integer("sysid"),
+    schId: integer("sch_id"),
+    operation: varchar("operation", { length: 64 }).notNull(),
+    filename: varchar("filename", { length: 200 }).notNull(),
+    jobId: bigint("job_id", { mode: "number" }),
+    request: jsonb("request").$type<Record<string, unknown>>().notNull(),
+    linkKey: varchar("link_key", { length: 64 }).notNull(),
+    /** bytes and data rows of the finished file */
+    size: bigint("size", { mode: "number" }),
+    rows: integer("rows"),
+    createdAt: timestamptz("created_at").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+  },
+  (t) => [index("downloads_user_id_idx").on(t.userId, t.id), index("downloads_expires_at_idx").on(t.expiresAt)],
+);
+
+/** A download's file in pieces of about a megabyte, written and read in order: a large file never sits whole in memory. */
+export const downloadChunks = pgTable(
+  "download_chunks",
+  {
+    downloadId: integer("download_id")
+      .notNull()
+      .references(() => downloads.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    data: bytea("data").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.downloadId, t.seq] })],
 );
 
 /**

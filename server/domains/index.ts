@@ -18,6 +18,7 @@ import { registerReports } from "./reports";
 import { registerDashboardOperations } from "./dashboard";
 import { feeEffects, feeHooks, registerFeeOperations, schoolChannel } from "./fees";
 import { collectionEffects, collectionHooks, registerCollectionOperations } from "./collection";
+import { registerDownloadOperations } from "./downloads";
 
 export function registerOperations(registry: OperationRegistry): void {
   registerSessionOperations(registry);
@@ -35,4 +36,5 @@ export function registerOperations(registry: OperationRegistry): void {
   registerSettingsOperations(registry, settingsPages);
   registerReports(registry);
   registerDashboardOperations(registry);
+  registerDownloadOperations(registry);
 }

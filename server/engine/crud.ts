@@ -27,10 +27,9 @@ import { fieldErrors, fieldsSchema, formFields, recordSchema } from "./fieldSche
 import type { EntityHooks, EntityHooksByName, Row } from "./hooks";
 import { multipleReferenceFields, References, stillReferenced } from "./references";
 import { ChildRecords } from "./children";
+import { EXPORT_BATCH_ROWS, MAX_SHEET_ROWS, registerExportOperation, type Exporter } from "./exports";
 
 export const MAX_PAGE_SIZE = 100;
-/** rows an export may hold; a larger list must be narrowed by its filters first */
-export const MAX_EXPORT_ROWS = 10_000;
 export const DEFAULT_PAGE_SIZE = 20;
 
 /**
@@ -187,21 +186,44 @@ export function listFilters(entity: EntityDecl, payload: Row, column: ColumnOf, 
 }
 
 /** A list's order: `sort` ("field" or "-field", a sortable field) or the entity's default, id breaking ties. */
-export function listOrder(entity: EntityDecl, sort: unknown, column: ColumnOf): SQL[] {
+export interface ListSort {
+  field: string;
+  order: "asc" | "desc";
+}
+
+/** The list's sort: the `sort` asked (`field` or `-field`, a sortable field), else the entity's default. */
+export function listSort(entity: EntityDecl, sort: unknown): ListSort {
   const fallback = entity.defaultSort ?? { field: "id", order: "desc" as const };
-  let name = fallback.field;
-  let direction: "asc" | "desc" = fallback.order;
-  if (sort !== undefined && sort !== null && sort !== "") {
-    const text = typeof sort === "string" ? sort.trim() : "";
-    const match = /^([+-]?)([A-Za-z0-9_]+)$/.exec(text);
-    const field = match ? entity.fields.find((f) => f.name === match[2]) : undefined;
-    if (!match || !field || !field.sortable || !isColumnField(field)) throw new ApiFailure("api.bad_sort", { field: text.slice(0, 50) });
-    name = field.name;
-    direction = match[1] === "-" ? "desc" : "asc";
-  }
-  const by = direction === "desc" ? desc : asc;
+  if (sort === undefined || sort === null || sort === "") return { field: fallback.field, order: fallback.order };
+  const text = typeof sort === "string" ? sort.trim() : "";
+  const match = /^([+-]?)([A-Za-z0-9_]+)$/.exec(text);
+  const field = match ? entity.fields.find((f) => f.name === match[2]) : undefined;
+  if (!match || !field || !field.sortable || !isColumnField(field)) throw new ApiFailure("api.bad_sort", { field: text.slice(0, 50) });
+  return { field: field.name, order: match[1] === "-" ? "desc" : "asc" };
+}
+
+function listOrderBy(sort: ListSort, column: ColumnOf): SQL[] {
+  const by = sort.order === "desc" ? desc : asc;
   // id breaks ties so pages never overlap
-  return name === "id" ? [by(column("id"))] : [by(column(name)), by(column("id"))];
+  return sort.field === "id" ? [by(column("id"))] : [by(column(sort.field)), by(column("id"))];
+}
+
+export function listOrder(entity: EntityDecl, sort: unknown, column: ColumnOf): SQL[] {
+  return listOrderBy(listSort(entity, sort), column);
+}
+
+/**
+ * The rows after (`value`, `id`) in the order of `sort`, PostgreSQL's: nulls last ascending, first descending. A
+ * row comparison, which an index on (field, id) reads as one range.
+ */
+function keysetAfter(sort: ListSort, column: AnyPgColumn, id: AnyPgColumn, value: unknown, lastId: unknown): SQL {
+  const after = sort.order === "asc" ? ">" : "<";
+  if (sort.field === "id") return sql`${id} ${sql.raw(after)} ${lastId}`;
+  if (value === null || value === undefined) {
+    return sort.order === "asc" ? sql`(${column} is null and ${id} > ${lastId})` : sql`(${column} is not null or ${id} < ${lastId})`;
+  }
+  const beyond = sql`(${column}, ${id}) ${sql.raw(after)} (${sql.param(value, column)}, ${lastId})`;
+  return sort.order === "asc" ? sql`(${beyond} or ${column} is null)` : beyond;
 }
 
 /** Whether `sent` is `stored` (the field's stored form) once checked as the field's input: compared in API form. */
@@ -229,7 +251,7 @@ export function refuseChangedAddOnlyFields(entity: EntityDecl, ctx: OperationCon
   }
 }
 
-function parseRecordId(value: unknown): number {
+export function parseRecordId(value: unknown): number {
   const id = parseTenantId(value);
   if (id === undefined) throw notFound();
   return id;
@@ -465,58 +487,63 @@ class EntityCrud {
     throw new ApiFailure("api.invalid_params", { field: errors[0]?.field ?? "" }, { errors });
   }
 
-  /**
-   * The filtered, sorted list (at most MAX_EXPORT_ROWS rows) as an xlsx file of the list columns, with
-   * labels and option texts in the caller's language.
-   */
-  async export(ctx: OperationContext) {
-    const { scope, conditions } = await this.scoped(ctx);
+  /** The list's conditions and sort as an export reads them: the filtered list on its tab, as the list shows it. */
+  private async exportQuery(ctx: OperationContext): Promise<{ where: SQL | undefined; sort: ListSort }> {
+    const { conditions } = await this.scoped(ctx);
     conditions.push(...this.filterConditions(ctx.payload));
-    // the file holds what the list shows, on its tab too
     const state = this.stateCondition(ctx.payload);
     if (state) conditions.push(state);
-    const where = and(...conditions);
-    const [{ total }] = await ctx.db.select({ total: count() }).from(this.table).where(where);
-    if (Number(total) > MAX_EXPORT_ROWS) throw new ApiFailure("api.export_too_large", { max: MAX_EXPORT_ROWS });
-    const rows = (await ctx.db
-      .select()
-      .from(this.table)
-      .where(where)
-      .orderBy(...this.ordering(ctx.payload.sort))
-      .limit(MAX_EXPORT_ROWS)) as Row[];
+    return { where: and(...conditions), sort: listSort(this.entity, ctx.payload.sort) };
+  }
 
-    const { default: ExcelJS } = await import("exceljs");
-    const workbook = new ExcelJS.Workbook();
-    const title = labelText(ctx.t, this.entity.title, this.entity.name);
-    const sheet = workbook.addWorksheet(title.slice(0, 31));
-    const fields = this.entity.fields.filter((f) => f.list);
-    sheet.columns = fields.map((f) => ({ header: this.label(ctx, f), key: f.name, width: Math.max(12, this.label(ctx, f).length + 4) }));
-    sheet.getRow(1).font = { bold: true };
-    for (const f of fields) if (f.type === "money") sheet.getColumn(f.name).numFmt = "0.00";
-    const apiRows = await this.references.attachTitles(ctx.db, rows.map((row) => serialiseRow(this.entity, row)));
-    for (const api of apiRows) {
-      // a reference is written by the referred record's name
-      sheet.addRow(Object.fromEntries(fields.map((f) => [f.name, exportCell(ctx, f, f.type === "ref" ? api[refTitleKey(f.name)] : api[f.name])])));
-    }
-    const content = Buffer.from(await workbook.xlsx.writeBuffer());
-    await writeAudit(ctx.db, {
-      userId: ctx.auth?.userId,
-      username: ctx.auth?.username,
-      action: `${this.entity.name}export`,
-      entity: this.entity.name,
-      ip: ctx.ip,
-      detail: { rows: rows.length },
-      // the checked scope: its provider, and its school when it names exactly one
-      sysid: scope.sysid,
-      schId: scope.schids?.length === 1 ? scope.schids[0] : null,
-    });
+  private async exportCount(ctx: OperationContext, where: SQL | undefined): Promise<number> {
+    const [{ total }] = await ctx.db.select({ total: count() }).from(this.table).where(where);
+    const rows = Number(total);
+    if (rows > MAX_SHEET_ROWS) throw new ApiFailure("api.export_too_large", { max: MAX_SHEET_ROWS });
+    return rows;
+  }
+
+  /**
+   * The export of the list (a job of the download centre, server/engine/exports.ts): the list columns with labels
+   * and option texts in the caller's language, read in pages that follow the list's order from where the last one
+   * ended, so that every page is a short indexed read however long the list.
+   */
+  exporter(): Exporter {
     return {
-      data: {
-        items: {
-          filename: `${this.entity.name}-${businessDay(ctx.now)}.xlsx`,
-          mime: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-          content_base64: content.toString("base64"),
-        },
+      check: async (ctx) => {
+        const { where } = await this.exportQuery(ctx);
+        await this.exportCount(ctx, where);
+      },
+      write: async (ctx, out) => {
+        const { where, sort } = await this.exportQuery(ctx);
+        const total = await this.exportCount(ctx, where);
+        const fields = this.entity.fields.filter((f) => f.list);
+        out.begin(
+          labelText(ctx.t, this.entity.title, this.entity.name),
+          fields.map((f) => ({ key: f.name, header: this.label(ctx, f), format: f.type === "money" ? "money" : undefined })),
+        );
+        const order = listOrderBy(sort, (name) => this.column(name));
+        let last: Row | undefined;
+        let written = 0;
+        while (written < total) {
+          const after = last && keysetAfter(sort, this.column(sort.field), this.column("id"), last[sort.field], last.id);
+          const page = (await ctx.db
+            .select()
+            .from(this.table)
+            .where(and(where, after))
+            .orderBy(...order)
+            .limit(Math.min(EXPORT_BATCH_ROWS, total - written))) as Row[];
+          if (page.length === 0) break;
+          const apiRows = await this.references.attachTitles(ctx.db, page.map((row) => serialiseRow(this.entity, row)));
+          for (const api of apiRows) {
+            // a reference is written by the referred record's name
+            out.row(Object.fromEntries(fields.map((f) => [f.name, exportCell(ctx, f, f.type === "ref" ? api[refTitleKey(f.name)] : api[f.name])])));
+          }
+          written += page.length;
+          last = page[page.length - 1];
+          await out.progress((written * 100) / total);
+        }
+        return written;
       },
     };
   }
@@ -883,13 +910,12 @@ export function registerCatalogueOperations(registry: OperationRegistry, entitie
       del: (ctx) => crud.del(ctx),
     };
     if (entity.exportOperation && entity.roles.list?.length) {
-      registry.add({
+      registerExportOperation(registry, {
         path: entity.apiPath ?? "adminapiv2",
         method: entity.exportOperation,
-        needsToken: true,
         roles: entity.roles.list,
-        effect: "read",
-        handler: (ctx) => crud.export(ctx),
+        subject: entity.name,
+        exporter: crud.exporter(),
       });
     }
     for (const action of Object.keys(actions) as CrudAction[]) {

@@ -1,7 +1,8 @@
 /**
  * The report pages of the catalogue (common/catalogue.ts ReportDecl): for every declaration the server offers
  * `name` (the figures: data.items one row per value of the dimension, data.total the row count, data.sums each
- * measure's total) and `exportOperation` (the same figures as an .xlsx file, labels in the caller's language),
+ * measure's total) and `exportOperation` (the same figures as an .xlsx file of the download centre, labels in the
+ * caller's language),
  * allowed to the declared roles. The figures come from the domain's ReportSource: one grouped query under the
  * tenant's conditions (taken from the checked scope) and the filters' (checked by their kinds, as a list's are).
  */
@@ -12,8 +13,6 @@ import type { EntityDecl, ReportDecl, ReportMeasure } from "../../common/catalog
 import { refTitleKey } from "../../common/fieldRules";
 import { fenToYuan } from "../../common/money";
 import { safeCell } from "../../common/spreadsheetCell";
-import { businessDay } from "../../common/term";
-import { scopeTenant, writeAudit } from "../auth/audit";
 import { resolveScope, type Scope } from "../auth/scope";
 import { tenantFilter } from "../auth/tenantFilter";
 import type { DbOrTx } from "../db/client";
@@ -22,6 +21,7 @@ import { notFound } from "../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../protocol/registry";
 import { listFilters } from "./crud";
 import { DEFAULT_OPERATION_PATH } from "./declared";
+import { registerExportOperation, type Exporter } from "./exports";
 
 export type ReportRow = Record<string, unknown>;
 
@@ -110,44 +110,42 @@ export async function reportFigures(ctx: OperationContext, report: ReportDecl, s
   return apiFigures(report, rows, ctx.t);
 }
 
-/** A sheet's name: at most 31 characters, none of those Excel refuses. */
-function sheetName(text: string): string {
-  return text.replace(/[[\]:*?/\\]/g, " ").slice(0, 31) || "report";
-}
-
-/** The figures as an .xlsx workbook: the dimension, the measures (and a pie's share), a total row. */
-async function reportWorkbook(report: ReportDecl, figures: ReportFigures, t: Translate): Promise<Buffer> {
-  const { default: ExcelJS } = await import("exceljs");
-  const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet(sheetName(labelText(t, report.title, report.name)));
-  const label = (key: string, fallback: string) => labelText(t, key, fallback);
-  const pie = report.chart === "pie";
-  const columns = [
-    { header: label(report.dimension.label, report.dimension.name), key: "dimension" },
-    ...report.measures.map((m) => ({ header: label(m.label, m.name), key: m.name })),
-    ...(pie ? [{ header: label("reports.share", SHARE), key: SHARE }] : []),
-  ];
-  sheet.columns = columns.map((c) => ({ ...c, width: Math.max(12, c.header.length + 6) }));
-  sheet.getRow(1).font = { bold: true };
-  // measures are number cells; a text (a class's title) is never read as a formula
-  const cell = (m: ReportMeasure, value: unknown) => (m.type === "money" ? Number(value) : safeCell(value));
-  const titleKey = refTitleKey(report.dimension.name);
-  for (const row of figures.items) {
-    sheet.addRow({
-      dimension: safeCell(row[titleKey]),
-      ...Object.fromEntries(report.measures.map((m) => [m.name, cell(m, row[m.name])])),
-      ...(pie ? { [SHARE]: Number(row[SHARE]) / 100 } : {}),
-    });
-  }
-  const totalRow = sheet.addRow({
-    dimension: safeCell(label("reports.total", "Total")),
-    ...Object.fromEntries(report.measures.map((m) => [m.name, cell(m, figures.sums[m.name])])),
-    ...(pie && figures.items.length > 0 ? { [SHARE]: 1 } : {}),
-  });
-  totalRow.font = { bold: true };
-  for (const m of report.measures) if (m.type === "money") sheet.getColumn(m.name).numFmt = "0.00";
-  if (pie) sheet.getColumn(SHARE).numFmt = "0.0%";
-  return Buffer.from(await workbook.xlsx.writeBuffer());
+/** The figures as a sheet: the dimension, the measures (and a pie's share), a total row. */
+function reportExporter(report: ReportDecl, source: ReportSource): Exporter {
+  return {
+    check: async (ctx) => {
+      await reportFigures(ctx, report, source);
+    },
+    async write(ctx, out) {
+      const figures = await reportFigures(ctx, report, source);
+      const label = (key: string, fallback: string) => labelText(ctx.t, key, fallback);
+      const pie = report.chart === "pie";
+      out.begin(label(report.title, report.name), [
+        { header: label(report.dimension.label, report.dimension.name), key: "dimension" },
+        ...report.measures.map((m) => ({ header: label(m.label, m.name), key: m.name, format: m.type === "money" ? ("money" as const) : undefined })),
+        ...(pie ? [{ header: label("reports.share", SHARE), key: SHARE, format: "percent" as const }] : []),
+      ]);
+      // measures are number cells; a text (a class's title) is never read as a formula
+      const cell = (m: ReportMeasure, value: unknown) => (m.type === "money" ? Number(value) : safeCell(value));
+      const titleKey = refTitleKey(report.dimension.name);
+      for (const row of figures.items) {
+        out.row({
+          dimension: safeCell(row[titleKey]),
+          ...Object.fromEntries(report.measures.map((m) => [m.name, cell(m, row[m.name])])),
+          ...(pie ? { [SHARE]: Number(row[SHARE]) / 100 } : {}),
+        });
+      }
+      out.row(
+        {
+          dimension: safeCell(label("reports.total", "Total")),
+          ...Object.fromEntries(report.measures.map((m) => [m.name, cell(m, figures.sums[m.name])])),
+          ...(pie && figures.items.length > 0 ? { [SHARE]: 1 } : {}),
+        },
+        { bold: true },
+      );
+      return figures.items.length;
+    },
+  };
 }
 
 /** `name` and `exportOperation` of every report, each with its domain's source. */
@@ -172,36 +170,6 @@ export function registerReportOperations(registry: OperationRegistry, reports: r
       },
     });
 
-    registry.add({
-      path: DEFAULT_OPERATION_PATH,
-      method: report.exportOperation,
-      needsToken: true,
-      roles: report.roles,
-      effect: "read",
-      schema,
-      async handler(ctx) {
-        const figures = await reportFigures(ctx, report, source);
-        const content = await reportWorkbook(report, figures, ctx.t);
-        await writeAudit(ctx.db, {
-          userId: ctx.auth?.userId,
-          username: ctx.auth?.username,
-          action: report.exportOperation,
-          entity: report.name,
-          ip: ctx.ip,
-          detail: { rows: figures.total },
-          // the scope the figures were read in (resolved once per request)
-          ...scopeTenant(await resolveScope(ctx.db, ctx.auth!, ctx.payload)),
-        });
-        return {
-          data: {
-            items: {
-              filename: `${report.name}-${businessDay(ctx.now)}.xlsx`,
-              mime: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-              content_base64: content.toString("base64"),
-            },
-          },
-        };
-      },
-    });
+    registerExportOperation(registry, { method: report.exportOperation, roles: report.roles, schema, subject: report.name, exporter: reportExporter(report, source) });
   }
 }

@@ -81,6 +81,8 @@ export class JobWorker {
   private stopped = false;
   private tickInFlight: Promise<void> | undefined;
   private lastScheduleCheck = Number.NEGATIVE_INFINITY;
+  /** woken while a poll was under way: the next poll follows it at once */
+  private wokenDuringTick = false;
 
   constructor(private readonly options: JobWorkerOptions) {
     this.db = options.services.db;
@@ -116,6 +118,17 @@ export class JobWorker {
     await this.tickInFlight;
   }
 
+  /** Looks for due jobs now rather than at the next poll: a job was just enqueued that a user is waiting for. */
+  wake(): void {
+    if (!this.running) return;
+    if (this.tickInFlight) {
+      this.wokenDuringTick = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.schedule(0);
+  }
+
   private schedule(delayMs: number): void {
     if (!this.running) return;
     this.timer = setTimeout(() => {
@@ -127,6 +140,7 @@ export class JobWorker {
   }
 
   private async tick(): Promise<void> {
+    this.wokenDuringTick = false;
     let ran = 0;
     try {
       if (this.now().getTime() - this.lastScheduleCheck >= SCHEDULE_CHECK_MS) await this.ensureSchedules();
@@ -136,7 +150,7 @@ export class JobWorker {
       this.log.error({ err: errorMessage(err), worker: this.id }, "the job worker's poll failed");
     }
     // a full batch: more may be due at once
-    this.schedule(ran >= this.batch ? 0 : this.pollIntervalMs);
+    this.schedule(ran >= this.batch || this.wokenDuringTick ? 0 : this.pollIntervalMs);
   }
 
   /** Runs every job due now (tests, and whoever cannot wait for the loop); the ids run, in order. */

@@ -26,6 +26,7 @@ import { requestLanguage, translator, type Translate } from "../lib/i18n";
 import { registerOperations } from "../domains";
 import { MAX_IMPORT_BYTES } from "../engine/imports";
 import { registerDailyReportSandbox } from "../domains/providers/dailyReport";
+import { registerDownloadRoutes } from "../domains/downloads";
 import { JobWorker, type JobKinds } from "../jobs";
 import { registerNotifyRoutes } from "../payments/notify";
 import { registerSandboxRoutes } from "../payments/sandbox";
@@ -138,6 +139,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     publicUrl: options.publicUrl?.replace(/\/+$/, ""),
     paymentSandbox: options.paymentSandbox ?? true,
     wechatOAuth: { ...DEFAULT_WECHAT_OAUTH, ...options.wechatOAuth },
+    // the worker is made below, once the app exists
+    wakeJobs: () => jobs.wake(),
   };
   const registry = new OperationRegistry();
   registerOperations(registry);
@@ -265,6 +268,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (services.paymentSandbox) registerSandboxRoutes(app, services, (request) => originOf(services, request));
   registerNotifyRoutes(app, services);
   registerDailyReportSandbox(app, services);
+  registerDownloadRoutes(app, services);
 
   const jobs = new JobWorker({ services, log: app.log, pollIntervalMs: options.jobs?.pollIntervalMs, kinds: options.jobs?.kinds });
   app.decorate("jobs", jobs);

@@ -30,6 +30,8 @@ export interface AppServices {
   paymentSandbox: boolean;
   /** where a payer's WeChat OAuth code is exchanged for their openid (JSAPI payment inside WeChat) */
   wechatOAuth: WechatOAuthEndpoints;
+  /** asks this server's job worker to look for due jobs now (a job a user waits for was enqueued) */
+  wakeJobs?: () => void;
 }
 
 export interface OperationContext {

@@ -36,7 +36,7 @@ import { StatusSwitch } from "./StatusSwitch";
 import { ListLoadFailed } from "./LoadFailed";
 import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources";
 import { scrollToTop } from "./scrollToTop";
-import { saveFile, type ExportFile } from "./files";
+import { useExport } from "./useExport";
 import { ImportButton, ImportDialog, listImport, mayImport } from "./ImportDialog";
 import { EmptyList } from "./EmptyList";
 import { RecordCard, type CardButton } from "./RecordCard";
@@ -63,15 +63,10 @@ function toCrudFilter(field: FieldDecl, value: unknown): CrudFilter {
   }
 }
 
-/** Calls the entity's export operation with the list's filters and sort, and saves the file it returns. */
-async function exportList(entity: EntityDecl, operation: string, filters: readonly CrudFilter[], sorters: readonly CrudSort[]): Promise<void> {
+/** The payload of the entity's export: the list's scope, filters and sort. */
+function exportPayload(entity: EntityDecl, filters: readonly CrudFilter[], sorters: readonly CrudSort[]): Record<string, unknown> {
   const sort = sortPayload(entity, sorters);
-  const res = await weapi<{ items?: ExportFile }>(entity.apiPath ?? DEFAULT_API_PATH, operation, {
-    ...tenantScope(),
-    ...filterPayload(entity, filters),
-    ...(sort ? { sort } : {}),
-  });
-  if (res.return_code === "SUCCESS" && res.data?.items) saveFile(res.data.items);
+  return { ...tenantScope(), ...filterPayload(entity, filters), ...(sort ? { sort } : {}) };
 }
 
 /**
@@ -140,7 +135,7 @@ export default function CrudList({ resource }: { resource: string }) {
   // below lg (992 px): cards; unknown before the first measure, when the table is assumed
   const narrow = screens.lg === false;
   const [filtersOpen, setFiltersOpen] = useState(false);
-  const [exporting, setExporting] = useState(false);
+  const exports = useExport();
   const [importOpen, setImportOpen] = useState(false);
   const listRef = pages.list?.entry.page;
   const { id: recordId } = useParams();
@@ -284,22 +279,13 @@ export default function CrudList({ resource }: { resource: string }) {
   const importable = listImport(entity, fixedFilters);
   const importOffered = importable !== undefined && (importable === entity ? may("add") : mayImport(importable, roles));
   const exportOperation = entity.exportOperation;
-  const onExport = async (operation: string) => {
-    setExporting(true);
-    try {
-      await exportList(entity, operation, filters, sorters);
-    } catch {
-      // the client showed the error
-    } finally {
-      setExporting(false);
-    }
-  };
+  const onExport = (operation: string) => exports.start(entity.apiPath ?? DEFAULT_API_PATH, operation, exportPayload(entity, filters, sorters));
 
   const pageButtons = (
     <Space wrap>
       {importOffered && <ImportButton entity={importable} />}
       {exportOperation && (
-        <Button icon={<DownloadOutlined />} loading={exporting} data-testid="export-button" onClick={() => void onExport(exportOperation)}>
+        <Button icon={<DownloadOutlined />} loading={exports.starting} data-testid="export-button" onClick={() => void onExport(exportOperation)}>
           {translate("crud.export")}
         </Button>
       )}

@@ -10,14 +10,14 @@
 import { DownloadOutlined, FilterOutlined, ReloadOutlined, SearchOutlined } from "@ant-design/icons";
 import { Badge, Button, Card, Empty, Form, Grid, Result, Skeleton, Space, Table } from "antd";
 import type { TableProps } from "antd";
-import { useCustom, useCustomMutation, type HttpError } from "@refinedev/core";
+import { useCustom } from "@refinedev/core";
 import { lazy, Suspense, useLayoutEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { EntityDecl, FieldDecl, MenuEntry, MenuGroup, ReportDecl } from "../../common/catalogue";
 import { fenToYuan, yuanToFen } from "../../common/money";
-import { ApiFailError, scope } from "../../providers/dataProvider";
+import { ApiFailError, DEFAULT_API_PATH, scope } from "../../providers/dataProvider";
 import { displayValue, FilterControl, filterValueProps, type Translate } from "./fields";
-import { saveFile, type ExportFile } from "./files";
+import { useExport } from "./useExport";
 import { clearNarrowed } from "./RecordFields";
 import { chartHeight, valueSlot, type ColourSlot } from "./chartStyle";
 import type { ChartSeries } from "./ReportChart";
@@ -135,21 +135,8 @@ export default function ReportPage({ report, entry }: ReportPageProps) {
   });
   const rows = useMemo(() => (query.isSuccess && Array.isArray(result.data) ? result.data : []), [query.isSuccess, result.data]);
 
-  const { mutateAsync, mutation } = useCustomMutation<ExportFile, HttpError, Record<string, unknown>>();
-  const onExport = async () => {
-    try {
-      const { data } = await mutateAsync({
-        url: report.exportOperation,
-        method: "post",
-        values: payload,
-        successNotification: false,
-        errorNotification: false,
-      });
-      saveFile(data);
-    } catch {
-      // the weapi client showed the message
-    }
-  };
+  const exports = useExport();
+  const onExport = () => exports.start(DEFAULT_API_PATH, report.exportOperation, payload);
 
   const dimension = report.dimension;
   const rowLabel = (row: ReportRow): string => {
@@ -187,7 +174,7 @@ export default function ReportPage({ report, entry }: ReportPageProps) {
 
   const title = translate(entry.title || report.title);
   const exportButton = (
-    <Button icon={<DownloadOutlined />} loading={mutation.isPending} disabled={!query.isSuccess} onClick={() => void onExport()} data-testid="report-export">
+    <Button icon={<DownloadOutlined />} loading={exports.starting} disabled={!query.isSuccess} onClick={() => void onExport()} data-testid="report-export">
       {translate("crud.export")}
     </Button>
   );

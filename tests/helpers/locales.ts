@@ -13,6 +13,7 @@ type Messages = {
   crud: typeof import("../../locales/en/crud.json");
   dashboard: typeof import("../../locales/en/dashboard.json");
   dialog: typeof import("../../locales/en/dialog.json");
+  downloads: typeof import("../../locales/en/downloads.json");
   entity: typeof import("../../locales/en/entity.json");
   enum: typeof import("../../locales/en/enum.json");
   errors: typeof import("../../locales/en/errors.json");

@@ -37,6 +37,7 @@ describeOnDatabases("activation codes", (kind) => {
   const tokens: Record<string, string> = {};
   const ids: Record<string, number> = {};
   const call = (username: string, method: string, payload: Row = {}) => t.call("adminapiv2", method, payload, { token: tokens[username], headers: EN });
+  const exportedFile = (username: string, method: string, payload: Row = {}) => t.exportFile("adminapiv2", method, payload, { token: tokens[username], headers: EN });
   const inAYear = "2027-03-02";
 
   const batch = async (payload: Row, username = "sysadmin") => {
@@ -278,7 +279,7 @@ describeOnDatabases("activation codes", (kind) => {
     expect(other.data).toBeUndefined();
     for (const username of ["school", "pickup", "staff"]) expect((await call(username, "actcodelist")).return_code, username).toBe("FAIL");
 
-    const exported = await call("svc", "actcodeexport", { target: "service" });
+    const exported = await exportedFile("svc", "actcodeexport", { target: "service" });
     expect(exported.return_code, exported.return_msg).toBe("SUCCESS");
     const file = exported.data?.items as { filename: string; mime: string; content_base64: string };
     expect(file.filename).toMatch(/^actcode-\d{4}-\d{2}-\d{2}\.xlsx$/);

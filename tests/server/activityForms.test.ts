@@ -206,7 +206,7 @@ describeOnDatabases("activity forms and after-payment actions", (kind) => {
       // another provider sees none of them
       expect((await admin("formanswerlist", { form_id: formId }, harbour)).data?.items ?? []).toEqual([]);
 
-      const exported = await admin("formanswerexport", { form_id: formId, activity_id: world.activityId });
+      const exported = await t.exportFile("adminapiv2", "formanswerexport", { form_id: formId, activity_id: world.activityId }, { token: svc });
       expect(exported.return_code, exported.return_msg).toBe("SUCCESS");
       const rows = await sheetRows(String((exported.data?.items as Row).content_base64));
       // in the caller's language (the console's default, Chinese)

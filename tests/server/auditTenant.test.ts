@@ -85,9 +85,12 @@ describeOnDatabases("audit entries carry their provider and school", (kind) => {
   });
 
   it("an export carries the checked scope: its provider, and its school when it names exactly one", async () => {
+    // an export is audited by its job, with the scope it was asked in
     await ok("svc", "studentexport", { sch_id: ids.no1 });
+    await t.runExportJobs();
     expect(await lastEntry("studentexport")).toEqual({ sysid: ids.sunrise, schId: ids.no1, username: "svc" });
     await ok("svc", "studentexport", {});
+    await t.runExportJobs();
     expect(await lastEntry("studentexport")).toEqual({ sysid: ids.sunrise, schId: null, username: "svc" });
   });
 

@@ -124,6 +124,12 @@ describeOnDatabases("authorisation matrix", (kind) => {
     }
   });
 
+  /** The operation's answer; an export's is its file, followed through its job and the download centre. */
+  function callOrExport(operation: SessionOperation<unknown>, payload: Record<string, unknown>, token: string): Promise<Envelope> {
+    const exports = operation.method === entityOf(operation)?.exportOperation || operation.method === reportOf(operation)?.exportOperation;
+    return exports ? t.exportFile(operation.path, operation.method, payload, { token }) : t.call(operation.path, operation.method, payload, { token });
+  }
+
   /** The rows of the file an export answered, after checking none of its texts is another tenant's. */
   async function fileRows(res: Envelope, account: DemoAccountCase, where: string): Promise<unknown[][] | null> {
     const file = res.data?.items as { mime?: unknown; content_base64?: unknown } | undefined;
@@ -141,7 +147,7 @@ describeOnDatabases("authorisation matrix", (kind) => {
       const report = reportOf(operation);
       for (const account of accounts) {
         const token = await sessionOf(t, account);
-        const res = await t.call(operation.path, operation.method, {}, { token });
+        const res = await callOrExport(operation, {}, token);
         const where = `${label(operation)} as ${account.username}`;
         if (!allows(operation, account)) {
           expect(res, where).toEqual({ return_code: "FAIL", return_msg: zh("api.no_permission") });
@@ -212,7 +218,7 @@ describeOnDatabases("authorisation matrix", (kind) => {
       const where = label(operation);
       const entity = entityOf(operation);
       const report = reportOf(operation);
-      const res = await t.call(operation.path, operation.method, {}, { token });
+      const res = await callOrExport(operation, {}, token);
       expect(res.return_msg, where).not.toBe(SYSTEM_ERROR);
       if (entity && operation.method === `${entity.name}list` && tenantColumnNames(entity).schid) {
         expect(res.return_code, where).toBe("SUCCESS");

@@ -20,6 +20,7 @@ describeOnDatabases("formula-safe export cells", (kind) => {
   let no1 = 0;
   const made: Record<string, number> = {};
   const call = (user: string, method: string, payload: Row = {}) => t.call("adminapiv2", method, payload, { token: tokens[user] });
+  const exported = (user: string, method: string, payload: Row = {}) => t.exportFile("adminapiv2", method, payload, { token: tokens[user] });
   const item = (res: { data?: Row }) => (res.data?.items ?? {}) as Row;
 
   /** the first sheet's rows, each cell as exceljs reads it back */
@@ -60,7 +61,7 @@ describeOnDatabases("formula-safe export cells", (kind) => {
   });
 
   it("writes a student's texts starting with a formula sign behind a single quote, and plain texts as they are", async () => {
-    const rows = await sheetOf(await call("svc", "studentexport", { sch_id: no1, class_id: made.class, sort: "student_no" }));
+    const rows = await sheetOf(await exported("svc", "studentexport", { sch_id: no1, class_id: made.class, sort: "student_no" }));
     const header = rows[0]!.map(String);
     const column = (label: string) => header.indexOf(label);
     const [first, second] = [rows[1]!, rows[2]!];
@@ -75,10 +76,10 @@ describeOnDatabases("formula-safe export cells", (kind) => {
   });
 
   it("writes a report's dimension titles safe and its figures as number cells", async () => {
-    const rows = await sheetOf(await call("school", "classstatisexport", { grade_id: made.grade }));
+    const rows = await sheetOf(await exported("school", "classstatisexport", { grade_id: made.grade }));
     expect(rows[1]).toEqual(["'@Formula grade / +Class", 2, 1, 1]);
     expect(rows.at(-1)!.slice(1)).toEqual([2, 1, 1]);
-    const sexes = await sheetOf(await call("school", "sexstatisexport", { grade_id: made.grade }));
+    const sexes = await sheetOf(await exported("school", "sexstatisexport", { grade_id: made.grade }));
     expect(sexes.slice(1, 3).map((row) => row.slice(0, 2))).toEqual([
       ["男", 1],
       ["女", 1],

@@ -73,7 +73,7 @@ describeOnDatabases("fee payments", (kind) => {
     ]);
     expect((ledger.data?.summary as Row).amount).toBe(order.total_fee);
     // exported as the list shows it
-    const exported = await call("svc", "paymentexport", { pay_no: order.pay_no });
+    const exported = await t.exportFile("adminapiv2", "paymentexport", { pay_no: order.pay_no }, { token: tokens.svc, headers: EN });
     expect(exported.return_code, exported.return_msg).toBe("SUCCESS");
     const workbook = new ExcelJS.Workbook();
     const file = exported.data?.items as { content_base64: string };

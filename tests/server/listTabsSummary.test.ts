@@ -91,7 +91,7 @@ describeOnDatabases("list tabs and summary", (kind) => {
     const bad = await t.call("adminapiv2", "actcodelist", { status: "lost" }, { token: tokens.sysadmin, headers: EN });
     expect(bad).toMatchObject({ return_code: "FAIL", return_msg: expect.stringContaining("status") });
 
-    const res = await t.call("adminapiv2", "actcodeexport", { status: "used" }, { token: tokens.sysadmin, headers: EN });
+    const res = await t.exportFile("adminapiv2", "actcodeexport", { status: "used" }, { token: tokens.sysadmin, headers: EN });
     expect(res.return_code, res.return_msg).toBe("SUCCESS");
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(Buffer.from((res.data?.items as { content_base64: string }).content_base64, "base64") as unknown as ArrayBuffer);

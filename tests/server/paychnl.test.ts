@@ -192,7 +192,7 @@ describeOnDatabases("payment channels, school channels and fee projects", (kind)
       const row = items(await call("svc", "paychnllist", { title: "Sunrise masked" }))[0];
       expect(row.bank_account).toBe("6222 **** **** 7665");
       expect(item(await call("svc", "paychnlinfo", { id })).bank_account).toBe("6222020200998877665");
-      const exported = item(await call("svc", "paychnlexport", { title: "Sunrise masked" }));
+      const exported = item(await t.exportFile("adminapiv2", "paychnlexport", { title: "Sunrise masked" }, { token: tokens.svc, headers: EN }));
       const rows = await sheetRows(String(exported.content_base64));
       expect(rows.flat()).toContain("6222 **** **** 7665");
       expect(JSON.stringify(rows)).not.toContain("6222020200998877665");

@@ -23,6 +23,7 @@ describeOnDatabases("student reports", (kind) => {
   const school: Record<string, number> = {};
   const made: Record<string, number> = {};
   const call = (user: string, method: string, payload: Row = {}, headers?: Record<string, string>) => t.call("adminapiv2", method, payload, { token: tokens[user], headers });
+  const exported = (user: string, method: string, payload: Row = {}, headers?: Record<string, string>) => t.exportFile("adminapiv2", method, payload, { token: tokens[user], headers });
   const items = (res: { data?: Row }) => (res.data?.items ?? []) as Row[];
   const item = (res: { data?: Row }) => (res.data?.items ?? {}) as Row;
   const byClass = (rows: Row[]) => new Map(rows.map((row) => [Number(row.class_id), row]));
@@ -173,18 +174,18 @@ describeOnDatabases("student reports", (kind) => {
   });
 
   it("exports the figures as an .xlsx with the headers in the caller's language and a total row", async () => {
-    const english = await sheetOf(await call("school", "classstatisexport", { grade_id: made.grade1 }, { cookie: "language=en" }));
+    const english = await sheetOf(await exported("school", "classstatisexport", { grade_id: made.grade1 }, { cookie: "language=en" }));
     expect(english).toEqual([
       [en("reports.dimension.class"), en("reports.measure.students"), en("reports.measure.boys"), en("reports.measure.girls")],
       ["Report grade one / Class A", 3, 2, 1],
       ["Report grade one / Class B", 2, 1, 1],
       [en("reports.total"), 5, 3, 2],
     ]);
-    const chinese = await sheetOf(await call("school", "classstatisexport", { grade_id: made.grade1 }));
+    const chinese = await sheetOf(await exported("school", "classstatisexport", { grade_id: made.grade1 }));
     expect(chinese[0]).toEqual([zh("reports.dimension.class"), zh("reports.measure.students"), zh("reports.measure.boys"), zh("reports.measure.girls")]);
     expect(chinese[3]?.[0]).toBe(zh("reports.total"));
 
-    const spanish = await sheetOf(await call("school", "sexstatisexport", { grade_id: made.grade1 }, { cookie: "language=es" }));
+    const spanish = await sheetOf(await exported("school", "sexstatisexport", { grade_id: made.grade1 }, { cookie: "language=es" }));
     expect(spanish).toEqual([
       [es("field.sex"), es("reports.measure.students"), es("reports.share")],
       [es("enum.sex.1"), 3, 0.6],

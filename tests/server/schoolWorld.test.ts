@@ -181,7 +181,7 @@ describeOnDatabases("school world", (kind) => {
   });
 
   it("exports the filtered students with grade and class names and masked identity numbers", async () => {
-    const res = await call("svc", "studentexport", { sch_id: school.no1, class_id: made.class1a, student_no: "T-0001" });
+    const res = await t.exportFile("adminapiv2", "studentexport", { sch_id: school.no1, class_id: made.class1a, student_no: "T-0001" }, { token: tokens.svc });
     expect(res.return_code, res.return_msg).toBe("SUCCESS");
     const file = item(res) as { content_base64: string };
     const workbook = new ExcelJS.Workbook();

@@ -7,6 +7,9 @@ import { tableColumn, type CatalogueTable } from "../../server/db/catalogueTable
 import type { Db } from "../../server/db/client";
 import { ManualClock } from "../../server/lib/clock";
 import { buildApp, type AppOptions } from "../../server/protocol/app";
+import { exportJobKinds } from "../../server/engine/exports";
+import { JobWorker } from "../../server/jobs/worker";
+import { PaymentSecrets } from "../../server/payments/secrets";
 import { DEMO_PASSWORD } from "../../server/seed/demo";
 import { TEST_NOW, TEST_PASSWORD_COST } from "../helpers/databaseImages";
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from "../helpers/db";
@@ -24,6 +27,13 @@ export interface TestApp {
   clock: ManualClock;
   testDb: TestDatabase;
   call(path: string, method: string, payload?: Record<string, unknown>, options?: CallOptions): Promise<Envelope>;
+  /**
+   * An export as a client follows it: the export operation, its job run, `downloadinfo`, then the file from the
+   * signed link; answers the file as data.items {filename, mime, content_base64}, or the operation's FAIL.
+   */
+  exportFile(path: string, method: string, payload?: Record<string, unknown>, options?: CallOptions): Promise<Envelope>;
+  /** runs the export jobs due now (and nothing else of the server's jobs) */
+  runExportJobs(): Promise<number[]>;
   /** logs in with the demo password (or the given one) and returns the token */
   login(username: string, password?: string, options?: CallOptions): Promise<string>;
   close(): Promise<void>;
@@ -58,12 +68,28 @@ export async function createTestApp(
     if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${res.body}`);
     return res.json<Envelope>();
   };
+  const exportWorker = new JobWorker({ services: { db, clock, paymentSecrets: new PaymentSecrets() }, kinds: exportJobKinds() });
+  const runExportJobs = () => exportWorker.runDueJobs();
+  const exportFile: TestApp["exportFile"] = async (path, method, payload = {}, callOptions = {}) => {
+    const started = await call(path, method, payload, callOptions);
+    if (started.return_code !== "SUCCESS") return started;
+    const jobId = (started.data?.items as { job_id: number }).job_id;
+    await runExportJobs();
+    const info = await call("adminapiv2", "downloadinfo", { id: jobId }, callOptions);
+    const item = info.data?.items as { status: string; url?: string; filename: string } | undefined;
+    if (!item?.url) throw new Error(`export ${method}: ${info.return_msg} ${item?.status ?? ""}`);
+    const file = await app.inject({ method: "GET", url: item.url });
+    if (file.statusCode !== 200) throw new Error(`export ${method}: HTTP ${file.statusCode}`);
+    return { return_code: "SUCCESS", return_msg: info.return_msg, data: { items: { filename: item.filename, mime: file.headers["content-type"], content_base64: file.rawPayload.toString("base64") } } };
+  };
   return {
     app,
     db,
     clock,
     testDb,
     call,
+    exportFile,
+    runExportJobs,
     async login(username, password = DEMO_PASSWORD, callOptions) {
       const res = await call("adminapi", "login", { username, password }, callOptions);
       if (res.return_code !== "SUCCESS") throw new Error(`login ${username}: ${res.return_msg}`);
