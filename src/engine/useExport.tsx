@@ -5,7 +5,7 @@
 import { App as AntdApp } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { useNavigate } from "react-router";
 import { weapi } from "../../providers/weapi";
 import { DOWNLOAD_PATH } from "../shell/routes";
 
@@ -13,6 +13,8 @@ import { DOWNLOAD_PATH } from "../shell/routes";
 export function useExport(): { start: (path: string, operation: string, payload: Record<string, unknown>) => Promise<void>; starting: boolean } {
   const { t } = useTranslation();
   const { message } = AntdApp.useApp();
+  // the message is drawn by antd's App, which need not sit inside the router: the link navigates by the page's hook
+  const navigate = useNavigate();
   const [starting, setStarting] = useState(false);
   const start = async (path: string, operation: string, payload: Record<string, unknown>) => {
     setStarting(true);
@@ -22,7 +24,16 @@ export function useExport(): { start: (path: string, operation: string, payload:
       void message.success({
         content: (
           <span data-testid="export-started">
-            {t("downloads.started")} <Link to={DOWNLOAD_PATH}>{t("downloads.open")}</Link>
+            {t("downloads.started")}{" "}
+            <a
+              href={DOWNLOAD_PATH}
+              onClick={(event) => {
+                event.preventDefault();
+                void navigate(DOWNLOAD_PATH);
+              }}
+            >
+              {t("downloads.open")}
+            </a>
           </span>
         ),
         duration: 6,

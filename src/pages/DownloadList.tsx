@@ -5,7 +5,7 @@
  */
 import { ReloadOutlined, DownloadOutlined } from "@ant-design/icons";
 import { useQuery } from "@tanstack/react-query";
-import { Button, Card, Empty, Progress, Space, Table, Tag, Typography, type TableProps } from "antd";
+import { Button, Card, Empty, Grid, Progress, Space, Table, Tag, Typography, type TableProps } from "antd";
 import dayjs from "dayjs";
 import { useState, type HTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
@@ -59,9 +59,25 @@ async function download(id: number): Promise<void> {
   link.remove();
 }
 
+/** A download's state: its tag, with a progress bar while its file is written, or what to do once it failed. */
+function DownloadState({ download }: { download: DownloadItem }) {
+  const { t } = useTranslation();
+  const writing = download.status === "queued" || download.status === "running";
+  return (
+    <Space direction="vertical" size={0} style={writing ? { width: "100%", maxWidth: 200 } : undefined}>
+      <Tag color={STATUS_COLOURS[download.status]} data-testid={writing ? undefined : "download-status"}>
+        {t(`downloads.status.${download.status}`)}
+      </Tag>
+      {writing && <Progress percent={download.progress} size="small" status="active" data-testid="download-progress" />}
+      {download.status === "failed" && <Typography.Text type="danger">{t("downloads.failed")}</Typography.Text>}
+    </Space>
+  );
+}
+
 export default function DownloadList() {
   const { t, i18n } = useTranslation();
   const [page, setPage] = useState(1);
+  const narrow = Grid.useBreakpoint().sm === false;
   const query = useQuery({
     queryKey: ["downloadlist", page],
     queryFn: async () => {
@@ -88,38 +104,23 @@ export default function DownloadList() {
             <Typography.Text type="secondary">
               {[subject && t(subject), d.rows !== null && t("downloads.rows", { count: d.rows, rows: d.rows.toLocaleString(i18n.language) })].filter(Boolean).join(" · ")}
             </Typography.Text>
+            {/* a phone has no room for the status column: it goes under the file */}
+            {narrow && <DownloadState download={d} />}
           </Space>
         );
       },
     },
-    {
-      key: "status",
-      title: t("downloads.field.status"),
-      width: 200,
-      render: (_, d) =>
-        d.status === "queued" || d.status === "running" ? (
-          <Space direction="vertical" size={0} style={{ width: "100%" }}>
-            <Tag color={STATUS_COLOURS[d.status]}>{t(`downloads.status.${d.status}`)}</Tag>
-            <Progress percent={d.progress} size="small" status="active" data-testid="download-progress" />
-          </Space>
-        ) : (
-          <Space direction="vertical" size={0}>
-            <Tag color={STATUS_COLOURS[d.status]} data-testid="download-status">
-              {t(`downloads.status.${d.status}`)}
-            </Tag>
-            {d.status === "failed" && <Typography.Text type="danger">{t("downloads.failed")}</Typography.Text>}
-          </Space>
-        ),
-    },
+    { key: "status", title: t("downloads.field.status"), width: 180, responsive: ["sm"], render: (_, d) => <DownloadState download={d} /> },
     { key: "size", title: t("downloads.field.size"), responsive: ["md"], render: (_, d) => sizeText(d.size, i18n.language) },
     { key: "created_at", title: t("downloads.field.created_at"), responsive: ["lg"], render: (_, d) => when(d.created_at) },
     { key: "expires_at", title: t("downloads.field.expires_at"), responsive: ["lg"], render: (_, d) => when(d.expires_at) },
     {
       key: "actions",
-      title: t("downloads.field.actions"),
+      title: narrow ? null : t("downloads.field.actions"),
+      width: narrow ? 48 : undefined,
       render: (_, d) => (
-        <Button type="link" icon={<DownloadOutlined />} disabled={d.status !== "done"} onClick={() => void download(d.id)} data-testid="download-file">
-          {t("downloads.download")}
+        <Button type="link" icon={<DownloadOutlined />} disabled={d.status !== "done"} onClick={() => void download(d.id)} aria-label={t("downloads.download")} data-testid="download-file">
+          {narrow ? null : t("downloads.download")}
         </Button>
       ),
     },

@@ -7,7 +7,7 @@ import ExcelJS from "exceljs";
 import type { Locator, Page } from "playwright-core";
 import { expect, test } from "vitest";
 import { addDays, businessDay, extendedEnd } from "../../common/term";
-import { animationsSettled, clickMenuEntry, describeInBrowserOnDatabases, dismissExpiryReminder, expectPath, login, payInSandbox } from "../helpers/browser";
+import { animationsSettled, clickMenuEntry, describeInBrowserOnDatabases, dismissExpiryReminder, expectPath, exportThroughDownloadCentre, login, payInSandbox } from "../helpers/browser";
 import { en } from "../helpers/locales";
 
 /** The page of the open tab (the tabs keep the pages they left mounted, hidden). */
@@ -87,7 +87,7 @@ describeInBrowserOnDatabases("renewal administration", (suite) => {
     await list.getByRole("button", { name: en.crud.search }).click();
     await expect.poll(() => columnTexts(page, en.field.act_code)).toEqual(codes);
 
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-button").click()]);
+    const download = await exportThroughDownloadCentre(page, activePage(page).getByTestId("export-button"));
     expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile(await download.path());

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import type { Locator, Page } from "playwright-core";
 import { expect, test } from "vitest";
 import { translator } from "../../server/lib/i18n";
-import { animationsSettled, describeInBrowser, dismissExpiryReminder, expectPath, HOME_PATH, login } from "../helpers/browser";
+import { animationsSettled, describeInBrowser, dismissExpiryReminder, expectPath, exportThroughDownloadCentre, HOME_PATH, login } from "../helpers/browser";
 
 const en = translator("en");
 const zh = translator("zh");
@@ -103,9 +103,7 @@ describeInBrowser("report pages and the dashboard", (suite) => {
     expect((await page.getByTestId("report-total").locator("td").allInnerTexts()).map((c) => c.trim())).toEqual([en("reports.total"), "3", "2", "1"]);
 
     // the export holds the same figures, headed in the page's language
-    const download = page.waitForEvent("download");
-    await page.getByTestId("report-export").click();
-    const file = await download;
+    const file = await exportThroughDownloadCentre(page, page.getByTestId("report-export"));
     expect(file.suggestedFilename()).toMatch(/^classstatis-\d{4}-\d{2}-\d{2}\.xlsx$/);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile((await file.path())!);

@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import ExcelJS from "exceljs";
 import type { Locator, Page } from "playwright-core";
 import { expect, test } from "vitest";
-import { choose, describeInBrowser, dismissExpiryReminder, expectPath, login } from "../helpers/browser";
+import { choose, describeInBrowser, dismissExpiryReminder, expectPath, exportThroughDownloadCentre, login } from "../helpers/browser";
 import { en } from "../helpers/locales";
 
 const NO1 = "Sunrise No.1 Primary School";
@@ -115,9 +115,8 @@ describeInBrowser("the school's world", (suite) => {
     await expect.poll(() => tableRows(page).count(), { timeout: 10_000 }).toBe(1);
     expect(page.url()).toContain("class_id");
 
-    const download = page.waitForEvent("download");
-    await page.getByTestId("export-button").filter({ visible: true }).click();
-    expect((await download).suggestedFilename()).toMatch(/^student-.*\.xlsx$/);
+    const download = await exportThroughDownloadCentre(page, page.getByTestId("export-button").filter({ visible: true }));
+    expect(download.suggestedFilename()).toMatch(/^student-.*\.xlsx$/);
   });
 
   test("the provider imports students: a file with a bad row imports nothing and says why; fixed, it imports", async () => {

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Download, type Locator, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from "vitest";
 import { copySeededDataDir, seededTemplate } from "./browserDatabases";
 import { createPostgresDatabase, testDatabaseKinds, type TestDatabaseKind } from "./db";
@@ -258,6 +258,29 @@ export async function clickClosing(page: Page, button: Locator): Promise<void> {
   }
   // the last click is given the whole default wait
   await button.waitFor({ state: "hidden" });
+}
+
+export const DOWNLOAD_PATH = "/download/downloadlist";
+
+/**
+ * An export followed as a user follows it: the Export button, the message pointing to the download centre and its
+ * link, the newest download once its file is written, its Download button; then back to the page it started
+ * from. Answers the browser's download.
+ */
+export async function exportThroughDownloadCentre(page: Page, exportButton: Locator): Promise<Download> {
+  const from = new URL(page.url());
+  await exportButton.click();
+  await clickSettled(page, page.getByTestId("export-started").last().getByRole("link"));
+  await expectPath(page, DOWNLOAD_PATH);
+  const newest = page.getByTestId("download-list").locator("tbody tr.ant-table-row").first();
+  // the page asks again until the file is written
+  const status = newest.getByTestId("download-status");
+  await status.waitFor();
+  expect(await newest.getByTestId("download-file").isEnabled(), await status.innerText()).toBe(true);
+  const [download] = await Promise.all([page.waitForEvent("download"), newest.getByTestId("download-file").click()]);
+  await page.goBack();
+  await expectPath(page, from.pathname);
+  return download;
 }
 
 /** Pays an order on its sandbox page, opened in another page as a phone would open the QR code. */

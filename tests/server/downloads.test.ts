@@ -138,17 +138,19 @@ describeOnDatabases("download centre", (kind) => {
     expect(Number((await call("svc", "downloadlist")).data?.total)).toBe(before);
   });
 
-  it("exports the orders on their tab as the order list shows them", async () => {
-    const filter = { status: "paid" };
-    const id = Number(items(await call("svc", "orderexport", filter)).job_id);
-    await t.runExportJobs();
-    const done = items(await call("svc", "downloadinfo", { id }));
-    const orders = await listAll("svc", "order", filter);
-    expect(orders.length).toBeGreaterThan(0);
-    expect(done).toMatchObject({ status: "done", rows: orders.length });
-    const rows = await sheetRows((await file(String(done.url))).rawPayload);
-    const numberColumn = rows[0]!.map(String).indexOf(zh("collection.field.order_no"));
-    expect(rows.slice(1).map((row) => String(row[numberColumn]))).toEqual(orders.map((o) => String(o.order_no)));
+  it("exports the orders on their tab, and by a time unpaid ones lack either way, as the order list shows them", async () => {
+    // unpaid orders have no payment time: they come last ascending and first descending, as in the list
+    for (const filter of [{ status: "paid" }, { sort: "paid_at" }, { sort: "-paid_at" }]) {
+      const id = Number(items(await call("svc", "orderexport", filter)).job_id);
+      await t.runExportJobs();
+      const done = items(await call("svc", "downloadinfo", { id }));
+      const orders = await listAll("svc", "order", filter);
+      expect(orders.length).toBeGreaterThan(0);
+      expect(done).toMatchObject({ status: "done", rows: orders.length });
+      const rows = await sheetRows((await file(String(done.url))).rawPayload);
+      const numberColumn = rows[0]!.map(String).indexOf(zh("collection.field.order_no"));
+      expect(rows.slice(1).map((row) => String(row[numberColumn])), JSON.stringify(filter)).toEqual(orders.map((o) => String(o.order_no)));
+    }
   });
 
   it("removes the downloads and their files seven days after they were asked for", async () => {

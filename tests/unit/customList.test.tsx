@@ -4,7 +4,7 @@
  * entity and two test groups; everything else (refine, data provider, weapi client) is real, only fetch is
  * fake.
  */
-import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { EntityDecl, MenuGroup } from "../../common/catalogue";
 import { changeLanguage } from "../../providers/i18n";
@@ -13,6 +13,7 @@ import { declaredPageRoutes } from "../../src/engine";
 import { customPages } from "../../src/domains";
 import { renderCrud } from "../helpers/renderCrud";
 import { catchDownloads } from "../helpers/downloads";
+import { en } from "../helpers/locales";
 import { clearCookies, fakeWeapi, setCookies } from "../helpers/weapiFetch";
 
 const testCatalogue = vi.hoisted(() => {
@@ -80,7 +81,6 @@ const rows = [
   { id: 1, code: "ABCD-EFGH-JKMN-PQRS-TVWX", target: "service" },
   { id: 2, code: "BCDE-FGHJ-KMNP-QRST-VWXY", target: "school" },
 ];
-const xlsx = "UEsDBBQAAAAIAA=="; // the first bytes of a zip (xlsx) file
 
 function listServer() {
   return fakeWeapi((body) => {
@@ -88,11 +88,7 @@ function listServer() {
       case "voucherlist":
         return { return_code: "SUCCESS", return_msg: "", data: { items: rows, total: 2 } };
       case "voucherexport":
-        return {
-          return_code: "SUCCESS",
-          return_msg: "",
-          data: { items: { filename: "actcodes-20261123.xlsx", mime: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", content_base64: xlsx } },
-        };
+        return { return_code: "SUCCESS", return_msg: "", data: { items: { job_id: 41 } } };
       case "schoolinfo":
         return { return_code: "SUCCESS", return_msg: "", data: { items: { title: "Sunrise No.1", endtime: "2026-12-05" } } };
       case "getsetmeal":
@@ -139,9 +135,8 @@ describe("custom page registry", () => {
 });
 
 describe("list export", () => {
-  it("exports with the list's current filters and saves the returned file", async () => {
+  it("exports with the list's current filters and points to the download centre, where the file will be", async () => {
     const server = listServer();
-    const saved = catchDownloads();
     renderCrud("/testv2/voucherlist");
     await screen.findByText("ABCD-EFGH-JKMN-PQRS-TVWX");
     fireEvent.change(screen.getByPlaceholderText("Provider name"), { target: { value: "ABCD" } });
@@ -149,14 +144,14 @@ describe("list export", () => {
     await waitFor(() => expect(server.of("voucherlist").at(-1)?.body.code).toBe("ABCD"));
 
     fireEvent.click(screen.getByTestId("export-button"));
-    await waitFor(() => expect(saved).toHaveLength(1));
+    const started = await screen.findByTestId("export-started");
     const call = server.of("voucherexport")[0].body;
     expect(call.code).toBe("ABCD");
     expect(call).not.toHaveProperty("page");
-    expect(saved[0].filename).toBe("actcodes-20261123.xlsx");
-    expect(saved[0].blob.type).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
-    const bytes = new Uint8Array(await saved[0].blob.arrayBuffer());
-    expect([...bytes.slice(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04]);
+    expect(started.textContent).toContain(en.downloads.started);
+    const link = within(started).getByRole("link", { name: en.downloads.open });
+    fireEvent.click(link);
+    await waitFor(() => expect(screen.getByTestId("location").textContent).toBe("/download/downloadlist"));
   });
 
   it("offers no Export button on an entity without an export operation", async () => {
