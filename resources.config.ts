@@ -20,13 +20,14 @@ import { reconciliation } from "./catalogue/reconciliation";
 import { reports as reportsDomain } from "./catalogue/reports";
 import { schools } from "./catalogue/schools";
 import { settlements } from "./catalogue/settlements";
+import { statistics } from "./catalogue/statistics";
 import { site } from "./catalogue/site";
 
 export { serviceEntity } from "./catalogue/providers";
 export { schoolEntity } from "./catalogue/schools";
 export { actcodeAddOperation, actcodeEntity, actcodeVoid, mealEntity, schoolRenewEntity, serviceDelayEntity, serviceDelayOperation } from "./catalogue/renewals";
 
-export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees, collection, forms, payments, refunds, reconciliation, settlements }, [v1Menus, v2Menus]);
+export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees, collection, forms, payments, refunds, reconciliation, settlements, statistics }, [v1Menus, v2Menus]);
 
 export const entities: EntityDecl[] = catalogue.entities;
 

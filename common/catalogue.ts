@@ -305,7 +305,12 @@ export type PageRef =
   /** one record per tenant edited in a form, no list (a declared SettingsDecl) */
   | { kind: "settings"; settings: string }
   /** figures by a dimension with filters, a table and a chart, exported (a declared ReportDecl) */
-  | { kind: "report"; report: string }
+  | {
+      kind: "report";
+      report: string;
+      /** on a record route (:id): the report's filter the id fills (a class's statistics: class_id) */
+      recordFilter?: string;
+    }
   | {
       kind: "custom";
       id: string;
@@ -428,12 +433,14 @@ export interface SettingsDecl {
   apiPath?: string;
 }
 
-/** A figure of a report: a count or sum per row of the dimension. */
+/** A figure of a report: a count or sum per row of the dimension, or the rate of two of them. */
 export interface ReportMeasure {
   name: string;
   /** translation key */
   label: string;
-  type: "int" | "money";
+  /** a rate is a percentage with one decimal, `of` [numerator, denominator], in every row and in the totals */
+  type: "int" | "money" | "rate";
+  of?: readonly [string, string];
   /**
    * the value of a choice this measure counts (boys: the students of sex 1): drawn in that value's colour, as
    * the value is on every chart; a measure of no one value (all students) is drawn in the theme colour
@@ -456,8 +463,24 @@ export interface ReportDecl {
   roles: readonly string[];
   /** filter inputs (date range, a reference, a choice); sent as the list filters are */
   filters: FieldDecl[];
-  /** the field naming each row (its label: a class title, a gender's option label) */
+  /** the field naming each row (its label: a class title, a gender's option label); the default of `dimensions` */
   dimension: FieldDecl;
+  /**
+   * every dimension the figures may be read by (payload `dimension`), the default first: a school, a grade, a
+   * day (`day` and `month` are time buckets of the report's period). Absent: `dimension` alone.
+   */
+  dimensions?: readonly FieldDecl[];
+  /**
+   * a row opens the figures of its value one level down: the next dimension, filtered by the row's value (the
+   * filter named like the dimension), or the report of a record page (a class's own statistics)
+   */
+  drill?: Readonly<Record<string, { dimension: string } | { report: string }>>;
+  /** the date range filter (today, 7 days, this month, custom) that the time buckets and the money fall in */
+  period?: string;
+  /** the table is paged (a dimension of many values: students): rows per page */
+  pageSize?: number;
   measures: ReportMeasure[];
+  /** the measures the chart draws (those of one unit: money); absent: every count and sum */
+  chartMeasures?: readonly string[];
   chart: "bar" | "pie" | "line";
 }

@@ -140,8 +140,11 @@ function pagePayload(pagination: Pagination | undefined): { page: number; limit:
   return { page: pagination?.currentPage ?? 1, limit: Math.min(pagination?.pageSize ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) };
 }
 
-/** What `custom` answers: the answer's data.items, and the server's message saying what was done. */
-export type CustomAnswer<T> = CustomResponse<T> & { message: string };
+/**
+ * What `custom` answers: the answer's data.items, the server's message saying what was done, and where the answer
+ * has them (a report's figures) the row count over every page and the totals.
+ */
+export type CustomAnswer<T> = CustomResponse<T> & { message: string; total?: number; sums?: Record<string, unknown> };
 
 /** Operations of the console's own pages that no catalogue declaration names: the home page's figures, payment vouchers. */
 const CONSOLE_READS: Readonly<Record<string, string>> = { dashboard: DEFAULT_API_PATH, orderprint: DEFAULT_API_PATH };
@@ -207,7 +210,13 @@ export const dataProvider: DataProvider = {
     if (path === undefined) throw new Error(`unknown declared operation: ${url}`);
     const envelope = await weapi<ItemData<T>>(path, url, { ...((payload ?? {}) as Record<string, unknown>) }, { silent: meta?.silent === true });
     if (envelope.return_code !== "SUCCESS") throw new ApiFailError(envelope);
-    const answer: CustomAnswer<T> = { data: (envelope.data?.items ?? {}) as T, message: envelope.return_msg };
+    const data = envelope.data as (ItemData<T> & { total?: unknown; sums?: Record<string, unknown> }) | undefined;
+    const answer: CustomAnswer<T> = {
+      data: (data?.items ?? {}) as T,
+      message: envelope.return_msg,
+      ...(data?.total !== undefined && { total: Number(data.total) }),
+      ...(data?.sums !== undefined && { sums: data.sums }),
+    };
     return answer;
   },
 };

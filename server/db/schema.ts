@@ -14,6 +14,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  pgView,
   primaryKey,
   serial,
   text,
@@ -339,6 +340,25 @@ export const jobs = pgTable(
     uniqueIndex("jobs_unique_key_active").on(t.uniqueKey).where(sql`${t.status} in ('queued', 'running')`),
   ],
 );
+
+/**
+ * The money of fee collection, one row per payment (`orders` 1, `paid`) and per refund done (`refunded`, at its
+ * success time), with the payment's class, grade, activity and channel: the view of migration 0030, read by the
+ * statistics pages (server/domains/reports/collection.ts). Money in fen.
+ */
+export const feeLedger = pgView("fee_ledger", {
+  sysid: integer("sysid").notNull(),
+  sch_id: integer("sch_id").notNull(),
+  student_id: integer("student_id").notNull(),
+  class_id: integer("class_id").notNull(),
+  grade_id: integer("grade_id").notNull(),
+  activity_id: integer("activity_id"),
+  paychnl_id: integer("paychnl_id"),
+  at: timestamptz("at").notNull(),
+  orders: integer("orders").notNull(),
+  paid: bigint("paid", { mode: "number" }).notNull(),
+  refunded: bigint("refunded", { mode: "number" }).notNull(),
+}).existing();
 
 /** A file's bytes, as node-postgres (Buffer) and PGlite (Uint8Array) give them. */
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });

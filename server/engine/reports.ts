@@ -7,59 +7,96 @@
  * tenant's conditions (taken from the checked scope) and the filters' (checked by their kinds, as a list's are).
  */
 import { and, type SQL } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { z } from "zod";
-import type { EntityDecl, ReportDecl, ReportMeasure } from "../../common/catalogue";
+import type { EntityDecl, FieldDecl, ReportDecl, ReportMeasure } from "../../common/catalogue";
 import { refTitleKey } from "../../common/fieldRules";
 import { fenToYuan } from "../../common/money";
+import { reportDimensions } from "../../common/reports";
 import { safeCell } from "../../common/spreadsheetCell";
 import { resolveScope, type Scope } from "../auth/scope";
 import { tenantFilter } from "../auth/tenantFilter";
 import type { DbOrTx } from "../db/client";
 import { labelText, type Translate } from "../lib/i18n";
-import { notFound } from "../protocol/envelope";
+import { ApiFailure, notFound } from "../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../protocol/registry";
-import { listFilters } from "./crud";
+import { listFilters, listPaging, type ColumnOf } from "./crud";
 import { DEFAULT_OPERATION_PATH } from "./declared";
 import { registerExportOperation, type Exporter } from "./exports";
 
 export type ReportRow = Record<string, unknown>;
 
-/** Where a report's figures come from (server/domains/<domain>/): its columns and its one grouped query. */
-export interface ReportSource {
-  /** the column each filter field reads, and the tenant columns `sysid` and `sch_id` of a provider or school report */
-  column(name: string): AnyPgColumn;
+/** What a report's source is asked for: the dimension chosen and the conditions of the call. */
+export interface ReportQuery {
+  dimension: FieldDecl;
+  /** the call's payload, for the filters the source applies itself (`ownFilters`) */
+  payload: Record<string, unknown>;
   /**
-   * One row per value of the dimension under `where` (the tenant's and the filters' conditions): the value under
-   * the dimension's name, a reference's title under `{name}_title` (refTitleKey), each measure under its name
-   * (money in fen). One grouped query, in the order the rows are shown.
+   * The tenant's and the filters' conditions on the columns `column` names: `sysid` and `sch_id` for the tenant,
+   * each filter by its name but those in `skip`. A source reading two tables (payments, bills) asks once for each
+   * with its own columns.
    */
-  rows(db: DbOrTx, where: SQL | undefined): Promise<ReportRow[]>;
+  where(column: ColumnOf, skip?: readonly string[]): SQL | undefined;
+}
+
+/** Where a report's figures come from (server/domains/<domain>/): one grouped query per table it reads. */
+export interface ReportSource {
+  /** filters the source applies itself, to its rows rather than to a column (the students owing) */
+  ownFilters?: readonly string[];
+  /**
+   * One row per value of the dimension: the value under the dimension's name, a reference's title under
+   * `{name}_title` (refTitleKey), each count or sum measure under its name (money in fen; the engine computes the
+   * rates). In the order the rows are shown.
+   */
+  rows(db: DbOrTx, query: ReportQuery): Promise<ReportRow[]>;
 }
 
 export type ReportSources = Record<string, ReportSource>;
 
 /** A report's figures as the API carries them. */
 export interface ReportFigures {
+  /** the rows of the page asked for (all of them when no page is asked) */
   items: ReportRow[];
+  /** the number of rows over every page */
   total: number;
-  /** each measure's total over the rows, in API form */
+  /** each measure over every row, in API form (a rate from the totals of its two measures) */
   sums: Record<string, number | string>;
 }
 
 /** A pie's rows carry `share`: their percentage (one decimal) of the first measure's total. */
 export const SHARE = "share";
 
-function tenantConditions(report: ReportDecl, source: ReportSource, scope: Scope): SQL[] {
-  if (report.scope === "platform") return [];
-  return tenantFilter(scope, { sysid: source.column("sysid"), schid: report.scope === "school" ? source.column("sch_id") : undefined });
+/** The dimension the call asks for (`dimension`), else the report's default; an unknown one is refused naming it. */
+function chosenDimension(report: ReportDecl, payload: Record<string, unknown>): FieldDecl {
+  const asked = payload.dimension;
+  if (asked === undefined || asked === null || asked === "") return report.dimension;
+  const found = reportDimensions(report).find((d) => d.name === asked);
+  if (!found) throw new ApiFailure("api.invalid_params", { field: "dimension" });
+  return found;
 }
 
-/** The filters' conditions, each value checked by its field's kind: a bad one is api.invalid_params naming it. */
-function filterConditions(report: ReportDecl, source: ReportSource, payload: Record<string, unknown>): SQL[] {
+function tenantConditions(report: ReportDecl, column: ColumnOf, scope: Scope): SQL[] {
+  if (report.scope === "platform") return [];
+  return tenantFilter(scope, { sysid: column("sysid"), schid: report.scope === "school" ? column("sch_id") : undefined });
+}
+
+/**
+ * The filters' conditions, each value checked by its field's kind: a bad one is api.invalid_params naming it. The
+ * source's own filters are only checked: a choice must be one of its options.
+ */
+function filterConditions(report: ReportDecl, source: ReportSource, column: ColumnOf, payload: Record<string, unknown>, skip: readonly string[]): SQL[] {
+  const own = source.ownFilters ?? [];
+  for (const field of report.filters.filter((f) => own.includes(f.name))) {
+    const value = payload[field.name];
+    if (value !== undefined && value !== null && value !== "" && !field.options?.some((o) => o.value === value)) throw new ApiFailure("api.invalid_params", { field: field.name });
+  }
   // the filters read like a list's: `field`, or `field_start` / `field_end` for a range
   const filters = { fields: report.filters } as Pick<EntityDecl, "fields"> as EntityDecl;
-  return listFilters(filters, payload, (name) => source.column(name));
+  return listFilters(filters, payload, column, undefined, [...own, ...skip]);
+}
+
+/** A rate in percent with one decimal; 0 of nothing. */
+function rate(numerator: number, denominator: number): number {
+  return denominator > 0 ? Math.round((numerator * 1000) / denominator) / 10 : 0;
 }
 
 const measureValue = (measure: ReportMeasure, value: unknown): number | string => {
@@ -67,9 +104,17 @@ const measureValue = (measure: ReportMeasure, value: unknown): number | string =
   return measure.type === "money" ? fenToYuan(n) : n;
 };
 
-/** The rows in API form: every option of a choice dimension (zeros where none), titles, measures, shares. */
-function apiFigures(report: ReportDecl, rows: ReportRow[], t: Translate): ReportFigures {
-  const dimension = report.dimension;
+/** A row's measures in API form: counts, money in yuan, rates from the row's own counts. */
+function apiMeasures(report: ReportDecl, row: ReportRow): ReportRow {
+  const out: ReportRow = {};
+  for (const m of report.measures) {
+    out[m.name] = m.type === "rate" && m.of ? rate(Number(row[m.of[0]] ?? 0) || 0, Number(row[m.of[1]] ?? 0) || 0) : measureValue(m, row[m.name]);
+  }
+  return out;
+}
+
+/** The rows in API form: every option of a choice dimension (zeros where none), titles, measures, shares; a page. */
+function apiFigures(report: ReportDecl, dimension: FieldDecl, rows: ReportRow[], t: Translate, paging: { page: number; limit: number } | undefined): ReportFigures {
   const titleKey = refTitleKey(dimension.name);
   let ordered = rows;
   if (dimension.options) {
@@ -79,35 +124,46 @@ function apiFigures(report: ReportDecl, rows: ReportRow[], t: Translate): Report
       ...rows.filter((row) => !dimension.options!.some((option) => option.value === String(row[dimension.name]))),
     ];
   }
-  const sumsFen: Record<string, number> = Object.fromEntries(report.measures.map((m) => [m.name, 0]));
-  for (const row of ordered) for (const m of report.measures) sumsFen[m.name]! += Number(row[m.name] ?? 0) || 0;
+  // every count and sum over all rows (a rate's two measures are among them)
+  const sumsRaw: ReportRow = {};
+  for (const m of report.measures) {
+    if (m.type !== "rate") sumsRaw[m.name] = ordered.reduce((sum: number, row) => sum + (Number(row[m.name] ?? 0) || 0), 0);
+  }
   const first = report.measures[0];
-  const items = ordered.map((row) => {
+  const shown = paging ? ordered.slice((paging.page - 1) * paging.limit, paging.page * paging.limit) : ordered;
+  const items = shown.map((row) => {
     const value = row[dimension.name];
     const option = dimension.options?.find((o) => o.value === String(value));
     const out: ReportRow = {
       [dimension.name]: value,
       [titleKey]: option ? labelText(t, option.label, String(value)) : (row[titleKey] ?? String(value)),
+      ...apiMeasures(report, row),
     };
-    for (const m of report.measures) out[m.name] = measureValue(m, row[m.name]);
-    if (report.chart === "pie" && first) {
-      const total = sumsFen[first.name]!;
-      out[SHARE] = total > 0 ? Math.round(((Number(row[first.name] ?? 0) || 0) * 1000) / total) / 10 : 0;
-    }
+    if (report.chart === "pie" && first) out[SHARE] = rate(Number(row[first.name] ?? 0) || 0, Number(sumsRaw[first.name] ?? 0));
     return out;
   });
-  const sums = Object.fromEntries(report.measures.map((m) => [m.name, measureValue(m, sumsFen[m.name])]));
-  return { items, total: items.length, sums };
+  return { items, total: ordered.length, sums: apiMeasures(report, sumsRaw) as Record<string, number | string> };
 }
 
-/** The figures of a report for the call's scope and filters. */
+/** `page` and `limit` when the call asks for a page (a paged report's table), else every row. */
+function reportPaging(payload: Record<string, unknown>): { page: number; limit: number } | undefined {
+  if (payload.page === undefined && payload.limit === undefined) return undefined;
+  return listPaging(payload);
+}
+
+/** The figures of a report for the call's scope, filters, dimension and page. */
 export async function reportFigures(ctx: OperationContext, report: ReportDecl, source: ReportSource): Promise<ReportFigures> {
   const auth = ctx.auth;
   if (!auth) throw notFound();
   const scope = await resolveScope(ctx.db, auth, ctx.payload);
-  const conditions = [...tenantConditions(report, source, scope), ...filterConditions(report, source, ctx.payload)];
-  const rows = await source.rows(ctx.db, conditions.length > 0 ? and(...conditions) : undefined);
-  return apiFigures(report, rows, ctx.t);
+  const dimension = chosenDimension(report, ctx.payload);
+  const paging = reportPaging(ctx.payload);
+  const where = (column: ColumnOf, skip: readonly string[] = []) => {
+    const conditions = [...tenantConditions(report, column, scope), ...filterConditions(report, source, column, ctx.payload, skip)];
+    return conditions.length > 0 ? and(...conditions) : undefined;
+  };
+  const rows = await source.rows(ctx.db, { dimension, payload: ctx.payload, where });
+  return apiFigures(report, dimension, rows, ctx.t, paging);
 }
 
 /** The figures as a sheet: the dimension, the measures (and a pie's share), a total row. */
@@ -117,17 +173,20 @@ function reportExporter(report: ReportDecl, source: ReportSource): Exporter {
       await reportFigures(ctx, report, source);
     },
     async write(ctx, out) {
-      const figures = await reportFigures(ctx, report, source);
+      // the file holds every row, whichever page the page showed
+      const { page: _page, limit: _limit, ...payload } = ctx.payload;
+      const figures = await reportFigures({ ...ctx, payload }, report, source);
+      const dimension = chosenDimension(report, payload);
       const label = (key: string, fallback: string) => labelText(ctx.t, key, fallback);
       const pie = report.chart === "pie";
       out.begin(label(report.title, report.name), [
-        { header: label(report.dimension.label, report.dimension.name), key: "dimension" },
-        ...report.measures.map((m) => ({ header: label(m.label, m.name), key: m.name, format: m.type === "money" ? ("money" as const) : undefined })),
+        { header: label(dimension.label, dimension.name), key: "dimension" },
+        ...report.measures.map((m) => ({ header: label(m.label, m.name), key: m.name, format: m.type === "money" ? ("money" as const) : m.type === "rate" ? ("percent" as const) : undefined })),
         ...(pie ? [{ header: label("reports.share", SHARE), key: SHARE, format: "percent" as const }] : []),
       ]);
       // measures are number cells; a text (a class's title) is never read as a formula
-      const cell = (m: ReportMeasure, value: unknown) => (m.type === "money" ? Number(value) : safeCell(value));
-      const titleKey = refTitleKey(report.dimension.name);
+      const cell = (m: ReportMeasure, value: unknown) => (m.type === "money" ? Number(value) : m.type === "rate" ? Number(value) / 100 : safeCell(value));
+      const titleKey = refTitleKey(dimension.name);
       for (const row of figures.items) {
         out.row({
           dimension: safeCell(row[titleKey]),
@@ -154,7 +213,7 @@ export function registerReportOperations(registry: OperationRegistry, reports: r
     const source = sources[report.name];
     if (!source) throw new Error(`report ${report.name} has no source of figures in server/domains`);
     // the payload's filters, for whoever reads the registry; each value is checked by its kind
-    const names = report.filters.flatMap((f) => (f.filter === "range" ? [`${f.name}_start`, `${f.name}_end`] : [f.name]));
+    const names = [...report.filters.flatMap((f) => (f.filter === "range" ? [`${f.name}_start`, `${f.name}_end`] : [f.name])), "dimension", "page", "limit"];
     const schema = z.looseObject(Object.fromEntries(names.map((name) => [name, z.unknown().optional()])));
 
     registry.add({

@@ -8,14 +8,16 @@
  * button that counts those set, stacked when opened, and the table scrolls sideways.
  */
 import { DownloadOutlined, FilterOutlined, ReloadOutlined, SearchOutlined } from "@ant-design/icons";
-import { Badge, Button, Card, Empty, Form, Grid, Result, Skeleton, Space, Table } from "antd";
+import { Badge, Breadcrumb, Button, Card, Empty, Form, Grid, Result, Segmented, Skeleton, Space, Table } from "antd";
 import type { TableProps } from "antd";
-import { useCustom } from "@refinedev/core";
+import { useCustom, useGo } from "@refinedev/core";
 import { lazy, Suspense, useLayoutEffect, useMemo, useState } from "react";
+import { useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { EntityDecl, FieldDecl, MenuEntry, MenuGroup, ReportDecl } from "../../common/catalogue";
-import { fenToYuan, yuanToFen } from "../../common/money";
-import { ApiFailError, DEFAULT_API_PATH, scope } from "../../providers/dataProvider";
+import { formatYuan } from "../../common/money";
+import { reportDimensions } from "../../common/reports";
+import { ApiFailError, DEFAULT_API_PATH, scope, type CustomAnswer } from "../../providers/dataProvider";
 import { displayValue, FilterControl, filterValueProps, type Translate } from "./fields";
 import { useExport } from "./useExport";
 import { clearNarrowed } from "./RecordFields";
@@ -63,19 +65,21 @@ function asNumber(value: unknown): number {
   return Number(value ?? 0) || 0;
 }
 
-/** Each measure's total over the rows (money added in fen, shown in yuan). */
-function totals(report: ReportDecl, rows: readonly ReportRow[]): Record<string, number | string> {
-  return Object.fromEntries(
-    report.measures.map((m) => {
-      if (m.type === "money") return [m.name, fenToYuan(rows.reduce((sum, row) => sum + (yuanToFen(String(row[m.name] ?? "0")) ?? 0), 0))];
-      return [m.name, rows.reduce((sum, row) => sum + asNumber(row[m.name]), 0)];
-    }),
-  );
-}
-
 /** How many of the report's filters the payload sets (a range once, whichever of its ends is set). */
 export function filtersSet(report: ReportDecl, payload: Record<string, unknown>): number {
   return report.filters.filter((f) => [f.name, `${f.name}_start`, `${f.name}_end`].some((key) => !isBlank(payload[key]))).length;
+}
+
+/** The measures the chart draws: the declared ones, else every count and sum (a rate has an axis of its own). */
+function chartMeasures(report: ReportDecl) {
+  return report.chartMeasures ? report.measures.filter((m) => report.chartMeasures!.includes(m.name)) : report.measures.filter((m) => m.type !== "rate");
+}
+
+/** A step down a drill: the dimension left and the row opened (its value, the filter it sets, and its title). */
+interface DrillStep {
+  dimension: string;
+  value: unknown;
+  title: string;
 }
 
 /**
@@ -87,11 +91,12 @@ export function chartData(
   rows: readonly ReportRow[],
   rowLabel: (row: ReportRow) => string,
   translate: (key: string) => string,
+  dimension: FieldDecl = report.dimension,
 ): { categories: string[]; categoryColours: ColourSlot[]; series: ChartSeries[] } {
   return {
     categories: rows.map(rowLabel),
-    categoryColours: rows.map((row) => valueSlot(report.dimension, row[report.dimension.name])),
-    series: report.measures.map((m) => ({
+    categoryColours: rows.map((row) => valueSlot(dimension, row[dimension.name])),
+    series: chartMeasures(report).map((m) => ({
       name: translate(m.label),
       data: rows.map((row) => asNumber(row[m.name])),
       colour: m.value ? valueSlot(m.value.field, m.value.value) : "theme",
@@ -113,19 +118,31 @@ function useWidth(): [number, (el: HTMLElement | null) => void] {
   return [width, setElement];
 }
 
-export default function ReportPage({ report, entry }: ReportPageProps) {
-  const { t: translate } = useTranslation();
+export default function ReportPage({ report, group, entry }: ReportPageProps) {
+  const { t: translate, i18n } = useTranslation();
   const t: Translate = (key, options) => translate(key, options);
   const [form] = Form.useForm<FilterValues>();
   const screens = Grid.useBreakpoint();
+  const go = useGo();
   // below lg (992 px): filters folded behind a button, stacked, full width
   const narrow = screens.lg === false;
   const [filtersOpen, setFiltersOpen] = useState(false);
   const [filters, setFilters] = useState<Record<string, unknown>>({});
+  const dimensions = reportDimensions(report);
+  const [drill, setDrill] = useState<DrillStep[]>([]);
+  const [dimensionName, setDimensionName] = useState(report.dimension.name);
+  const dimension = dimensions.find((d) => d.name === dimensionName) ?? report.dimension;
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(report.pageSize ?? 0);
   const [chartWidth, chartArea] = useWidth();
-  const payload = { ...scope(), ...filters };
+  // a record page's report (a class's students) is narrowed to its record
+  const { id: recordId } = useParams();
+  const recordFilter = entry.page?.kind === "report" && entry.page.recordFilter && recordId ? { [entry.page.recordFilter]: recordId } : {};
+  const drillFilters = Object.fromEntries(drill.map((step) => [step.dimension, step.value]));
+  const reading = { ...scope(), ...filters, ...drillFilters, ...recordFilter, ...(dimensions.length > 1 ? { dimension: dimension.name } : {}) };
+  const payload = { ...reading, ...(report.pageSize ? { page, limit: pageSize } : {}) };
 
-  const { query, result } = useCustom<ReportRow[]>({
+  const { query } = useCustom<ReportRow[]>({
     url: report.name,
     method: "post",
     config: { payload },
@@ -133,19 +150,24 @@ export default function ReportPage({ report, entry }: ReportPageProps) {
     errorNotification: false,
     successNotification: false,
   });
-  const rows = useMemo(() => (query.isSuccess && Array.isArray(result.data) ? result.data : []), [query.isSuccess, result.data]);
+  const answer = query.data as CustomAnswer<ReportRow[]> | undefined;
+  // the rows of the dimension shown: while another dimension's figures load, the last ones are not drawn under its name
+  const rows = useMemo(
+    () => (query.isSuccess && Array.isArray(answer?.data) ? answer.data.filter((row) => Object.hasOwn(row, dimension.name)) : []),
+    [query.isSuccess, answer, dimension.name],
+  );
+  const sums = answer?.sums ?? {};
 
   const exports = useExport();
-  const onExport = () => exports.start(DEFAULT_API_PATH, report.exportOperation, payload);
+  // the file holds every row of what the page reads, whichever page of the table is shown
+  const onExport = () => exports.start(DEFAULT_API_PATH, report.exportOperation, reading);
 
-  const dimension = report.dimension;
   const rowLabel = (row: ReportRow): string => {
     const shown = displayValue(dimension, row[dimension.name], t, row);
     return typeof shown === "string" || typeof shown === "number" ? String(shown) : String(row[dimension.name] ?? "");
   };
   const pie = report.chart === "pie";
-  const sums = useMemo(() => totals(report, rows), [report, rows]);
-  const { categories, categoryColours, series } = useMemo(() => chartData(report, rows, rowLabel, translate), [report, rows, translate]);
+  const { categories, categoryColours, series } = useMemo(() => chartData(report, rows, rowLabel, translate, dimension), [report, rows, translate, dimension]);
   // the placeholder stands where the chart will, at its size (its row count known once the figures are in)
   const chartFallback = (
     <div data-testid="report-chart-loading">
@@ -153,20 +175,64 @@ export default function ReportPage({ report, entry }: ReportPageProps) {
     </div>
   );
 
+  /** A row opens the next level down: the next dimension narrowed to the row, or the record page of its report. */
+  const drillTarget = report.drill?.[dimension.name];
+  const drillRoute = drillTarget && "report" in drillTarget ? group.children.find((e) => e.page?.kind === "report" && e.page.report === drillTarget.report && e.params?.length) : undefined;
+  const openRow = (row: ReportRow) => {
+    if (!drillTarget) return;
+    if ("report" in drillTarget) {
+      if (drillRoute) go({ to: `/${group.path}/${drillRoute.name}/${String(row[dimension.name])}` });
+      return;
+    }
+    setDrill([...drill, { dimension: dimension.name, value: row[dimension.name], title: rowLabel(row) }]);
+    setDimensionName(drillTarget.dimension);
+    setPage(1);
+  };
+  const drillable = Boolean(drillTarget && ("dimension" in drillTarget || drillRoute));
+  const backTo = (steps: number) => {
+    // the level of that step: the dimension it was read by
+    setDimensionName(drill[steps]?.dimension ?? dimension.name);
+    setDrill(drill.slice(0, steps));
+    setPage(1);
+  };
+  const chooseDimension = (name: string) => {
+    setDimensionName(name);
+    setDrill([]);
+    setPage(1);
+  };
+
+  const measureText = (m: (typeof report.measures)[number], value: unknown) => {
+    if (m.type === "rate") return `${Number(value ?? 0).toFixed(1)}%`;
+    if (m.type === "money") return formatYuan(String(value ?? 0), i18n.language);
+    return String(value ?? 0);
+  };
   const columns: NonNullable<TableProps<ReportRow>["columns"]> = [
-    { key: dimension.name, title: translate(dimension.label), render: (_: unknown, row: ReportRow) => rowLabel(row) },
-    ...report.measures.map((m) => ({ key: m.name, dataIndex: m.name, title: translate(m.label), align: "right" as const })),
+    {
+      key: dimension.name,
+      title: translate(dimension.label),
+      render: (_: unknown, row: ReportRow) =>
+        drillable ? (
+          <Button type="link" size="small" style={{ padding: 0, height: "auto", whiteSpace: "normal", textAlign: "start" }} onClick={() => openRow(row)} data-testid="report-drill">
+            {rowLabel(row)}
+          </Button>
+        ) : (
+          rowLabel(row)
+        ),
+    },
+    ...report.measures.map((m) => ({ key: m.name, dataIndex: m.name, title: translate(m.label), align: "right" as const, render: (value: unknown) => measureText(m, value) })),
     ...(pie ? [{ key: SHARE, dataIndex: SHARE, title: translate("reports.share"), align: "right" as const, render: (value: unknown) => `${Number(value ?? 0).toFixed(1)}%` }] : []),
   ];
 
   const search = (values: FilterValues) => {
     setFilters(reportFilterPayload(report, values));
+    setPage(1);
     // on a phone the figures matter now: fold the filters away
     setFiltersOpen(false);
   };
   const reset = () => {
     form.resetFields();
     setFilters({});
+    setPage(1);
     setFiltersOpen(false);
   };
   // a class filter narrowed by the grade is cleared when the grade changes
@@ -235,6 +301,32 @@ export default function ReportPage({ report, entry }: ReportPageProps) {
           </Form.Item>
         </Form>
       )}
+      {(dimensions.length > 1 || drill.length > 0) && (
+        <Space wrap style={{ marginBottom: 16, width: "100%", justifyContent: "space-between" }}>
+          {drill.length > 0 ? (
+            <Breadcrumb
+              data-testid="report-drill-path"
+              items={[
+                { title: <a onClick={() => backTo(0)}>{translate("reports.drill_all")}</a> },
+                ...drill.map((step, i) => ({ title: i === drill.length - 1 ? step.title : <a onClick={() => backTo(i + 1)}>{step.title}</a> })),
+              ]}
+            />
+          ) : (
+            <span />
+          )}
+          {dimensions.length > 1 && drill.length === 0 && (
+            <Space>
+              <span>{translate("reports.view_by")}</span>
+              <Segmented
+                value={dimension.name}
+                onChange={(value) => chooseDimension(String(value))}
+                options={dimensions.map((d) => ({ value: d.name, label: translate(d.label) }))}
+                data-testid="report-dimension"
+              />
+            </Space>
+          )}
+        </Space>
+      )}
       {failed || (
         <>
           <div style={{ marginBottom: 16 }} data-testid="report-chart-area" ref={chartArea}>
@@ -250,12 +342,26 @@ export default function ReportPage({ report, entry }: ReportPageProps) {
             )}
           </div>
           <Table<ReportRow>
-            rowKey={(row) => String(row[dimension.name])}
+            rowKey={(row) => `${dimension.name}:${String(row[dimension.name])}`}
             columns={columns}
             dataSource={rows}
             loading={query.isFetching}
             size={narrow ? "small" : "middle"}
-            pagination={false}
+            pagination={
+              report.pageSize
+                ? {
+                    current: page,
+                    pageSize,
+                    total: answer?.total ?? 0,
+                    showSizeChanger: true,
+                    pageSizeOptions: [20, 50, 100],
+                    onChange: (next, size) => {
+                      setPage(size === pageSize ? next : 1);
+                      setPageSize(size);
+                    },
+                  }
+                : false
+            }
             scroll={{ x: "max-content" }}
             locale={{ emptyText: translate("reports.empty") }}
             data-testid="report-table"
@@ -268,7 +374,7 @@ export default function ReportPage({ report, entry }: ReportPageProps) {
                     </Table.Summary.Cell>
                     {report.measures.map((m, i) => (
                       <Table.Summary.Cell key={m.name} index={i + 1} align="right">
-                        <strong>{String(sums[m.name])}</strong>
+                        <strong>{measureText(m, sums[m.name])}</strong>
                       </Table.Summary.Cell>
                     ))}
                     {pie && (

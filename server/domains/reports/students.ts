@@ -9,7 +9,8 @@ import type { DbOrTx } from "../../db/client";
 import { classes, grades, students } from "../../db/schema";
 import type { ReportSource, ReportSources } from "../../engine/reports";
 
-function columnOf(columns: Record<string, AnyPgColumn>, report: string) {
+/** The columns a report's conditions read, by name. */
+export function columnOf(columns: Record<string, AnyPgColumn>, report: string) {
   return (name: string): AnyPgColumn => {
     const column = columns[name];
     if (!column) throw new Error(`report ${report} reads no column ${name}`);
@@ -18,21 +19,21 @@ function columnOf(columns: Record<string, AnyPgColumn>, report: string) {
 }
 
 /** Students by gender: one row per gender that has students (the engine adds the others with zeros). */
+const studentColumns = columnOf(
+  { sysid: students.sysid, sch_id: students.sch_id, grade_id: students.grade_id, class_id: students.class_id, status: students.status, created_at: students.created_at },
+  sexReport.name,
+);
 const bySex: ReportSource = {
-  column: columnOf(
-    { sysid: students.sysid, sch_id: students.sch_id, grade_id: students.grade_id, class_id: students.class_id, status: students.status, created_at: students.created_at },
-    sexReport.name,
-  ),
-  rows: (db: DbOrTx, where) => db.select({ sex: students.sex, students: count() }).from(students).where(where).groupBy(students.sex),
+  rows: (db: DbOrTx, { where }) => db.select({ sex: students.sex, students: count() }).from(students).where(where(studentColumns)).groupBy(students.sex),
 };
 
 const MALE = "1";
 const FEMALE = "2";
 
 /** Students by class: every class of the school (an empty one with zeros), titled "grade / class", in the grades' order. */
+const classColumns = columnOf({ sysid: classes.sysid, sch_id: classes.sch_id, grade_id: classes.grade_id }, classReport.name);
 const byClass: ReportSource = {
-  column: columnOf({ sysid: classes.sysid, sch_id: classes.sch_id, grade_id: classes.grade_id }, classReport.name),
-  async rows(db, where) {
+  async rows(db, { where }) {
     const rows = await db
       .select({
         class_id: classes.id,
@@ -45,7 +46,7 @@ const byClass: ReportSource = {
       .from(classes)
       .innerJoin(grades, eq(grades.id, classes.grade_id))
       .leftJoin(students, eq(students.class_id, classes.id))
-      .where(where)
+      .where(where(classColumns))
       .groupBy(classes.id, grades.id)
       .orderBy(asc(grades.sort), asc(grades.id), asc(classes.id));
     return rows.map(({ grade, title, ...figures }) => ({ ...figures, class_title: `${grade} / ${title}` }));

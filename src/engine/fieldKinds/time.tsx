@@ -6,6 +6,7 @@
  */
 import { DatePicker } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
+import { useTranslation } from "react-i18next";
 import type { FieldDecl } from "../../../common/catalogue";
 import { TermEnd } from "../../lib/ExpiredTag";
 import { NO_BREAK, type ControlProps, type UiFieldKind, type ValueProps } from "./kind";
@@ -13,10 +14,22 @@ import { NO_BREAK, type ControlProps, type UiFieldKind, type ValueProps } from "
 export const DATE_FORMAT = "YYYY-MM-DD";
 const DATETIME_FORMAT = "YYYY-MM-DD HH:mm:ss";
 
+/** Ranges a person asks for most: today, the last seven days, this month. */
+function dayRangePresets(t: (key: string) => string): { label: string; value: [Dayjs, Dayjs] }[] {
+  const today = dayjs();
+  return [
+    { label: t("crud.range.today"), value: [today.startOf("day"), today.startOf("day")] },
+    { label: t("crud.range.week"), value: [today.subtract(6, "day").startOf("day"), today.startOf("day")] },
+    { label: t("crud.range.month"), value: [today.startOf("month"), today.startOf("day")] },
+  ];
+}
+
 function DayRange({ block, value, onChange, id }: ControlProps) {
+  const { t } = useTranslation();
   return (
     <DatePicker.RangePicker
       id={id}
+      presets={dayRangePresets(t)}
       value={value as [Dayjs | null, Dayjs | null] | undefined}
       onChange={(v) => onChange?.(v)}
       format={DATE_FORMAT}

@@ -1,0 +1,164 @@
+/**
+ * The figures of the fee statistics pages (catalogue/statistics.ts). The money comes from one ledger, the view
+ * `fee_ledger` (payments in at their payment time, refunds done out at their success time), so the same figure is
+ * equal on every page and to what payrecord and refundrecord list; the bills from `bills` (issued in the period).
+ * Each is one grouped query by the dimension chosen, under the tenant's and the filters' conditions; the rows are
+ * then titled in one query of the dimension's records, in their order (grades by their order, classes within
+ * theirs, students by class and number), or by day or month.
+ */
+import { and, asc, count, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import type { FieldDecl, ReportDecl } from "../../../common/catalogue";
+import { refTitleKey } from "../../../common/fieldRules";
+import { activityReport, classesReport, classStudentsReport, gradeReport, OWING, payReport, payServiceReport, PERIOD, schoolReport, studentReport } from "../../../catalogue/statistics";
+import { BUSINESS_TIME_ZONE } from "../../../common/term";
+import type { DbOrTx } from "../../db/client";
+import { activities, bills, classes, feeLedger, grades, providers, schools, students } from "../../db/schema";
+import type { ReportQuery, ReportRow, ReportSource, ReportSources } from "../../engine/reports";
+import { columnOf } from "./students";
+
+/** A timestamp's business day (China) or month, as text; the zone is written into the text so that the grouped and selected expressions are one. */
+const inZone = (column: AnyPgColumn) => sql`${column} AT TIME ZONE ${sql.raw(`'${BUSINESS_TIME_ZONE}'`)}`;
+const dayOf = (column: AnyPgColumn) => sql<string>`to_char(${inZone(column)}, 'YYYY-MM-DD')`;
+const monthOf = (column: AnyPgColumn) => sql<string>`to_char(${inZone(column)}, 'YYYY-MM')`;
+
+const ledgerColumns = columnOf(
+  {
+    sysid: feeLedger.sysid,
+    sch_id: feeLedger.sch_id,
+    grade_id: feeLedger.grade_id,
+    class_id: feeLedger.class_id,
+    student_id: feeLedger.student_id,
+    activity_id: feeLedger.activity_id,
+    [PERIOD]: feeLedger.at,
+  } as unknown as Record<string, AnyPgColumn>,
+  "fee_ledger",
+);
+
+const billColumns = columnOf(
+  {
+    sysid: bills.sysid,
+    sch_id: bills.sch_id,
+    grade_id: classes.grade_id,
+    class_id: bills.class_id,
+    student_id: bills.student_id,
+    activity_id: bills.activity_id,
+    [PERIOD]: bills.created_at,
+  },
+  "bills",
+);
+
+/** The grouping key of a dimension over a table's columns: a reference's id, a day or a month of the period. */
+function keyOf(dimension: FieldDecl, column: (name: string) => AnyPgColumn): SQL {
+  if (dimension.name === "day") return dayOf(column(PERIOD));
+  if (dimension.name === "month") return monthOf(column(PERIOD));
+  return sql`${column(dimension.name)}`;
+}
+
+const num = (value: unknown) => Number(value ?? 0) || 0;
+
+/** The money by the dimension's key, in fen. */
+async function moneyBy(db: DbOrTx, query: ReportQuery): Promise<Map<string, ReportRow>> {
+  const key = keyOf(query.dimension, ledgerColumns);
+  const rows = await db
+    .select({
+      key: sql<string>`${key}::text`,
+      orders: sql<number>`coalesce(sum(${feeLedger.orders}), 0)`.mapWith(Number),
+      paid_amount: sql<number>`coalesce(sum(${feeLedger.paid}), 0)`.mapWith(Number),
+      refund_amount: sql<number>`coalesce(sum(${feeLedger.refunded}), 0)`.mapWith(Number),
+    })
+    .from(feeLedger)
+    .where(query.where(ledgerColumns))
+    .groupBy(key);
+  return new Map(rows.map((r) => [r.key, { orders: r.orders, paid_amount: r.paid_amount, refund_amount: r.refund_amount, net_amount: r.paid_amount - r.refund_amount }]));
+}
+
+/** bills that count: neither waived nor closed */
+const countedBill = sql`${bills.status} not in ('waived', 'closed')`;
+/** bills paid at some time (a refund since does not unpay it) */
+const paidBill = sql`${bills.status} in ('paid', 'part_refunded', 'refunded')`;
+
+/** The bills by the dimension's key, as they stand whatever the period. */
+async function billsBy(db: DbOrTx, query: ReportQuery): Promise<Map<string, ReportRow>> {
+  const key = keyOf(query.dimension, billColumns);
+  const rows = await db
+    .select({
+      key: sql<string>`${key}::text`,
+      bills: count(),
+      paid_bills: sql<number>`count(*) filter (where ${paidBill})`.mapWith(Number),
+      unpaid_amount: sql<number>`coalesce(sum(${bills.amount}) filter (where ${bills.status} = 'unpaid'), 0)`.mapWith(Number),
+    })
+    .from(bills)
+    .innerJoin(classes, eq(classes.id, bills.class_id))
+    .where(and(countedBill, query.where(billColumns, [PERIOD])))
+    .groupBy(key);
+  return new Map(rows.map((r) => [r.key, { bills: r.bills, paid_bills: r.paid_bills, unpaid_amount: r.unpaid_amount }]));
+}
+
+type Titled = { id: number; title: string };
+
+/** The titles of the records the rows name, in the order the rows are shown. */
+async function titled(db: DbOrTx, dimension: string, ids: number[]): Promise<Titled[]> {
+  if (ids.length === 0) return [];
+  switch (dimension) {
+    case "sysid":
+      return db.select({ id: providers.id, title: providers.title }).from(providers).where(inArray(providers.id, ids)).orderBy(asc(providers.id));
+    case "sch_id":
+      return db.select({ id: schools.id, title: schools.title }).from(schools).where(inArray(schools.id, ids)).orderBy(asc(schools.id));
+    case "activity_id":
+      return db.select({ id: activities.id, title: activities.title }).from(activities).where(inArray(activities.id, ids)).orderBy(asc(activities.id));
+    case "grade_id":
+      return db.select({ id: grades.id, title: grades.title }).from(grades).where(inArray(grades.id, ids)).orderBy(asc(grades.sort), asc(grades.id));
+    case "class_id":
+      return db
+        .select({ id: classes.id, title: sql<string>`${grades.title} || ' / ' || ${classes.title}` })
+        .from(classes)
+        .innerJoin(grades, eq(grades.id, classes.grade_id))
+        .where(inArray(classes.id, ids))
+        .orderBy(asc(grades.sort), asc(grades.id), asc(classes.id));
+    case "student_id":
+      return db
+        .select({ id: students.id, title: sql<string>`${students.name} || ' (' || ${students.student_no} || ')'` })
+        .from(students)
+        .where(inArray(students.id, ids))
+        .orderBy(asc(students.class_id), asc(students.student_no), asc(students.id));
+    default:
+      throw new Error(`no titles for the dimension ${dimension}`);
+  }
+}
+
+const ZERO_MONEY: ReportRow = { orders: 0, paid_amount: 0, refund_amount: 0, net_amount: 0 };
+const ZERO_BILLS: ReportRow = { bills: 0, paid_bills: 0, unpaid_amount: 0 };
+
+/** The rows of the keys either query found, titled and ordered; a time bucket's rows by time. */
+async function mergedRows(db: DbOrTx, dimension: FieldDecl, parts: Map<string, ReportRow>[], zero: ReportRow): Promise<ReportRow[]> {
+  const keys = [...new Set(parts.flatMap((part) => [...part.keys()]))].filter((key) => key !== "null");
+  const figures = (key: string) => Object.assign({}, zero, ...parts.map((part) => part.get(key) ?? {})) as ReportRow;
+  if (dimension.type !== "ref") return keys.sort().map((key) => ({ [dimension.name]: key, ...figures(key) }));
+  const records = await titled(db, dimension.name, keys.map(Number));
+  return records.map((record) => ({ [dimension.name]: record.id, [refTitleKey(dimension.name)]: record.title, ...figures(String(record.id)) }));
+}
+
+/** The money alone (the pay counts). */
+const moneySource: ReportSource = {
+  async rows(db, query) {
+    return mergedRows(db, query.dimension, [await moneyBy(db, query)], ZERO_MONEY);
+  },
+};
+
+/** The money and the bills (the collection pages); `owing` keeps the rows with a bill still to pay. */
+const collectionSource: ReportSource = {
+  ownFilters: [OWING],
+  async rows(db, query) {
+    const [money, billed] = await Promise.all([moneyBy(db, query), billsBy(db, query)]);
+    const rows = await mergedRows(db, query.dimension, [money, billed], { ...ZERO_MONEY, ...ZERO_BILLS });
+    return query.payload[OWING] === "Y" ? rows.filter((row) => num(row.unpaid_amount) > 0) : rows;
+  },
+};
+
+const reportsOfSource = (source: ReportSource, reports: readonly ReportDecl[]): ReportSources => Object.fromEntries(reports.map((r) => [r.name, source]));
+
+export const collectionReportSources: ReportSources = {
+  ...reportsOfSource(moneySource, [payServiceReport, payReport]),
+  ...reportsOfSource(collectionSource, [schoolReport, activityReport, gradeReport, classesReport, classStudentsReport, studentReport]),
+};
