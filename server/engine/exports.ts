@@ -163,9 +163,24 @@ class ChunkSink extends Writable {
   }
 
   /** resolves once what was written so far has been taken in (no store under way) */
-  settled(): Promise<void> {
+  private settled(): Promise<void> {
     if (!this.writableNeedDrain) return Promise.resolve();
     return new Promise((resolve) => this.once("drain", resolve));
+  }
+
+  /**
+   * Lets the zip catch up with the rows written. Its compression runs on the thread pool and reports back between
+   * turns of the event loop, which queries of the embedded database, answered on the main thread, need not give
+   * it: without turns of its own the whole sheet would wait in memory for the end. Waits until two turns in a row
+   * bring no bytes, then until they are stored.
+   */
+  async caughtUp(): Promise<void> {
+    for (let idleTurns = 0; idleTurns < 2; ) {
+      const before = this.size;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      idleTurns = this.size === before ? idleTurns + 1 : 0;
+    }
+    await this.settled();
   }
 }
 
@@ -199,7 +214,7 @@ async function writeWorkbook(db: Db, downloadId: number, write: (out: SheetOutpu
       row.commit();
     },
     async progress(percent) {
-      await sink.settled();
+      await sink.caughtUp();
       await reportProgress(percent);
     },
   };
