@@ -62,7 +62,8 @@ const COLLECTION_CHART = ["paid_amount", "unpaid_amount"];
 export const payServiceReport: ReportDecl = {
   name: "payservicestatis",
   exportOperation: "payservicestatisexport",
-  scope: "provider",
+  // a provider's staff reads the money of its own schools only
+  scope: "school",
   title: "reports.title.payservicestatis",
   roles: PROVIDER_READERS,
   filters: [periodFilter],

@@ -172,6 +172,52 @@ describeInBrowser("report pages and the dashboard", (suite) => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
+  test("the provider drills its schools down to a class's students owing, each level adding up to the row it opened; a school's class opens its own page", async () => {
+    const { page } = suite;
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await login(page, suite.url, "svc");
+    await dismissExpiryReminder(page);
+    await page.goto(`${suite.url}/datacount/schoolcountv2`);
+    const table = page.getByTestId("report-table");
+    const header = async () => (await table.locator(".ant-table-thead th").allInnerTexts()).map((h) => h.trim());
+    await expect.poll(header).toEqual([
+      en("reports.dimension.school"),
+      ...["orders", "paid_amount", "refund_amount", "net_amount", "bills", "paid_bills", "collection_rate", "unpaid_amount"].map((m) => en(`reports.measure.${m}`)),
+    ]);
+    await tableRows(page).first().waitFor();
+    const cells = async (row: Locator) => (await row.locator("td").allInnerTexts()).map((c) => c.trim());
+    const total = () => cells(page.getByTestId("report-total"));
+
+    // a level down at a time: its rows add up to the row opened
+    for (const level of ["grade", "class", "student"]) {
+      const opened = tableRows(page).filter({ has: page.getByTestId("report-drill") }).first();
+      const [title, ...figures] = await cells(opened);
+      await opened.getByTestId("report-drill").click();
+      await expect.poll(async () => (await header())[0]).toBe(en(`reports.dimension.${level}`));
+      await expect.poll(async () => (await total()).slice(1)).toEqual(figures);
+      expect(await page.getByTestId("report-drill-path").innerText()).toContain(title!);
+    }
+    // the students owing: every one owes
+    await page.getByTestId("report-filters").getByLabel(en("reports.filter.owing")).click();
+    await page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option").filter({ hasText: en("common.yes") }).first().click();
+    await page.getByTestId("report-search").click();
+    await expect.poll(async () => (await Promise.all((await tableRows(page).all()).map(cells))).every((row) => row.at(-1) !== "¥0.00")).toBe(true);
+    // back to every school
+    await page.getByTestId("report-drill-path").getByText(en("reports.drill_all")).click();
+    await expect.poll(async () => (await header())[0]).toBe(en("reports.dimension.school"));
+
+    // the school's classes: a class opens the page of its students, which adds up to it
+    await login(page, suite.url, "school");
+    await page.goto(`${suite.url}/datacount/classescountv2`);
+    await tableRows(page).first().waitFor();
+    const klass = tableRows(page).first();
+    const [, ...classFigures] = await cells(klass);
+    await klass.getByTestId("report-drill").click();
+    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/datacount\/classescount_infov2\/\d+$/);
+    await expect.poll(async () => (await header())[0]).toBe(en("reports.dimension.student"));
+    await expect.poll(async () => (await total()).slice(1)).toEqual(classFigures);
+  });
+
   test("in Chinese, the report speaks Chinese", async () => {
     const context = await suite.newContext("zh-CN");
     const page = await context.newPage();
