@@ -14,7 +14,7 @@ import type { DbOrTx } from "../db/client";
 import { errorConstraint, FOREIGN_KEY_VIOLATION, hasErrorCode, UNIQUE_VIOLATION } from "../db/errors";
 import { catalogueTables } from "../db/schema";
 import { stateTotalsSelection, stateTotalsTable } from "../db/stateTotals";
-import { addDays, businessDay, businessDayStart, isCalendarDay } from "../../common/term";
+import { addDays, businessDayStart, isCalendarDay } from "../../common/term";
 import { labelText } from "../lib/i18n";
 import { ApiFailure, notFound } from "../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../protocol/registry";

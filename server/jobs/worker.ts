@@ -11,7 +11,7 @@ import os from "node:os";
 import { and, asc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client";
 import { jobs } from "../db/schema";
-import { jobKinds as defaultJobKinds, type JobKind, type JobKinds, type JobLog, type JobServices } from "./registry";
+import { jobKinds as defaultJobKinds, type JobKinds, type JobLog, type JobServices } from "./registry";
 
 export type JobRow = typeof jobs.$inferSelect;
 export type JobStatus = "queued" | "running" | "done" | "failed";

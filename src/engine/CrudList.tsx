@@ -26,7 +26,6 @@ import type { ListSummary, ListTabs } from "../../common/listAnswer";
 import { hasAnyRole } from "../../common/roleKeys";
 import type { BuiltPage } from "./builtPages";
 import { DEFAULT_API_PATH, filterPayload, scope as tenantScope, sortPayload } from "../../providers/dataProvider";
-import { weapi } from "../../providers/weapi";
 import { entityByName } from "../../resources.config";
 import { cellStyle, displayValue, FilterControl, filterValueProps, type Translate } from "./fields";
 import { clearNarrowed } from "./RecordFields";

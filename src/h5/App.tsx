@@ -5,7 +5,7 @@
  * the steps are entries of the browser's history, and what they hold is kept in sessionStorage (session.ts).
  */
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { h5call, H5Failure, NetworkFailure, type Bill, type EntryInfo, type JsapiPayParams, type Lookup, type PayResult, type PayStatus, type Receipt } from "./api";
+import { h5call, H5Failure, type Bill, type EntryInfo, type JsapiPayParams, type Lookup, type PayResult, type PayStatus, type Receipt } from "./api";
 import { H5_LANGUAGES, I18nContext, initialH5Language, rememberH5Language, translator, useI18n, type H5Language, type I18nValue } from "./i18n";
 import { AfterPayActions, answerErrors, answersPayload, earlierAnswers, formsOf, QuestionsSection, questionDomId } from "./Questions";
 import { clearState, fromFen, loadState, saveState, toFen, type PayerState, type Step } from "./session";

@@ -12,7 +12,6 @@ import { menus } from "../../resources.config";
 import { declaredPageRoutes } from "../../src/engine";
 import { customPages } from "../../src/domains";
 import { renderCrud } from "../helpers/renderCrud";
-import { catchDownloads } from "../helpers/downloads";
 import { en } from "../helpers/locales";
 import { clearCookies, fakeWeapi, setCookies } from "../helpers/weapiFetch";
 
@@ -165,7 +164,6 @@ describe("list export", () => {
 describe("fixed list filters", () => {
   it("sends the page's filters with every list and export call and shows no input for them", async () => {
     const server = listServer();
-    catchDownloads();
     renderCrud("/testsvc/servicevouchers");
     await screen.findByText("ABCD-EFGH-JKMN-PQRS-TVWX");
     // the list has settled: a second read, if the page made one, would have been sent by now

@@ -18,7 +18,7 @@ import { activities, activityItems, bills, feeOrderEvents, feeOrderLines, feeOrd
 import { enqueueJob } from "../../jobs/worker";
 import type { JobContext } from "../../jobs/registry";
 import { closeUnpaidOrder } from "../../jobs/closeExpiredOrders";
-import { registerPaymentKind, type PaymentKind, type PaymentOrder } from "../../payments/kinds";
+import { registerPaymentKind, type PaymentKind } from "../../payments/kinds";
 import { createPaymentOrder, type ChannelPayee, type CreatedPaymentOrder, type NewOrder, type OrderContext } from "../../payments/orders";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import { collectionSettings, schoolChannel } from "../fees";

@@ -7,7 +7,7 @@
  */
 import { randomBytes, randomInt } from "node:crypto";
 import { and, eq, gte, isNull, or, type SQL } from "drizzle-orm";
-import { businessDay, isCalendarDay } from "../../../common/term";
+import { businessDay } from "../../../common/term";
 import { writeAudit } from "../../auth/audit";
 import { loadProvider, loadSchool } from "../../auth/authority";
 import { parseTenantId, resolveScope, schoolOfWrite } from "../../auth/scope";
