@@ -17,6 +17,16 @@ const active = (page: Page) => page.getByTestId("page-active");
 /** the worker looks for due jobs every five seconds: a refund is done within a few polls */
 const WORKER_POLLS = { timeout: 30_000, interval: 500 };
 
+/** What the pay count by school (paycountv2) shows refunded to the school's payers, in fen. */
+async function schoolRefunded(page: Page): Promise<number> {
+  await page.goto(`${new URL(page.url()).origin}/datacount/paycountv2`);
+  const row = active(page).getByTestId("report-table").locator("tbody tr.ant-table-row").filter({ hasText: SCHOOL });
+  await row.waitFor();
+  const header = (await active(page).getByTestId("report-table").locator(".ant-table-thead th").allInnerTexts()).map((h) => h.trim());
+  const cell = (await row.locator("td").allInnerTexts())[header.indexOf(en.reports.measure.refund_amount)]!;
+  return Math.round(Number(cell.replace(/[¥,\s]/g, "")) * 100);
+}
+
 describeInBrowser("refunds", (suite) => {
   /** paid orders of the school no refund touched, first by id */
   const untouched = async (count: number) => {
@@ -51,6 +61,7 @@ describeInBrowser("refunds", (suite) => {
     const part = fenToYuan(Math.floor(order.amount / 4));
     await login(page, suite.url, "svc");
     await dismissExpiryReminder(page);
+    const refundedBefore = await schoolRefunded(page);
     await page.goto(`${suite.url}/order/orderinfov2/${order.id}`);
     await refund(page, active(page), part, "Books returned", fenToYuan(order.amount));
     await page.getByText(en.refunds.accepted.replace("{{refund_no}}", `${order.pay_no}R01`).replace("{{amount}}", part)).waitFor();
@@ -68,6 +79,8 @@ describeInBrowser("refunds", (suite) => {
     await expect.poll(() => refunds.textContent()).toContain(en.refunds.status.success);
     expect(await refunds.textContent()).toContain(part);
     expect(await refunds.textContent()).toContain("支付用户零钱");
+    // the school's pay count has it among its refunds
+    expect(await schoolRefunded(page)).toBe(refundedBefore + Math.floor(order.amount / 4));
 
     // its voucher is followed by the refund's receipt
     await page.goto(`${suite.url}/order/orderprintsv2/${order.id}`);
