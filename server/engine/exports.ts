@@ -22,7 +22,6 @@ import { JobKinds, type JobContext, type JobKindOptions, type JobLog } from "../
 import { enqueueJob } from "../jobs/worker";
 import { notFound } from "../protocol/envelope";
 import type { AppServices, OperationContext, OperationRegistry } from "../protocol/registry";
-import type { OperationEffect } from "../../common/catalogue";
 import { DEFAULT_OPERATION_PATH } from "./declared";
 
 export const EXPORT_FILE_JOB = "exports.file";
@@ -89,13 +88,12 @@ const exporters = new Map<string, ExportOperation>();
 /** Registers an export operation: it checks the call, records the download, enqueues its job and answers its id. */
 export function registerExportOperation(registry: OperationRegistry, operation: ExportOperation): void {
   exporters.set(operation.method, operation);
-  const effect: OperationEffect = "read";
   registry.add({
     path: operation.path ?? DEFAULT_OPERATION_PATH,
     method: operation.method,
     needsToken: true,
     roles: operation.roles,
-    effect,
+    effect: "read",
     schema: operation.schema,
     async handler(ctx) {
       const auth = ctx.auth;

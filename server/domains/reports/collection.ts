@@ -51,6 +51,9 @@ const billColumns = columnOf(
   "bills",
 );
 
+const num = (value: unknown) => Number(value ?? 0) || 0;
+const isBlank = (value: unknown) => value === undefined || value === null || value === "";
+
 const TIME_BUCKETS = new Set(["day", "month"]);
 
 /** The grouping key of a dimension over a table's columns: a reference's id, or the day number of the period. */
@@ -69,9 +72,6 @@ function byDimensionKey(dimension: FieldDecl, rows: { key: string; figures: Repo
   }
   return out;
 }
-
-const num = (value: unknown) => Number(value ?? 0) || 0;
-const isBlank = (value: unknown) => value === undefined || value === null || value === "";
 
 /** The money by the dimension's key, in fen. */
 async function moneyBy(db: DbOrTx, query: ReportQuery): Promise<Map<string, ReportRow>> {
