@@ -360,6 +360,31 @@ export const feeLedger = pgView("fee_ledger", {
   refunded: bigint("refunded", { mode: "number" }).notNull(),
 }).existing();
 
+/**
+ * The ledger's money added up per business day, class and activity (activity 0: none): what the statistics pages
+ * read for every dimension above the student, a few rows per class and day however many payments. Kept in the
+ * transaction that writes a payment or finishes a refund (server/domains/reports/feeDaily.ts), rebuilt from the
+ * ledger by the seeds and migration 0031, so it always equals `fee_ledger` summed. Money in fen.
+ */
+export const feeDaily = pgTable(
+  "fee_daily",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    sysid: integer("sysid").notNull(),
+    sch_id: integer("sch_id").notNull(),
+    class_id: integer("class_id").notNull(),
+    activity_id: integer("activity_id").notNull().default(0),
+    orders: integer("orders").notNull().default(0),
+    paid: bigint("paid", { mode: "number" }).notNull().default(0),
+    refunded: bigint("refunded", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.class_id, t.activity_id, t.day] }),
+    index("fee_daily_sysid_day_idx").on(t.sysid, t.day),
+    index("fee_daily_sch_id_day_idx").on(t.sch_id, t.day),
+  ],
+);
+
 /** A file's bytes, as node-postgres (Buffer) and PGlite (Uint8Array) give them. */
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
 

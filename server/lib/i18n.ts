@@ -31,11 +31,14 @@ function fixedTranslator(language: Language): Translate {
   // the bound only keeps a mistake from growing it)
   const plain = new Map<string, string>();
   return (key, params) => {
-    if (params) return t(key, params) as string;
-    let text = plain.get(key);
+    // a catalogue label asked with its fallback (labelText: every cell of an export) is as fixed as a plain one
+    const fallbackOnly = params !== undefined && Object.keys(params).length === 1 && params.defaultValue !== undefined;
+    if (params && !fallbackOnly) return t(key, params) as string;
+    const cacheKey = fallbackOnly ? `${key}\u0000${String(params.defaultValue)}` : key;
+    let text = plain.get(cacheKey);
     if (text === undefined) {
-      text = t(key, {}) as string;
-      if (plain.size < MAX_CACHED_MESSAGES) plain.set(key, text);
+      text = t(key, params ?? {}) as string;
+      if (plain.size < MAX_CACHED_MESSAGES) plain.set(cacheKey, text);
     }
     return text;
   };

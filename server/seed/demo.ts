@@ -16,6 +16,7 @@ import { seedFees } from "./fees";
 import { seedDemoFeeOrders } from "./feeOrders";
 import { seedDemoReconciliation } from "./reconciliation";
 import { seedDemoRefunds } from "./refunds";
+import { rebuildFeeDaily } from "../domains/collection/feeDaily";
 import { seedSchoolWorld, type WorldSchool } from "./schoolWorld";
 
 export const DEMO_PASSWORD = "demo1234";
@@ -187,6 +188,8 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     await seedDemoRefunds(tx, world.map((s) => s.id), options.now);
     // the sandbox channels' last days reconciled, one with a payment whose notification was lost
     await seedDemoReconciliation(tx, sunriseNo1, options.now);
+    // the seeds wrote payments and refunds directly: the statistics' daily figures are made from them
+    await rebuildFeeDaily(tx);
   });
 }
 

@@ -9,6 +9,7 @@ import { queryRows, type Db, type DbOrTx } from "../db/client";
 import { providers, schools } from "../db/schema";
 import { addDays, businessDay } from "../../common/term";
 import { seedScaleFeeOrders } from "./feeOrders";
+import { rebuildFeeDaily } from "../domains/collection/feeDaily";
 import { ADULT_GIVEN, CHILD_GIVEN, idCard, MOBILE_PREFIXES, seededRandom, SURNAMES } from "./people";
 import { schoolYearStart, STAGE_GRADES } from "./schoolWorld";
 
@@ -175,5 +176,6 @@ export async function seedScale(db: Db, options: { scale: number; now: Date; pro
   await db.execute(sql`VACUUM (ANALYZE) schools, grades, classes, students`);
   // a paid fee order for every student (server/seed/feeOrders.ts)
   await seedScaleFeeOrders(db, sysid, schoolIds, options.now);
+  await rebuildFeeDaily(db);
   return { sysid, schoolIds, students: written };
 }

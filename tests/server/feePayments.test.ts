@@ -14,7 +14,7 @@ import { auditLog, feeOrderEvents, jobs, paymentChannels, providers, schoolChann
 import { describeOnDatabases } from "../helpers/db";
 import { platformServiceProvider, type FakeJsapiPayParams, type FakeWechatPay, type SignedNotification } from "../helpers/fakeWechatPay";
 import { FakeWechatOAuth, openidOf } from "../helpers/fakeWechatOAuth";
-import { billOf, confirmSandbox, feeOrderOf, findStudent, h5, itemsOf, payBills, payerWorld, paymentOrderOf, unpaidStudents, type PayerStudent, type PayerWorld, type Row } from "./payerSupport";
+import { billOf, confirmSandbox, dailyFiguresAndLedger, feeOrderOf, findStudent, h5, itemsOf, payBills, payerWorld, paymentOrderOf, unpaidStudents, type PayerStudent, type PayerWorld, type Row } from "./payerSupport";
 import { createTestApp, type TestApp } from "./support";
 
 const EN = { "accept-language": "en" };
@@ -328,5 +328,11 @@ describeOnDatabases("fee payments through WeChat Pay in service-provider mode", 
     const byQr = itemsOf(await h5(t, "h5pay", { ticket: await findStudent(t, world, another), bill_ids: [another.billId], wx_token: randomBytes(32).toString("base64url") }));
     expect(byQr.trade_type).toBe("NATIVE");
     expect((byQr.payparam as { code_url: string }).code_url).toBe(fake.orders.get(String(byQr.pay_no))?.codeUrl);
+  });
+
+  it("keeps the statistics' daily figures equal to the ledger of the payments and refunds made here", async () => {
+    const { daily, ledger } = await dailyFiguresAndLedger(t);
+    expect(ledger.length).toBeGreaterThan(0);
+    expect(daily).toEqual(ledger);
   });
 });

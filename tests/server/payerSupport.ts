@@ -1,6 +1,7 @@
 /** What the fee payment tests share: a school's payer QR code, its students with unpaid bills and the payer's calls. */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { expect } from "vitest";
+import { queryRows } from "../../server/db/client";
 import { activities, bills, classes, feeOrders, paymentOrders, schools, students } from "../../server/db/schema";
 import type { Envelope } from "../../server/protocol/envelope";
 import type { TestApp } from "./support";
@@ -123,4 +124,18 @@ export async function paymentOrderOf(t: TestApp, payNo: string) {
 export async function billOf(t: TestApp, billId: number) {
   const [bill] = await t.db.select().from(bills).where(eq(bills.id, billId));
   return bill;
+}
+
+/**
+ * The statistics' daily figures (`fee_daily`) against the ledger they add up (`fee_ledger`), per business day, class
+ * and activity: both as rows "day class activity orders paid refunded", sorted.
+ */
+export async function dailyFiguresAndLedger(t: TestApp): Promise<{ daily: string[]; ledger: string[] }> {
+  const rowsOf = async (query: SQL) =>
+    (await queryRows(t.db, query)).map((r) => `${String(r.day)} ${String(r.class_id)} ${String(r.activity_id)} ${String(r.orders)} ${String(r.paid)} ${String(r.refunded)}`).sort();
+  const daily = await rowsOf(sql`SELECT day::text AS day, class_id, activity_id, orders, paid, refunded FROM fee_daily WHERE orders <> 0 OR paid <> 0 OR refunded <> 0`);
+  const ledger = await rowsOf(
+    sql`SELECT (at AT TIME ZONE 'Asia/Shanghai')::date::text AS day, class_id, coalesce(activity_id, 0) AS activity_id, sum(orders) AS orders, sum(paid) AS paid, sum(refunded) AS refunded FROM fee_ledger GROUP BY 1, 2, 3`,
+  );
+  return { daily, ledger };
 }

@@ -16,7 +16,7 @@ import type { Voucher } from "../../common/voucher";
 import { describeOnDatabases } from "../helpers/db";
 import { pdfPageTexts } from "../helpers/pdfText";
 import { platformServiceProvider, type FakeWechatPay, type SignedNotification } from "../helpers/fakeWechatPay";
-import { billOf, confirmSandbox, feeOrderOf, findStudent, payBills, payerWorld, unpaidStudents, type PayerWorld, type Row } from "./payerSupport";
+import { billOf, confirmSandbox, dailyFiguresAndLedger, feeOrderOf, findStudent, payBills, payerWorld, unpaidStudents, type PayerWorld, type Row } from "./payerSupport";
 import { createTestApp, type TestApp } from "./support";
 
 const EN = { "accept-language": "en" };
@@ -364,5 +364,11 @@ describeOnDatabases("refunds through WeChat Pay in service-provider mode", (kind
     fake.finishRefund(third.refund_no!, "SUCCESS");
     expect((await deliver(fake.refundNotification(third.refund_no!, { refundFen: 99 }))).statusCode).toBe(400);
     expect((await refundsOf(t, order.id))[2].status).toBe("processing");
+  });
+
+  it("keeps the statistics' daily figures equal to the ledger of the payments and refunds made here", async () => {
+    const { daily, ledger } = await dailyFiguresAndLedger(t);
+    expect(ledger.length).toBeGreaterThan(0);
+    expect(daily).toEqual(ledger);
   });
 });

@@ -19,6 +19,7 @@ import { enqueueJob } from "../../jobs/worker";
 import type { JobContext } from "../../jobs/registry";
 import { closeUnpaidOrder } from "../../jobs/closeExpiredOrders";
 import { registerPaymentKind, type PaymentKind } from "../../payments/kinds";
+import { addToFeeDaily } from "./feeDaily";
 import { createPaymentOrder, type ChannelPayee, type CreatedPaymentOrder, type NewOrder, type OrderContext } from "../../payments/orders";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import { collectionSettings, schoolChannel } from "../fees";
@@ -97,6 +98,7 @@ export async function settleFeeOrder(tx: DbOrTx, payNo: string, paid: { transact
     transaction_id: paid.transactionId,
     duplicate: duplicate ? "Y" : "N",
   });
+  await addToFeeDaily(tx, { at: paid.paidAt, sysid: order.sysid, sch_id: order.sch_id, class_id: order.class_id, activity_id: order.activity_id, orders: 1, paid: order.amount });
   if (duplicate) {
     await writeAudit(tx, {
       action: "fee_duplicate_payment",

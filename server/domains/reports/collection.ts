@@ -1,18 +1,20 @@
 /**
  * The figures of the fee statistics pages (catalogue/statistics.ts). The money comes from one ledger, the view
- * `fee_ledger` (payments in at their payment time, refunds done out at their success time), so the same figure is
+ * `fee_ledger` (payments in at their payment time, refunds done out at their success time), read through its daily
+ * figures (`fee_daily`) for every dimension above the student and a period of whole days, so the same figure is
  * equal on every page and to what payrecord and refundrecord list; the bills from `bills` (issued in the period).
  * Each is one grouped query by the dimension chosen, under the tenant's and the filters' conditions; the rows are
  * then titled in one query of the dimension's records, in their order (grades by their order, classes within
  * theirs, students by class and number), or by day or month.
  */
-import { and, asc, count, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { FieldDecl, ReportDecl } from "../../../common/catalogue";
 import { refTitleKey } from "../../../common/fieldRules";
+import { isCalendarDay } from "../../../common/term";
 import { activityReport, classesReport, classStudentsReport, gradeReport, OWING, payReport, payServiceReport, PERIOD, schoolReport, studentReport } from "../../../catalogue/statistics";
 import type { DbOrTx } from "../../db/client";
-import { activities, bills, classes, feeLedger, grades, providers, schools, students } from "../../db/schema";
+import { activities, bills, classes, feeDaily, feeLedger, grades, providers, schools, students } from "../../db/schema";
 import type { ReportQuery, ReportRow, ReportSource, ReportSources } from "../../engine/reports";
 import { columnOf } from "./students";
 
@@ -73,8 +75,65 @@ function byDimensionKey(dimension: FieldDecl, rows: { key: string; figures: Repo
   return out;
 }
 
-/** The money by the dimension's key, in fen. */
+const dailyColumns = columnOf(
+  {
+    sysid: feeDaily.sysid,
+    sch_id: feeDaily.sch_id,
+    grade_id: classes.grade_id,
+    class_id: feeDaily.class_id,
+    activity_id: feeDaily.activity_id,
+  },
+  "fee_daily",
+);
+
+/** The period's bounds as business days, when they are days (an exact time is read from the ledger itself). */
+function periodDays(payload: Record<string, unknown>): { start?: string; end?: string } | undefined {
+  const bounds: { start?: string; end?: string } = {};
+  for (const [end, name] of [["start", `${PERIOD}_start`], ["end", `${PERIOD}_end`]] as const) {
+    const value = payload[name];
+    if (isBlank(value)) continue;
+    if (typeof value !== "string" || !isCalendarDay(value.trim())) return undefined;
+    bounds[end] = value.trim();
+  }
+  return bounds;
+}
+
+/**
+ * The money by the dimension's key from the daily figures: a few rows per class and day. For a dimension above
+ * the student and a period of whole days; the figures are the ledger's added up in the same transactions.
+ */
+async function moneyFromDaily(db: DbOrTx, query: ReportQuery, days: { start?: string; end?: string }): Promise<Map<string, ReportRow>> {
+  const key = TIME_BUCKETS.has(query.dimension.name) ? sql`(${feeDaily.day} - date '1970-01-01')` : sql`${dailyColumns(query.dimension.name)}`;
+  const selection = {
+    key: sql<string>`${key}::text`,
+    orders: sql<number>`coalesce(sum(${feeDaily.orders}), 0)`.mapWith(Number),
+    paid_amount: sql<number>`coalesce(sum(${feeDaily.paid}), 0)`.mapWith(Number),
+    refund_amount: sql<number>`coalesce(sum(${feeDaily.refunded}), 0)`.mapWith(Number),
+  };
+  const where = and(
+    query.where(dailyColumns, [PERIOD]),
+    days.start ? gte(feeDaily.day, days.start) : undefined,
+    days.end ? lte(feeDaily.day, days.end) : undefined,
+  );
+  // a class's grade is read only when a grade is
+  const byGrade = query.dimension.name === "grade_id" || !isBlank(query.payload.grade_id);
+  const rows = byGrade
+    ? await db.select(selection).from(feeDaily).innerJoin(classes, eq(classes.id, feeDaily.class_id)).where(where).groupBy(key)
+    : await db.select(selection).from(feeDaily).where(where).groupBy(key);
+  return moneyRows(query, rows);
+}
+
+function moneyRows(query: ReportQuery, rows: { key: string; orders: number; paid_amount: number; refund_amount: number }[]): Map<string, ReportRow> {
+  return byDimensionKey(
+    query.dimension,
+    rows.map((r) => ({ key: r.key, figures: { orders: r.orders, paid_amount: r.paid_amount, refund_amount: r.refund_amount, net_amount: r.paid_amount - r.refund_amount } })),
+  );
+}
+
+/** The money by the dimension's key, in fen: from the daily figures where they answer, else from the ledger. */
 async function moneyBy(db: DbOrTx, query: ReportQuery): Promise<Map<string, ReportRow>> {
+  const days = query.dimension.name === "student_id" ? undefined : periodDays(query.payload);
+  if (days) return moneyFromDaily(db, query, days);
   const key = keyOf(query.dimension, ledgerColumns);
   const rows = await db
     .select({
@@ -86,10 +145,7 @@ async function moneyBy(db: DbOrTx, query: ReportQuery): Promise<Map<string, Repo
     .from(feeLedger)
     .where(query.where(ledgerColumns))
     .groupBy(key);
-  return byDimensionKey(
-    query.dimension,
-    rows.map((r) => ({ key: r.key, figures: { orders: r.orders, paid_amount: r.paid_amount, refund_amount: r.refund_amount, net_amount: r.paid_amount - r.refund_amount } })),
-  );
+  return moneyRows(query, rows);
 }
 
 /** bills that count: neither waived nor closed */
