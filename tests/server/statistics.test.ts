@@ -29,6 +29,8 @@ describeOnDatabases("statistics pages", (kind) => {
     const res = await call(user, report, { ...period, ...payload });
     expect(res.return_code, `${report}: ${res.return_msg}`).toBe("SUCCESS");
     const stored = (row: Row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, MONEY.includes(k) ? yuanToFen(String(v)) : v]));
+    // the totals, also under the name a list gives them
+    expect(res.data?.summary).toEqual(res.data?.sums);
     return { items: (res.data?.items as Row[]).map(stored), total: Number(res.data?.total), sums: stored(res.data?.sums as Row) };
   }
   const sumOf = (rows: Row[], key: string) => rows.reduce((sum, row) => sum + Number(row[key]), 0);
