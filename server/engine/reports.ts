@@ -3,9 +3,9 @@
  * `name` (the figures: data.items one row per value of the dimension, data.total the row count, data.sums each
  * measure's total) and `exportOperation` (the same figures as an .xlsx file of the download centre, labels in the
  * caller's language), allowed to the declared roles. The figures come from the domain's ReportSource: one grouped
- * query (per table it reads) under the
- * tenant's conditions (taken from the checked scope) and the filters' (checked by their kinds, as a list's are).
- * The totals are answered as `data.sums` and, as a list's summary is, `data.summary`.
+ * query per table it reads, under the tenant's conditions (taken from the checked scope) and the filters' (checked
+ * by their kinds, as a list's are). The totals are answered as `data.sums` and, as a list's summary is,
+ * `data.summary`.
  */
 import { and, type SQL } from "drizzle-orm";
 import { z } from "zod";
