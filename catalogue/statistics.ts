@@ -57,147 +57,132 @@ const STUDENT_PAGE = 50;
 const DAYS_PAGE = 31;
 /** the money in and the money still owed, side by side */
 const COLLECTION_CHART = ["paid_amount", "unpaid_amount"];
+/** the money in and the money back */
+const PAY_CHART = ["paid_amount", "refund_amount"];
+
+/** What a statistics page declares of its own; the rest is the same on every page. */
+interface StatisticsPage {
+  name: string;
+  roles: readonly string[];
+  filters: FieldDecl[];
+  /** the default first */
+  dimensions: readonly FieldDecl[];
+  drill?: ReportDecl["drill"];
+  pageSize?: number;
+  /** the pay counts read the money only; the collection pages the bills too */
+  bills: boolean;
+  chart?: ReportDecl["chart"];
+}
+
+/** A statistics page's declaration: read through the period, exported as `{name}export`, titled reports.title.{name}. */
+function statisticsReport(page: StatisticsPage): ReportDecl {
+  return {
+    name: page.name,
+    exportOperation: `${page.name}export`,
+    // scoped to the caller's schools: a provider's staff reads the money of its own schools only
+    scope: "school",
+    title: `reports.title.${page.name}`,
+    roles: page.roles,
+    filters: page.filters,
+    period: PERIOD,
+    dimension: page.dimensions[0]!,
+    ...(page.dimensions.length > 1 ? { dimensions: page.dimensions } : {}),
+    ...(page.drill ? { drill: page.drill } : {}),
+    ...(page.pageSize ? { pageSize: page.pageSize } : {}),
+    measures: page.bills ? [...payMeasures, ...collectionMeasures] : payMeasures,
+    chartMeasures: page.bills ? COLLECTION_CHART : PAY_CHART,
+    chart: page.chart ?? "bar",
+  };
+}
+
+/** down a school's levels: a grade's classes, a class's students */
+const toStudents = { grade_id: { dimension: "class_id" }, class_id: { dimension: "student_id" } } as const;
 
 /** The money by day or month: a provider's, or the platform's over every provider. */
-export const payServiceReport: ReportDecl = {
+export const payServiceReport = statisticsReport({
   name: "payservicestatis",
-  exportOperation: "payservicestatisexport",
-  // a provider's staff reads the money of its own schools only
-  scope: "school",
-  title: "reports.title.payservicestatis",
   roles: PROVIDER_READERS,
   filters: [periodFilter],
-  period: PERIOD,
-  dimension: byDay,
   dimensions: [byDay, byMonth, byProvider],
   pageSize: DAYS_PAGE,
-  measures: payMeasures,
-  chartMeasures: ["paid_amount", "refund_amount"],
+  bills: false,
   chart: "line",
-};
+});
 
 /** The money by school, day or month. */
-export const payReport: ReportDecl = {
+export const payReport = statisticsReport({
   name: "paystatis",
-  exportOperation: "paystatisexport",
-  scope: "school",
-  title: "reports.title.paystatis",
   roles: PAY_READERS,
   filters: [periodFilter, schoolFilter, activityFilter],
-  period: PERIOD,
-  dimension: bySchool,
   dimensions: [bySchool, byDay, byMonth],
   pageSize: DAYS_PAGE,
-  measures: payMeasures,
-  chartMeasures: ["paid_amount", "refund_amount"],
-  chart: "bar",
-};
-
-const collectionFilters = [periodFilter, schoolFilter, gradeFilter, classFilter, activityFilter, owingFilter];
+  bills: false,
+});
 
 /** A provider's schools: the money and the bills, down to a school's grades, a grade's classes, a class's students. */
-export const schoolReport: ReportDecl = {
+export const schoolReport = statisticsReport({
   name: "schoolstatis",
-  exportOperation: "schoolstatisexport",
-  scope: "school",
-  title: "reports.title.schoolstatis",
   roles: PROVIDER_COLLECTION_READERS,
-  filters: collectionFilters,
-  period: PERIOD,
-  dimension: bySchool,
+  filters: [periodFilter, schoolFilter, gradeFilter, classFilter, activityFilter, owingFilter],
   dimensions: [bySchool, byGrade, byClass, byStudent],
-  drill: { sch_id: { dimension: "grade_id" }, grade_id: { dimension: "class_id" }, class_id: { dimension: "student_id" } },
+  drill: { sch_id: { dimension: "grade_id" }, ...toStudents },
   pageSize: STUDENT_PAGE,
-  measures: [...payMeasures, ...collectionMeasures],
-  chartMeasures: COLLECTION_CHART,
-  chart: "bar",
-};
+  bills: true,
+});
 
 const schoolFilters = [periodFilter, gradeFilter, classFilter, activityFilter, owingFilter];
 
 /** A school's activities, down to their classes and students. */
-export const activityReport: ReportDecl = {
+export const activityReport = statisticsReport({
   name: "activitystatis",
-  exportOperation: "activitystatisexport",
-  scope: "school",
-  title: "reports.title.activitystatis",
   roles: SCHOOL_READERS,
   filters: schoolFilters,
-  period: PERIOD,
-  dimension: byActivity,
   dimensions: [byActivity, byClass, byStudent],
-  drill: { activity_id: { dimension: "class_id" }, class_id: { dimension: "student_id" } },
+  drill: { activity_id: { dimension: "class_id" }, class_id: toStudents.class_id },
   pageSize: STUDENT_PAGE,
-  measures: [...payMeasures, ...collectionMeasures],
-  chartMeasures: COLLECTION_CHART,
-  chart: "bar",
-};
+  bills: true,
+});
 
 /** A school's grades, down to their classes and students. */
-export const gradeReport: ReportDecl = {
+export const gradeReport = statisticsReport({
   name: "gradestatis",
-  exportOperation: "gradestatisexport",
-  scope: "school",
-  title: "reports.title.gradestatis",
   roles: SCHOOL_READERS,
   filters: schoolFilters,
-  period: PERIOD,
-  dimension: byGrade,
   dimensions: [byGrade, byClass, byStudent],
-  drill: { grade_id: { dimension: "class_id" }, class_id: { dimension: "student_id" } },
+  drill: toStudents,
   pageSize: STUDENT_PAGE,
-  measures: [...payMeasures, ...collectionMeasures],
-  chartMeasures: COLLECTION_CHART,
-  chart: "bar",
-};
+  bills: true,
+});
 
 /** A class's students (classescount_info, opened from a class's row). */
-export const classStudentsReport: ReportDecl = {
+export const classStudentsReport = statisticsReport({
   name: "classinfostatis",
-  exportOperation: "classinfostatisexport",
-  scope: "school",
-  title: "reports.title.classinfostatis",
   roles: SCHOOL_READERS,
   filters: [periodFilter, classFilter, activityFilter, owingFilter],
-  period: PERIOD,
-  dimension: byStudent,
+  dimensions: [byStudent],
   pageSize: STUDENT_PAGE,
-  measures: [...payMeasures, ...collectionMeasures],
-  chartMeasures: COLLECTION_CHART,
-  chart: "bar",
-};
+  bills: true,
+});
 
 /** A school's classes; a class opens its students. */
-export const classesReport: ReportDecl = {
+export const classesReport = statisticsReport({
   name: "classesstatis",
-  exportOperation: "classesstatisexport",
-  scope: "school",
-  title: "reports.title.classesstatis",
   roles: SCHOOL_READERS,
   filters: [periodFilter, gradeFilter, classFilter, activityFilter],
-  period: PERIOD,
-  dimension: byClass,
+  dimensions: [byClass],
   drill: { class_id: { report: classStudentsReport.name } },
-  measures: [...payMeasures, ...collectionMeasures],
-  chartMeasures: COLLECTION_CHART,
-  chart: "bar",
-};
+  bills: true,
+});
 
 /** A school's students, a page at a time. */
-export const studentReport: ReportDecl = {
+export const studentReport = statisticsReport({
   name: "studentstatis",
-  exportOperation: "studentstatisexport",
-  scope: "school",
-  title: "reports.title.studentstatis",
   roles: SCHOOL_READERS,
   filters: schoolFilters,
-  period: PERIOD,
-  dimension: byStudent,
+  dimensions: [byStudent],
   pageSize: STUDENT_PAGE,
-  measures: [...payMeasures, ...collectionMeasures],
-  chartMeasures: COLLECTION_CHART,
-  chart: "bar",
-};
+  bills: true,
+});
 
 export const statistics: CatalogueDomain = {
   entities: [],
