@@ -43,8 +43,14 @@ export function maskedText(field: FieldDecl, value: string): string {
   return field.mask ? MASKS[field.mask](value) : value;
 }
 
-function isBlank(value: unknown): boolean {
+/** A value a person left empty: none, or a text of spaces only. */
+export function isBlank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
+}
+
+/** A filter's value that sets nothing: blank, or a range or list whose every end is blank. */
+export function isBlankFilterValue(value: unknown): boolean {
+  return isBlank(value) || (Array.isArray(value) && value.every(isBlank));
 }
 
 /** Whether a field's `requiredWhen` holds for the record's values (by field name, in any form). */

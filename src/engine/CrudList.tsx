@@ -45,6 +45,7 @@ import { ColumnSettingsButton } from "./ColumnSettingsButton";
 import { arrangeColumns, useColumnSettings } from "./listColumns";
 import { useRecordTools } from "./RecordTools";
 import { offeredOn, opensSelection, selectionPath, useLinkedPages } from "./linkedPages";
+import { isBlankFilterValue as isBlank } from "../../common/fieldExtras";
 
 export const PAGE_SIZE_OPTIONS = [10, 20, 30, 50];
 export const DEFAULT_PAGE_SIZE = 20;
@@ -85,9 +86,6 @@ function useFieldVisible(): (field: FieldDecl) => boolean {
   };
 }
 
-function isBlank(value: unknown): boolean {
-  return value === undefined || value === null || value === "" || (Array.isArray(value) && !value.some((v) => v !== undefined && v !== null && v !== ""));
-}
 
 /** The list's order (its first sorter) as a "field:order" choice of the card view's sort control. */
 function sortChoice(sorters: readonly CrudSort[]): string | undefined {

@@ -15,10 +15,8 @@ import { submitOnlyByButton } from "../lib/forms";
 import { useUnsavedChanges } from "../shell/unsavedChanges";
 import { FieldControl, fieldRules, valueProps, type Translate } from "./fields";
 import { useDeclaredOperation } from "./useDeclaredOperation";
+import { isBlank } from "../../common/fieldExtras";
 
-function isBlank(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
-}
 
 /** The payload of the form's values: the declared fields shown and filled in, text trimmed, nothing else. */
 export function operationPayload(operation: OperationDecl, values: Record<string, unknown>, hidden: readonly string[] = []): Record<string, unknown> {

@@ -23,6 +23,7 @@ import { useExport } from "./useExport";
 import { clearNarrowed } from "./RecordFields";
 import { chartHeight, valueSlot, type ColourSlot } from "./chartStyle";
 import type { ChartSeries } from "./ReportChart";
+import { isBlankFilterValue as isBlank } from "../../common/fieldExtras";
 
 const ReportChart = lazy(() => import("./ReportChart"));
 
@@ -39,9 +40,6 @@ export interface ReportPageProps {
 /** A pie's rows carry their share of the first measure (server/engine/reports.ts). */
 const SHARE = "share";
 
-function isBlank(value: unknown): boolean {
-  return value === undefined || value === null || value === "" || (Array.isArray(value) && !value.some((v) => v !== undefined && v !== null && v !== ""));
-}
 
 /** The filters as the report's operations take them: `field`, or `field_start` / `field_end` for a range. */
 export function reportFilterPayload(report: ReportDecl, values: FilterValues): Record<string, unknown> {

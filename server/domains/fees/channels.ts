@@ -19,6 +19,7 @@ import type { EntityHooks, Row } from "../../engine/hooks";
 import { labelText } from "../../lib/i18n";
 import { notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
+import { isBlank } from "../../../common/fieldExtras";
 
 export type ChannelGateway = "sandbox" | "wechatpay";
 
@@ -54,9 +55,6 @@ function fieldLabel(ctx: OperationContext, fields: readonly FieldDecl[], name: s
   return field ? labelText(ctx.t, field.label, name) : name;
 }
 
-function isBlank(value: unknown): boolean {
-  return value === null || value === undefined || (typeof value === "string" && value.trim() === "");
-}
 
 /** A sandbox channel takes no real money: on a server whose sandbox is off it is refused, naming the gateway. */
 function refuseSandboxWhenOff(ctx: OperationContext, gateway: unknown): void {

@@ -11,6 +11,7 @@ import { and, asc, count, eq, gte, inArray, lte, sql, type SQL } from "drizzle-o
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { FieldDecl, ReportDecl } from "../../../common/catalogue";
 import { refTitleKey } from "../../../common/fieldRules";
+import { isBlank } from "../../../common/fieldExtras";
 import { isCalendarDay } from "../../../common/term";
 import { activityReport, classesReport, classStudentsReport, gradeReport, OWING, payReport, payServiceReport, PERIOD, schoolReport, studentReport } from "../../../catalogue/statistics";
 import type { DbOrTx } from "../../db/client";
@@ -54,7 +55,6 @@ const billColumns = columnOf(
 );
 
 const num = (value: unknown) => Number(value ?? 0) || 0;
-const isBlank = (value: unknown) => value === undefined || value === null || value === "";
 
 const TIME_BUCKETS = new Set(["day", "month"]);
 

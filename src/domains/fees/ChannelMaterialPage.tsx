@@ -23,15 +23,13 @@ import { fieldRules, type Translate } from "../../engine/fields";
 import { useRefreshEntities } from "../../engine/useDeclaredOperation";
 import type { CustomPageProps } from "..";
 import { groupedDigits, isOperator, siblingRoute, type Channel } from "./shared";
+import { isBlank } from "../../../common/fieldExtras";
 
 function optionText(options: readonly { value: string; label: string }[], value: unknown, t: Translate): string {
   const option = options.find((o) => o.value === String(value));
   return option ? t(option.label) : String(value ?? "");
 }
 
-function isBlank(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
-}
 
 export function StateTag({ status }: { status: string }) {
   const { t } = useTranslation();
