@@ -352,7 +352,7 @@ export default function ReportPage({ report, group, entry }: ReportPageProps) {
                     pageSize,
                     total: answer?.total ?? 0,
                     showSizeChanger: true,
-                    pageSizeOptions: [20, 50, 100],
+                    pageSizeOptions: [...new Set([report.pageSize, 20, 50, 100])].sort((a, b) => a - b),
                     onChange: (next, size) => {
                       setPage(size === pageSize ? next : 1);
                       setPageSize(size);
