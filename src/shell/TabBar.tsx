@@ -65,7 +65,11 @@ export function TabBar() {
       size="small"
       hideAdd
       activeKey={pathname}
-      onChange={(key) => navigate(tabs.find((tab) => tab.key === key)?.path ?? key)}
+      // a tab click goes by the address, not by the tab shown: the tab just chosen may not be rendered yet (the
+      // router renders a switch as a transition), and a click back on the tab still shown must not be lost
+      onTabClick={(key) => {
+        if (key !== window.location.pathname) navigate(tabs.find((tab) => tab.key === key)?.path ?? key);
+      }}
       onEdit={(key, action) => action === "remove" && typeof key === "string" && close(key)}
       tabBarStyle={{ margin: 0, paddingInline: 4 }}
       items={tabs.map((tab) => ({
