@@ -12,6 +12,7 @@ import { payments } from "./catalogue/collectionPayments";
 import { refunds } from "./catalogue/collectionRefunds";
 import { fees } from "./catalogue/fees";
 import { imports } from "./catalogue/imports";
+import { notices } from "./catalogue/notices";
 import { v1Menus } from "./catalogue/menus.v1";
 import { v2Menus } from "./catalogue/menus.v2";
 import { providers } from "./catalogue/providers";
@@ -27,7 +28,7 @@ export { serviceEntity } from "./catalogue/providers";
 export { schoolEntity } from "./catalogue/schools";
 export { actcodeAddOperation, actcodeEntity, actcodeVoid, mealEntity, schoolRenewEntity, serviceDelayEntity, serviceDelayOperation } from "./catalogue/renewals";
 
-export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees, collection, forms, payments, refunds, reconciliation, settlements, statistics }, [v1Menus, v2Menus]);
+export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees, collection, forms, payments, refunds, reconciliation, settlements, statistics, notices }, [v1Menus, v2Menus]);
 
 export const entities: EntityDecl[] = catalogue.entities;
 

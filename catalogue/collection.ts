@@ -155,6 +155,20 @@ export const billWaive: ActionDecl = {
   fields: [reasonField],
 };
 
+/**
+ * A reminder to the guardian of an unpaid bill, through the notifier (server/notify/): one by one or for a
+ * selection; a guardian reminded less than a day ago is not reminded again (the row says when they were).
+ */
+export const billRemind: ActionDecl = {
+  name: "billremind",
+  label: "notices.remind",
+  confirm: "notices.remind_confirm",
+  roles: COLLECTION_READERS,
+  from: ["unpaid"],
+  bulk: true,
+  implementedBy: "domain",
+};
+
 export const billAdjust: ActionDecl = {
   name: "billadjust",
   label: "collection.adjust",
@@ -196,7 +210,7 @@ export const billEntity: EntityDecl = {
   titleField: "student_id",
   defaultSort: { field: "id", order: "desc" },
   stateField: "status",
-  actions: [billWaive, billAdjust],
+  actions: [billRemind, billWaive, billAdjust],
   exportOperation: "billexport",
   roles: { list: COLLECTION_READERS, info: COLLECTION_READERS },
   // an .xlsx of student numbers and each fee item's amount for one activity (server/domains/collection/billImport.ts)
@@ -255,7 +269,7 @@ export const collection: CatalogueDomain = {
     service_activityadd: { kind: "add", entity: "activity" },
     service_activityedit: { kind: "edit", entity: "activity" },
     // an activity's board: each class's collection and the students still to pay
-    activityact: { kind: "custom", id: "activityboard", calls: ["activityinfo", "activityboard", "billlist", "activityact"] },
+    activityact: { kind: "custom", id: "activityboard", calls: ["activityinfo", "activityboard", "arrearslist", "activityact"] },
     // fee orders: v1's orderlist is its order group's (v2's orderlist is the retail shop's)
     "order/orderlist": { kind: "list", entity: "order" },
     orderinfo: { kind: "info", entity: "order" },

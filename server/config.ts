@@ -16,6 +16,8 @@ export interface ServerConfig {
   paymentKey: string | undefined;
   /** PAYMENT_SANDBOX=off: no sandbox payments (renewals need the platform's WeChat Pay merchant) */
   paymentSandbox: boolean;
+  /** NOTIFY_SANDBOX=off: notices go through their channels' gateways, not to the sandbox outbox */
+  notifySandbox: boolean;
   /** WECHAT_OAUTH_AUTHORIZE_URL, WECHAT_API_ORIGIN: WeChat's OAuth addresses, unset for WeChat's own */
   wechatOAuth: Partial<WechatOAuthEndpoints>;
 }
@@ -45,6 +47,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     trustProxy: env.TRUST_PROXY === "true" || env.TRUST_PROXY === "1",
     paymentKey: env.PAYMENT_KEY || undefined,
     paymentSandbox: !["off", "false", "0"].includes((env.PAYMENT_SANDBOX ?? "").toLowerCase()),
+    notifySandbox: !["off", "false", "0"].includes((env.NOTIFY_SANDBOX ?? "").toLowerCase()),
     wechatOAuth: {
       ...(env.WECHAT_OAUTH_AUTHORIZE_URL ? { authorizeUrl: env.WECHAT_OAUTH_AUTHORIZE_URL } : {}),
       ...(env.WECHAT_API_ORIGIN ? { apiOrigin: env.WECHAT_API_ORIGIN } : {}),

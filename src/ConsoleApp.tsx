@@ -18,7 +18,7 @@ import { useSessionUser } from "./lib/session";
 import { Dashboard } from "./pages/Dashboard";
 import { ErrorPage } from "./pages/ErrorPage";
 import { RedirectPage } from "./pages/RedirectPage";
-import { DOWNLOAD_PATH, HOME_PATH } from "./shell/routes";
+import { DOWNLOAD_PATH, HOME_PATH, NOTICES_PATH } from "./shell/routes";
 import { ConsoleFeedback } from "./shell/ConsoleFeedback";
 import { keptPageRouterProvider } from "./shell/keptPageRouter";
 import { ShellLayout } from "./shell/ShellLayout";
@@ -36,6 +36,14 @@ function pageRoutes(): ReactElement {
         element={
           <Suspense fallback={<Spin />}>
             <DownloadList />
+          </Suspense>
+        }
+      />
+      <Route
+        path={NOTICES_PATH.slice(1)}
+        element={
+          <Suspense fallback={<Spin />}>
+            <NoticeList />
           </Suspense>
         }
       />
@@ -62,9 +70,10 @@ function AuthStoreSync() {
   return null;
 }
 
-// the selection page's and the download centre's tables are not needed for the dashboard: their own chunks
+// the selection page's, the download centre's and the notices' tables are not needed for the dashboard: their own chunks
 const SelectionPage = lazy(() => import("./pages/SelectionPage"));
 const DownloadList = lazy(() => import("./pages/DownloadList"));
+const NoticeList = lazy(() => import("./pages/NoticeList"));
 
 const resources = catalogueResources();
 const pages = pageRoutes();

@@ -519,3 +519,48 @@ export const receiptCounters = pgTable(
   },
   (t) => [primaryKey({ columns: [t.schId, t.year] })],
 );
+
+/**
+ * Every message the notifier sends (server/notify/): a reminder to a guardian, the daily business report to a bound
+ * user, a payment's or refund's notice. A row is written `queued` in the transaction of what caused it and sent by
+ * the `notices.send` job through the driver of its channel; it keeps the template's parameters (the text is drawn
+ * in the reader's language), the outcome and the driver's reference. `dedupe_key` makes a notice that could be
+ * caused twice (a daily report, a payment's notice) be written once.
+ */
+export const notices = pgTable(
+  "notices",
+  {
+    id: serial("id").primaryKey(),
+    sysid: integer("sysid").notNull(),
+    schId: integer("sch_id"),
+    /** reminder | daily_report | payment | refund */
+    kind: varchar("kind", { length: 16 }).notNull(),
+    /** sms (a mobile number) | wechat (an openid of the platform's official account) */
+    channel: varchar("channel", { length: 8 }).notNull(),
+    recipient: varchar("recipient", { length: 128 }).notNull(),
+    recipientName: varchar("recipient_name", { length: 64 }).notNull().default(""),
+    params: jsonb("params").$type<Record<string, string>>().notNull(),
+    studentId: integer("student_id"),
+    billId: integer("bill_id"),
+    dedupeKey: varchar("dedupe_key", { length: 128 }),
+    /** queued | sending | sent | failed */
+    status: varchar("status", { length: 8 }).notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    lockedUntil: timestamptz("locked_until"),
+    driver: varchar("driver", { length: 16 }),
+    reference: varchar("reference", { length: 64 }),
+    error: varchar("error", { length: 500 }),
+    createdBy: varchar("created_by", { length: 64 }).notNull(),
+    createdAt: timestamptz("created_at").notNull(),
+    sentAt: timestamptz("sent_at"),
+  },
+  (t) => [
+    index("notices_sysid_idx").on(t.sysid, t.id),
+    index("notices_sch_id_idx").on(t.schId, t.id),
+    // the rate limit: a guardian's last reminders
+    index("notices_recipient_idx").on(t.sysid, t.recipient, t.kind, t.createdAt),
+    index("notices_bill_id_idx").on(t.billId, t.createdAt).where(sql`${t.billId} is not null`),
+    index("notices_queued_idx").on(t.id).where(sql`${t.status} in ('queued', 'sending')`),
+    uniqueIndex("notices_dedupe_key_idx").on(t.dedupeKey),
+  ],
+);

@@ -19,6 +19,7 @@ import { registerDashboardOperations } from "./dashboard";
 import { feeEffects, feeHooks, registerFeeOperations, schoolChannel } from "./fees";
 import { collectionEffects, collectionHooks, registerCollectionOperations } from "./collection";
 import { registerDownloadOperations } from "./downloads";
+import { registerNoticeOperations } from "./notices";
 
 export function registerOperations(registry: OperationRegistry): void {
   registerSessionOperations(registry);
@@ -37,4 +38,5 @@ export function registerOperations(registry: OperationRegistry): void {
   registerReports(registry);
   registerDashboardOperations(registry);
   registerDownloadOperations(registry);
+  registerNoticeOperations(registry);
 }

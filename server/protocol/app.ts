@@ -61,6 +61,8 @@ export interface AppOptions {
   publicUrl?: string;
   /** the sandbox payment page (DESIGN 8); default on, off in production */
   paymentSandbox?: boolean;
+  /** notices go to the sandbox outbox (default true) */
+  notifySandbox?: boolean;
   /** WeChat's OAuth addresses (a payer inside WeChat pays by JSAPI); default WeChat's own */
   wechatOAuth?: Partial<WechatOAuthEndpoints>;
   /**
@@ -138,6 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     paymentSecrets: new PaymentSecrets(options.paymentKey),
     publicUrl: options.publicUrl?.replace(/\/+$/, ""),
     paymentSandbox: options.paymentSandbox ?? true,
+    notifySandbox: options.notifySandbox ?? true,
     wechatOAuth: { ...DEFAULT_WECHAT_OAUTH, ...options.wechatOAuth },
     // the worker is made below, once the app exists
     wakeJobs: () => jobs.wake(),

@@ -28,6 +28,8 @@ export interface AppServices {
   publicUrl?: string;
   /** whether orders may be paid on the sandbox page when no WeChat Pay merchant takes them */
   paymentSandbox: boolean;
+  /** whether notices go to the sandbox outbox (NOTIFY_SANDBOX) rather than through their channels' gateways */
+  notifySandbox: boolean;
   /** where a payer's WeChat OAuth code is exchanged for their openid (JSAPI payment inside WeChat) */
   wechatOAuth: WechatOAuthEndpoints;
   /** asks this server's job worker to look for due jobs now (a job a user waits for was enqueued) */

@@ -4,7 +4,7 @@
  * activities' own actions use.
  */
 import { and, asc, eq } from "drizzle-orm";
-import { addDays } from "../../common/term";
+import { addDays, businessDayStart } from "../../common/term";
 import type { DbOrTx } from "../db/client";
 import { activities, activityItems, grades } from "../db/schema";
 import { closeUnpaidBills, issueBills } from "../domains/collection/activities";
@@ -44,12 +44,12 @@ async function insertActivity(tx: DbOrTx, school: WorldSchool, values: { title: 
 export async function seedCollection(tx: DbOrTx, schools: readonly WorldSchool[], today: string): Promise<void> {
   for (const school of schools) {
     const autumn = await insertActivity(tx, school, { title: "2026 秋季学期收费 Autumn term fees", start: addDays(today, -100), end: addDays(today, -40), target: "school" }, TERM_ITEMS);
-    await issueBills(tx, autumn);
+    await issueBills(tx, autumn, businessDayStart(String(autumn.start_date)));
     await closeUnpaidBills(tx, Number(autumn.id));
     await tx.update(activities).set({ status: "closed" }).where(eq(activities.id, Number(autumn.id)));
 
     const spring = await insertActivity(tx, school, { title: "2027 春季学期收费 Spring term fees", start: addDays(today, -10), end: addDays(today, 30), target: "school" }, TERM_ITEMS);
-    await issueBills(tx, spring);
+    await issueBills(tx, spring, businessDayStart(String(spring.start_date)));
     await tx.update(activities).set({ status: "open" }).where(eq(activities.id, Number(spring.id)));
 
     const [firstGrade] = await tx.select({ id: grades.id }).from(grades).where(and(eq(grades.sch_id, school.id))).orderBy(asc(grades.sort), asc(grades.id)).limit(1);

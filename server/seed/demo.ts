@@ -16,6 +16,7 @@ import { seedFees } from "./fees";
 import { seedDemoFeeOrders } from "./feeOrders";
 import { seedDemoReconciliation } from "./reconciliation";
 import { seedDemoRefunds } from "./refunds";
+import { seedDemoNotices } from "./notices";
 import { rebuildFeeDaily } from "../domains/collection/feeDaily";
 import { seedSchoolWorld, type WorldSchool } from "./schoolWorld";
 
@@ -190,6 +191,8 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     await seedDemoReconciliation(tx, sunriseNo1, options.now);
     // the seeds wrote payments and refunds directly: the statistics' daily figures are made from them
     await rebuildFeeDaily(tx);
+    // Sunrise's daily report bound and sent, and reminders to guardians of its first school, in the sandbox outbox
+    await seedDemoNotices(tx, { sysid: sunrise, schId: sunriseNo1 }, options.now);
   });
 }
 

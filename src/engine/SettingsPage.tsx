@@ -139,6 +139,8 @@ export default function SettingsPage({ settings, entry }: SettingsPageProps) {
           form={form}
           layout="horizontal"
           labelCol={LABEL_COL}
+          // a long label wraps within its column rather than being cut
+          labelWrap
           wrapperCol={WRAPPER_COL}
           style={{ maxWidth: 960 }}
           // the declared rules check every field, in the console's language: not the browser's own bubbles

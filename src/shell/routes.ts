@@ -7,9 +7,12 @@ import type { MenuEntry, MenuGroup } from "../../common/catalogue";
 import { isBuilt, reachableEntries } from "../../common/menu";
 import { entryPattern } from "../../providers/accessControl";
 import { menus } from "../../resources.config";
+import { NOTICE_READERS } from "../../catalogue/notices";
 
 export const HOME_PATH = "/Dashboard/Dashboard";
 export const DOWNLOAD_PATH = "/download/downloadlist";
+/** the notices sent: the sandbox notifier's outbox */
+export const NOTICES_PATH = "/notice/noticelist";
 
 export interface RouteInfo {
   /** react-router pattern, e.g. /servicev2/serviceedit/:id */
@@ -28,6 +31,7 @@ export interface RouteInfo {
 export const SHELL_ROUTES: RouteInfo[] = [
   { pattern: HOME_PATH, title: "shell.dashboard", affix: true },
   { pattern: DOWNLOAD_PATH, title: "shell.download" },
+  { pattern: NOTICES_PATH, title: "notices.outbox.title" },
   { pattern: "/404", title: "pages.not_found_title", noTab: true },
   { pattern: "/401", title: "pages.forbidden_title", noTab: true },
 ];
@@ -59,6 +63,7 @@ export interface SearchableRoute {
 export function searchableRoutes(roles: readonly string[], hasProvider: boolean): SearchableRoute[] {
   const own: SearchableRoute[] = [{ path: HOME_PATH, title: "shell.dashboard" }];
   if (hasProvider) own.push({ path: DOWNLOAD_PATH, title: "shell.download" });
+  if (hasProvider && roles.some((role) => NOTICE_READERS.includes(role))) own.push({ path: NOTICES_PATH, title: "notices.outbox.title" });
   const catalogue = reachableEntries(menus, roles)
     .filter(({ entry }) => !entry.hidden && !entry.external && isBuilt(entry))
     .map(({ group, entry, path }) => ({ path, title: entry.title, groupTitle: group.title }));

@@ -3,15 +3,16 @@
  * for a payment channel and submits it; the platform's operator (sysadmin), switched into the provider, approves
  * it; svc binds a school to it, makes an activity for one class with two fee items, opens it, makes the activity's
  * payer QR code and its poster; a parent pays a pupil's bill from a phone (390 px, Chinese); the order shows paid
- * in svc's order list with its lines, and its voucher; the school and the provider's staff see only their own schools' orders.
+ * in svc's order list with its lines, and its voucher; the school and the provider's staff see only their own schools' orders;
+ * svc reminds the guardians of two pupils still owing from the activity's board and reads the reminders sent.
  * The tests of this file run in order, each in a fresh browser context, and hand on what they made.
  */
 import { randomBytes } from "node:crypto";
 import type { Locator, Page } from "playwright-core";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { expect, test } from "vitest";
-import { bills, classes, feeOrders, paymentChannels, schoolChannels, schools, students, users, userSchools } from "../../server/db/schema";
-import { choose, describeInBrowser, dismissExpiryReminder, login } from "../helpers/browser";
+import { bills, classes, feeOrders, notices, paymentChannels, schoolChannels, schools, students, users, userSchools } from "../../server/db/schema";
+import { choose, clickClosing, clickSettled, describeInBrowser, dismissExpiryReminder, login } from "../helpers/browser";
 import { en } from "../helpers/locales";
 
 const NO1 = "Sunrise No.1 Primary School";
@@ -304,5 +305,47 @@ describeInBrowser("fee collection in the console", (suite) => {
       .from(feeOrders)
       .where(inArray(feeOrders.sch_id, db().select({ id: schools.id }).from(schools).where(inArray(schools.title, titles))));
     await poll(() => staffPage.locator(".ant-pagination-total-text").filter({ visible: true }).innerText()).toContain(`${staffOrders} `);
+  });
+  test("the provider reminds the guardians of two pupils still owing from the activity's board, and reads what was sent", async () => {
+    const { page } = suite;
+    await login(page, suite.url, "svc");
+    await dismissExpiryReminder(page);
+    const [activity] = await db().select({ id: sql<number>`id` }).from(sql`activities`).where(sql`title = ${ACTIVITY}`);
+    await page.goto(`${suite.url}/activity/activityact/${activity.id}`);
+    const unpaid = page.getByTestId("board-unpaid").locator("tr.ant-table-row");
+    await poll(() => unpaid.count()).toBeGreaterThan(2);
+    // guardians the demo has not reminded (it reminded some of this school's a few hours ago)
+    const reminded = (await db().select({ phone: notices.recipient }).from(notices).where(eq(notices.kind, "reminder"))).map((n) => n.phone);
+    const names: string[] = [];
+    for (let i = 0; names.length < 2; i++) {
+      const row = unpaid.nth(i);
+      const text = await row.innerText();
+      if (reminded.some((phone) => text.includes(phone))) continue;
+      names.push((await row.locator("td").nth(1).innerText()).trim());
+      await row.locator(".ant-checkbox-input").check();
+    }
+    await clickSettled(page, page.getByTestId("bulk-billremind"));
+    await confirmPopup(page);
+    // each row's outcome
+    const result = page.getByTestId("bulk-result");
+    await poll(() => result.locator(".ant-list-item").filter({ hasText: en.notices.reminder_queued }).count()).toBe(2);
+    await clickClosing(page, result.locator(".ant-modal-footer").getByRole("button", { name: en.common.close }));
+    // each row says when its guardian was reminded
+    for (const name of names) await poll(() => unpaid.filter({ hasText: name }).innerText()).toContain("1 time, last");
+
+    // a second reminder the same day is refused with when the next may go
+    await unpaid.filter({ hasText: names[0] }).getByRole("button", { name: en.notices.remind, exact: true }).click();
+    await confirmPopup(page);
+    await poll(() => page.locator(".ant-message").innerText()).toContain("the next reminder can go after");
+
+    // the notices page: both reminders, sent through the sandbox, as the guardian reads them
+    await page.getByTestId("board-notices").click();
+    await page.waitForURL((url) => url.pathname === "/notice/noticelist");
+    for (const name of names) {
+      const sent = page.getByTestId("notice-list").locator("tr.ant-table-row", { hasText: `Dear parent of ${name}` });
+      await poll(() => sent.count()).toBe(1);
+      await poll(() => sent.getByTestId("notice-status").innerText()).toBe(en.notices.status.sent);
+      expect(await sent.innerText()).toContain(ACTIVITY);
+    }
   });
 });

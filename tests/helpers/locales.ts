@@ -23,6 +23,7 @@ type Messages = {
   login: typeof import("../../locales/en/login.json");
   menu: typeof import("../../locales/en/menu.json");
   notice_sandbox: typeof import("../../locales/en/notice_sandbox.json");
+  notices: typeof import("../../locales/en/notices.json");
   pages: typeof import("../../locales/en/pages.json");
   renewal: typeof import("../../locales/en/renewal.json");
   recon: typeof import("../../locales/en/recon.json");

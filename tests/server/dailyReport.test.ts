@@ -4,7 +4,7 @@
  * provider only.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { providers } from "../../server/db/schema";
+import { dailyReportSubscribers, providers } from "../../server/db/schema";
 import { describeOnDatabases } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 
@@ -30,6 +30,8 @@ describeOnDatabases("daily report binding", (kind) => {
     ids.sunrise = await idByTitle(t.db, providers, "Sunrise Campus Services");
     ids.harbour = await idByTitle(t.db, providers, "Harbour Education Services");
     ids.oldTown = await idByTitle(t.db, providers, "Old Town Education");
+    // the demo binds two users to Sunrise's report: these tests start from none
+    await t.db.delete(dailyReportSubscribers);
   });
   afterAll(async () => {
     await t?.close();

@@ -10,6 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { LightMyRequestResponse } from "fastify";
+import { like } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { dailyReportSubscribers, providers } from "../../server/db/schema";
 import { escapeHtml } from "../../server/lib/htmlPage";
@@ -72,12 +73,12 @@ describeOnDatabases("public routes' inputs", (kind) => {
       expectRefused(await bind(address, `Zhou${bad}Li`), "nickname", JSON.stringify(bad));
       expectRefused(await bind(address, `Zhou${bad}Li`, { "accept-language": "en" }), "nickname", `en ${JSON.stringify(bad)}`, en);
     }
-    expect(await t.db.select().from(dailyReportSubscribers)).toEqual([]);
+    expect(await t.db.select().from(dailyReportSubscribers).where(like(dailyReportSubscribers.nickname, "Zhou%"))).toEqual([]);
     // tab, line feed and carriage return are text; the code was not used up by the refusals
     const done = await bind(address, "Zhou\tLi");
     expect(done.statusCode, done.body).toBe(200);
     expect(done.body).toContain('data-testid="bind-done"');
-    expect((await t.db.select().from(dailyReportSubscribers)).map((s) => s.nickname)).toEqual(["Zhou\tLi"]);
+    expect((await t.db.select().from(dailyReportSubscribers).where(like(dailyReportSubscribers.nickname, "Zhou%"))).map((s) => s.nickname)).toEqual(["Zhou\tLi"]);
   });
 
   it("refuses a control character in the sandbox confirmation's JSON body and in the page's address, naming the field", async () => {

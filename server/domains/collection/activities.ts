@@ -43,10 +43,11 @@ function targetConditions(activity: Row): SQL[] {
 }
 
 /** Issues the activity's bills to the targeted students who have none yet; answers how many were issued. */
-export async function issueBills(tx: DbOrTx, activity: Row, only?: SQL): Promise<number> {
+export async function issueBills(tx: DbOrTx, activity: Row, at: Date, only?: SQL): Promise<number> {
+  // opened at the app's time: how long a bill has been open is counted from it
   const issued = await tx.execute(sql`
-    INSERT INTO ${bills} (activity_id, sch_id, sysid, student_id, class_id, amount, status)
-    SELECT ${Number(activity.id)}, ${students.sch_id}, ${students.sysid}, ${students.id}, ${students.class_id}, ${Number(activity.amount)}, 'unpaid'
+    INSERT INTO ${bills} (activity_id, sch_id, sysid, student_id, class_id, amount, status, created_at)
+    SELECT ${Number(activity.id)}, ${students.sch_id}, ${students.sysid}, ${students.id}, ${students.class_id}, ${Number(activity.amount)}, 'unpaid', ${at.toISOString()}::timestamptz
     FROM ${students}
     WHERE ${and(...targetConditions(activity), ...(only ? [only] : []))}
     ON CONFLICT (activity_id, student_id) DO NOTHING
@@ -87,7 +88,7 @@ export function activityActEffect(schoolChannel: SchoolChannelLookup): ActionEff
       if (row.status !== "draft") throw wrongState(ctx, entity, row.status, "collection.act_open");
       const refusal = await openRefusal(tx, row, businessDay(ctx.now), schoolChannel);
       if (refusal) throw new ApiFailure(refusal.key, refusal.params);
-      const count = await issueBills(tx, row);
+      const count = await issueBills(tx, row, ctx.now);
       return { changes: { status: "open" }, messageKey: "collection.opened", messageParams: { count } };
     }
     if (row.status !== "open") throw wrongState(ctx, entity, row.status, "collection.act_close");
@@ -98,21 +99,21 @@ export function activityActEffect(schoolChannel: SchoolChannelLookup): ActionEff
 
 /** A student added or moved into a class while an activity targeting it is open gets that activity's bill. */
 export const studentBillingHooks: EntityHooks = {
-  async afterAdd(_ctx, tx, row) {
-    await billJoiningStudent(tx, row);
+  async afterAdd(ctx, tx, row) {
+    await billJoiningStudent(tx, row, ctx.now);
   },
-  async afterEdit(_ctx, tx, before, after) {
-    if (after.status === "1" && (before.class_id !== after.class_id || before.status !== after.status)) await billJoiningStudent(tx, after);
+  async afterEdit(ctx, tx, before, after) {
+    if (after.status === "1" && (before.class_id !== after.class_id || before.status !== after.status)) await billJoiningStudent(tx, after, ctx.now);
   },
 };
 
-async function billJoiningStudent(tx: DbOrTx, student: Row): Promise<void> {
+async function billJoiningStudent(tx: DbOrTx, student: Row, now: Date): Promise<void> {
   if (student.status !== "1") return;
   const open = (await tx
     .select()
     .from(activities)
     .where(and(eq(activities.sch_id, Number(student.sch_id)), eq(activities.status, "open")))) as Row[];
-  for (const activity of open) await issueBills(tx, activity, eq(students.id, Number(student.id)));
+  for (const activity of open) await issueBills(tx, activity, now, eq(students.id, Number(student.id)));
 }
 
 /** A bill's new amount (`billadjust`), kept with its reason. */

@@ -55,7 +55,7 @@ export function activityDatesJob(schoolChannel: SchoolChannelLookup) {
           result.left++;
           return;
         }
-        const bills = await issueBills(tx, activity);
+        const bills = await issueBills(tx, activity, now);
         await tx.update(activities).set({ status: "open" }).where(eq(activities.id, id));
         await audit(tx, activity, "activityact", { from: "draft", to: "open", by: "start_date", issued_bills: bills });
         result.opened++;

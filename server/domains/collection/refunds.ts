@@ -28,6 +28,7 @@ import type { RefundResult } from "../../payments/gateway";
 import { gatewayOfOrder, orderPayee, wechatPayNotifyPath } from "../../payments/orders";
 import { addOrderEvent } from "./feeOrders";
 import { addToFeeDaily } from "./feeDaily";
+import { refundNotices } from "../notices";
 
 export const SEND_REFUND = "refunds.send";
 export const SYNC_REFUNDS = "refunds.sync";
@@ -183,8 +184,9 @@ export async function applyRefundResult(db: Db, result: RefundResult, now: Date,
       .where(eq(feeRefunds.id, refund.id))
       .returning();
     await giveBack(tx, refund, now);
-    const [order] = await tx.select({ class_id: feeOrders.class_id, activity_id: feeOrders.activity_id }).from(feeOrders).where(eq(feeOrders.id, refund.order_id));
+    const [order] = await tx.select({ class_id: feeOrders.class_id, activity_id: feeOrders.activity_id, student_id: feeOrders.student_id }).from(feeOrders).where(eq(feeOrders.id, refund.order_id));
     await addToFeeDaily(tx, { at: updated!.success_time!, sysid: refund.sysid, sch_id: refund.sch_id, class_id: order!.class_id, activity_id: order!.activity_id, refunded: refund.amount });
+    await refundNotices(tx, { sysid: refund.sysid, sch_id: refund.sch_id, student_id: order!.student_id, activity_id: order!.activity_id, pay_no: refund.pay_no, refund_no: refund.refund_no ?? `id-${refund.id}`, amount: refund.amount, at: updated!.success_time! }, now);
     await audit("refund_success", { amount: refund.amount });
     return updated;
   });

@@ -1,26 +1,52 @@
 /**
  * An activity's board (custom page "activityboard" at route activityact, opened from an activity's row): the
  * activity's figures (bills, paid, unpaid, the collection rate, collected against due), each class's figures,
- * and the students still to pay, narrowed to a class by choosing its row; the activity is opened and closed
- * here (`activityact`), and an unpaid bill waived or adjusted from its row.
+ * and the students still to pay (`arrearslist`: longest open first, with the guardian and the reminders sent),
+ * narrowed to a class by choosing its row; the activity is opened and closed here (`activityact`), and an unpaid
+ * bill's guardian reminded, or the bill waived or adjusted, from its row or for a selection.
  */
 import { Button, Card, Col, Empty, Popconfirm, Progress, Row, Space, Statistic, Table, Tag, Typography } from "antd";
-import { useCustom, useCustomMutation, useList, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
+import { useCustom, useCustomMutation, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
+import { useQuery } from "@tanstack/react-query";
+import dayjs from "dayjs";
 import { useState } from "react";
-import { useParams } from "react-router";
+import { Link, useParams } from "react-router";
 import { activityAct, activityEntity, billEntity } from "../../../catalogue/collection";
 import { scope } from "../../../providers/dataProvider";
+import { weapi } from "../../../providers/weapi";
 import { feedback } from "../../../providers/feedback";
-import { ActionButton, actionAllowed, useEntityActions } from "../../engine/EntityActions";
+import { formatYuan } from "../../../common/money";
+import { ActionButton, actionAllowed, BulkActionBar, useEntityActions } from "../../engine/EntityActions";
+import { NOTICES_PATH } from "../../shell/routes";
 import { displayValue, type Translate } from "../../engine/fields";
 import { useRefreshEntities } from "../../engine/useDeclaredOperation";
 import type { CustomPageProps } from "..";
 import type { ActivityBoard, BoardRow } from "../../../common/activityBoard";
 
 const UNPAID_PAGE_SIZE = 20;
+/** a bill open this long is shown in red */
+const LONG_OPEN_DAYS = 30;
+
+/** an unpaid bill as arrearslist answers it */
+interface ArrearsRow extends BaseRecord {
+  id: number;
+  status: string;
+  student_id: number;
+  student_title: string;
+  class_id: number;
+  class_title: string;
+  amount: string;
+  created_at: string;
+  days_open: number;
+  guardian_name: string | null;
+  guardian_phone: string | null;
+  reminded_at: string | null;
+  reminders: number;
+}
 
 export default function ActivityBoardPage({ entry }: CustomPageProps) {
-  const { translate } = useTranslation();
+  const { translate, getLocale } = useTranslation();
+  const language = getLocale();
   const t: Translate = (key, options) => translate(key, options);
   const { id } = useParams();
   const [classId, setClassId] = useState<number | null>(null);
@@ -37,17 +63,23 @@ export default function ActivityBoardPage({ entry }: CustomPageProps) {
   });
   const board = query.isSuccess ? result.data : undefined;
 
-  const unpaid = useList<BaseRecord>({
-    resource: billEntity.name,
-    filters: [
-      { field: "activity_id", operator: "eq", value: id },
-      { field: "status", operator: "eq", value: "unpaid" },
-      ...(classId ? [{ field: "class_id", operator: "eq" as const, value: classId }] : []),
-    ],
-    pagination: { currentPage: page, pageSize: UNPAID_PAGE_SIZE },
-    queryOptions: { enabled: Boolean(id) },
-    errorNotification: false,
+  // the arrears: the unpaid bills, longest open first, with the guardian and the reminders sent
+  const arrears = useQuery({
+    queryKey: ["arrearslist", id, classId, page],
+    enabled: Boolean(id),
+    queryFn: async () => {
+      const res = await weapi<{ items: ArrearsRow[]; total: number }>("adminapiv2", "arrearslist", { ...scope(), activity_id: id, page, limit: UNPAID_PAGE_SIZE, ...(classId ? { class_id: classId } : {}) });
+      return res.return_code === "SUCCESS" ? { items: res.data?.items ?? [], total: Number(res.data?.total ?? 0) } : { items: [], total: 0 };
+    },
   });
+  const unpaidRows = arrears.data?.items ?? [];
+  const unpaidTotal = arrears.data?.total ?? 0;
+  const [selected, setSelected] = useState<ArrearsRow[]>([]);
+  const afterBillAction = () => {
+    setSelected([]);
+    void arrears.refetch();
+    void query.refetch();
+  };
 
   const mayAct = useEntityActions(activityEntity).some((a) => a.name === activityAct.name);
   const billActions = useEntityActions(billEntity);
@@ -61,13 +93,13 @@ export default function ActivityBoardPage({ entry }: CustomPageProps) {
       return;
     }
     await refresh([activityEntity.name, billEntity.name]);
-    await query.refetch();
+    await Promise.all([query.refetch(), arrears.refetch()]);
   };
 
   const status = board?.activity.status;
   const statusField = activityEntity.fields.find((f) => f.name === "status")!;
   const total = board?.total;
-  const billColumns = billEntity.fields.filter((f) => ["student_id", "class_id", "amount"].includes(f.name));
+  const fieldLabel = (name: string) => billEntity.fields.find((f) => f.name === name)!.label;
 
   return (
     <Card
@@ -140,33 +172,65 @@ export default function ActivityBoardPage({ entry }: CustomPageProps) {
           { key: "due", title: translate("collection.board.due"), dataIndex: "due", align: "right", render: (v: string) => `¥${v}` },
         ]}
       />
-      <Typography.Title level={5} style={{ marginTop: 24 }}>
-        {translate("collection.board.unpaid_students")} ({unpaid.result.total ?? 0})
-        {classId !== null && (
-          <Tag closable style={{ marginLeft: 8 }} onClose={() => setClassId(null)}>
-            {board?.classes.find((c) => c.class_id === classId)?.class_title}
-          </Tag>
-        )}
-      </Typography.Title>
-      <Table<BaseRecord>
+      <Space style={{ marginTop: 24, marginBottom: 8, justifyContent: "space-between", width: "100%" }} wrap>
+        <Typography.Title level={5} style={{ margin: 0 }}>
+          {translate("collection.board.unpaid_students")} ({unpaidTotal})
+          {classId !== null && (
+            <Tag closable style={{ marginLeft: 8 }} onClose={() => setClassId(null)}>
+              {board?.classes.find((c) => c.class_id === classId)?.class_title}
+            </Tag>
+          )}
+        </Typography.Title>
+        <Link to={NOTICES_PATH} data-testid="board-notices">
+          {translate("notices.outbox.open")}
+        </Link>
+      </Space>
+      <BulkActionBar entity={billEntity} actions={billActions.filter((action) => action.bulk)} selected={selected} onDone={afterBillAction} />
+      <Table<ArrearsRow>
         size="small"
         rowKey="id"
-        loading={unpaid.query.isLoading}
-        dataSource={[...unpaid.result.data]}
+        loading={arrears.isLoading}
+        dataSource={unpaidRows}
         scroll={{ x: "max-content" }}
         data-testid="board-unpaid"
-        pagination={{ current: page, pageSize: UNPAID_PAGE_SIZE, total: unpaid.result.total, onChange: setPage, showSizeChanger: false, size: "small" }}
+        rowSelection={billActions.some((action) => action.bulk) ? { selectedRowKeys: selected.map((row) => row.id), onChange: (_, rows) => setSelected(rows) } : undefined}
+        pagination={{ current: page, pageSize: UNPAID_PAGE_SIZE, total: unpaidTotal, onChange: setPage, showSizeChanger: false, size: "small" }}
         columns={[
-          ...billColumns.map((f) => ({ key: f.name, title: translate(f.label), dataIndex: f.name, render: (value: unknown, row: BaseRecord) => displayValue(f, value, t, row) })),
+          { key: "student", title: translate(fieldLabel("student_id")), render: (_: unknown, row: ArrearsRow) => <Typography.Text>{row.student_title}</Typography.Text> },
+          { key: "class", title: translate(fieldLabel("class_id")), dataIndex: "class_title" },
+          { key: "amount", title: translate(fieldLabel("amount")), align: "right", render: (_: unknown, row: ArrearsRow) => formatYuan(row.amount, language) },
+          {
+            key: "guardian",
+            title: translate("notices.arrears.guardian"),
+            render: (_: unknown, row: ArrearsRow) => [row.guardian_name, row.guardian_phone].filter(Boolean).join(" "),
+          },
+          {
+            key: "days_open",
+            title: translate("notices.arrears.days_open"),
+            align: "right",
+            render: (_: unknown, row: ArrearsRow) => (
+              <Typography.Text type={row.days_open >= LONG_OPEN_DAYS ? "danger" : undefined}>{translate("notices.arrears.days", { count: row.days_open })}</Typography.Text>
+            ),
+          },
+          {
+            key: "reminded",
+            title: translate("notices.arrears.reminded"),
+            render: (_: unknown, row: ArrearsRow) =>
+              row.reminded_at ? (
+                <span data-testid={`reminded-${row.id}`}>{translate("notices.arrears.times", { count: row.reminders, at: dayjs(row.reminded_at).format("MM-DD HH:mm") })}</span>
+              ) : (
+                <Typography.Text type="secondary">{translate("notices.arrears.never")}</Typography.Text>
+              ),
+          },
           {
             key: "actions",
             title: translate("crud.actions"),
-            render: (_: unknown, row: BaseRecord) => (
+            render: (_: unknown, row: ArrearsRow) => (
               <Space wrap>
                 {billActions
                   .filter((action) => actionAllowed(billEntity, action, row))
                   .map((action) => (
-                    <ActionButton key={action.name} entity={billEntity} action={action} record={row} onDone={() => void query.refetch()} />
+                    <ActionButton key={action.name} entity={billEntity} action={action} record={row} onDone={afterBillAction} />
                   ))}
               </Space>
             ),
