@@ -1,5 +1,9 @@
 /** Configuration from the environment (README: Configuration). */
+import type { ZodType } from "zod";
 import type { DatabaseTarget } from "./db/client";
+import { ALIYUN_SMS_ORIGIN, smsTemplatesSchema } from "./notify/aliyunSms";
+import type { NotifyConfig } from "./notify/drivers";
+import { wechatTemplatesSchema } from "./notify/wechatTemplate";
 import type { WechatOAuthEndpoints } from "./payments/wechatpay/oauth";
 
 export interface ServerConfig {
@@ -16,8 +20,8 @@ export interface ServerConfig {
   paymentKey: string | undefined;
   /** PAYMENT_SANDBOX=off: no sandbox payments (renewals need the platform's WeChat Pay merchant) */
   paymentSandbox: boolean;
-  /** NOTIFY_SANDBOX=off: notices go through their channels' gateways, not to the sandbox outbox */
-  notifySandbox: boolean;
+  /** NOTIFY_SANDBOX, WECHAT_TEMPLATES, SMS_*: how notices leave the server */
+  notify: NotifyConfig;
   /** WECHAT_OAUTH_AUTHORIZE_URL, WECHAT_API_ORIGIN: WeChat's OAuth addresses, unset for WeChat's own */
   wechatOAuth: Partial<WechatOAuthEndpoints>;
 }
@@ -34,6 +38,35 @@ export function databaseTargetFromEnv(env: NodeJS.ProcessEnv = process.env): Dat
   return env.DATABASE_URL ? { kind: "postgres", url: env.DATABASE_URL } : { kind: "pglite", dataDir: env.DATA_DIR || "./data" };
 }
 
+function jsonVariable<T>(env: NodeJS.ProcessEnv, name: string, schema: ZodType<T>): T | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new Error(`${name} must be JSON, got "${raw}"`);
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Error(`${name} does not have the expected shape: ${parsed.error.issues[0]?.message ?? ""}`);
+  return parsed.data;
+}
+
+/** The notifier: the sandbox unless NOTIFY_SANDBOX=off; then the SMS service once its four variables are set. */
+export function notifyConfigFromEnv(env: NodeJS.ProcessEnv = process.env): NotifyConfig {
+  const sms = ["SMS_ACCESS_KEY_ID", "SMS_ACCESS_KEY_SECRET", "SMS_SIGN_NAME", "SMS_TEMPLATES"];
+  const set = sms.filter((name) => env[name]);
+  if (set.length > 0 && set.length < sms.length) throw new Error(`the SMS service needs ${sms.join(", ")}: ${sms.filter((name) => !env[name]).join(", ")} missing`);
+  const templates = jsonVariable(env, "SMS_TEMPLATES", smsTemplatesSchema);
+  return {
+    sandbox: !["off", "false", "0"].includes((env.NOTIFY_SANDBOX ?? "").toLowerCase()),
+    wechatTemplates: jsonVariable(env, "WECHAT_TEMPLATES", wechatTemplatesSchema),
+    ...(templates
+      ? { sms: { accessKeyId: env.SMS_ACCESS_KEY_ID!, accessKeySecret: env.SMS_ACCESS_KEY_SECRET!, signName: env.SMS_SIGN_NAME!, templates, origin: env.SMS_API_ORIGIN || ALIYUN_SMS_ORIGIN } }
+      : {}),
+  };
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
     // 0 asks the system for a free port
@@ -47,7 +80,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     trustProxy: env.TRUST_PROXY === "true" || env.TRUST_PROXY === "1",
     paymentKey: env.PAYMENT_KEY || undefined,
     paymentSandbox: !["off", "false", "0"].includes((env.PAYMENT_SANDBOX ?? "").toLowerCase()),
-    notifySandbox: !["off", "false", "0"].includes((env.NOTIFY_SANDBOX ?? "").toLowerCase()),
+    notify: notifyConfigFromEnv(env),
     wechatOAuth: {
       ...(env.WECHAT_OAUTH_AUTHORIZE_URL ? { authorizeUrl: env.WECHAT_OAUTH_AUTHORIZE_URL } : {}),
       ...(env.WECHAT_API_ORIGIN ? { apiOrigin: env.WECHAT_API_ORIGIN } : {}),

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
       trustProxy: config.trustProxy,
       paymentKey: { key: config.paymentKey },
       paymentSandbox: config.paymentSandbox,
-      notifySandbox: config.notifySandbox,
+      notify: config.notify,
       wechatOAuth: config.wechatOAuth,
     });
   } catch (err) {

@@ -3,6 +3,7 @@
  * SPA from dist/ with a history fallback that never covers /weapi. Used by server/main.ts and by the tests.
  */
 import { DEFAULT_WECHAT_OAUTH, type WechatOAuthEndpoints } from "../payments/wechatpay/oauth";
+import type { NotifyConfig } from "../notify/drivers";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -61,8 +62,8 @@ export interface AppOptions {
   publicUrl?: string;
   /** the sandbox payment page (DESIGN 8); default on, off in production */
   paymentSandbox?: boolean;
-  /** notices go to the sandbox outbox (default true) */
-  notifySandbox?: boolean;
+  /** how notices leave the server; default: the sandbox outbox */
+  notify?: NotifyConfig;
   /** WeChat's OAuth addresses (a payer inside WeChat pays by JSAPI); default WeChat's own */
   wechatOAuth?: Partial<WechatOAuthEndpoints>;
   /**
@@ -140,7 +141,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     paymentSecrets: new PaymentSecrets(options.paymentKey),
     publicUrl: options.publicUrl?.replace(/\/+$/, ""),
     paymentSandbox: options.paymentSandbox ?? true,
-    notifySandbox: options.notifySandbox ?? true,
+    notify: options.notify ?? { sandbox: true },
     wechatOAuth: { ...DEFAULT_WECHAT_OAUTH, ...options.wechatOAuth },
     // the worker is made below, once the app exists
     wakeJobs: () => jobs.wake(),

@@ -12,6 +12,7 @@ import type { ThrottleRules } from "../auth/throttle";
 import type { Db } from "../db/client";
 import type { Clock } from "../lib/clock";
 import type { Language, Translate } from "../lib/i18n";
+import type { NotifyConfig } from "../notify/drivers";
 import type { PaymentSecrets } from "../payments/secrets";
 import type { WechatOAuthEndpoints } from "../payments/wechatpay/oauth";
 
@@ -28,8 +29,8 @@ export interface AppServices {
   publicUrl?: string;
   /** whether orders may be paid on the sandbox page when no WeChat Pay merchant takes them */
   paymentSandbox: boolean;
-  /** whether notices go to the sandbox outbox (NOTIFY_SANDBOX) rather than through their channels' gateways */
-  notifySandbox: boolean;
+  /** how notices leave the server: the sandbox outbox, or the SMS service and WeChat's template messages */
+  notify: NotifyConfig;
   /** where a payer's WeChat OAuth code is exchanged for their openid (JSAPI payment inside WeChat) */
   wechatOAuth: WechatOAuthEndpoints;
   /** asks this server's job worker to look for due jobs now (a job a user waits for was enqueued) */

@@ -28,7 +28,7 @@ import { readSettings } from "../../engine/settings";
 import { jobKinds, registerJobKind, type JobContext } from "../../jobs/registry";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
-import { sandboxDrivers, type NoticeDrivers } from "../../notify/drivers";
+import { configuredDrivers } from "../../notify/drivers";
 import { NOTICE_KINDS, NOTICE_STATUSES, noticeText, queueNotices, SEND_NOTICES, type NoticeInput } from "../../notify/notices";
 import { SEND_NOTICES_EVERY_SECONDS, sendNoticesJob } from "../../notify/send";
 
@@ -350,17 +350,11 @@ export async function dailyReportJob({ db, now }: JobContext): Promise<{ queued:
   return { queued };
 }
 
-/** The drivers the sending job uses: the sandbox's, or each channel's gateway. */
-async function noticeDrivers(ctx: JobContext): Promise<NoticeDrivers> {
-  // the sandbox unless it was turned off
-  return ctx.services.notifySandbox === false ? {} : sandboxDrivers();
-}
-
 export function registerNoticeOperations(registry: OperationRegistry): void {
   const paged = { page: z.unknown().optional(), limit: z.unknown().optional() };
   registry.add({ path: "adminapiv2", method: "arrearslist", needsToken: true, roles: ARREARS_READERS, effect: "read", schema: z.looseObject(paged), handler: arrearsList });
   registry.add({ path: "adminapiv2", method: billRemind.name, needsToken: true, roles: billRemind.roles, effect: "write", handler: remindBill });
   registry.add({ path: "adminapiv2", method: "noticelist", needsToken: true, roles: NOTICE_READERS, effect: "read", schema: z.looseObject(paged), handler: noticeList });
-  if (!jobKinds.get(SEND_NOTICES)) registerJobKind(SEND_NOTICES, sendNoticesJob(noticeDrivers), { everySeconds: SEND_NOTICES_EVERY_SECONDS });
+  if (!jobKinds.get(SEND_NOTICES)) registerJobKind(SEND_NOTICES, sendNoticesJob((ctx) => configuredDrivers(ctx.services)), { everySeconds: SEND_NOTICES_EVERY_SECONDS });
   if (!jobKinds.get(DAILY_REPORT)) registerJobKind(DAILY_REPORT, dailyReportJob, { everySeconds: DAILY_REPORT_EVERY_SECONDS });
 }
