@@ -5,7 +5,7 @@
  * narrowed to a class by choosing its row; the activity is opened and closed here (`activityact`), and an unpaid
  * bill's guardian reminded, or the bill waived or adjusted, from its row or for a selection.
  */
-import { Button, Card, Col, Empty, Popconfirm, Progress, Row, Space, Statistic, Table, Tag, Typography } from "antd";
+import { Button, Card, Col, Empty, Grid, Popconfirm, Progress, Row, Space, Statistic, Table, Tag, Typography } from "antd";
 import { useCustom, useCustomMutation, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
 import { useQuery } from "@tanstack/react-query";
 import dayjs from "dayjs";
@@ -51,6 +51,7 @@ export default function ActivityBoardPage({ entry }: CustomPageProps) {
   const { id } = useParams();
   const [classId, setClassId] = useState<number | null>(null);
   const [page, setPage] = useState(1);
+  const narrow = Grid.useBreakpoint().md === false;
   const refresh = useRefreshEntities();
 
   const { query, result } = useCustom<ActivityBoard>({
@@ -100,6 +101,16 @@ export default function ActivityBoardPage({ entry }: CustomPageProps) {
   const statusField = activityEntity.fields.find((f) => f.name === "status")!;
   const total = board?.total;
   const fieldLabel = (name: string) => billEntity.fields.find((f) => f.name === name)!.label;
+  const guardianOf = (row: ArrearsRow) => [row.guardian_name, row.guardian_phone].filter(Boolean).join(" ");
+  const daysOpen = (row: ArrearsRow) => (
+    <Typography.Text type={row.days_open >= LONG_OPEN_DAYS ? "danger" : undefined}>{translate("notices.arrears.days", { count: row.days_open })}</Typography.Text>
+  );
+  const reminded = (row: ArrearsRow) =>
+    row.reminded_at ? (
+      <span data-testid={`reminded-${row.id}`}>{translate("notices.arrears.times", { count: row.reminders, at: dayjs(row.reminded_at).format("MM-DD HH:mm") })}</span>
+    ) : (
+      <Typography.Text type="secondary">{translate("notices.arrears.never")}</Typography.Text>
+    );
 
   return (
     <Card
@@ -148,7 +159,7 @@ export default function ActivityBoardPage({ entry }: CustomPageProps) {
             <Statistic title={translate("collection.board.rate")} value={total.rate} suffix="%" data-testid="board-rate" />
           </Col>
           <Col xs={24} md={8}>
-            <Statistic title={`${translate("collection.board.collected")} / ${translate("collection.board.due")}`} value={`¥${total.collected} / ¥${total.due}`} />
+            <Statistic title={`${translate("collection.board.collected")} / ${translate("collection.board.due")}`} value={`${formatYuan(total.collected, language)} / ${formatYuan(total.due, language)}`} />
           </Col>
         </Row>
       )}
@@ -168,8 +179,8 @@ export default function ActivityBoardPage({ entry }: CustomPageProps) {
           { key: "paid", title: translate("collection.board.paid"), dataIndex: "paid", align: "right" },
           { key: "unpaid", title: translate("collection.board.unpaid"), dataIndex: "unpaid", align: "right" },
           { key: "rate", title: translate("collection.board.rate"), dataIndex: "rate", render: (rate: number) => <Progress percent={rate} size="small" style={{ minWidth: 120 }} /> },
-          { key: "collected", title: translate("collection.board.collected"), dataIndex: "collected", align: "right", render: (v: string) => `¥${v}` },
-          { key: "due", title: translate("collection.board.due"), dataIndex: "due", align: "right", render: (v: string) => `¥${v}` },
+          { key: "collected", title: translate("collection.board.collected"), dataIndex: "collected", align: "right", render: (v: string) => formatYuan(v, language) },
+          { key: "due", title: translate("collection.board.due"), dataIndex: "due", align: "right", render: (v: string) => formatYuan(v, language) },
         ]}
       />
       <Space style={{ marginTop: 24, marginBottom: 8, justifyContent: "space-between", width: "100%" }} wrap>
@@ -196,32 +207,32 @@ export default function ActivityBoardPage({ entry }: CustomPageProps) {
         rowSelection={billActions.some((action) => action.bulk) ? { selectedRowKeys: selected.map((row) => row.id), onChange: (_, rows) => setSelected(rows) } : undefined}
         pagination={{ current: page, pageSize: UNPAID_PAGE_SIZE, total: unpaidTotal, onChange: setPage, showSizeChanger: false, size: "small" }}
         columns={[
-          { key: "student", title: translate(fieldLabel("student_id")), render: (_: unknown, row: ArrearsRow) => <Typography.Text>{row.student_title}</Typography.Text> },
-          { key: "class", title: translate(fieldLabel("class_id")), dataIndex: "class_title" },
-          { key: "amount", title: translate(fieldLabel("amount")), align: "right", render: (_: unknown, row: ArrearsRow) => formatYuan(row.amount, language) },
           {
-            key: "guardian",
-            title: translate("notices.arrears.guardian"),
-            render: (_: unknown, row: ArrearsRow) => [row.guardian_name, row.guardian_phone].filter(Boolean).join(" "),
-          },
-          {
-            key: "days_open",
-            title: translate("notices.arrears.days_open"),
-            align: "right",
-            render: (_: unknown, row: ArrearsRow) => (
-              <Typography.Text type={row.days_open >= LONG_OPEN_DAYS ? "danger" : undefined}>{translate("notices.arrears.days", { count: row.days_open })}</Typography.Text>
-            ),
-          },
-          {
-            key: "reminded",
-            title: translate("notices.arrears.reminded"),
+            key: "student",
+            title: translate(fieldLabel("student_id")),
             render: (_: unknown, row: ArrearsRow) =>
-              row.reminded_at ? (
-                <span data-testid={`reminded-${row.id}`}>{translate("notices.arrears.times", { count: row.reminders, at: dayjs(row.reminded_at).format("MM-DD HH:mm") })}</span>
+              // a phone has no room for the other columns: they go under the name
+              narrow ? (
+                <Space direction="vertical" size={0}>
+                  <Space size={8}>
+                    <Typography.Text strong>{row.student_title}</Typography.Text>
+                    <span>{formatYuan(row.amount, language)}</span>
+                  </Space>
+                  <Typography.Text type="secondary">{[row.class_title, guardianOf(row)].filter(Boolean).join(" · ")}</Typography.Text>
+                  <Space size={8} wrap>
+                    {daysOpen(row)}
+                    {reminded(row)}
+                  </Space>
+                </Space>
               ) : (
-                <Typography.Text type="secondary">{translate("notices.arrears.never")}</Typography.Text>
+                row.student_title
               ),
           },
+          { key: "class", title: translate(fieldLabel("class_id")), dataIndex: "class_title", responsive: ["md"] },
+          { key: "amount", title: translate(fieldLabel("amount")), align: "right", responsive: ["md"], render: (_: unknown, row: ArrearsRow) => formatYuan(row.amount, language) },
+          { key: "guardian", title: translate("notices.arrears.guardian"), responsive: ["md"], render: (_: unknown, row: ArrearsRow) => guardianOf(row) },
+          { key: "days_open", title: translate("notices.arrears.days_open"), align: "right", responsive: ["md"], render: (_: unknown, row: ArrearsRow) => daysOpen(row) },
+          { key: "reminded", title: translate("notices.arrears.reminded"), responsive: ["md"], render: (_: unknown, row: ArrearsRow) => reminded(row) },
           {
             key: "actions",
             title: translate("crud.actions"),
