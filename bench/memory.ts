@@ -31,11 +31,15 @@ function residentSet(pid: number): { rss: number; peak: number } {
   return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
 }
 
+/** The database a server process runs on: an embedded data directory or a PostgreSQL database. */
+export type ServerDatabase = { dataDir: string } | { databaseUrl: string };
+
 /** Starts the server as npm start does and answers its address once it listens. */
-async function startServerProcess(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+async function startServerProcess(database: ServerDatabase): Promise<{ child: ChildProcess; url: string }> {
+  const target = "dataDir" in database ? { DATA_DIR: database.dataDir, DATABASE_URL: "" } : { DATABASE_URL: database.databaseUrl };
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     cwd: ROOT,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "" },
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", ...target },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const lines = readline.createInterface({ input: child.stdout! });
@@ -73,7 +77,7 @@ function studentFile(prefix: string, rows: number): Buffer {
 
 export async function measureServerMemory(record: Record): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cpc-bench-memory-"));
-  const { child, url } = await startServerProcess(dataDir);
+  const { child, url } = await startServerProcess({ dataDir });
   try {
     const pid = child.pid!;
     const login = await call(url, { method: "login", username: "svc", password: DEMO_PASSWORD }, undefined, "adminapi");
@@ -110,8 +114,74 @@ export async function measureServerMemory(record: Record): Promise<void> {
     record("server RSS at its peak (two 5,000-row imports, an export, two zip bombs at once)", "PGlite", after.peak, "MB", { limit: 600, atMost: true, text: "<= 600 MB" });
     record("server RSS after that peak", "PGlite", after.rss, "MB");
   } finally {
-    child.kill("SIGTERM");
-    await new Promise((resolve) => child.once("exit", resolve));
+    await stopServerProcess(child);
     fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function stopServerProcess(child: ChildProcess): Promise<void> {
+  child.kill("SIGTERM");
+  await new Promise((resolve) => child.once("exit", resolve));
+}
+
+/** A day of a channel whose trade bill has `lines` payments (prepared by the bench). */
+export interface ReconciliationDay {
+  paychnlId: number;
+  day: string;
+  lines: number;
+}
+
+/**
+ * The two largest jobs a user can ask for, run by a server process of its own on a database the bench seeded (a
+ * million orders), as `npm start` runs it:
+ * - every order of the provider exported through the download centre: the time from the request to the file being
+ *   written, its size, the process's resident set at its peak so far (VmHWM: its start, its jobs and the export),
+ *   and the file's download;
+ * - reconrun of a day whose trade bill has 100,000 lines: the time of the call and the resident set's highest
+ *   sample (every 100 ms) meanwhile.
+ */
+export async function measureLargeJobs(record: Record, database: "PGlite" | "PostgreSQL", target: ServerDatabase, reconciliation: ReconciliationDay): Promise<void> {
+  const { child, url } = await startServerProcess(target);
+  try {
+    const pid = child.pid!;
+    const login = await call(url, { method: "login", username: "svc", password: DEMO_PASSWORD }, undefined, "adminapi");
+    const token = login.data?.token;
+    if (login.return_code !== "SUCCESS" || !token) throw new Error(`login as svc failed on ${database}: ${login.return_msg}`);
+    const started = performance.now();
+    const asked = await call(url, { method: "orderexport" }, token);
+    const id = (asked.data?.items as { job_id?: number } | undefined)?.job_id;
+    if (asked.return_code !== "SUCCESS" || !id) throw new Error(`orderexport failed on ${database}: ${asked.return_msg}`);
+    let item: { status?: string; rows?: number; size?: number; url?: string } = {};
+    while (item.status !== "done" && item.status !== "failed") {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      item = ((await call(url, { method: "downloadinfo", id }, token)).data?.items ?? {}) as typeof item;
+    }
+    if (item.status !== "done" || !item.url) throw new Error(`the export of every order failed on ${database}`);
+    const seconds = (performance.now() - started) / 1000;
+    const name = `orderexport of ${Number(item.rows).toLocaleString("en")} orders through the download centre (server in its own process)`;
+    record(`${name}: until the file is written`, database, seconds, "s");
+    record(`${name}: file size`, database, Number(item.size) / 1024 / 1024, "MB");
+    record(`${name}: server RSS at its peak`, database, residentSet(pid).peak, "MB", database === "PGlite" ? { limit: 600, atMost: true, text: "<= 600 MB" } : undefined);
+    const fetched = performance.now();
+    const res = await fetch(`${url}${item.url}`);
+    let bytes = 0;
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.byteLength;
+    if (bytes !== Number(item.size)) throw new Error(`the export's file arrived with ${bytes} bytes of ${item.size} on ${database}`);
+    record(`${name}: download`, database, (performance.now() - fetched) / 1000, "s");
+
+    let highest = residentSet(pid).rss;
+    const sampler = setInterval(() => (highest = Math.max(highest, residentSet(pid).rss)), 100);
+    const reconStarted = performance.now();
+    const recon = await call(url, { method: "reconrun", paychnl_id: reconciliation.paychnlId, bill_date: reconciliation.day }, token).finally(() => clearInterval(sampler));
+    const reconSeconds = (performance.now() - reconStarted) / 1000;
+    const batch = recon.data?.items as { status?: string; bill_count?: number; matched?: number; open_items?: number } | undefined;
+    if (recon.return_code !== "SUCCESS" || batch?.status === "failed" || Number(batch?.matched) < reconciliation.lines) {
+      throw new Error(`the reconciliation of ${reconciliation.day} failed on ${database}: ${recon.return_msg}`);
+    }
+    const reconName = `reconrun of a trade bill of ${Number(batch?.bill_count).toLocaleString("en")} lines (${Number(batch?.matched).toLocaleString("en")} matched, ${Number(batch?.open_items)} differences)`;
+    record(`${reconName}: the call`, database, reconSeconds, "s");
+    record(`${reconName}: server RSS at its highest meanwhile`, database, highest, "MB");
+  } finally {
+    await stopServerProcess(child);
   }
 }

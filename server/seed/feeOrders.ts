@@ -201,8 +201,8 @@ export async function seedScaleFeeOrders(db: Db, sysid: number, schoolIds: reado
         FROM activities a CROSS JOIN (VALUES (0, 'Tuition', 80000), (1, 'Books', 16500)) AS item(sort, title, amount)
         WHERE a.id = ANY(${sql.raw(`ARRAY[${activityIds.map(wholeNumber).join(",")}]::int[]`)})`);
       await tx.execute(sql`
-        INSERT INTO bills (activity_id, sch_id, sysid, student_id, class_id, amount, status)
-        SELECT a.id, st.sch_id, st.sysid, st.id, st.class_id, a.amount, 'unpaid'
+        INSERT INTO bills (activity_id, sch_id, sysid, student_id, class_id, amount, status, created_at)
+        SELECT a.id, st.sch_id, st.sysid, st.id, st.class_id, a.amount, 'unpaid', a.start_date::timestamp AT TIME ZONE 'Asia/Shanghai'
         FROM activities a JOIN students st ON st.sch_id = a.sch_id
         WHERE a.id = ANY(${sql.raw(`ARRAY[${activityIds.map(wholeNumber).join(",")}]::int[]`)})`);
       return seedFeeOrdersFor(
