@@ -537,20 +537,22 @@ const RECON_LINES = 100_000;
 async function prepareReconciliationDay(server: TestServer, database: string): Promise<ReconciliationDay> {
   const db = server.server.database.db;
   const [channel] = await db.select({ id: feeOrders.paychnl_id, n: count() }).from(feeOrders).where(sql`${feeOrders.status} = 'paid' and ${feeOrders.gateway} = 'sandbox'`).groupBy(feeOrders.paychnl_id).orderBy(sql`count(*) desc`).limit(1);
-  if (!channel?.id || Number(channel.n) < RECON_LINES) throw new Error(`fewer than ${RECON_LINES} sandbox payments of one channel on ${database}: seed a larger scale`);
+  if (!channel?.id) throw new Error(`no sandbox payments on ${database}`);
+  // a smaller BENCH_SCALE reconciles what it has
+  const lines = Math.min(RECON_LINES, Number(channel.n));
   const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Shanghai" }).format(new Date(Date.now() - 2 * 86_400_000));
   const start = `${day}T00:00:00+08:00`;
   await db.transaction(async (tx) => {
     await tx.execute(sql`
       CREATE TEMP TABLE bench_recon ON COMMIT DROP AS
       SELECT pay_no, ${start}::timestamptz + (row_number() OVER (ORDER BY id)) * interval '860 milliseconds' AS paid_at
-      FROM fee_orders WHERE status = 'paid' AND gateway = 'sandbox' AND paychnl_id = ${channel.id} ORDER BY id LIMIT ${RECON_LINES}`);
+      FROM fee_orders WHERE status = 'paid' AND gateway = 'sandbox' AND paychnl_id = ${channel.id} ORDER BY id LIMIT ${lines}`);
     await tx.execute(sql`UPDATE fee_orders o SET paid_at = b.paid_at FROM bench_recon b WHERE o.pay_no = b.pay_no`);
     await tx.execute(sql`UPDATE fee_payments p SET paid_at = b.paid_at FROM bench_recon b WHERE p.pay_no = b.pay_no`);
     await tx.execute(sql`UPDATE payment_orders p SET paid_at = b.paid_at FROM bench_recon b WHERE p.pay_no = b.pay_no`);
     await tx.execute(sql`UPDATE sandbox_payments p SET paid_at = b.paid_at FROM bench_recon b WHERE p.pay_no = b.pay_no`);
   });
-  return { paychnlId: channel.id, day, lines: RECON_LINES };
+  return { paychnlId: channel.id, day, lines };
 }
 
 const REPORT_BUDGET: Record<string, { limit: number; atMost: boolean; text: string } | undefined> = {
