@@ -12,7 +12,7 @@ import { yesNo } from "./shared";
 export const NOTICE_READERS = anyOf(OPERATOR_ROLES, PROVIDER_ROLES, PROVIDER_STAFF_ROLES, SCHOOL_ROLES);
 
 /** a guardian is reminded at most once in this many hours, unless the provider says otherwise */
-export const DEFAULT_REMINDER_INTERVAL_HOURS = 24;
+const DEFAULT_REMINDER_INTERVAL_HOURS = 24;
 
 export const notifySettings: SettingsDecl = {
   name: "notifyset",

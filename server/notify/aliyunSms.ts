@@ -29,12 +29,12 @@ export interface AliyunSmsConfig {
 export const smsTemplatesSchema = z.record(z.string(), z.string().min(1).max(64));
 
 /** RFC 3986 percent-encoding, as the RPC signature wants it */
-export function percentEncode(value: string): string {
+function percentEncode(value: string): string {
   return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /** The RPC signature of a GET with these parameters (Signature itself not among them). */
-export function rpcSignature(params: Record<string, string>, accessKeySecret: string): string {
+function rpcSignature(params: Record<string, string>, accessKeySecret: string): string {
   const canonical = Object.keys(params)
     .sort()
     .map((key) => `${percentEncode(key)}=${percentEncode(params[key])}`)

@@ -29,7 +29,7 @@ export interface NotifyConfig {
   sms?: AliyunSmsConfig;
 }
 
-export const sandboxDriver: NoticeDriver = {
+const sandboxDriver: NoticeDriver = {
   name: "sandbox",
   async send(notice) {
     return { reference: `sandbox-${notice.id}` };

@@ -12,11 +12,12 @@ import type { NoticeDrivers } from "./drivers";
 import type { NoticeRow } from "./notices";
 
 export const SEND_NOTICES_EVERY_SECONDS = 60;
-export const NOTICE_MAX_ATTEMPTS = 3;
-const BATCH = 100;
+const NOTICE_MAX_ATTEMPTS = 3;
+/** a batch's claim outlasts its sends, each bounded by its driver's timeout (8 s): no other run takes them meanwhile */
+const BATCH = 20;
+const CLAIM_MS = 300_000;
 /** the most one run sends; the rest waits for the next run */
 const MAX_PER_RUN = 2000;
-const CLAIM_MS = 120_000;
 
 interface ClaimedNotice {
   id: number;

@@ -33,10 +33,10 @@ import { NOTICE_KINDS, NOTICE_STATUSES, noticeText, queueNotices, SEND_NOTICES, 
 import { SEND_NOTICES_EVERY_SECONDS, sendNoticesJob } from "../../notify/send";
 
 const ARREARS_READERS = billEntity.roles.list!;
-export const DAILY_REPORT = "notices.daily_report";
+const DAILY_REPORT = "notices.daily_report";
 const DAILY_REPORT_EVERY_SECONDS = 600;
 /** the evening's report goes from 20:00 China time */
-export const DAILY_REPORT_HOUR = 20;
+const DAILY_REPORT_HOUR = 20;
 const DAY_MS = 86_400_000;
 
 function requiredId(payload: Record<string, unknown>, field: string): number {
@@ -143,7 +143,7 @@ async function billToRemind(db: DbOrTx, id: number, conditions: SQL[]) {
 }
 
 /** The reminder of a bill to its guardian's mobile number, as written at `at`. */
-export async function reminderNotice(db: DbOrTx, bill: NonNullable<Awaited<ReturnType<typeof billToRemind>>>, at: Date, createdBy: string): Promise<NoticeInput> {
+async function reminderNotice(db: DbOrTx, bill: NonNullable<Awaited<ReturnType<typeof billToRemind>>>, at: Date, createdBy: string): Promise<NoticeInput> {
   const created = new Date(bill.created_at as unknown as string);
   const link = await payerLink(db, Number(bill.sch_id), Number(bill.activity_id));
   return {
