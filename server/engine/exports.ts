@@ -8,6 +8,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
 import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { ZodType } from "zod";
@@ -182,6 +184,24 @@ class ChunkSink extends Writable {
   }
 }
 
+/**
+ * Rows written between two full collections of the heap. A sheet's rows are garbage as soon as they are zipped (the
+ * live heap stays near 50 MB through an export of 100,000 orders), but they come so fast that V8 lets its heap grow
+ * by hundreds of megabytes before it collects: the export asks for a collection itself, a few tens of milliseconds
+ * now and then, which keeps the process's memory bounded whatever the file's length.
+ */
+const COLLECT_EVERY_ROWS = 10_000;
+let fullCollection: (() => void) | undefined;
+
+function collectGarbage(): void {
+  if (!fullCollection) {
+    // the process was not started with --expose-gc: the flag, then gc() from a context made after it
+    v8.setFlagsFromString("--expose-gc");
+    fullCollection = runInNewContext("gc") as () => void;
+  }
+  fullCollection();
+}
+
 const MONEY_FORMAT = "0.00";
 const PERCENT_FORMAT = "0.0%";
 
@@ -191,6 +211,7 @@ async function writeWorkbook(db: Db, downloadId: number, write: (out: SheetOutpu
   const sink = new ChunkSink(db, downloadId);
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: sink, useStyles: true, useSharedStrings: false });
   let sheet: ReturnType<typeof workbook.addWorksheet> | undefined;
+  let rowsSinceCollection = 0;
   const out: SheetOutput = {
     begin(title, columns) {
       if (sheet) throw new Error("the sheet has begun already");
@@ -210,9 +231,14 @@ async function writeWorkbook(db: Db, downloadId: number, write: (out: SheetOutpu
       const row = sheet.addRow(values);
       if (options?.bold) row.font = { bold: true };
       row.commit();
+      rowsSinceCollection++;
     },
     async progress(percent) {
       await sink.caughtUp();
+      if (rowsSinceCollection >= COLLECT_EVERY_ROWS) {
+        rowsSinceCollection = 0;
+        collectGarbage();
+      }
       await reportProgress(percent);
     },
   };
