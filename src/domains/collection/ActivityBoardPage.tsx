@@ -202,7 +202,8 @@ export default function ActivityBoardPage({ entry }: CustomPageProps) {
         rowKey="id"
         loading={arrears.isLoading}
         dataSource={unpaidRows}
-        scroll={{ x: "max-content" }}
+        // a phone's rows fit its width, their text wrapping; a wider screen scrolls rather than wraps
+        scroll={narrow ? undefined : { x: "max-content" }}
         data-testid="board-unpaid"
         rowSelection={billActions.some((action) => action.bulk) ? { selectedRowKeys: selected.map((row) => row.id), onChange: (_, rows) => setSelected(rows) } : undefined}
         pagination={{ current: page, pageSize: UNPAID_PAGE_SIZE, total: unpaidTotal, onChange: setPage, showSizeChanger: false, size: "small" }}
@@ -237,7 +238,8 @@ export default function ActivityBoardPage({ entry }: CustomPageProps) {
             key: "actions",
             title: translate("crud.actions"),
             render: (_: unknown, row: ArrearsRow) => (
-              <Space wrap>
+              // on a phone the buttons stack, so that all of them stay on the screen
+              <Space wrap direction={narrow ? "vertical" : "horizontal"} size={narrow ? 4 : 8}>
                 {billActions
                   .filter((action) => actionAllowed(billEntity, action, row))
                   .map((action) => (
