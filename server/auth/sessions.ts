@@ -1,10 +1,11 @@
 /**
  * Sessions (DESIGN 5): a 32-byte random token (base64url) given to the client, only its SHA-256 stored. A
  * session ends after SESSION_IDLE_MINUTES without use, SESSION_MAX_HOURS after login, or when revoked; every
- * request reads the session from the database, so revocation holds in every server process.
+ * request reads the session from the database (a list, in its own statement: RecentSessions), so revocation holds
+ * in every server process.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, Column, eq, inArray, is, isNull, ne, SQL, sql, type AnyColumn, type SQLWrapper } from "drizzle-orm";
 import { tableColumn } from "../db/catalogueTables";
 import type { Db, DbOrTx } from "../db/client";
 import { providers, schools, sessions, users } from "../db/schema";
@@ -45,26 +46,40 @@ export async function createSession(
 const namedSchool = alias(schools, "named_school");
 const namedProvider = alias(providers, "named_provider");
 
+/** What the session statement reads: the session, its user, provider and school, and the payload's named tenants. */
+const sessionColumns = {
+  session: { revokedAt: sessions.revokedAt, lastSeenAt: sessions.lastSeenAt, createdAt: sessions.createdAt },
+  ...authorityColumns,
+  namedSchool: columnsOf(namedSchool, SCHOOL_FACT_COLUMNS),
+  namedProvider: columnsOf(namedProvider, PROVIDER_FACT_COLUMNS),
+};
+
+function flatColumns(selection: object): (SQLWrapper | AnyColumn)[] {
+  return Object.values(selection).flatMap((value: object) => (is(value, Column) || is(value, SQL) ? [value as AnyColumn] : flatColumns(value)));
+}
+
 /**
- * The session with its user, provider and school, and the school and provider the payload names (`sch_id`,
- * `sysid`) for the scope check: one prepared statement, as every request runs it.
+ * Everything the session statement reads, as one text (its row's text form): a session whose state reads the
+ * same at two moments gave the same authority, the same scope and the same answer to every check at both.
  */
-function sessionQuery(db: Db) {
+const sessionState = sql<string>`row(${sql.join(flatColumns(sessionColumns), sql`, `)})::text`;
+
+/** The session statement for the token and named tenants given (placeholders, or a statement's own bound values). */
+function sessionStatement(db: DbOrTx, tokenHash: unknown, namedSchid: unknown, namedSysid: unknown) {
   return db
-    .select({
-      session: { revokedAt: sessions.revokedAt, lastSeenAt: sessions.lastSeenAt, createdAt: sessions.createdAt },
-      ...authorityColumns,
-      namedSchool: columnsOf(namedSchool, SCHOOL_FACT_COLUMNS),
-      namedProvider: columnsOf(namedProvider, PROVIDER_FACT_COLUMNS),
-    })
+    .select({ ...sessionColumns, state: sessionState.as("session_state") })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(providers, eq(tableColumn(providers, "id"), users.sysid))
     .leftJoin(schools, eq(tableColumn(schools, "id"), users.schid))
-    .leftJoin(namedSchool, eq(tableColumn(namedSchool, "id"), sql.placeholder("namedSchid")))
-    .leftJoin(namedProvider, eq(tableColumn(namedProvider, "id"), sql.placeholder("namedSysid")))
-    .where(eq(sessions.tokenHash, sql.placeholder("tokenHash")))
-    .prepare("session_by_token");
+    .leftJoin(namedSchool, eq(tableColumn(namedSchool, "id"), namedSchid))
+    .leftJoin(namedProvider, eq(tableColumn(namedProvider, "id"), namedSysid))
+    .where(eq(sessions.tokenHash, tokenHash as string));
+}
+
+/** Prepared once per database, as every request runs it. */
+function sessionQuery(db: Db) {
+  return sessionStatement(db, sql.placeholder("tokenHash"), sql.placeholder("namedSchid"), sql.placeholder("namedSysid")).prepare("session_by_token");
 }
 const preparedSessionQueries = new WeakMap<Db, ReturnType<typeof sessionQuery>>();
 
@@ -73,6 +88,12 @@ export interface ResolvedSession {
   tokenHash: string;
   /** the tenants the payload named, as found (null: no such record) */
   named: NamedTenants;
+  /** the session's state as read (see sessionState) */
+  state: string;
+  lastSeenAt: Date;
+  createdAt: Date;
+  /** whether its last use was written now */
+  touched: boolean;
 }
 
 /**
@@ -93,12 +114,9 @@ export async function resolveSession(
   const [row] = await query.execute({ tokenHash, namedSchid: named.schid ?? null, namedSysid: named.sysid ?? null });
   if (!row || row.session.revokedAt) return null;
   const { lastSeenAt, createdAt } = row.session;
-  const idleLimit = now.getTime() - lifetime.idleMinutes * 60_000;
-  const ageLimit = now.getTime() - lifetime.maxHours * 3_600_000;
-  if (lastSeenAt.getTime() < idleLimit || createdAt.getTime() < ageLimit) return null;
-  if (now.getTime() - lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
-    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, tokenHash));
-  }
+  if (!liveAt(now, lifetime, lastSeenAt, createdAt)) return null;
+  const touched = now.getTime() - lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS;
+  if (touched) await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, tokenHash));
   return {
     auth: authorityOf(row.user, row.provider, row.school, row.tenancy),
     tokenHash,
@@ -106,7 +124,79 @@ export async function resolveSession(
       ...(named.schid === undefined ? {} : { school: { id: named.schid, facts: row.namedSchool ? schoolFacts(row.namedSchool) : null } }),
       ...(named.sysid === undefined ? {} : { provider: { id: named.sysid, facts: row.namedProvider ? providerFacts(row.namedProvider) : null } }),
     },
+    state: row.state,
+    lastSeenAt,
+    createdAt,
+    touched,
   };
+}
+
+/** Whether a session last used and made at these times is alive: neither idle too long nor too old. */
+function liveAt(now: Date, lifetime: SessionLifetime, lastSeenAt: Date, createdAt: Date): boolean {
+  return lastSeenAt.getTime() >= now.getTime() - lifetime.idleMinutes * 60_000 && createdAt.getTime() >= now.getTime() - lifetime.maxHours * 3_600_000;
+}
+
+/**
+ * The session's state read inside another statement (a list's page): its SQL, the same for every session of a
+ * database, and the values of its placeholders for this session.
+ */
+export interface SessionStateRead {
+  sql: SQL;
+  values: Record<string, unknown>;
+}
+
+const stateReads = new WeakMap<object, SQL>();
+
+/**
+ * Sessions this process resolved lately, for reads that confirm them in their own statement (DESIGN 5 wants a
+ * revocation to hold at once in every process): such a read runs with the session as it was resolved and also
+ * reads the session's state (sessionState) in its statement, in the same snapshot as its rows; the answer stands
+ * only if that state is the one resolved, else the call is made again from the session's own statement. A list
+ * then costs one statement instead of two. A session is kept while its last use needs no writing (30 seconds).
+ */
+export class RecentSessions {
+  private readonly sessions = new Map<string, ResolvedSession>();
+
+  constructor(private readonly maxSessions = 10_000) {}
+
+  private static key(tokenHash: string, named: { schid?: number; sysid?: number }): string {
+    return `${tokenHash}|${named.schid ?? ""}|${named.sysid ?? ""}`;
+  }
+
+  /** The session resolved for this token and named tenants, while it needs no writing and is alive at `now`. */
+  get(token: string, named: { schid?: number; sysid?: number }, now: Date, lifetime: SessionLifetime): ResolvedSession | undefined {
+    if (!token || token.length > 200) return undefined;
+    const key = RecentSessions.key(hashToken(token), named);
+    const session = this.sessions.get(key);
+    if (!session) return undefined;
+    if (now.getTime() - session.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS || now < session.lastSeenAt || !liveAt(now, lifetime, session.lastSeenAt, session.createdAt)) {
+      this.sessions.delete(key);
+      return undefined;
+    }
+    return session;
+  }
+
+  remember(session: ResolvedSession, named: { schid?: number; sysid?: number }): void {
+    // a session whose last use was just written reads otherwise now: it is kept at its next use
+    if (session.touched || !session.auth.usable) return;
+    if (this.sessions.size >= this.maxSessions) this.sessions.delete(this.sessions.keys().next().value as string);
+    this.sessions.set(RecentSessions.key(session.tokenHash, named), session);
+  }
+
+  forget(session: ResolvedSession, named: { schid?: number; sysid?: number }): void {
+    this.sessions.delete(RecentSessions.key(session.tokenHash, named));
+  }
+
+  /** The session's state as a statement reads it beside its own rows. */
+  static stateRead(db: DbOrTx, session: ResolvedSession, named: { schid?: number; sysid?: number }): SessionStateRead {
+    let read = stateReads.get(db);
+    if (!read) {
+      // the database computes only the state of the statement's columns
+      const statement = sessionStatement(db, sql.placeholder("sessionToken"), sql.placeholder("sessionSchid"), sql.placeholder("sessionSysid"));
+      stateReads.set(db, (read = sql`(select s.session_state from (${statement}) s)`));
+    }
+    return { sql: read, values: { sessionToken: session.tokenHash, sessionSchid: named.schid ?? null, sessionSysid: named.sysid ?? null } };
+  }
 }
 
 export async function revokeSession(db: DbOrTx, tokenHash: string, now: Date): Promise<void> {

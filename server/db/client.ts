@@ -29,6 +29,19 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction or the database itself. */
 export type DbOrTx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
 
+/**
+ * A read whose rows come as arrays of the database's text (the statement casts every value to text), neither parsed
+ * nor made objects: a list's page, which server/engine/listPage.ts writes into the answer's JSON. Prepared by name
+ * on PostgreSQL, kept by its text on PGlite (pgliteStatements.ts).
+ */
+export type TextRowsReader = (name: string, text: string, params: unknown[]) => Promise<(string | null)[][]>;
+const textRowsReaders = new WeakMap<object, TextRowsReader>();
+
+/** The database's reader of text rows; none for a transaction, whose reads go through its own connection. */
+export function textRowsReader(db: DbOrTx): TextRowsReader | undefined {
+  return textRowsReaders.get(db);
+}
+
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.meta.url));
 
 export type DatabaseTarget =
@@ -67,11 +80,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     try {
       await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
       await createPlannerStatistics(db);
-    await installStateTotals(db, entities);
+      await installStateTotals(db, entities);
     } catch (err) {
       await pool.end();
       throw err;
     }
+    textRowsReaders.set(db, async (name, text, params) => (await pool.query<(string | null)[]>({ name, text, values: params, rowMode: "array" })).rows);
     return { db, driver: "postgres", location: redactUrl(target.url), close: () => pool.end() };
   }
 
@@ -108,6 +122,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     await close();
     throw err;
   }
+  textRowsReaders.set(db, async (_name, text, params) => (await client.query<(string | null)[]>(text, params, { rowMode: "array" })).rows);
   return {
     db,
     driver: "pglite",

@@ -3,20 +3,20 @@
  * allowed to the role keys the entity declares, validated from its fields and filtered by the caller's tenant.
  */
 import { createHash } from "node:crypto";
-import { and, asc, count, desc, eq, getTableColumns, gte, ilike, lt, lte, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, fillPlaceholders, getTableColumns, gte, ilike, lt, lte, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, SelectedFields } from "drizzle-orm/pg-core";
 import type { CrudAction, EntityDecl, FieldDecl } from "../../common/catalogue";
 import { writeAudit } from "../auth/audit";
 import { parseTenantId, resolveScope, schoolOfWrite, type Scope } from "../auth/scope";
 import { tenantFilter } from "../auth/tenantFilter";
 import { isColumnField, tableColumn, tenantColumnNames, uniqueColumns, uniqueIndexName, type CatalogueTable } from "../db/catalogueTables";
-import type { DbOrTx } from "../db/client";
+import { textRowsReader, type DbOrTx } from "../db/client";
 import { errorConstraint, FOREIGN_KEY_VIOLATION, hasErrorCode, UNIQUE_VIOLATION } from "../db/errors";
 import { catalogueTables } from "../db/schema";
 import { stateTotalsSelection, stateTotalsTable } from "../db/stateTotals";
 import { addDays, businessDayStart, isCalendarDay } from "../../common/term";
 import { labelText } from "../lib/i18n";
-import { ApiFailure, notFound } from "../protocol/envelope";
+import { ApiFailure, JsonText, notFound } from "../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../protocol/registry";
 import { refTitleKey } from "../../common/fieldRules";
 import type { ListSummary, ListTabs } from "../../common/listAnswer";
@@ -27,6 +27,7 @@ import { fieldErrors, fieldsSchema, formFields, recordSchema } from "./fieldSche
 import type { EntityHooks, EntityHooksByName, Row } from "./hooks";
 import { multipleReferenceFields, References, stillReferenced } from "./references";
 import { ChildRecords } from "./children";
+import { pageColumns } from "./listPage";
 import { EXPORT_BATCH_ROWS, MAX_SHEET_ROWS, registerExportOperation, type Exporter } from "./exports";
 
 export const MAX_PAGE_SIZE = 100;
@@ -301,6 +302,8 @@ export function wrongState(ctx: OperationContext, entity: EntityDecl, state: unk
  */
 const LIST_TOTAL = "__total";
 const LIST_STATE_TOTALS = "__state_totals";
+/** the caller's session's state, read beside the page (RecentSessions) */
+const LIST_SESSION = "__session";
 
 /** lists of one entity prepared at once, at most */
 const MAX_LIST_SHAPES = 200;
@@ -325,6 +328,16 @@ class ShapeCache<T> {
     }
     return statement;
   }
+}
+
+/**
+ * A list's page in API form, and the columns its first row carries (none when it is empty): its totals, and the
+ * session's state when the statement read it.
+ */
+interface ListRead {
+  items: JsonText | Row[];
+  totals: unknown;
+  session: unknown;
 }
 
 /** A page's size and offset. */
@@ -586,23 +599,29 @@ class EntityCrud {
     values.mark(`limit ${limit}${paging.offset === 0 ? " first page" : ""}`);
     if (paging.offset > 0) values.values.offset = paging.offset;
 
+    // the session's state read beside the page confirms a session this process resolved lately (RecentSessions)
+    const sessionState = ctx.sessionState;
+    if (sessionState) {
+      values.mark("session state");
+      Object.assign(values.values, sessionState.values);
+    }
     const where = and(...conditions) ?? sql`true`;
-    const statement = this.listStatements.get(ctx.db, values.shape, () => this.listStatement(ctx.db, where, order, values.shape, paging, totals));
+    const statement = this.listStatements.get(ctx.db, values.shape, () => this.listStatement(ctx.db, where, order, values.shape, paging, totals, sessionState?.sql));
     const data: Row = {};
+    const tabs = !totals && tabsOf ? this.tabsStatements.get(ctx.db, tabsOf.shape, () => this.tabsStatement(ctx.db, tabsOf.where, tabsOf.shape)) : undefined;
+    // the states' counts are read alongside the page
+    const [read, stateCounts] = await Promise.all([statement.page(values.values), tabs?.execute(values.values)]);
+    if (sessionState && read.session !== undefined) sessionState.read = read.session;
     if (totals) {
-      const rows = await statement.page.all(values.values);
       // an empty page carries no totals: they are read apart
-      const stateRows = rows.length > 0 ? (JSON.parse(String(rows[0][LIST_STATE_TOTALS])) as Row[]) : await this.stateTotalsRead(ctx, scope);
-      data.items = rows.map(statement.item);
+      const stateRows = read.totals !== undefined ? (JSON.parse(String(read.totals)) as Row[]) : await this.stateTotalsRead(ctx, scope);
+      data.items = read.items;
       Object.assign(data, this.readStateTotals(stateRows, payload[this.stateField!.name]));
     } else {
-      const tabs = tabsOf && this.tabsStatements.get(ctx.db, tabsOf.shape, () => this.tabsStatement(ctx.db, tabsOf.where, tabsOf.shape));
-      // a list without states waits for its page alone, as it always has
-      const [rows, stateCounts] = tabs ? await Promise.all([statement.page.all(values.values), tabs.execute(values.values)]) : [await statement.page.all(values.values), undefined];
       // an empty page says nothing of the total but on the first page; beyond the last one it is counted apart
-      const aggregate = rows.length > 0 ? rows[0][LIST_TOTAL] : page === 1 ? undefined : (await statement.count.all(values.values))[0]?.[LIST_TOTAL];
+      const aggregate = read.totals !== undefined ? read.totals : page === 1 ? undefined : (await statement.count.all(values.values))[0]?.[LIST_TOTAL];
       const { total, summary } = this.readAggregate(aggregate);
-      data.items = rows.map(statement.item);
+      data.items = read.items;
       data.total = total;
       if (stateCounts) data.tabs = this.readTabs(stateCounts);
       if (summary) data.summary = summary;
@@ -701,44 +720,71 @@ class EntityCrud {
   }
 
   /**
-   * The prepared page (with its total) and count of a list of one shape, and the reading of the page's rows: the
-   * driver's rows go straight to their API form, each column decoded as drizzle would, by a reader made once per
-   * statement (drizzle's generic mapping of every value costs more than the rest of the answer).
+   * The prepared page (with its total) and count of a list of one shape, and the reading of the page. Where the
+   * database can write every value's API form, the page is read as text and passed on as JSON (listPage.ts);
+   * otherwise the driver's rows go straight to their API form, each column decoded as drizzle would, by a reader
+   * made once per statement (drizzle's generic mapping of every value costs more than the rest of the answer).
    */
-  private listStatement(db: DbOrTx, where: SQL, order: SQL[], shape: string, paging: ListPaging, stateTotalsWhere?: SQL) {
+  private listStatement(db: DbOrTx, where: SQL, order: SQL[], shape: string, paging: ListPaging, stateTotalsWhere?: SQL, sessionState?: SQL) {
     const name = statementName(this.entity, "list", shape);
-    const fields = fieldsByName(this.entity);
     const tableColumns = getTableColumns(this.table);
-    const columns = Object.entries(tableColumns).map(([key, column]) => {
-      const toApi = apiValue(fields.get(key), "list");
-      return { key, raw: column.name, value: (raw: unknown) => toApi(raw === null ? null : column.mapFromDriverValue(raw)) };
-    });
     // the referred names come with the page, joined, rather than one query each
     const joins = this.references.titleJoins();
-    // the total (and a summary's sums) rides on the page as an uncorrelated subquery, computed once: one
-    // statement a page, not two
-    const aggregate = this.aggregate();
-    // or, for a list the state totals answer, those totals as JSON text, from the same kind of subquery
-    const selection: Record<string, unknown> = stateTotalsWhere
-      ? { ...tableColumns, [LIST_STATE_TOTALS]: sql<string>`(select coalesce(json_agg(t), '[]')::text from (${this.stateTotalsQuery(db, stateTotalsWhere)}) t)`.as(LIST_STATE_TOTALS) }
-      : { ...tableColumns, [LIST_TOTAL]: sql<string>`(select ${aggregate} from ${this.table} where ${where})`.as(LIST_TOTAL) };
     for (const join of joins) {
-      if (selection[join.key] !== undefined) throw new Error(`${this.entity.name}: the name of ${join.key} is a column of its own`);
-      selection[join.key] = sql<string>`${join.title}`.as(join.key);
-      columns.push({ key: join.key, raw: join.key, value: (raw) => raw ?? null });
+      if (tableColumns[join.key] !== undefined) throw new Error(`${this.entity.name}: the name of ${join.key} is a column of its own`);
     }
+    // the total (and a summary's sums) rides on the page as an uncorrelated subquery, computed once: one
+    // statement a page, not two; or, for a list the state totals answer, those totals as JSON text, from the same
+    // kind of subquery
+    const aggregate = this.aggregate();
+    const totalsKey = stateTotalsWhere ? LIST_STATE_TOTALS : LIST_TOTAL;
+    const totals = stateTotalsWhere
+      ? sql<string>`(select coalesce(json_agg(t), '[]')::text from (${this.stateTotalsQuery(db, stateTotalsWhere)}) t)`
+      : sql<string>`(select ${aggregate} from ${this.table} where ${where})`;
+    const reader = textRowsReader(db);
+    const text = reader && this.multipleReferences.length === 0 ? pageColumns(this.entity, tableColumns, joins) : undefined;
+    const selection: Record<string, unknown> = text ? { ...text.selection } : { ...tableColumns };
+    if (!text) for (const join of joins) selection[join.key] = sql<string>`${join.title}`.as(join.key);
+    selection[totalsKey] = totals.as(totalsKey);
+    if (sessionState) selection[LIST_SESSION] = sessionState.as(LIST_SESSION);
     let pageQuery = db
       .select(selection as SelectedFields)
       .from(this.table)
       .$dynamic();
     for (const join of joins) pageQuery = pageQuery.leftJoin(join.table, join.on);
+    const paged = pageQuery.where(where).orderBy(...order).limit(inlineNumber(paging.limit)).offset(paging.offset === 0 ? 0 : sql.placeholder("offset"));
+    const count = rawRows(db.select({ [LIST_TOTAL]: sql<string>`${aggregate}`.as(LIST_TOTAL) }).from(this.table).where(where).prepare(`${name}_count`));
+    if (reader && text) {
+      const query = paged.toSQL();
+      const totalsAt = Object.keys(text.selection).length;
+      return {
+        count,
+        /** the page as JSON text, and its totals' and session's columns (none when it is empty) */
+        async page(values: Record<string, unknown>): Promise<ListRead> {
+          const rows = await reader(`${name}_text`, query.sql, fillPlaceholders(query.params, values));
+          const first = rows[0];
+          return { items: new JsonText(text.json(rows)), totals: first?.[totalsAt], session: sessionState ? first?.[totalsAt + 1] : undefined };
+        },
+      };
+    }
+    const fields = fieldsByName(this.entity);
+    const columns = Object.entries(tableColumns).map(([key, column]) => {
+      const toApi = apiValue(fields.get(key), "list");
+      return { key, raw: column.name, value: (raw: unknown) => toApi(raw === null ? null : column.mapFromDriverValue(raw)) };
+    });
+    for (const join of joins) columns.push({ key: join.key, raw: join.key, value: (raw) => raw ?? null });
+    const prepared = rawRows(paged.prepare(name));
     return {
-      page: rawRows(pageQuery.where(where).orderBy(...order).limit(inlineNumber(paging.limit)).offset(paging.offset === 0 ? 0 : sql.placeholder("offset")).prepare(name)),
-      count: rawRows(db.select({ [LIST_TOTAL]: sql<string>`${aggregate}`.as(LIST_TOTAL) }).from(this.table).where(where).prepare(`${name}_count`)),
-      item(raw: Row): Row {
-        const item: Row = {};
-        for (const column of columns) item[column.key] = column.value(raw[column.raw]);
-        return item;
+      count,
+      async page(values: Record<string, unknown>): Promise<ListRead> {
+        const rows = await prepared.all(values);
+        const items = rows.map((raw) => {
+          const item: Row = {};
+          for (const column of columns) item[column.key] = column.value(raw[column.raw]);
+          return item;
+        });
+        const first = rows[0];
+        return { items, totals: first?.[totalsKey], session: sessionState ? first?.[LIST_SESSION] : undefined };
       },
     };
   }
@@ -927,6 +973,8 @@ export function registerCatalogueOperations(registry: OperationRegistry, entitie
         needsToken: true,
         roles,
         effect: action === "list" || action === "info" ? "read" : "write",
+        // a list's page reads the session's state beside its rows
+        confirmsSession: action === "list",
         handler: (ctx) => actions[action](ctx),
       });
     }

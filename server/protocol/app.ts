@@ -19,7 +19,7 @@ import { hasAnyRole, roleKeys } from "../../common/roleKeys";
 import { serviceFacts } from "../auth/authority";
 import { PasswordHasher, PRODUCTION_PASSWORD_COST, type PasswordCost } from "../auth/passwords";
 import { namedTenantIds, resolveScope, switchedProvider } from "../auth/scope";
-import { DEFAULT_SESSION_LIFETIME, resolveSession, type SessionLifetime } from "../auth/sessions";
+import { DEFAULT_SESSION_LIFETIME, RecentSessions, resolveSession, type ResolvedSession, type SessionLifetime } from "../auth/sessions";
 import { DEFAULT_THROTTLE, type ThrottleRules } from "../auth/throttle";
 import type { Db } from "../db/client";
 import { systemClock, type Clock } from "../lib/clock";
@@ -32,8 +32,8 @@ import { JobWorker, type JobKinds } from "../jobs";
 import { registerNotifyRoutes } from "../payments/notify";
 import { registerSandboxRoutes } from "../payments/sandbox";
 import { PaymentSecrets, type PaymentKeyOptions } from "../payments/secrets";
-import { ApiFailure, fail, success, tokenError, type Envelope } from "./envelope";
-import { ANY_SIGNED_IN, OperationRegistry, type AppServices, type OperationContext } from "./registry";
+import { ApiFailure, envelopeText, fail, success, tokenError, type Envelope } from "./envelope";
+import { ANY_SIGNED_IN, OperationRegistry, type AppServices, type Operation, type OperationContext, type SessionOperation } from "./registry";
 import { termExpired } from "../auth/expiry";
 import { checkPublicInputs } from "./publicInputs";
 import { payloadIssueMessage, unacceptableValuePath } from "./validation";
@@ -147,6 +147,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     wakeJobs: () => jobs.wake(),
   };
   const registry = new OperationRegistry();
+  const recentSessions = new RecentSessions();
   registerOperations(registry);
 
   // built once (the Fastify plugin rebuilds helmet on every request, a cost every polling call would pay)
@@ -288,8 +289,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       preParsing: (request, _reply, payload) => largeBodiesSignedInOnly(request, payload, bodyLimit, services),
     },
     async (request, reply) => {
-      const envelope = await dispatch(request, registry, services);
-      return reply.status(200).send(envelope);
+      const envelope = await dispatch(request, registry, services, recentSessions);
+      return reply.status(200).type("application/json; charset=utf-8").send(envelopeText(envelope));
     },
   );
 
@@ -326,7 +327,49 @@ async function largeBodiesSignedInOnly(request: FastifyRequest, payload: Readabl
   return counted;
 }
 
-async function dispatch(request: FastifyRequest<{ Params: { path: string } }>, registry: OperationRegistry, services: AppServices): Promise<Envelope> {
+/** The operation's answer: its payload checked, then its handler. */
+async function answer(operation: Operation<unknown>, ctx: OperationContext): Promise<Envelope> {
+  let input: unknown = ctx.payload;
+  if (operation.schema) {
+    const parsed = operation.schema.safeParse(ctx.payload);
+    if (!parsed.success) return fail(payloadIssueMessage(ctx.t, parsed.error));
+    input = parsed.data;
+  }
+  const result = await operation.handler(ctx, input);
+  return success(ctx.t(result.messageKey ?? "api.ok", result.messageParams), result.data);
+}
+
+/** The answer of a session's call: its roles, the tenants it names and its term checked first. */
+async function authorisedAnswer(operation: SessionOperation<unknown>, ctx: OperationContext, session: ResolvedSession): Promise<Envelope> {
+  const { services, payload, t } = ctx;
+  const auth = session.auth;
+  ctx.auth = auth;
+  ctx.tokenHash = session.tokenHash;
+  const switched = await switchedProvider(services.db, auth, payload, session.named);
+  ctx.roles = switched ? [...new Set([...auth.roles, ...roleKeys(serviceFacts(switched))])] : auth.roles;
+  if (operation.roles !== ANY_SIGNED_IN && !hasAnyRole(ctx.roles, operation.roles)) return fail(t("api.no_permission"));
+  // a tenant named in the payload must lie inside the caller's authority: refused, never ignored
+  if (payload.sysid !== undefined || payload.sch_id !== undefined) await resolveScope(services.db, auth, payload, session.named);
+  if (operation.effect === "write" && termExpired(auth, ctx.now)) return fail(t("api.term_expired"));
+  return answer(operation, ctx);
+}
+
+/**
+ * The answer of a read made with a session this process resolved lately, which the read's own statement confirms
+ * (RecentSessions): undefined unless it succeeded and the session's state it read is the one resolved, and then
+ * the call is made again from the session's own statement. The payload is a copy, as scopes are kept per payload.
+ */
+async function answerConfirmingSession(operation: SessionOperation<unknown>, ctx: OperationContext, session: ResolvedSession, named: ReturnType<typeof namedTenantIds>): Promise<Envelope | undefined> {
+  const sessionState: NonNullable<OperationContext["sessionState"]> = RecentSessions.stateRead(ctx.db, session, named);
+  try {
+    const envelope = await authorisedAnswer(operation, { ...ctx, payload: { ...ctx.payload }, sessionState }, session);
+    return envelope.return_code === "SUCCESS" && sessionState.read === session.state ? envelope : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function dispatch(request: FastifyRequest<{ Params: { path: string } }>, registry: OperationRegistry, services: AppServices, recentSessions: RecentSessions): Promise<Envelope> {
   const language = requestLanguage(request.headers);
   const t = translator(language);
   try {
@@ -357,29 +400,21 @@ async function dispatch(request: FastifyRequest<{ Params: { path: string } }>, r
       roles: [],
     };
 
-    if (operation.needsToken) {
-      const token = headerValue(request.headers["x-token"]);
-      const session = await resolveSession(services.db, token, now, services.sessionLifetime, namedTenantIds(payload));
-      if (!session || !session.auth.usable) return tokenError(t("api.token_invalid"));
-      const auth = session.auth;
-      ctx.auth = auth;
-      ctx.tokenHash = session.tokenHash;
-      const switched = await switchedProvider(services.db, auth, payload, session.named);
-      ctx.roles = switched ? [...new Set([...auth.roles, ...roleKeys(serviceFacts(switched))])] : auth.roles;
-      if (operation.roles !== ANY_SIGNED_IN && !hasAnyRole(ctx.roles, operation.roles)) return fail(t("api.no_permission"));
-      // a tenant named in the payload must lie inside the caller's authority: refused, never ignored
-      if (payload.sysid !== undefined || payload.sch_id !== undefined) await resolveScope(services.db, auth, payload, session.named);
-      if (operation.effect === "write" && termExpired(auth, now)) return fail(t("api.term_expired"));
+    if (!operation.needsToken) return await answer(operation, ctx);
+    const token = headerValue(request.headers["x-token"]);
+    const named = namedTenantIds(payload);
+    if (operation.confirmsSession) {
+      const recent = recentSessions.get(token, named, now, services.sessionLifetime);
+      if (recent) {
+        const confirmed = await answerConfirmingSession(operation, ctx, recent, named);
+        if (confirmed) return confirmed;
+        recentSessions.forget(recent, named);
+      }
     }
-
-    let input: unknown = payload;
-    if (operation.schema) {
-      const parsed = operation.schema.safeParse(payload);
-      if (!parsed.success) return fail(payloadIssueMessage(t, parsed.error));
-      input = parsed.data;
-    }
-    const result = await operation.handler(ctx, input);
-    return success(t(result.messageKey ?? "api.ok", result.messageParams), result.data);
+    const session = await resolveSession(services.db, token, now, services.sessionLifetime, named);
+    if (!session || !session.auth.usable) return tokenError(t("api.token_invalid"));
+    if (operation.confirmsSession) recentSessions.remember(session, named);
+    return await authorisedAnswer(operation, ctx, session);
   } catch (err) {
     if (err instanceof ApiFailure) return fail(t(err.messageKey, err.params), err.data);
     request.log.error({ err }, "operation failed");

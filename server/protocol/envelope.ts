@@ -1,4 +1,6 @@
 /** The /weapi/ answer envelope (DESIGN 4). */
+import { randomBytes } from "node:crypto";
+
 export type ReturnCode = "SUCCESS" | "FAIL" | "token_error";
 
 export interface Envelope {
@@ -7,6 +9,30 @@ export interface Envelope {
   result_code?: string;
   result_msg?: string;
   data?: Record<string, unknown>;
+}
+
+/**
+ * JSON the database wrote (a list's page), carried in an answer's `data.items` as it is: the answer's text is
+ * written around it (envelopeText). Anything else that writes it as JSON reads it first.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}
+
+/** marks the place of `data.items` in an answer's text: a random word no value of an answer can hold */
+const ITEMS_MARK = `"items-${randomBytes(16).toString("hex")}"`;
+
+/** The envelope as the answer's JSON text, its `data.items` of JsonText put in unread. */
+export function envelopeText(envelope: Envelope): string {
+  const items = envelope.data?.items;
+  if (!(items instanceof JsonText)) return JSON.stringify(envelope);
+  const text = JSON.stringify({ ...envelope, data: { ...envelope.data, items: JSON.parse(ITEMS_MARK) as string } });
+  // a function, so that no "$" of the JSON is read as a pattern
+  return text.replace(ITEMS_MARK, () => items.text);
 }
 
 export function success(returnMsg: string, data?: Record<string, unknown>): Envelope {

@@ -7,7 +7,7 @@ import type { OperationDecl, OperationEffect } from "../../common/catalogue";
 import type { ZodType } from "zod";
 import type { Authority } from "../auth/authority";
 import type { PasswordHasher } from "../auth/passwords";
-import type { SessionLifetime } from "../auth/sessions";
+import type { SessionLifetime, SessionStateRead } from "../auth/sessions";
 import type { ThrottleRules } from "../auth/throttle";
 import type { Db } from "../db/client";
 import type { Clock } from "../lib/clock";
@@ -56,6 +56,11 @@ export interface OperationContext {
   tokenHash: string | null;
   /** the role keys the call is authorised with (own keys, plus a switched provider's for system users) */
   roles: string[];
+  /**
+   * Set on an operation that confirms its session when the session is one this process resolved lately
+   * (RecentSessions): the handler reads the state in its statement and puts what it read in `read`.
+   */
+  sessionState?: SessionStateRead & { read?: unknown };
 }
 
 export interface OperationResult {
@@ -91,6 +96,8 @@ export interface SessionOperation<P = Record<string, unknown>> extends Operation
   effect: OperationEffect;
   /** the catalogue's declaration it was registered from (server/methods/declared.ts) */
   declaration?: OperationDecl;
+  /** a read whose handler reads the session's state in its own statement (ctx.sessionState; a list's page) */
+  confirmsSession?: boolean;
 }
 
 export type Operation<P = Record<string, unknown>> = PublicOperation<P> | SessionOperation<P>;

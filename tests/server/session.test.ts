@@ -1,10 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_THROTTLE } from "../../server/auth/throttle";
-import { auditLog, providers, users } from "../../server/db/schema";
+import { hashToken } from "../../server/auth/sessions";
+import { auditLog, providers, schools, sessions, users } from "../../server/db/schema";
 import { tableColumn } from "../../server/db/catalogueTables";
 import { describeOnDatabases } from "../helpers/db";
-import { createTestApp, type TestApp } from "./support";
+import { createTestApp, idByTitle, type TestApp } from "./support";
 
 const EXPECTED_ROLES: Record<string, string[]> = {
   sysadmin: ["systemv2", "superadminv2"],
@@ -195,6 +196,76 @@ describeOnDatabases("sessions", (kind) => {
       await t.db.update(users).set({ status: "0" }).where(eq(users.username, "svcv1"));
       expect((await t.call("adminapi", "getuserinfo", {}, { token })).return_code).toBe("token_error");
       await t.db.update(users).set({ status: "1" }).where(eq(users.username, "svcv1"));
+    });
+  });
+
+  describe("lists, which confirm a session this process resolved lately in their own statement", () => {
+    let no1: number;
+    const list = (token: string, payload: Record<string, unknown> = {}) => t.call("adminapiv2", "studentlist", { sch_id: no1, page: 1, limit: 5, ...payload }, { token });
+    /** a session resolved by a list, and a second list made with it as resolved */
+    async function listedTwice(username: string): Promise<string> {
+      const token = await t.login(username);
+      expect((await list(token)).return_code).toBe("SUCCESS");
+      const again = await list(token);
+      expect(again.return_code).toBe("SUCCESS");
+      expect(again.data?.items).toHaveLength(5);
+      return token;
+    }
+    beforeAll(async () => {
+      no1 = await idByTitle(t.db, schools, "Sunrise No.1 Primary School");
+    });
+
+    it("refuses at once a session revoked in the database, as another server process revokes it", async () => {
+      const token = await listedTwice("svc");
+      await t.db.update(sessions).set({ revokedAt: t.clock.now() }).where(eq(sessions.tokenHash, hashToken(token)));
+      expect((await list(token)).return_code).toBe("token_error");
+    });
+
+    it("refuses at once a session after logout", async () => {
+      const token = await listedTwice("svc");
+      expect((await t.call("adminapi", "logout", {}, { token })).return_code).toBe("SUCCESS");
+      expect((await list(token)).return_code).toBe("token_error");
+    });
+
+    it("refuses at once the session of a user disabled in the database", async () => {
+      const token = await listedTwice("svc");
+      await t.db.update(users).set({ status: "0" }).where(eq(users.username, "svc"));
+      try {
+        expect((await list(token)).return_code).toBe("token_error");
+      } finally {
+        await t.db.update(users).set({ status: "1" }).where(eq(users.username, "svc"));
+      }
+    });
+
+    it("refuses at once a school moved to another provider in the database", async () => {
+      const token = await listedTwice("svc");
+      const [school] = await t.db.select({ sysid: schools.sysid }).from(schools).where(eq(tableColumn(schools, "id"), no1));
+      const harbour = await idByTitle(t.db, providers, "Harbour Education Services");
+      await t.db.update(schools).set({ sysid: harbour }).where(eq(tableColumn(schools, "id"), no1));
+      try {
+        expect(await list(token)).toMatchObject({ return_code: "FAIL" });
+      } finally {
+        await t.db.update(schools).set({ sysid: school!.sysid }).where(eq(tableColumn(schools, "id"), no1));
+      }
+      expect((await list(token)).return_code).toBe("SUCCESS");
+    });
+
+    it("answers an empty page, which reads no session state, from the session's own statement", async () => {
+      const token = await listedTwice("svc");
+      const empty = await list(token, { student_no: "NOBODY-AT-ALL" });
+      expect(empty).toMatchObject({ return_code: "SUCCESS", data: { items: [], total: 0 } });
+      await t.db.update(sessions).set({ revokedAt: t.clock.now() }).where(eq(sessions.tokenHash, hashToken(token)));
+      expect((await list(token, { student_no: "NOBODY-AT-ALL" })).return_code).toBe("token_error");
+    });
+
+    it("writes the last use while lists come, and ends a session idle for two hours", async () => {
+      const token = await listedTwice("svc");
+      t.clock.advance(31_000);
+      expect((await list(token)).return_code).toBe("SUCCESS");
+      const [row] = await t.db.select({ lastSeenAt: sessions.lastSeenAt }).from(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+      expect(row!.lastSeenAt.getTime()).toBe(t.clock.now().getTime());
+      t.clock.advance(121 * 60_000);
+      expect((await list(token)).return_code).toBe("token_error");
     });
   });
 

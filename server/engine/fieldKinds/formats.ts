@@ -1,4 +1,5 @@
 /** Kinds of text with a format: a phone number, an image URL and an identity card number. */
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { FieldDecl } from "../../../common/catalogue";
 import { isIdCard, isImageUrl, isPhone, maskIdCard } from "../../../common/fieldRules";
@@ -27,5 +28,8 @@ export const idcardKind: ServerFieldKind = {
   filterValue: (_field, text) => (isIdCard(text.toUpperCase()) ? text.toUpperCase() : undefined),
   // a list never carries the whole number: only the record read for editing does
   listValue: (_field, value) => (typeof value === "string" ? maskIdCard(value) : value),
+  // maskIdCard in SQL (an identity card's characters are ASCII: lengths agree)
+  listSql: (_field, column) =>
+    sql`case when length(${column}) < 8 then repeat('*', length(${column})) else left(${column}, 4) || repeat('*', length(${column}) - 6) || right(${column}, 2) end`,
   exportCell: (_field, value) => (typeof value === "string" ? maskIdCard(value) : null),
 };

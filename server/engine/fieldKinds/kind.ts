@@ -2,6 +2,7 @@
  * A field kind as the server sees it: the stored column, the check of an input value, the reading of a list
  * filter and the spreadsheet cell. One module per kind (./*.ts); ./index.ts is the registry.
  */
+import type { SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { FieldDecl } from "../../../common/catalogue";
 import type { Translate } from "../../lib/i18n";
@@ -17,6 +18,11 @@ export interface ServerFieldKind {
   toApi?(field: FieldDecl, value: unknown): unknown;
   /** the API value as a list page carries it, where a list shows less than the record (default: the API value) */
   listValue?(field: FieldDecl, value: unknown): unknown;
+  /**
+   * the list value written by the database, from the column's SQL (a list's page comes as JSON from it): required
+   * of a kind with toApi or listValue; null where only listValue can write it (the page is then written here)
+   */
+  listSql?(field: FieldDecl, column: SQL): SQL | null;
   /** the API value as a spreadsheet cell (default: as the API gives it); the export writes a text cell safe from formulas */
   exportCell?(field: FieldDecl, value: unknown, t: Translate): string | number | null;
   /** whether the stored value is trimmed before the check (not a password, not free text) */

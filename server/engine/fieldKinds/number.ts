@@ -1,4 +1,5 @@
 /** Number kinds: a whole number (int) and an amount of money (stored as integer fen, carried as yuan "0.00"). */
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { FieldDecl } from "../../../common/catalogue";
 import { fenToYuan, yuanToFen } from "../../../common/money";
@@ -44,6 +45,9 @@ export const moneyKind: ServerFieldKind = {
   column: (field) => `bigint(${JSON.stringify(field.name)}, { mode: "number" })`,
   filterValue: (_field, text) => yuanToFen(text) ?? undefined,
   toApi: (_field, value) => fenToYuan(Number(value)),
+  // fenToYuan in SQL
+  listSql: (_field, column) =>
+    sql`case when ${column} < 0 then '-' else '' end || (abs(${column}) / 100)::text || '.' || lpad((abs(${column}) % 100)::text, 2, '0')`,
   // a number cell in yuan (shown with two decimals), so that a sheet sums it and a negative amount stays a number
   exportCell: (_field, value) => Number(value),
 };

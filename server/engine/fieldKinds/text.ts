@@ -19,6 +19,7 @@ export const stringKind: ServerFieldKind = {
   filterValue: (_field, text) => text,
   // a masked text (a bank account) is whole only in the record read for editing
   listValue: (field, value) => (field.mask && typeof value === "string" ? maskedText(field, value) : value),
+  listSql: (field, column) => (field.mask ? null : column),
   exportCell: (field, value) => (typeof value === "string" ? maskedText(field, value) : null),
 };
 

@@ -1,4 +1,5 @@
 /** Time kinds: a calendar day (date, YYYY-MM-DD) and an instant (datetime, ISO 8601 with an offset). */
+import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { businessTime, isCalendarDay } from "../../../common/term";
 import type { ServerFieldKind } from "./kind";
@@ -29,6 +30,12 @@ export const datetimeKind: ServerFieldKind = {
       : `timestamp(${JSON.stringify(field.name)}, { withTimezone: true, mode: "date" })`,
   filterValue: (_field, text) => (isInstant(text) ? new Date(text) : undefined),
   toApi: (_field, value) => (value instanceof Date ? value.toISOString() : value),
+  listSql: (_field, column) => isoTimeSql(column),
   // as the list shows it: the business time zone
   exportCell: (_field, value) => (typeof value === "string" ? businessTime(new Date(value)) : null),
 };
+
+/** A time stamp with its zone as Date.toISOString writes it (UTC, milliseconds, "Z"), in SQL. */
+export function isoTimeSql(column: SQL): SQL {
+  return sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}

@@ -1,0 +1,105 @@
+/**
+ * A list's page read as the database's text and written as JSON here: every value is cast to text in the
+ * statement, each field in its API form as its kind's `listSql` writes it (money in yuan, times in ISO 8601),
+ * read as arrays of strings (server/db/client.ts textRowsReader) and written into the answer's JSON as it is or
+ * quoted. At a million orders decoding each value, making each row an object and encoding it again cost most of
+ * a list's time; the JSON this writes is the one those steps gave. A list with a value only JavaScript can write
+ * (a masked account number, the names of several references) is read as objects by crud.ts.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import type { EntityDecl, FieldDecl } from "../../common/catalogue";
+import { kindOf } from "./fieldKinds";
+import { isoTimeSql } from "./fieldKinds/time";
+
+/** how a column's text goes into JSON: as it is (a number, or JSON already) or as a string */
+type Writing = "as-is" | "string";
+
+interface PageColumn {
+  key: string;
+  value: SQL;
+  writing: Writing;
+}
+
+/** characters JSON.stringify writes otherwise than as themselves (and surrogates, which it may) */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** column types whose text is their JSON: numbers and booleans */
+const NUMBER_TYPES = new Set(["PgSerial", "PgInteger", "PgBigInt53", "PgBigSerial53", "PgBoolean"]);
+/** column types the API carries as a string of their text */
+const TEXT_TYPES = new Set(["PgVarchar", "PgText", "PgDateString"]);
+/** column types the API carries as JSON of their value (an array of ids, a document) */
+const JSON_TYPES = new Set(["PgArray", "PgJsonb"]);
+
+/** A column's list value as text in SQL, as crud.ts's apiValue(field, "list") gives it; undefined where SQL cannot. */
+function pageColumn(key: string, field: FieldDecl | undefined, column: AnyPgColumn): PageColumn | undefined {
+  const value = sql`${column}`;
+  if (field) {
+    const kind = kindOf(field);
+    if (kind.listSql) {
+      // a kind's SQL writes its API form, a string
+      const written = kind.listSql(field, value);
+      return written ? { key, value: sql`(${written})::text`, writing: "string" } : undefined;
+    }
+    if (kind.toApi || kind.listValue) return undefined;
+  }
+  if (column.columnType === "PgTimestamp") return { key, value: isoTimeSql(value), writing: "string" };
+  if (NUMBER_TYPES.has(column.columnType)) return { key, value: sql`${value}::text`, writing: "as-is" };
+  if (TEXT_TYPES.has(column.columnType)) return { key, value: sql`${value}::text`, writing: "string" };
+  if (JSON_TYPES.has(column.columnType)) return { key, value: sql`to_json(${value})::text`, writing: "as-is" };
+  return undefined;
+}
+
+/** referred names: a text, or a number where a record is named by one */
+function titleColumn(key: string, title: AnyPgColumn): PageColumn | undefined {
+  if (TEXT_TYPES.has(title.columnType)) return { key, value: sql`${title}::text`, writing: "string" };
+  if (NUMBER_TYPES.has(title.columnType)) return { key, value: sql`${title}::text`, writing: "as-is" };
+  return undefined;
+}
+
+export interface PageColumns {
+  /** the selection, one text column a key, in the order of the answer's keys */
+  selection: Record<string, SQL.Aliased>;
+  /** the page's rows (arrays of the selection's texts, and any columns after them) as the answer's JSON array */
+  json(rows: readonly (readonly (string | null)[])[]): string;
+}
+
+/**
+ * The list's columns as text, keys in the order of the table's columns and then of the referred names (as the
+ * rows read as objects answer them); undefined when a value is one SQL does not write.
+ */
+export function pageColumns(entity: EntityDecl, columns: Record<string, AnyPgColumn>, titles: readonly { key: string; title: AnyPgColumn }[]): PageColumns | undefined {
+  const fields = new Map(entity.fields.map((f) => [f.name, f]));
+  const page: PageColumn[] = [];
+  for (const [key, column] of Object.entries(columns)) {
+    const written = pageColumn(key, fields.get(key), column);
+    if (!written) return undefined;
+    page.push(written);
+  }
+  for (const { key, title } of titles) {
+    const written = titleColumn(key, title);
+    if (!written) return undefined;
+    page.push(written);
+  }
+  const selection = Object.fromEntries(page.map((c, i) => [c.key, c.value.as(`c${i}`)]));
+  const prefixes = page.map((c, i) => `${i === 0 ? "{" : ","}${JSON.stringify(c.key)}:`);
+  const quoted = page.map((c) => c.writing === "string");
+  return {
+    selection,
+    json(rows) {
+      let text = "[";
+      for (let r = 0; r < rows.length; r++) {
+        const row = rows[r];
+        if (r > 0) text += ",";
+        for (let i = 0; i < prefixes.length; i++) {
+          const value = row[i];
+          text += prefixes[i];
+          // a text with nothing to escape (most: numbers of orders, times, names) is quoted as it is
+          text += value === null ? "null" : !quoted[i] ? value : NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
+        }
+        text += "}";
+      }
+      return `${text}]`;
+    },
+  };
+}
