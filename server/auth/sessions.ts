@@ -59,10 +59,11 @@ function flatColumns(selection: object): (SQLWrapper | AnyColumn)[] {
 }
 
 /**
- * Everything the session statement reads, as one text (its row's text form): a session whose state reads the
- * same at two moments gave the same authority, the same scope and the same answer to every check at both.
+ * Everything the session statement reads, as one text: the SHA-256 of its row's text form. A session whose state
+ * reads the same at two moments gave the same authority, the same scope and the same answer to every check at both.
+ * A digest, as a list's page carries it in each of its rows.
  */
-const sessionState = sql<string>`row(${sql.join(flatColumns(sessionColumns), sql`, `)})::text`;
+const sessionState = sql<string>`encode(sha256(convert_to(row(${sql.join(flatColumns(sessionColumns), sql`, `)})::text, 'UTF8')), 'base64')`;
 
 /** The session statement for the token and named tenants given (placeholders, or a statement's own bound values). */
 function sessionStatement(db: DbOrTx, tokenHash: unknown, namedSchid: unknown, namedSysid: unknown) {

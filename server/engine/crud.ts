@@ -331,6 +331,47 @@ class ShapeCache<T> {
 }
 
 /**
+ * A list call made ready for its statement (EntityCrud.listPlan): a pure function of the caller's kind and scope
+ * and of the payload, kept for calls asking the same so that a list read again binds its values without building
+ * its conditions again (building them cost more than the rest of the server's part of the call).
+ */
+interface ListPlan {
+  shape: string;
+  /** the statement's values but the session's (read-only: shared by every call of the plan) */
+  values: Readonly<Record<string, unknown>>;
+  page: number;
+  /** whether the page's statement reads the state totals (tabs, total and summary) */
+  stateTotals: boolean;
+  statement(db: DbOrTx, sessionState?: SQL): ListStatement;
+  /** the count of each state, for a list with states the totals do not answer */
+  tabs?: { shape: string; statement(db: DbOrTx): TabsStatement };
+}
+
+/** plans kept of one entity, at most: the oldest goes first */
+const MAX_LIST_PLANS = 1000;
+/** a call whose key is longer (a payload of long searches or unknown fields) is planned afresh, not kept */
+const MAX_LIST_PLAN_KEY = 2000;
+
+/** What a list plan depends on, as text: the caller's kind, its scope and the payload. */
+function listPlanKey(auth: NonNullable<OperationContext["auth"]>, scope: Scope, payload: Row, readsSession: boolean): string {
+  return JSON.stringify([auth.userType, scope.sysid, scope.schids, scope.pickupPointIds, readsSession, payload]);
+}
+
+class ListPlans {
+  private readonly plans = new Map<string, ListPlan>();
+
+  get(key: string, make: () => ListPlan): ListPlan {
+    const kept = this.plans.get(key);
+    if (kept) return kept;
+    const plan = make();
+    if (key.length > MAX_LIST_PLAN_KEY) return plan;
+    if (this.plans.size >= MAX_LIST_PLANS) this.plans.delete(this.plans.keys().next().value!);
+    this.plans.set(key, plan);
+    return plan;
+  }
+}
+
+/**
  * A list's page in API form, and the columns its first row carries (none when it is empty): its totals, and the
  * session's state when the statement read it.
  */
@@ -389,6 +430,8 @@ class EntityCrud {
   private readonly children: ChildRecords;
   /** references to several records, named after the page is read */
   private readonly multipleReferences: FieldDecl[];
+  /** what recent list calls asked, made ready for their statements (listPlan) */
+  private readonly listPlans = new ListPlans();
   /** prepared list statements by database and shape */
   private readonly listStatements = new ShapeCache<ListStatement>();
   /** prepared counts of the states by database and shape (the list's without its state condition) */
@@ -573,6 +616,41 @@ class EntityCrud {
     if (!auth) throw notFound();
     const scope = await resolveScope(ctx.db, auth, ctx.payload);
     const payload = ctx.payload;
+    // the session's state read beside the page confirms a session this process resolved lately (RecentSessions)
+    const sessionState = ctx.sessionState;
+    const plan = this.listPlans.get(listPlanKey(auth, scope, payload, Boolean(sessionState)), () => this.listPlan(ctx, scope, Boolean(sessionState)));
+    const values = sessionState ? { ...plan.values, ...sessionState.values } : plan.values;
+    const statement = this.listStatements.get(ctx.db, plan.shape, () => plan.statement(ctx.db, sessionState?.sql));
+    const tabs = plan.tabs ? this.tabsStatements.get(ctx.db, plan.tabs.shape, () => plan.tabs!.statement(ctx.db)) : undefined;
+    const data: Row = {};
+    // the states' counts are read alongside the page
+    const [read, stateCounts] = await Promise.all([statement.page(values), tabs?.execute(values)]);
+    if (sessionState && read.session !== undefined) sessionState.read = read.session;
+    if (plan.stateTotals) {
+      // an empty page carries no totals: they are read apart
+      const stateRows = read.totals !== undefined ? (JSON.parse(String(read.totals)) as Row[]) : await this.stateTotalsRead(ctx, scope);
+      data.items = read.items;
+      Object.assign(data, this.readStateTotals(stateRows, payload[this.stateField!.name]));
+    } else {
+      // an empty page says nothing of the total but on the first page; beyond the last one it is counted apart
+      const aggregate = read.totals !== undefined ? read.totals : plan.page === 1 ? undefined : (await statement.count.all(values))[0]?.[LIST_TOTAL];
+      const { total, summary } = this.readAggregate(aggregate);
+      data.items = read.items;
+      data.total = total;
+      if (stateCounts) data.tabs = this.readTabs(stateCounts);
+      if (summary) data.summary = summary;
+    }
+    // the names of references to several records (an activity's classes) come with the page, one query each
+    if (this.multipleReferences.length > 0) await this.references.attachTitles(ctx.db, data.items as Row[], this.multipleReferences);
+    return { data };
+  }
+
+  /**
+   * What a list call asks, made ready for its statement: the shape and values of its page (the session's values
+   * come per call), and how to build the statements of that shape when they are not prepared yet.
+   */
+  private listPlan(ctx: OperationContext, scope: Scope, readsSession: boolean): ListPlan {
+    const payload = ctx.payload;
     const { page, limit } = listPaging(payload);
     const values = new StatementValues();
     const conditions = this.tenantConditions(ctx, scope, values);
@@ -587,7 +665,8 @@ class EntityCrud {
     const totals = this.stateTotals && filters.length === 0 ? this.stateTotalsWhere(ctx, scope, values) : undefined;
     if (totals) values.mark("state totals");
     // the state's condition comes last, so that the tabs' statement is the list's shape and values up to here
-    const tabsOf = this.stateField && !totals ? { shape: values.shape, where: and(...conditions) ?? sql`true` } : undefined;
+    const tabsShape = values.shape;
+    const tabsWhere = this.stateField && !totals ? (and(...conditions) ?? sql`true`) : undefined;
     const state = this.stateCondition(payload, values);
     if (state) conditions.push(state);
     const order = this.ordering(payload.sort);
@@ -598,37 +677,17 @@ class EntityCrud {
     const paging: ListPaging = { limit, offset: (page - 1) * limit };
     values.mark(`limit ${limit}${paging.offset === 0 ? " first page" : ""}`);
     if (paging.offset > 0) values.values.offset = paging.offset;
-
-    // the session's state read beside the page confirms a session this process resolved lately (RecentSessions)
-    const sessionState = ctx.sessionState;
-    if (sessionState) {
-      values.mark("session state");
-      Object.assign(values.values, sessionState.values);
-    }
+    if (readsSession) values.mark("session state");
     const where = and(...conditions) ?? sql`true`;
-    const statement = this.listStatements.get(ctx.db, values.shape, () => this.listStatement(ctx.db, where, order, values.shape, paging, totals, sessionState?.sql));
-    const data: Row = {};
-    const tabs = !totals && tabsOf ? this.tabsStatements.get(ctx.db, tabsOf.shape, () => this.tabsStatement(ctx.db, tabsOf.where, tabsOf.shape)) : undefined;
-    // the states' counts are read alongside the page
-    const [read, stateCounts] = await Promise.all([statement.page(values.values), tabs?.execute(values.values)]);
-    if (sessionState && read.session !== undefined) sessionState.read = read.session;
-    if (totals) {
-      // an empty page carries no totals: they are read apart
-      const stateRows = read.totals !== undefined ? (JSON.parse(String(read.totals)) as Row[]) : await this.stateTotalsRead(ctx, scope);
-      data.items = read.items;
-      Object.assign(data, this.readStateTotals(stateRows, payload[this.stateField!.name]));
-    } else {
-      // an empty page says nothing of the total but on the first page; beyond the last one it is counted apart
-      const aggregate = read.totals !== undefined ? read.totals : page === 1 ? undefined : (await statement.count.all(values.values))[0]?.[LIST_TOTAL];
-      const { total, summary } = this.readAggregate(aggregate);
-      data.items = read.items;
-      data.total = total;
-      if (stateCounts) data.tabs = this.readTabs(stateCounts);
-      if (summary) data.summary = summary;
-    }
-    // the names of references to several records (an activity's classes) come with the page, one query each
-    if (this.multipleReferences.length > 0) await this.references.attachTitles(ctx.db, data.items as Row[], this.multipleReferences);
-    return { data };
+    const shape = values.shape;
+    return {
+      shape,
+      values: Object.freeze(values.values),
+      page,
+      stateTotals: totals !== undefined,
+      statement: (db, sessionState) => this.listStatement(db, where, order, shape, paging, totals, sessionState),
+      tabs: tabsWhere ? { shape: tabsShape, statement: (db) => this.tabsStatement(db, tabsWhere, tabsShape) } : undefined,
+    };
   }
 
   /** The state totals' rows within the caller's tenant: the totals carry the entity's tenant columns, and its conditions. */

@@ -290,7 +290,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     async (request, reply) => {
       const envelope = await dispatch(request, registry, services, recentSessions);
-      return reply.status(200).type("application/json; charset=utf-8").send(envelopeText(envelope));
+      // as bytes: its length is then known without reading the text again
+      return reply.status(200).type("application/json; charset=utf-8").send(Buffer.from(envelopeText(envelope)));
     },
   );
 
