@@ -695,6 +695,13 @@ function wanted(part: "spa" | "h5" | "api" | "checkpay" | "import" | "payers" | 
   return !only || only.split(",").map((p) => p.trim()).includes(part);
 }
 
+/** BENCH_DATABASES=postgres or pglite measures on that database only (default both). */
+function wantedDatabase(database: "postgres" | "pglite"): boolean {
+  const only = process.env.BENCH_DATABASES;
+  if (only && !only.split(",").every((d) => ["postgres", "pglite"].includes(d.trim()))) throw new Error(`BENCH_DATABASES names postgres and pglite, got "${only}"`);
+  return !only || only.split(",").map((d) => d.trim()).includes(database);
+}
+
 async function measureServer(server: TestServer, database: string): Promise<void> {
   if (wanted("api")) await measureApi(server, database);
   if (wanted("checkpay")) await measureCheckpay(server, database);
@@ -754,17 +761,19 @@ async function main(): Promise<void> {
   ensureBuilt();
   const serverOptions = { seedDemo: true, rateLimit: false as const, trustProxy: true };
 
-  const embedded = await startTestServer(serverOptions);
-  try {
-    if (wanted("spa")) await measureSpa(embedded);
-    if (wanted("h5")) await measurePayerPage(embedded);
-    await measureServer(embedded, "PGlite");
-  } finally {
-    await embedded.close();
+  if (wantedDatabase("pglite")) {
+    const embedded = await startTestServer(serverOptions);
+    try {
+      if (wanted("spa")) await measureSpa(embedded);
+      if (wanted("h5")) await measurePayerPage(embedded);
+      await measureServer(embedded, "PGlite");
+    } finally {
+      await embedded.close();
+    }
+    if (wanted("memory")) await measureServerMemory(record);
   }
-  if (wanted("memory")) await measureServerMemory(record);
 
-  const adminUrl = await postgresAdminUrl();
+  const adminUrl = wantedDatabase("postgres") ? await postgresAdminUrl() : undefined;
   if (adminUrl) {
     await withPostgresDatabase(adminUrl, async (url) => {
       const server = await startTestServer({ ...serverOptions, databaseUrl: url });
@@ -777,13 +786,13 @@ async function main(): Promise<void> {
       }
       if (reconciliation) await measureLargeJobs(record, "PostgreSQL", { databaseUrl: url }, reconciliation);
     });
-  } else {
+  } else if (wantedDatabase("postgres")) {
     console.warn("No PostgreSQL (set BENCH_DATABASE_URL or run one on 127.0.0.1:5432): PostgreSQL figures skipped.");
   }
 
   // last, on an embedded database of its own: the million students live in this process's memory, and no
   // figure measured after them would be the figure of a server that never held them
-  if (wanted("students")) {
+  if (wanted("students") && wantedDatabase("pglite")) {
     // a directory the bench keeps past the server's close: the export runs in a server process of its own on it
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cpc-bench-students-"));
     try {
