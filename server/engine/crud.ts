@@ -621,7 +621,8 @@ class EntityCrud {
     const plan = this.listPlans.get(listPlanKey(auth, scope, payload, Boolean(sessionState)), () => this.listPlan(ctx, scope, Boolean(sessionState)));
     const values = sessionState ? { ...plan.values, ...sessionState.values } : plan.values;
     const statement = this.listStatements.get(ctx.db, plan.shape, () => plan.statement(ctx.db, sessionState?.sql));
-    const tabs = plan.tabs ? this.tabsStatements.get(ctx.db, plan.tabs.shape, () => plan.tabs!.statement(ctx.db)) : undefined;
+    const tabsPlan = plan.tabs;
+    const tabs = tabsPlan ? this.tabsStatements.get(ctx.db, tabsPlan.shape, () => tabsPlan.statement(ctx.db)) : undefined;
     const data: Row = {};
     // the states' counts are read alongside the page
     const [read, stateCounts] = await Promise.all([statement.page(values), tabs?.execute(values)]);
