@@ -19,6 +19,7 @@ import pg from "pg";
 import * as schema from "./schema";
 import { acquireDataDirLock, type DataDirLock } from "./lock";
 import { keepPreparedStatements } from "./pgliteStatements";
+import { PipelinedReads } from "./pipelinedReads";
 import { createPlannerStatistics } from "./plannerStatistics";
 import { installStateTotals } from "./stateTotals";
 import { entities } from "../../resources.config";
@@ -32,7 +33,8 @@ export type DbOrTx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
 /**
  * A read whose rows come as arrays of the database's text (the statement casts every value to text), neither parsed
  * nor made objects: a list's page, which server/engine/listPage.ts writes into the answer's JSON. Prepared by name
- * on PostgreSQL, kept by its text on PGlite (pgliteStatements.ts).
+ * on PostgreSQL and sent on pipelined connections (pipelinedReads.ts), kept by its text on PGlite
+ * (pgliteStatements.ts).
  */
 export type TextRowsReader = (name: string, text: string, params: unknown[]) => Promise<(string | null)[][]>;
 const textRowsReaders = new WeakMap<object, TextRowsReader>();
@@ -48,7 +50,8 @@ export type DatabaseTarget =
   | { kind: "pglite"; dataDir: string }
   /** in memory; `image`: started from a data directory image (dumpDataDir's tarball) instead of an empty one */
   | { kind: "memory"; image?: Blob }
-  | { kind: "postgres"; url: string; poolSize?: number };
+  /** `readConnections`: the list pages' pipelined connections (pipelinedReads.ts), beside the pool's */
+  | { kind: "postgres"; url: string; poolSize?: number; readConnections?: number };
 
 export interface Database {
   db: Db;
@@ -85,8 +88,13 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       await pool.end();
       throw err;
     }
-    textRowsReaders.set(db, async (name, text, params) => (await pool.query<(string | null)[]>({ name, text, values: params, rowMode: "array" })).rows);
-    return { db, driver: "postgres", location: redactUrl(target.url), close: () => pool.end() };
+    const reads = new PipelinedReads(target.url, target.readConnections);
+    textRowsReaders.set(db, (name, text, params) => reads.read(name, text, params));
+    const close = async () => {
+      await reads.close();
+      await pool.end();
+    };
+    return { db, driver: "postgres", location: redactUrl(target.url), close };
   }
 
   let lock: DataDirLock | undefined;
