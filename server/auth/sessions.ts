@@ -5,7 +5,7 @@
  * in every server process.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, Column, eq, inArray, is, isNull, ne, SQL, sql, type AnyColumn, type SQLWrapper } from "drizzle-orm";
+import { and, Column, eq, inArray, is, isNull, lte, ne, SQL, sql, type AnyColumn, type SQLWrapper } from "drizzle-orm";
 import { tableColumn } from "../db/catalogueTables";
 import type { Db, DbOrTx } from "../db/client";
 import { providers, schools, sessions, users } from "../db/schema";
@@ -59,11 +59,14 @@ function flatColumns(selection: object): (SQLWrapper | AnyColumn)[] {
 }
 
 /**
- * Everything the session statement reads, as one text: the SHA-256 of its row's text form. A session whose state
- * reads the same at two moments gave the same authority, the same scope and the same answer to every check at both.
- * A digest, as a list's page carries it in each of its rows.
+ * Everything the session statement reads but its last use, as one text: the SHA-256 of its row's text form. A
+ * session whose state reads the same at two moments gave the same authority, the same scope and the same answer to
+ * every check at both. Its last use only decides when it ends idle, which this process checks from the last use it
+ * wrote or read itself (never later than the database's), so writing it changes no session's state. A digest, as a
+ * list's page carries it in each of its rows.
  */
-const sessionState = sql<string>`encode(sha256(convert_to(row(${sql.join(flatColumns(sessionColumns), sql`, `)})::text, 'UTF8')), 'base64')`;
+const stateColumns = { ...sessionColumns, session: { revokedAt: sessions.revokedAt, createdAt: sessions.createdAt } };
+const sessionState = sql<string>`encode(sha256(convert_to(row(${sql.join(flatColumns(stateColumns), sql`, `)})::text, 'UTF8')), 'base64')`;
 
 /** The session statement for the token and named tenants given (placeholders, or a statement's own bound values). */
 function sessionStatement(db: DbOrTx, tokenHash: unknown, namedSchid: unknown, namedSysid: unknown) {
@@ -91,10 +94,9 @@ export interface ResolvedSession {
   named: NamedTenants;
   /** the session's state as read (see sessionState) */
   state: string;
+  /** its last use as written (a kept session's is written again by RecentSessions.touchIfDue) */
   lastSeenAt: Date;
   createdAt: Date;
-  /** whether its last use was written now */
-  touched: boolean;
 }
 
 /**
@@ -116,8 +118,8 @@ export async function resolveSession(
   if (!row || row.session.revokedAt) return null;
   const { lastSeenAt, createdAt } = row.session;
   if (!liveAt(now, lifetime, lastSeenAt, createdAt)) return null;
-  const touched = now.getTime() - lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS;
-  if (touched) await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, tokenHash));
+  const touched = lastUseDue(lastSeenAt, now);
+  if (touched) await touchSession(db, tokenHash, now);
   return {
     auth: authorityOf(row.user, row.provider, row.school, row.tenancy),
     tokenHash,
@@ -126,10 +128,29 @@ export async function resolveSession(
       ...(named.sysid === undefined ? {} : { provider: { id: named.sysid, facts: row.namedProvider ? providerFacts(row.namedProvider) : null } }),
     },
     state: row.state,
-    lastSeenAt,
+    lastSeenAt: touched ? now : lastSeenAt,
     createdAt,
-    touched,
   };
+}
+
+/** Whether a session's last use is to be written again (at most every LAST_SEEN_RESOLUTION_MS). */
+function lastUseDue(lastSeenAt: Date, now: Date): boolean {
+  return now.getTime() - lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS;
+}
+
+/**
+ * Writes a session's last use, unless another call is writing it at this moment (the row is locked) or has just
+ * written it. A session's concurrent calls all find its last use due at once; each waiting on the row for the one
+ * before it to commit held every one of them up by all the others' commits.
+ */
+async function touchSession(db: Db, tokenHash: string, now: Date): Promise<void> {
+  const due = new Date(now.getTime() - LAST_SEEN_RESOLUTION_MS);
+  const free = db
+    .select({ tokenHash: sessions.tokenHash })
+    .from(sessions)
+    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), lte(sessions.lastSeenAt, due)))
+    .for("update", { skipLocked: true });
+  await db.update(sessions).set({ lastSeenAt: now }).where(inArray(sessions.tokenHash, free));
 }
 
 /** Whether a session last used and made at these times is alive: neither idle too long nor too old. */
@@ -153,10 +174,13 @@ const stateReads = new WeakMap<object, SQL>();
  * revocation to hold at once in every process): such a read runs with the session as it was resolved and also
  * reads the session's state (sessionState) in its statement, in the same snapshot as its rows; the answer stands
  * only if that state is the one resolved, else the call is made again from the session's own statement. A list
- * then costs one statement instead of two. A session is kept while its last use needs no writing (30 seconds).
+ * then costs one statement instead of two. A kept session's last use is written by the first of its calls that
+ * finds it due (touchIfDue), while the others go on.
  */
 export class RecentSessions {
   private readonly sessions = new Map<string, ResolvedSession>();
+  /** last uses being written, by token: the session's other calls wait for the same write */
+  private readonly touches = new Map<string, Promise<void>>();
 
   constructor(private readonly maxSessions = 10_000) {}
 
@@ -164,22 +188,33 @@ export class RecentSessions {
     return `${tokenHash}|${named.schid ?? ""}|${named.sysid ?? ""}`;
   }
 
-  /** The session resolved for this token and named tenants, while it needs no writing and is alive at `now`. */
+  /** The session resolved for this token and named tenants, while it is alive at `now`. */
   get(token: string, named: { schid?: number; sysid?: number }, now: Date, lifetime: SessionLifetime): ResolvedSession | undefined {
     if (!token || token.length > 200) return undefined;
     const key = RecentSessions.key(hashToken(token), named);
     const session = this.sessions.get(key);
     if (!session) return undefined;
-    if (now.getTime() - session.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS || now < session.lastSeenAt || !liveAt(now, lifetime, session.lastSeenAt, session.createdAt)) {
+    if (now < session.lastSeenAt || !liveAt(now, lifetime, session.lastSeenAt, session.createdAt)) {
       this.sessions.delete(key);
       return undefined;
     }
     return session;
   }
 
+  /** Writes a kept session's last use when it is due, once for all of its calls at that moment. */
+  async touchIfDue(db: Db, session: ResolvedSession, now: Date): Promise<void> {
+    if (!lastUseDue(session.lastSeenAt, now)) return;
+    let touch = this.touches.get(session.tokenHash);
+    if (!touch) {
+      touch = touchSession(db, session.tokenHash, now).finally(() => this.touches.delete(session.tokenHash));
+      this.touches.set(session.tokenHash, touch);
+    }
+    await touch;
+    if (session.lastSeenAt < now) session.lastSeenAt = now;
+  }
+
   remember(session: ResolvedSession, named: { schid?: number; sysid?: number }): void {
-    // a session whose last use was just written reads otherwise now: it is kept at its next use
-    if (session.touched || !session.auth.usable) return;
+    if (!session.auth.usable) return;
     if (this.sessions.size >= this.maxSessions) this.sessions.delete(this.sessions.keys().next().value as string);
     this.sessions.set(RecentSessions.key(session.tokenHash, named), session);
   }

@@ -407,7 +407,8 @@ async function dispatch(request: FastifyRequest<{ Params: { path: string } }>, r
     if (operation.confirmsSession) {
       const recent = recentSessions.get(token, named, now, services.sessionLifetime);
       if (recent) {
-        const confirmed = await answerConfirmingSession(operation, ctx, recent, named);
+        // its last use, when due, is written beside the read: the session's state leaves it out
+        const [confirmed] = await Promise.all([answerConfirmingSession(operation, ctx, recent, named), recentSessions.touchIfDue(services.db, recent, now)]);
         if (confirmed) return confirmed;
         recentSessions.forget(recent, named);
       }

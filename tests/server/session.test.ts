@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_THROTTLE } from "../../server/auth/throttle";
 import { hashToken } from "../../server/auth/sessions";
@@ -190,6 +191,40 @@ describeOnDatabases("sessions", (kind) => {
       t.clock.advance(60 * 60_000 + 1000);
       expect((await t.call("adminapi", "getuserinfo", {}, { token })).return_code).toBe("token_error");
     });
+
+    it("writes the last use of calls made together, when it is due for all of them at once", async () => {
+      const token = await t.login("sysop");
+      t.clock.advance(31_000);
+      const answers = await Promise.all(Array.from({ length: 12 }, () => t.call("adminapi", "getuserinfo", {}, { token })));
+      expect(answers.map((a) => a.return_code)).toEqual(Array(12).fill("SUCCESS"));
+      const [row] = await t.db.select({ lastSeenAt: sessions.lastSeenAt }).from(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+      expect(row!.lastSeenAt.getTime()).toBe(t.clock.now().getTime());
+    });
+
+    if (kind === "postgres") {
+      it("answers without waiting while another call holds the session's row, and writes the last use at the next call", async () => {
+        const token = await t.login("sysop");
+        t.clock.advance(31_000);
+        const holder = new pg.Client({ connectionString: t.testDb.url });
+        await holder.connect();
+        try {
+          await holder.query("begin");
+          await holder.query("select 1 from sessions where token_hash = $1 for update", [hashToken(token)]);
+          // a call that waited for the row would wait for the holder, which only ends after it
+          const answered = await Promise.race([
+            t.call("adminapi", "getuserinfo", {}, { token }).then((a) => a.return_code),
+            new Promise((resolve) => setTimeout(() => resolve("still waiting after 5 seconds"), 5000)),
+          ]);
+          expect(answered).toBe("SUCCESS");
+        } finally {
+          await holder.query("rollback").catch(() => undefined);
+          await holder.end();
+        }
+        expect((await t.call("adminapi", "getuserinfo", {}, { token })).return_code).toBe("SUCCESS");
+        const [row] = await t.db.select({ lastSeenAt: sessions.lastSeenAt }).from(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+        expect(row!.lastSeenAt.getTime()).toBe(t.clock.now().getTime());
+      });
+    }
 
     it("ends the sessions of a user disabled meanwhile", async () => {
       const token = await t.login("svcv1");
