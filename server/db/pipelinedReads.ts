@@ -68,12 +68,12 @@ export class PipelinedReads {
   }
 
   private leastBusy(): Line {
-    let best: Line | undefined;
-    for (let i = 0; i < this.lines.length; i++) {
-      const line = this.lines[i] ?? this.open(i);
-      if (!best || line.outstanding < best.outstanding) best = line;
+    let best = this.lines[0] ?? this.open(0);
+    for (let slot = 1; slot < this.lines.length; slot++) {
+      const line = this.lines[slot] ?? this.open(slot);
+      if (line.outstanding < best.outstanding) best = line;
     }
-    return best!;
+    return best;
   }
 
   /** Takes a broken connection out of its slot, for the next read to open another. */
