@@ -50,8 +50,7 @@ export type DatabaseTarget =
   | { kind: "pglite"; dataDir: string }
   /** in memory; `image`: started from a data directory image (dumpDataDir's tarball) instead of an empty one */
   | { kind: "memory"; image?: Blob }
-  /** `readConnections`: the list pages' pipelined connections (pipelinedReads.ts), beside the pool's */
-  | { kind: "postgres"; url: string; poolSize?: number; readConnections?: number };
+  | { kind: "postgres"; url: string; poolSize?: number };
 
 export interface Database {
   db: Db;
@@ -88,7 +87,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       await pool.end();
       throw err;
     }
-    const reads = new PipelinedReads(target.url, target.readConnections);
+    const reads = new PipelinedReads(target.url);
     textRowsReaders.set(db, (name, text, params) => reads.read(name, text, params));
     const close = async () => {
       await reads.close();

@@ -293,6 +293,17 @@ describeOnDatabases("sessions", (kind) => {
       expect((await list(token, { student_no: "NOBODY-AT-ALL" })).return_code).toBe("token_error");
     });
 
+    it("answers lists made together when the last use falls due, and writes it", async () => {
+      const token = await listedTwice("svc");
+      t.clock.advance(31_000);
+      const pages = await Promise.all(Array.from({ length: 8 }, () => list(token)));
+      expect(pages.map((p) => [p.return_code, (p.data?.items as unknown[] | undefined)?.length])).toEqual(Array(8).fill(["SUCCESS", 5]));
+      const [row] = await t.db.select({ lastSeenAt: sessions.lastSeenAt }).from(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+      expect(row!.lastSeenAt.getTime()).toBe(t.clock.now().getTime());
+      await t.db.update(sessions).set({ revokedAt: t.clock.now() }).where(eq(sessions.tokenHash, hashToken(token)));
+      expect((await list(token)).return_code).toBe("token_error");
+    });
+
     it("writes the last use while lists come, and ends a session idle for two hours", async () => {
       const token = await listedTwice("svc");
       t.clock.advance(31_000);
