@@ -19,6 +19,7 @@ import pg from "pg";
 import * as schema from "./schema";
 import { acquireDataDirLock, type DataDirLock } from "./lock";
 import { keepPreparedStatements } from "./pgliteStatements";
+import { takeTurns } from "./pgliteTurns";
 import { PipelinedReads } from "./pipelinedReads";
 import { createPlannerStatistics } from "./plannerStatistics";
 import { installStateTotals } from "./stateTotals";
@@ -113,6 +114,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     client = await PGlite.create(target.image ? { loadDataDir: target.image } : {});
   }
   keepPreparedStatements(client);
+  takeTurns(client);
   const db = drizzlePglite(client, { schema });
   const close = async () => {
     try {
