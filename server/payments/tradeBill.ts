@@ -123,34 +123,63 @@ function fen(raw: string, column: string, line: number): number {
   return match[1] === "-" ? -value : value;
 }
 
-/** Reads a bill's text (either line ending); throws TradeBillFormatError naming the line. */
-export function parseTradeBill(text: string): TradeBill {
-  // a file saved by a spreadsheet may begin with a byte order mark
-  const rows = text.replace(/^\uFEFF/, "").split(/\r?\n/);
-  let at = 0;
-  const next = () => {
-    while (at < rows.length && rows[at].trim() === "") at++;
-    return at < rows.length ? rows[at++] : undefined;
-  };
-  const header = next();
+/**
+ * A text's rows one at a time, as `split(/\r?\n/)` would give them but without making them all: a bill of a
+ * hundred thousand lines is read a line at a time. `line` is the 1-based number of the last row read, blank ones
+ * counted.
+ */
+class TextRows {
+  private offset: number;
+  line = 0;
+
+  constructor(private readonly text: string) {
+    // a file saved by a spreadsheet may begin with a byte order mark
+    this.offset = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  }
+
+  /** the next row that is not blank, or undefined at the end */
+  next(): string | undefined {
+    const { text } = this;
+    while (this.offset <= text.length) {
+      const newline = text.indexOf("\n", this.offset);
+      const end = newline < 0 ? text.length : newline;
+      const row = text.slice(this.offset, newline > this.offset && text.charCodeAt(newline - 1) === 13 ? newline - 1 : end);
+      this.offset = end + 1;
+      this.line++;
+      if (row.trim() !== "") return row;
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Reads a bill's text (either line ending) a line at a time: yields each line, then answers the summary. Throws
+ * TradeBillFormatError naming the line.
+ */
+export function* readTradeBill(text: string): Generator<TradeBillLine, TradeBillSummary, undefined> {
+  const rows = new TextRows(text);
+  const header = rows.next();
   if (header === undefined) throw new TradeBillFormatError("the bill is empty", 1);
   const names = header.split(",").map(field);
   const index = new Map(names.map((name, i) => [name, i]));
-  for (const name of REQUIRED_COLUMNS) if (!index.has(name)) throw new TradeBillFormatError(`the header has no column ${name}`, at);
-  const lines: TradeBillLine[] = [];
+  for (const name of REQUIRED_COLUMNS) if (!index.has(name)) throw new TradeBillFormatError(`the header has no column ${name}`, rows.line);
+  let summaryNames: string[];
   for (;;) {
-    const row = next();
-    if (row === undefined) throw new TradeBillFormatError("the bill ends without its summary", at);
+    const row = rows.next();
+    if (row === undefined) throw new TradeBillFormatError("the bill ends without its summary", rows.line);
     const cells = row.split(",").map(field);
-    if (cells[0] === SUMMARY_FIRST_COLUMN) break;
-    const lineNo = at;
+    if (cells[0] === SUMMARY_FIRST_COLUMN) {
+      summaryNames = cells;
+      break;
+    }
+    const lineNo = rows.line;
     if (cells.length < names.length) throw new TradeBillFormatError(`${cells.length} fields where the header has ${names.length}`, lineNo);
     const get = (name: string) => {
       const i = index.get(name);
       return i === undefined ? "" : cells[i];
     };
     const amount = (name: string) => fen(get(name), name, lineNo);
-    lines.push({
+    yield {
       tradeTime: get("交易时间"),
       subMchid: get("特约商户号"),
       transactionId: get("微信订单号"),
@@ -165,26 +194,36 @@ export function parseTradeBill(text: string): TradeBill {
       rate: get("费率"),
       orderFen: amount("订单金额"),
       appliedRefundFen: amount("申请退款金额"),
-    });
+    };
   }
-  const summaryNames = rows[at - 1].split(",").map(field);
-  const summaryRow = next();
-  if (summaryRow === undefined) throw new TradeBillFormatError("the summary header has no row", at);
+  const summaryRow = rows.next();
+  if (summaryRow === undefined) throw new TradeBillFormatError("the summary header has no row", rows.line);
   const summaryCells = summaryRow.split(",").map(field);
   const summaryValue = (name: string) => {
     const i = summaryNames.indexOf(name);
     return i < 0 ? "" : (summaryCells[i] ?? "");
   };
+  const at = rows.line;
   const countText = summaryValue("总交易单数");
   if (!/^\d{1,9}$/.test(countText)) throw new TradeBillFormatError(`总交易单数 is not a count: "${countText.slice(0, 40)}"`, at);
-  const summary: TradeBillSummary = {
+  return {
     count: Number(countText),
     settlementFen: fen(summaryValue("应结订单总金额"), "应结订单总金额", at),
     refundFen: fen(summaryValue("退款总金额"), "退款总金额", at),
     feeFen: fen(summaryValue("手续费总金额"), "手续费总金额", at),
     orderFen: fen(summaryValue("订单总金额"), "订单总金额", at),
   };
-  return { lines, summary };
+}
+
+/** Reads a whole bill's text into its lines and summary; throws TradeBillFormatError naming the line. */
+export function parseTradeBill(text: string): TradeBill {
+  const lines: TradeBillLine[] = [];
+  const reading = readTradeBill(text);
+  for (;;) {
+    const next = reading.next();
+    if (next.done) return { lines, summary: next.value };
+    lines.push(next.value);
+  }
 }
 
 /** What the sandbox writes of one of its payments or refunds. */

@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { fenToYuan } from "../../common/money";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { businessDay, businessDayStart } from "../../common/term";
+import { addDays, businessDay, businessDayStart } from "../../common/term";
 import { feeOrders, feeRefunds, paymentChannels, paymentOrders, reconBatches, reconItems, sandboxPayments, schoolChannels, settlements } from "../../server/db/schema";
 import { SandboxGateway } from "../../server/payments/sandbox";
 import { parseTradeBill } from "../../server/payments/tradeBill";
@@ -168,6 +168,45 @@ describeOnDatabases("reconciliation with the sandbox", (kind) => {
     const batches = await t.db.select().from(reconBatches).where(eq(reconBatches.bill_date, yesterday));
     expect(batches.length).toBeGreaterThan(0);
     expect(batches.every((b) => b.run_by === "system" && b.status !== "failed")).toBe(true);
+  });
+
+  it("matches a bill of thousands of lines a thousand at a time, and sums our side of the day", async () => {
+    const day = addDays(businessDay(t.clock.now()), -3);
+    const [channel] = await t.db.select().from(paymentChannels).where(eq(paymentChannels.id, channelId));
+    const before = (await call("reconrun", { paychnl_id: channelId, bill_date: day })).data?.items as Row;
+    // 2,345 payments of the day: one the gateway does not have (in the second thousand), one it took a fen more for
+    // (in the third)
+    const lines = 2345;
+    const tag = randomBytes(4).toString("hex");
+    const [missing, altered] = [`B${tag}1500`, `B${tag}2001`];
+    const start = businessDayStart(day).toISOString();
+    await t.db.execute(sql`
+      INSERT INTO ${paymentOrders} (pay_no, orderid, kind, sysid, sch_id, title, term_months, total_fee_fen, gateway, merchant_id, status, paid_at, expires_at)
+      SELECT 'B' || ${tag} || g, 'B' || ${tag} || g, 'fee', ${channel.sysid}::int, ${world.schId}::int, 'Tuition', 0, 100 + g, 'sandbox', ${channel.sub_mchid},
+        'SUCCESS', ${start}::timestamptz + g * interval '30 seconds', ${start}::timestamptz + interval '1 day'
+      FROM generate_series(1, ${lines}::int) g`);
+    await t.db.execute(sql`
+      INSERT INTO ${sandboxPayments} (pay_no, transaction_id, amount_fen, paid_at)
+      SELECT pay_no, 'SANDBOX' || pay_no, total_fee_fen + CASE WHEN pay_no = ${altered} THEN 1 ELSE 0 END, paid_at
+      FROM ${paymentOrders} WHERE pay_no LIKE ${`B${tag}%`} AND pay_no <> ${missing}`);
+    const paid = lines * 100 + (lines * (lines + 1)) / 2;
+
+    const run = await call("reconrun", { paychnl_id: channelId, bill_date: day });
+    expect(run.return_code, run.return_msg).toBe("SUCCESS");
+    const after = run.data?.items as Row;
+    const grew = (field: string) => Number(after[field]) - Number(before[field]);
+    expect(after).toMatchObject({ status: "differences", summary_ok: "Y" });
+    expect(["matched", "missing_gateway", "amount_mismatch", "status_mismatch", "missing_local", "open_items"].map(grew)).toEqual([lines - 2, 1, 1, 0, 0, 2]);
+    // amounts are answered in yuan
+    const grewFen = (field: string) => Math.round(grew(field) * 100);
+    expect([grew("bill_count"), grewFen("bill_paid"), grew("local_count"), grewFen("local_paid")]).toEqual([lines - 1, paid - 1600 + 1, lines, paid]);
+    const items = await itemsOf(t, Number(after.id));
+    const ours = items.filter((i) => i.pay_no.startsWith(`B${tag}`));
+    expect(ours).toHaveLength(lines);
+    expect(ours.filter((i) => i.outcome !== "matched").map((i) => [i.pay_no, i.outcome])).toEqual([
+      [altered, "amount_mismatch"],
+      [missing, "missing_gateway"],
+    ]);
   });
 });
 

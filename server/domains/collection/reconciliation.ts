@@ -5,20 +5,21 @@
  * read by its header's names (server/payments/tradeBill.ts) and matched by number: a payment row by its pay_no
  * against the payment orders, a refund row by its refund_no against the refunds, the two sides' amounts and states
  * compared; our payments and refunds of that day that the bill does not have are listed too. The batch and its
- * items are written in one transaction that replaces the day's earlier batch. The bill is fetched before it: no
- * transaction waits on the gateway.
+ * items are written in one transaction that replaces the day's earlier batch. The bill is fetched and read through
+ * before it (no transaction waits on the gateway), then read again a thousand lines at a time as they are matched:
+ * beside the bill's text, a bill of any length takes the memory of a thousand lines.
  *
  * `reconresolve` applies a difference's guided fix, asking the gateway first: a payment it reports paid is applied
  * as its lost notification would have been, a refund is synchronised as the refund job does. Other differences
  * are marked checked with a note. The job `recon.daily` reconciles each channel's yesterday once its bill exists.
  * Each reconciled day is settled (./settlements.ts) in the same transaction.
  */
-import { and, asc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, lt, sql } from "drizzle-orm";
 import { reconEntity, reconItemEntity, reconResolve, reconRun, RECON_DIFFERENCES, RECON_MAX_DAYS_BACK } from "../../../catalogue/reconciliation";
 import { paychnlEntity } from "../../../catalogue/fees";
 import { addDays, businessDay, businessDayStart, businessTime } from "../../../common/term";
 import { writeAudit } from "../../auth/audit";
-import type { Db } from "../../db/client";
+import type { DbOrTx } from "../../db/client";
 import { feeRefunds, paymentChannels, paymentOrders, reconBatches, reconItems } from "../../db/schema";
 import { actionFieldFailure } from "../../engine/actions";
 import { entityTenantConditions, serialiseRow, wrongState } from "../../engine/crud";
@@ -32,7 +33,7 @@ import type { OperationContext, OperationRegistry } from "../../protocol/registr
 import { GatewayRequestError, GatewayVerificationError, NO_STATEMENT_EXIST, type PaymentGateway } from "../../payments/gateway";
 import { loadMerchant, wechatPayGatewayOf } from "../../payments/merchants";
 import { SandboxGateway } from "../../payments/sandbox";
-import { parseTradeBill, TradeBillFormatError, type TradeBill, type TradeBillLine } from "../../payments/tradeBill";
+import { readTradeBill, TradeBillFormatError, type TradeBillLine, type TradeBillSummary } from "../../payments/tradeBill";
 import { parseTenantId, resolveScope } from "../../auth/scope";
 import { syncRefund } from "./refunds";
 import { settleDay } from "./settlements";
@@ -41,7 +42,7 @@ export const RECON_DAILY = "recon.daily";
 export const RECON_DAILY_EVERY_SECONDS = 3600;
 /** WeChat Pay makes a day's bill from 09:00 the next day: the daily run asks after 10:00, China time */
 const BILL_READY_HOUR = 10;
-/** items written by one statement */
+/** lines of a bill matched together: their records read by one statement per kind, their items written by one */
 const ITEM_CHUNK = 1000;
 
 type Channel = typeof paymentChannels.$inferSelect;
@@ -57,14 +58,41 @@ async function billGateway(services: JobServices, channel: Channel): Promise<Pay
   return wechatPayGatewayOf(services, merchant);
 }
 
+/** A bill read through once: its text, to be read again line by line while it is matched, and what it adds up to. */
+interface CheckedBill {
+  /** null: a day without trade, an empty bill */
+  text: string | null;
+  summary: TradeBillSummary;
+  lines: number;
+  /** the rows' own sums, which the summary must state */
+  settlementFen: number;
+  refundFen: number;
+  feeFen: number;
+}
+
+/** Reads a bill through, holding none of its lines, and answers what it adds up to; throws as readTradeBill does. */
+function checkBill(text: string): CheckedBill {
+  const bill: CheckedBill = { text, summary: EMPTY_SUMMARY, lines: 0, settlementFen: 0, refundFen: 0, feeFen: 0 };
+  const reading = readTradeBill(text);
+  for (let next = reading.next(); ; next = reading.next()) {
+    if (next.done) return { ...bill, summary: next.value };
+    bill.lines++;
+    bill.settlementFen += next.value.settlementFen;
+    bill.refundFen += next.value.refundFen;
+    bill.feeFen += next.value.feeFen;
+  }
+}
+
+const EMPTY_SUMMARY: TradeBillSummary = { count: 0, settlementFen: 0, refundFen: 0, feeFen: 0, orderFen: 0 };
+
 /** The day's bill, or why there is none: a day without trade is an empty bill, anything else a failure. */
-async function fetchBill(services: JobServices, channel: Channel, billDate: string): Promise<TradeBill | { error: string }> {
+async function fetchBill(services: JobServices, channel: Channel, billDate: string): Promise<CheckedBill | { error: string }> {
   try {
     const gateway = await billGateway(services, channel);
     const text = await gateway.tradeBill(billDate, { subMchid: channel.sub_mchid ?? "" });
-    return parseTradeBill(text);
+    return checkBill(text);
   } catch (err) {
-    if (err instanceof GatewayRequestError && err.code === NO_STATEMENT_EXIST) return { lines: [], summary: { count: 0, settlementFen: 0, refundFen: 0, feeFen: 0, orderFen: 0 } };
+    if (err instanceof GatewayRequestError && err.code === NO_STATEMENT_EXIST) return { text: null, summary: EMPTY_SUMMARY, lines: 0, settlementFen: 0, refundFen: 0, feeFen: 0 };
     if (err instanceof GatewayRequestError || err instanceof GatewayVerificationError || err instanceof TradeBillFormatError) return { error: err.message.slice(0, 200) };
     throw err;
   }
@@ -89,35 +117,13 @@ interface LocalRefund {
 const localPaymentColumns = { payNo: paymentOrders.payNo, amount: paymentOrders.totalFeeFen, status: paymentOrders.status, schId: paymentOrders.schId, merchantId: paymentOrders.merchantId };
 const localRefundColumns = { refundNo: feeRefunds.refund_no, payNo: feeRefunds.pay_no, amount: feeRefunds.amount, status: feeRefunds.status, schId: feeRefunds.sch_id };
 
-/** Rows by a list of numbers, a chunk at a time. */
-async function byNumbers<T>(numbers: readonly string[], read: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < numbers.length; i += ITEM_CHUNK) out.push(...(await read(numbers.slice(i, i + ITEM_CHUNK))));
-  return out;
-}
-
-/** What our side holds of a channel's day, and of the numbers its bill names on other days. */
-async function localSide(db: Db, channel: Channel, billDate: string, bill: TradeBill) {
-  const from = businessDayStart(billDate);
-  const to = businessDayStart(addDays(billDate, 1));
-  const merchant = channel.sub_mchid ?? "";
-  const dayPayments = (await db
-    .select(localPaymentColumns)
-    .from(paymentOrders)
-    .where(and(eq(paymentOrders.merchantId, merchant), gte(paymentOrders.paidAt, from), lt(paymentOrders.paidAt, to), eq(paymentOrders.gateway, channel.gateway), eq(paymentOrders.status, "SUCCESS")))) as LocalPayment[];
-  const dayRefunds = (await db
-    .select(localRefundColumns)
-    .from(feeRefunds)
-    .innerJoin(paymentOrders, eq(paymentOrders.payNo, feeRefunds.pay_no))
-    .where(and(gte(feeRefunds.submitted_at, from), lt(feeRefunds.submitted_at, to), eq(paymentOrders.merchantId, merchant), eq(paymentOrders.gateway, channel.gateway)))) as LocalRefund[];
-  const payments = new Map(dayPayments.map((p) => [p.payNo, p]));
-  const refunds = new Map(dayRefunds.filter((r) => r.refundNo).map((r) => [r.refundNo, r]));
-  // the bill's numbers we hold under another day (a payment at midnight, a refund taken late)
-  const otherPayNos = [...new Set(bill.lines.filter((l) => l.tradeState !== "REFUND" && !payments.has(l.payNo)).map((l) => l.payNo))];
-  const otherRefundNos = [...new Set(bill.lines.filter((l) => l.tradeState === "REFUND" && !refunds.has(l.refundNo)).map((l) => l.refundNo))];
-  const morePayments = await byNumbers(otherPayNos, (chunk) => db.select(localPaymentColumns).from(paymentOrders).where(inArray(paymentOrders.payNo, chunk)) as Promise<LocalPayment[]>);
-  const moreRefunds = await byNumbers(otherRefundNos, (chunk) => db.select(localRefundColumns).from(feeRefunds).where(inArray(feeRefunds.refund_no, chunk)) as Promise<LocalRefund[]>);
-  return { dayPayments, dayRefunds, payments: new Map([...payments, ...morePayments.map((p) => [p.payNo, p] as const)]), refunds: new Map([...refunds, ...moreRefunds.map((r) => [r.refundNo, r] as const)]) };
+/** Our payment orders and refunds of the numbers some lines of the bill name, whatever their day (a payment at midnight, a refund taken late). */
+async function localOf(tx: DbOrTx, lines: readonly TradeBillLine[]) {
+  const payNos = [...new Set(lines.filter((l) => l.tradeState !== "REFUND").map((l) => l.payNo))];
+  const refundNos = [...new Set(lines.filter((l) => l.tradeState === "REFUND").map((l) => l.refundNo))];
+  const payments = payNos.length ? ((await tx.select(localPaymentColumns).from(paymentOrders).where(inArray(paymentOrders.payNo, payNos))) as LocalPayment[]) : [];
+  const refunds = refundNos.length ? ((await tx.select(localRefundColumns).from(feeRefunds).where(inArray(feeRefunds.refund_no, refundNos))) as LocalRefund[]) : [];
+  return { payments: new Map(payments.map((p) => [p.payNo, p])), refunds: new Map(refunds.map((r) => [r.refundNo, r])) };
 }
 
 /** A payment row of the bill against our payment order of its number. */
@@ -143,78 +149,148 @@ function matchRefund(line: TradeBillLine, local: LocalRefund | undefined): Item 
   return { ...known, outcome: "matched", status: "ok" };
 }
 
-/** Matches a bill against our side: its items, and the batch's figures. */
-function matchBill(bill: TradeBill, local: Awaited<ReturnType<typeof localSide>>, merchant: string) {
-  const items: Item[] = [];
-  const seenPayments = new Set<string>();
-  const seenRefunds = new Set<string>();
-  for (const line of bill.lines) {
-    if (line.tradeState === "REFUND") {
-      seenRefunds.add(line.refundNo);
-      items.push(matchRefund(line, local.refunds.get(line.refundNo)));
-    } else {
-      seenPayments.add(line.payNo);
-      items.push(matchPayment(line, local.payments.get(line.payNo), merchant));
-    }
-  }
-  for (const p of local.dayPayments) {
-    if (!seenPayments.has(p.payNo)) items.push({ kind: "payment", pay_no: p.payNo, outcome: "missing_gateway", status: "open", local_amount: p.amount, local_state: p.status, sch_id: p.schId });
-  }
-  for (const r of local.dayRefunds) {
-    if (r.refundNo && !seenRefunds.has(r.refundNo)) items.push({ kind: "refund", pay_no: r.payNo, refund_no: r.refundNo, outcome: "missing_gateway", status: "open", local_amount: r.amount, local_state: r.status, sch_id: r.schId });
-  }
+/** A batch's figures before anything is matched, and those of a bill that could not be had (with its error). */
+const NO_FIGURES = { matched: 0, missing_local: 0, missing_gateway: 0, amount_mismatch: 0, status_mismatch: 0, open_items: 0, summary_ok: "Y", bill_count: 0, bill_paid: 0, bill_refund: 0, bill_fee: 0, local_count: 0, local_paid: 0, local_refund: 0, error: null };
+
+/**
+ * Writes the batch's items: each line of the bill matched against our record of its number, a thousand lines at a
+ * time (their records read together, their items written by one statement), then our payments and refunds of the
+ * day that the bill does not have. Answers the count of each outcome. Only a thousand lines are held at once, so a
+ * bill of any length takes the same memory beside its text.
+ */
+async function writeItems(tx: DbOrTx, batch: Batch, channel: Channel, billDate: string, bill: CheckedBill): Promise<Record<string, number>> {
+  const merchant = channel.sub_mchid ?? "";
   const counts: Record<string, number> = { matched: 0, missing_local: 0, missing_gateway: 0, amount_mismatch: 0, status_mismatch: 0 };
-  for (const item of items) counts[item.outcome]++;
+  const owner = { batch_id: batch.id, paychnl_id: channel.id, bill_date: billDate, sysid: channel.sysid };
+  // the numbers the bill named, to find ours it did not (a few tens of bytes a line)
+  const billed = { payments: new Set<string>(), refunds: new Set<string>() };
+  let chunk: TradeBillLine[] = [];
+  const writeChunk = async () => {
+    const local = await localOf(tx, chunk);
+    const items = chunk.map((line) => (line.tradeState === "REFUND" ? matchRefund(line, local.refunds.get(line.refundNo)) : matchPayment(line, local.payments.get(line.payNo), merchant)));
+    for (const line of chunk) (line.tradeState === "REFUND" ? billed.refunds.add(line.refundNo) : billed.payments.add(line.payNo));
+    for (const item of items) counts[item.outcome]++;
+    await tx.insert(reconItems).values(items.map((item) => ({ ...item, ...owner })));
+    chunk = [];
+  };
+  if (bill.text !== null) {
+    // read again from the text, which checkBill has read through without a fault
+    for (const line of readTradeBill(bill.text)) {
+      chunk.push(line);
+      if (chunk.length === ITEM_CHUNK) await writeChunk();
+    }
+    if (chunk.length) await writeChunk();
+  }
+
+  // ours, not in the bill: the day's payments and refunds, a thousand at a time, whose numbers no line named
+  const { from, to } = dayOf(billDate);
+  const missing = async (found: Item[]) => {
+    counts.missing_gateway += found.length;
+    if (found.length) await tx.insert(reconItems).values(found.map((item) => ({ ...item, ...owner })));
+  };
+  // in the order of the merchant's index of its payments by time (ties by id)
+  for (let after = { paidAt: from, id: 0 }; ; ) {
+    const page = await tx
+      .select({ id: paymentOrders.id, paidAt: paymentOrders.paidAt, ...localPaymentColumns })
+      .from(paymentOrders)
+      .where(and(dayPayments(channel, after.paidAt, to), sql`(${paymentOrders.paidAt}, ${paymentOrders.id}) > (${after.paidAt}, ${after.id})`))
+      .orderBy(asc(paymentOrders.paidAt), asc(paymentOrders.id))
+      .limit(ITEM_CHUNK);
+    if (page.length === 0) break;
+    const last = page[page.length - 1];
+    after = { paidAt: last.paidAt!, id: last.id };
+    await missing(page.filter((p) => !billed.payments.has(p.payNo)).map((p) => ({ kind: "payment", pay_no: p.payNo, outcome: "missing_gateway", status: "open", local_amount: p.amount, local_state: p.status, sch_id: p.schId })));
+  }
+  for (let after = 0; ; ) {
+    const page = await tx
+      .select({ id: feeRefunds.id, ...localRefundColumns })
+      .from(feeRefunds)
+      .innerJoin(paymentOrders, eq(paymentOrders.payNo, feeRefunds.pay_no))
+      .where(and(dayRefunds(channel, from, to), gt(feeRefunds.id, after)))
+      .orderBy(asc(feeRefunds.id))
+      .limit(ITEM_CHUNK);
+    if (page.length === 0) break;
+    after = page[page.length - 1].id;
+    await missing(
+      page
+        .filter((r) => r.refundNo && !billed.refunds.has(r.refundNo))
+        .map((r) => ({ kind: "refund", pay_no: r.payNo, refund_no: r.refundNo, outcome: "missing_gateway", status: "open", local_amount: r.amount, local_state: r.status, sch_id: r.schId })),
+    );
+  }
+  return counts;
+}
+
+/** A business day, China time, as the instants it runs between. */
+function dayOf(billDate: string) {
+  return { from: businessDayStart(billDate), to: businessDayStart(addDays(billDate, 1)) };
+}
+
+/** The channel's payments of a day. */
+function dayPayments(channel: Channel, from: Date, to: Date) {
+  return and(eq(paymentOrders.merchantId, channel.sub_mchid ?? ""), eq(paymentOrders.gateway, channel.gateway), eq(paymentOrders.status, "SUCCESS"), gte(paymentOrders.paidAt, from), lt(paymentOrders.paidAt, to));
+}
+
+/** The refunds the gateway took that day of the channel's payments (refunds joined to their payment orders). */
+function dayRefunds(channel: Channel, from: Date, to: Date) {
+  return and(eq(paymentOrders.merchantId, channel.sub_mchid ?? ""), eq(paymentOrders.gateway, channel.gateway), gte(feeRefunds.submitted_at, from), lt(feeRefunds.submitted_at, to));
+}
+
+/** Our side's figures of the day: payments and refunds, counted and summed. */
+async function localFigures(tx: DbOrTx, channel: Channel, billDate: string) {
+  const { from, to } = dayOf(billDate);
+  const figures = { n: sql<number>`count(*)::int`, fen: sql<string>`coalesce(sum(${paymentOrders.totalFeeFen}), 0)::text` };
+  const [payments] = await tx.select(figures).from(paymentOrders).where(dayPayments(channel, from, to));
+  const [refunds] = await tx
+    .select({ ...figures, fen: sql<string>`coalesce(sum(${feeRefunds.amount}), 0)::text` })
+    .from(feeRefunds)
+    .innerJoin(paymentOrders, eq(paymentOrders.payNo, feeRefunds.pay_no))
+    .where(dayRefunds(channel, from, to));
+  return { local_count: payments.n + refunds.n, local_paid: Number(payments.fen), local_refund: Number(refunds.fen) };
+}
+
+/** Matches a checked bill into a batch just made: its items written, its figures set. Answers the batch. */
+async function matchDay(tx: DbOrTx, made: Batch, channel: Channel, billDate: string, bill: CheckedBill): Promise<Batch> {
+  const counts = await writeItems(tx, made, channel, billDate, bill);
+  const { summary } = bill;
   // the summary line against the bill's own rows: a bill cut short or altered does not add up
-  const sum = (pick: (l: TradeBillLine) => number) => bill.lines.reduce((total, line) => total + pick(line), 0);
-  const summaryOk =
-    bill.summary.count === bill.lines.length &&
-    bill.summary.settlementFen === sum((l) => l.settlementFen) &&
-    bill.summary.refundFen === sum((l) => l.refundFen) &&
-    bill.summary.feeFen === sum((l) => l.feeFen);
+  const summaryOk = summary.count === bill.lines && summary.settlementFen === bill.settlementFen && summary.refundFen === bill.refundFen && summary.feeFen === bill.feeFen;
   const differences = RECON_DIFFERENCES.reduce((total, outcome) => total + counts[outcome], 0);
-  return {
-    items,
-    figures: {
+  const [batch] = await tx
+    .update(reconBatches)
+    .set({
       ...counts,
       open_items: differences,
       status: differences > 0 || !summaryOk ? "differences" : "balanced",
       summary_ok: summaryOk ? "Y" : "N",
-      bill_count: bill.summary.count,
-      bill_paid: bill.summary.settlementFen,
-      bill_refund: bill.summary.refundFen,
-      bill_fee: bill.summary.feeFen,
-      local_count: local.dayPayments.length + local.dayRefunds.length,
-      local_paid: local.dayPayments.reduce((total, p) => total + p.amount, 0),
-      local_refund: local.dayRefunds.reduce((total, r) => total + r.amount, 0),
-      error: null,
-    },
-  };
+      bill_count: summary.count,
+      bill_paid: summary.settlementFen,
+      bill_refund: summary.refundFen,
+      bill_fee: summary.feeFen,
+      ...(await localFigures(tx, channel, billDate)),
+    })
+    .where(eq(reconBatches.id, made.id))
+    .returning();
+  return batch;
 }
 
 /**
- * Reconciles a channel's day: fetches and matches its bill, then replaces the day's batch and items in one
- * transaction. A bill that cannot be had (the gateway failing, a digest or a format that is wrong) leaves a
- * failed batch saying why, and no items.
+ * Reconciles a channel's day: fetches and checks its bill, then replaces the day's batch and items in one
+ * transaction, matching the bill a thousand lines at a time. A bill that cannot be had (the gateway failing, a
+ * digest or a format that is wrong) leaves a failed batch saying why, and no items.
  */
 export async function reconcileDay(services: JobServices, channel: Channel, billDate: string, runBy: string, now: Date): Promise<Batch> {
   const bill = await fetchBill(services, channel, billDate);
-  const result =
-    "error" in bill
-      ? { items: [], figures: { status: "failed", error: bill.error, matched: 0, missing_local: 0, missing_gateway: 0, amount_mismatch: 0, status_mismatch: 0, open_items: 0, summary_ok: "Y", bill_count: 0, bill_paid: 0, bill_refund: 0, bill_fee: 0, local_count: 0, local_paid: 0, local_refund: 0 } }
-      : matchBill(bill, await localSide(services.db, channel, billDate, bill), channel.sub_mchid ?? "");
   return services.db.transaction(async (tx) => {
-    const values = { ...result.figures, run_by: runBy.slice(0, 50), run_at: now };
-    // one batch a channel and day: made, or replaced with its items
-    const [batch] = await tx
+    const run = { run_by: runBy.slice(0, 50), run_at: now };
+    const start = "error" in bill ? { ...NO_FIGURES, status: "failed", error: bill.error } : { ...NO_FIGURES, status: "differences" };
+    // one batch a channel and day: made, or replaced with its items (its figures set once matched, in this transaction)
+    const [made] = await tx
       .insert(reconBatches)
-      .values({ paychnl_id: channel.id, bill_date: billDate, sysid: channel.sysid, ...values })
-      .onConflictDoUpdate({ target: [reconBatches.paychnl_id, reconBatches.bill_date], set: values })
+      .values({ paychnl_id: channel.id, bill_date: billDate, sysid: channel.sysid, ...start, ...run })
+      .onConflictDoUpdate({ target: [reconBatches.paychnl_id, reconBatches.bill_date], set: { ...start, ...run } })
       .returning();
-    await tx.delete(reconItems).where(eq(reconItems.batch_id, batch.id));
-    for (let i = 0; i < result.items.length; i += ITEM_CHUNK) {
-      await tx.insert(reconItems).values(result.items.slice(i, i + ITEM_CHUNK).map((item) => ({ ...item, batch_id: batch.id, paychnl_id: channel.id, bill_date: billDate, sysid: channel.sysid })));
-    }
+    await tx.delete(reconItems).where(eq(reconItems.batch_id, made.id));
+    const batch = "error" in bill ? made : await matchDay(tx, made, channel, billDate, bill);
     // the day's settlement, with the bill's fees; settled when the bill and we agree
     await settleDay(tx, channel, billDate, batch.status === "balanced", now);
     return batch;
