@@ -167,9 +167,18 @@ async function writeItems(tx: DbOrTx, batch: Batch, channel: Channel, billDate: 
   let chunk: TradeBillLine[] = [];
   const writeChunk = async () => {
     const local = await localOf(tx, chunk);
-    const items = chunk.map((line) => (line.tradeState === "REFUND" ? matchRefund(line, local.refunds.get(line.refundNo)) : matchPayment(line, local.payments.get(line.payNo), merchant)));
-    for (const line of chunk) (line.tradeState === "REFUND" ? billed.refunds.add(line.refundNo) : billed.payments.add(line.payNo));
-    for (const item of items) counts[item.outcome]++;
+    const items = chunk.map((line) => {
+      let item: Item;
+      if (line.tradeState === "REFUND") {
+        billed.refunds.add(line.refundNo);
+        item = matchRefund(line, local.refunds.get(line.refundNo));
+      } else {
+        billed.payments.add(line.payNo);
+        item = matchPayment(line, local.payments.get(line.payNo), merchant);
+      }
+      counts[item.outcome]++;
+      return item;
+    });
     await tx.insert(reconItems).values(items.map((item) => ({ ...item, ...owner })));
     chunk = [];
   };
