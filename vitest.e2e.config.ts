@@ -10,9 +10,7 @@ export default defineConfig({
     globalSetup: ["tests/helpers/globalSetup.ts", "tests/helpers/browserDatabases.ts"],
     testTimeout: 120000,
     hookTimeout: 120000,
-    // two files at a time, each with its own server and Chromium: a browser test mostly waits (for a page, an
-    // animation, an answer), and one file at a time left the two cores idle for most of the run
-    maxWorkers: 2,
+    fileParallelism: false,
     // what a page shows after the server answers (a list read again, a title set) is waited for as a condition, up
     // to ten seconds: a busy machine answers later, never otherwise
     expect: { poll: { timeout: 10_000 } },
