@@ -205,7 +205,8 @@ export class SandboxGateway implements PaymentGateway {
 
   /**
    * The day's bill of the payments and refunds the sandbox took (for one sub-merchant when named), in WeChat Pay's
-   * format with its 0.6 % fee, today's as far as it goes; none taken answers NO_STATEMENT_EXIST, as WeChat Pay does.
+   * layout (fields behind a backtick, fees to five decimals) with its 0.6 % fee, today's as far as it goes; none
+   * taken answers NO_STATEMENT_EXIST, as WeChat Pay does.
    */
   async tradeBill(billDate: string, payee?: SubMerchantPayee): Promise<string> {
     const from = businessDayStart(billDate);

@@ -2,8 +2,11 @@
  * WeChat Pay's trade bill (交易账单, GET /v3/bill/tradebill), the day's payments and refunds of a merchant as the
  * gateway has them: comma-separated text, every field prefixed with a backtick, in four parts (the detail header,
  * a row per payment or refund, the summary header, the summary row). Columns differ by bill type, so a bill is
- * read by its header's names, never by position. Amounts are yuan with two decimals; a refund row's fee is
- * negative. The sandbox writes its own bills in this format (formatTradeBill), so reconciliation reads one format.
+ * read by its header's names, never by position. Amounts are yuan with two decimals, but the fees (手续费 of a row,
+ * 手续费总金额 of the summary) are written to five (`0.04000`, `-0.27000`, `0.00000`: the layout of the bills in WeChat
+ * Pay's SDKs' test data, tests/unit/fixtures/wechatpayTradeBills.ts); a refund row's fee is negative. A fee is read
+ * exactly and rounded to the fen by `roundFeeToFen` alone. The sandbox writes its own bills in this layout
+ * (formatTradeBill), so reconciliation reads one format.
  */
 import { fenToYuan } from "../../common/money";
 import { businessTime } from "../../common/term";
@@ -30,7 +33,7 @@ export interface TradeBillLine {
   refundFen: number;
   /** 退款状态 when the bill was made (SUCCESS, PROCESSING...): a snapshot, never updated */
   refundState: string;
-  /** 手续费, fen: the channel's fee, negative on refund rows */
+  /** 手续费, fen (`roundFeeToFen` of the five decimals written): the channel's fee, negative on refund rows */
   feeFen: number;
   /** 费率, as written ("0.60%") */
   rate: string;
@@ -48,7 +51,7 @@ export interface TradeBillSummary {
   settlementFen: number;
   /** 退款总金额 (0 in a SUCCESS bill) */
   refundFen: number;
-  /** 手续费总金额 */
+  /** 手续费总金额, fen (`roundFeeToFen` of the five decimals written) */
   feeFen: number;
   /** 订单总金额 */
   orderFen: number;
@@ -114,13 +117,49 @@ function field(raw: string | undefined): string {
   return text.startsWith("`") ? text.slice(1).trim() : text;
 }
 
-/** "12.34", "-0.05", "0" in yuan to fen, exactly (never through a float). */
-function fen(raw: string, column: string, line: number): number {
+/** Digits after the point: amounts are written to the fen, fees to the hundred-thousandth of a yuan. */
+const AMOUNT_DECIMALS = 2;
+const FEE_DECIMALS = 5;
+/** an amount: at most twelve digits of yuan; a fee: ten, so that its thousandths of a fen stay exact integers */
+const AMOUNT_PATTERN = /^(-?)(\d{1,12})(?:\.(\d{1,2}))?$/;
+const FEE_PATTERN = /^(-?)(\d{1,10})(?:\.(\d{1,5}))?$/;
+
+/** A decimal of yuan as an integer of its smallest written unit (10^-decimals yuan), exactly (never through a float). */
+function decimalUnits(raw: string, decimals: number, pattern: RegExp, column: string, line: number): number {
   if (raw === "") return 0;
-  const match = /^(-?)(\d{1,12})(?:\.(\d{1,2}))?$/.exec(raw);
+  const match = pattern.exec(raw);
   if (!match) throw new TradeBillFormatError(`${column} is not an amount: "${raw.slice(0, 40)}"`, line);
-  const value = Number(match[2]) * 100 + Number((match[3] ?? "").padEnd(2, "0"));
+  const value = Number(match[2]) * 10 ** decimals + Number((match[3] ?? "").padEnd(decimals, "0"));
   return match[1] === "-" ? -value : value;
+}
+
+/** "12.34", "-0.05", "0" in yuan to fen. */
+function fen(raw: string, column: string, line: number): number {
+  return decimalUnits(raw, AMOUNT_DECIMALS, AMOUNT_PATTERN, column, line);
+}
+
+/** A fee as written ("0.04000", "-0.27000", older bills "0.04" or "0") in fen, rounded by `roundFeeToFen`. */
+function writtenFee(raw: string, column: string, line: number): number {
+  return roundFeeToFen(decimalUnits(raw, FEE_DECIMALS, FEE_PATTERN, column, line));
+}
+
+/**
+ * A fee in thousandths of a fen (the five decimals of yuan the bill writes) rounded to the fen: the one place where
+ * a fee is rounded, for the fees a bill states and for those computed at a rate (`rateFee`). WeChat Pay's bill
+ * documentation (pay.weixin.qq.com/docs/merchant/products/bill-download/format-trade.html) states no rounding
+ * rule; the fees in its bills are whole fen written to five decimals, rounded half up (6.00 yuan at 0.60 % is
+ * 0.036, written `0.04000` in WxJava's test bill), so a fee is rounded half up to the fen, away from zero for the
+ * negative fee of a refund (the same rule as PostgreSQL's round() of a numeric).
+ */
+export function roundFeeToFen(thousandthsOfFen: number): number {
+  const rounded = Math.floor((Math.abs(thousandthsOfFen) + 500) / 1000);
+  // 0 - 0 is 0, where -1 * 0 would be -0
+  return thousandthsOfFen < 0 ? 0 - rounded : rounded;
+}
+
+/** A fee in fen as the bill writes it: yuan to five decimals. */
+function feeText(fenAmount: number): string {
+  return `${fenToYuan(fenAmount)}${"0".repeat(FEE_DECIMALS - AMOUNT_DECIMALS)}`;
 }
 
 /**
@@ -190,7 +229,7 @@ export function* readTradeBill(text: string): Generator<TradeBillLine, TradeBill
       refundNo: get("商户退款单号"),
       refundFen: amount("退款金额"),
       refundState: get("退款状态"),
-      feeFen: amount("手续费"),
+      feeFen: writtenFee(get("手续费"), "手续费", lineNo),
       rate: get("费率"),
       orderFen: amount("订单金额"),
       appliedRefundFen: amount("申请退款金额"),
@@ -210,7 +249,7 @@ export function* readTradeBill(text: string): Generator<TradeBillLine, TradeBill
     count: Number(countText),
     settlementFen: fen(summaryValue("应结订单总金额"), "应结订单总金额", at),
     refundFen: fen(summaryValue("退款总金额"), "退款总金额", at),
-    feeFen: fen(summaryValue("手续费总金额"), "手续费总金额", at),
+    feeFen: writtenFee(summaryValue("手续费总金额"), "手续费总金额", at),
     orderFen: fen(summaryValue("订单总金额"), "订单总金额", at),
   };
 }
@@ -247,10 +286,10 @@ export interface TradeBillEntry {
 /** the rate the sandbox charges, as WeChat Pay's usual one for schools: 0.6 % */
 export const SANDBOX_RATE_PER_MILLE = 6;
 
-/** The fee of an amount at a rate in per mille, rounded half up to the fen (negative amounts give negative fees). */
+/** The fee of an amount at a rate in per mille, rounded to the fen by `roundFeeToFen` (negative amounts give negative fees). */
 export function rateFee(amountFen: number, perMille: number): number {
-  const sign = amountFen < 0 ? -1 : 1;
-  return sign * Math.round((Math.abs(amountFen) * perMille) / 1000);
+  // fen times per mille is the fee in thousandths of a fen
+  return roundFeeToFen(amountFen * perMille);
 }
 
 function csvText(value: string): string {
@@ -258,7 +297,7 @@ function csvText(value: string): string {
   return `\`${value.replace(/[,\r\n`]/g, " ")}`;
 }
 
-/** The ALL bill of the given entries, as WeChat Pay writes it. */
+/** The ALL bill of the given entries, as WeChat Pay writes it: every field of the rows behind a backtick, fees to five decimals. */
 export function formatTradeBill(spMchid: string, entries: readonly TradeBillEntry[]): string {
   const out: string[] = [TRADE_BILL_COLUMNS.join(",")];
   let settlement = 0;
@@ -290,7 +329,7 @@ export function formatTradeBill(spMchid: string, entries: readonly TradeBillEntr
       退款状态: isRefund ? (entry.refundState ?? "SUCCESS") : "",
       商品名称: entry.title,
       商户数据包: "",
-      手续费: fenToYuan(entry.feeFen),
+      手续费: feeText(entry.feeFen),
       费率: "0.60%",
       订单金额: fenToYuan(isRefund ? 0 : entry.orderFen),
       申请退款金额: fenToYuan(isRefund ? entry.amountFen : 0),
@@ -305,6 +344,6 @@ export function formatTradeBill(spMchid: string, entries: readonly TradeBillEntr
     fee += entry.feeFen;
   }
   out.push(TRADE_BILL_SUMMARY_COLUMNS.join(","));
-  out.push([String(entries.length), fenToYuan(settlement), fenToYuan(refund), "0.00", fenToYuan(fee), fenToYuan(order), fenToYuan(refund)].map(csvText).join(","));
+  out.push([String(entries.length), fenToYuan(settlement), fenToYuan(refund), "0.00", feeText(fee), fenToYuan(order), fenToYuan(refund)].map(csvText).join(","));
   return `${out.join("\r\n")}\r\n`;
 }

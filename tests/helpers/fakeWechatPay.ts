@@ -158,6 +158,11 @@ function billFee(fen: number): number {
   return Math.round((fen * 6) / 1000);
 }
 
+/** A fee as WeChat Pay's bills write it: yuan to five decimals ("0.04000"). */
+function billFeeText(fen: number): string {
+  return `${yuan(fen)}000`;
+}
+
 /** A bill row: every field behind a backtick. */
 function billRow(cells: readonly (string | number)[]): string {
   return cells.map((cell) => `\`${cell}`).join(",");
@@ -588,7 +593,7 @@ export class FakeWechatPay {
       const common = [this.merchant.mchid, order.subMchid ?? "0", "", order.transactionId ?? "", order.outTradeNo, "oUpF8uMuAJO_M2pxb1Q9zNjWeS6o", order.tradeType];
       if (order.successTime?.slice(0, 10) === billDate) {
         const fee = billFee(order.totalFen);
-        rows.push(billRow([time(order.successTime), order.appid, ...common, "SUCCESS", "CMB_CREDIT", "CNY", yuan(order.totalFen), "0.00", "0", "0", "0.00", "0.00", "", "", order.description, "", yuan(fee), "0.60%", yuan(order.totalFen), "0.00", ""]));
+        rows.push(billRow([time(order.successTime), order.appid, ...common, "SUCCESS", "CMB_CREDIT", "CNY", yuan(order.totalFen), "0.00", "0", "0", "0.00", "0.00", "", "", order.description, "", billFeeText(fee), "0.60%", yuan(order.totalFen), "0.00", ""]));
         settlement += order.totalFen;
         ordered += order.totalFen;
         fees += fee;
@@ -597,14 +602,14 @@ export class FakeWechatPay {
         if (refund.createTime.slice(0, 10) !== billDate) continue;
         const fee = -billFee(refund.refundFen);
         rows.push(
-          billRow([time(refund.createTime), order.appid, ...common, "REFUND", "CMB_CREDIT", "CNY", "0.00", "0.00", refund.refundId, refund.outRefundNo, yuan(refund.refundFen), "0.00", "ORIGINAL", refund.status, order.description, "", yuan(fee), "0.60%", "0.00", yuan(refund.refundFen), ""]),
+          billRow([time(refund.createTime), order.appid, ...common, "REFUND", "CMB_CREDIT", "CNY", "0.00", "0.00", refund.refundId, refund.outRefundNo, yuan(refund.refundFen), "0.00", "ORIGINAL", refund.status, order.description, "", billFeeText(fee), "0.60%", "0.00", yuan(refund.refundFen), ""]),
         );
         refunded += refund.refundFen;
         fees += fee;
       }
     }
     if (rows.length === 0) return this.error(res, 400, "NO_STATEMENT_EXIST", "该日期账单不存在");
-    const file = `${[BILL_HEADER, ...rows, BILL_SUMMARY_HEADER, billRow([rows.length, yuan(settlement), yuan(refunded), "0.00", yuan(fees), yuan(ordered), yuan(refunded)])].join("\r\n")}\r\n`;
+    const file = `${[BILL_HEADER, ...rows, BILL_SUMMARY_HEADER, billRow([rows.length, yuan(settlement), yuan(refunded), "0.00", billFeeText(fees), yuan(ordered), yuan(refunded)])].join("\r\n")}\r\n`;
     const token = randomBytes(12).toString("hex");
     const digest = createHash("sha1").update(file, "utf8").digest("hex").toUpperCase();
     this.billFiles.set(token, this.nextBillAltered ? file.replace(/`SUCCESS,/, "`REFUND,") : file);

@@ -1,18 +1,89 @@
 /**
  * WeChat Pay's trade bill as reconciliation reads it: by its header's names whatever the bill type's columns, every
- * field behind a backtick, amounts read to the fen, the summary line apart; a line it cannot read is named.
+ * field behind a backtick, amounts read to the fen and fees to five decimals, rounded to the fen half up, the
+ * summary line apart; a line it cannot read is named. Held to bills in WeChat Pay's layout from public SDK test
+ * data and WeChat's documentation (./fixtures/wechatpayTradeBills.ts), and to what the sandbox writes.
  */
 import { describe, expect, it } from "vitest";
-import { formatTradeBill, parseTradeBill, TradeBillFormatError } from "../../server/payments/tradeBill";
+import { formatTradeBill, parseTradeBill, rateFee, roundFeeToFen, TradeBillFormatError } from "../../server/payments/tradeBill";
+import { GO_SDK_ALL_BILL, WECHAT_DOC_SUB_MERCHANT_BILL, WXJAVA_ALL_BILL, WXJAVA_REFUND_BILL, WXJAVA_SUCCESS_BILL } from "./fixtures/wechatpayTradeBills";
 
-/** A SUCCESS bill: no refund columns, as WeChat Pay writes it for bill_type=SUCCESS. */
+/** A SUCCESS bill: no refund columns, as WeChat Pay writes it for bill_type=SUCCESS, its fees to five decimals. */
 const SUCCESS_BILL = [
   "\uFEFF交易时间,公众账号ID,商户号,特约商户号,设备号,微信订单号,商户订单号,用户标识,交易类型,交易状态,付款银行,货币种类,应结订单金额,代金券金额,商品名称,商户数据包,手续费,费率,订单金额,费率备注",
-  "`2026-11-26 09:12:03,`wx1,`1900009191,`1900000109,`,`4200000001,`P1,`oUp,`NATIVE,`SUCCESS,`CMB_CREDIT,`CNY,`956.50,`0.00,`学费,`,`5.74,`0.60%,`956.50,`",
-  "`2026-11-26 10:00:00,`wx1,`1900009191,`1900000109,`,`4200000002,`P2,`oUp,`JSAPI,`SUCCESS,`OTHERS,`CNY,`0.01,`0.00,`书费,`,`0.00,`0.60%,`0.01,`",
+  "`2026-11-26 09:12:03,`wx1,`1900009191,`1900000109,`,`4200000001,`P1,`oUp,`NATIVE,`SUCCESS,`CMB_CREDIT,`CNY,`956.50,`0.00,`学费,`,`5.74000,`0.60%,`956.50,`",
+  "`2026-11-26 10:00:00,`wx1,`1900009191,`1900000109,`,`4200000002,`P2,`oUp,`JSAPI,`SUCCESS,`OTHERS,`CNY,`0.01,`0.00,`书费,`,`0.00000,`0.60%,`0.01,`",
   "总交易单数,应结订单总金额,手续费总金额,订单总金额",
-  "`2,`956.51,`5.74,`956.51",
+  "`2,`956.51,`5.74000,`956.51",
 ].join("\r\n");
+
+/** a bill's lines and summary as the figures reconciliation uses */
+function figures(text: string) {
+  const bill = parseTradeBill(text);
+  return {
+    lines: bill.lines.map((l) => ({ payNo: l.payNo, state: l.tradeState, settlement: l.settlementFen, order: l.orderFen, refund: l.refundFen, applied: l.appliedRefundFen, fee: l.feeFen, rate: l.rate })),
+    summary: bill.summary,
+  };
+}
+
+/** WXJAVA_ALL_BILL with its one row's fee written otherwise */
+const withFee = (fee: string) => WXJAVA_ALL_BILL.replace("`0.04000,", `\`${fee},`);
+
+describe("WeChat Pay's own bills", () => {
+  it("reads WxJava's ALL bill: a fee of 0.036 yuan written 0.04000 is 4 fen, the summary's 0.01000 is 1", () => {
+    expect(figures(WXJAVA_ALL_BILL)).toEqual({
+      lines: [{ payNo: "XXXXXXXXXX", state: "SUCCESS", settlement: 600, order: 600, refund: 0, applied: 0, fee: 4, rate: "0.60%" }],
+      summary: { count: 48, settlementFen: 576, refundFen: 142, feeFen: 1, orderFen: 576 },
+    });
+  });
+
+  it("reads WxJava's SUCCESS bill, without refund columns", () => {
+    expect(figures(WXJAVA_SUCCESS_BILL)).toEqual({
+      lines: [{ payNo: "XXX", state: "SUCCESS", settlement: 1, order: 1, refund: 0, applied: 0, fee: 0, rate: "0.60%" }],
+      summary: { count: 31, settlementFen: 305, refundFen: 0, feeFen: 2, orderFen: 305 },
+    });
+  });
+
+  it("reads WxJava's REFUND bill, its request and success times between the columns, the summary's fee negative", () => {
+    const bill = parseTradeBill(WXJAVA_REFUND_BILL);
+    expect(bill.lines[0]).toMatchObject({ tradeTime: "2019-07-23 20:53:36", tradeState: "REFUND", refundId: "xxxx", refundNo: "xxx", refundState: "SUCCESS", refundFen: 1 });
+    expect(figures(WXJAVA_REFUND_BILL)).toEqual({
+      lines: [{ payNo: "xxxx", state: "REFUND", settlement: 0, order: 0, refund: 1, applied: 1, fee: 0, rate: "0.60%" }],
+      summary: { count: 4, settlementFen: 0, refundFen: 202, feeFen: -2, orderFen: 0 },
+    });
+  });
+
+  it("reads the Go SDK's downloaded bill, three payments at 1.00 %", () => {
+    const bill = parseTradeBill(GO_SDK_ALL_BILL);
+    expect(bill.lines.map((l) => [l.tradeTime, l.subMchid, l.transactionId, l.payNo, l.settlementFen, l.feeFen, l.rate])).toEqual([
+      ["2021-01-28 17:07:11", "0", "4200000925202101284997714292", "S20210128170702357723", 1, 0, "1.00%"],
+      ["2021-01-28 15:35:18", "0", "4200000910202101282955148400", "S20210128153505214586", 1, 0, "1.00%"],
+      ["2021-01-28 16:59:46", "0", "4200000926202101281412639609", "S20210128165824499930", 1, 0, "1.00%"],
+    ]);
+    expect(bill.summary).toEqual({ count: 3, settlementFen: 3, refundFen: 0, feeFen: 0, orderFen: 3 });
+  });
+
+  it("reads WeChat's documented sub-merchant bill", () => {
+    const bill = parseTradeBill(WECHAT_DOC_SUB_MERCHANT_BILL);
+    expect(bill.lines).toEqual([
+      expect.objectContaining({ subMchid: "176531292", transactionId: "420000612032130748613220688", payNo: "2021WERUN1647840687637", settlementFen: 1, orderFen: 1, feeFen: 0, rate: "0.90%" }),
+    ]);
+    expect(bill.summary).toEqual({ count: 12, settlementFen: 6, refundFen: 6, feeFen: 0, orderFen: 6 });
+  });
+
+  it("rounds a fee's five decimals to the fen half up, a refund's negative fee away from zero", () => {
+    const fee = (written: string) => parseTradeBill(withFee(written)).lines[0]!.feeFen;
+    expect([fee("0.03500"), fee("0.03499"), fee("0.00499"), fee("0.00500"), fee("-0.27000"), fee("-0.00500"), fee("-0.00499"), fee("0.04"), fee("0")]).toEqual([4, 3, 0, 1, -27, -1, 0, 4, 0]);
+    // the one rounding serves the fees at a rate too: 0.6 % of 5.83 yuan is 0.03498, of 5.84 yuan 0.03504
+    expect([rateFee(583, 6), rateFee(584, 6), rateFee(-250, 6), roundFeeToFen(1500), roundFeeToFen(-1500)]).toEqual([3, 4, -2, 2, -2]);
+  });
+
+  it("names the column of a fee past five decimals or an amount past two", () => {
+    expect(() => parseTradeBill(withFee("0.040001"))).toThrow(new TradeBillFormatError('手续费 is not an amount: "0.040001"', 2));
+    expect(() => parseTradeBill(WXJAVA_ALL_BILL.replace("`6.00,`0.00,`0,", "`6.00000,`0.00,`0,"))).toThrow(new TradeBillFormatError('应结订单金额 is not an amount: "6.00000"', 2));
+    expect(() => parseTradeBill(WXJAVA_ALL_BILL.replace("`0.01000,", "`0.0100x,"))).toThrow(new TradeBillFormatError('手续费总金额 is not an amount: "0.0100x"', 4));
+  });
+});
 
 describe("trade bill", () => {
   it("reads a bill by its header's names, without the columns its type leaves out", () => {
@@ -31,7 +102,13 @@ describe("trade bill", () => {
       { at, subMchid: "9900000001", transactionId: "T1", payNo: "P1", kind: "payment", amountFen: 150000, orderFen: 150000, feeFen: 900, title: "学费, 一年级" },
       { at, subMchid: "9900000001", transactionId: "T1", payNo: "P1", kind: "refund", amountFen: 30000, orderFen: 0, refundId: "R1", refundNo: "P1R01", refundState: "SUCCESS", feeFen: -180, title: "学费" },
     ]);
-    expect(text.split("\r\n")[1].startsWith("`2026-11-26 10:00:00,")).toBe(true);
+    const rows = text.split("\r\n");
+    expect(rows[1].startsWith("`2026-11-26 10:00:00,")).toBe(true);
+    // WeChat Pay's layout: every field of a row behind a backtick, fees to five decimals, the summary's too
+    expect(rows[1].split(",").every((field) => field.startsWith("`"))).toBe(true);
+    expect(rows[1]).toContain(",`9.00000,`0.60%,");
+    expect(rows[2]).toContain(",`-1.80000,`0.60%,");
+    expect(rows[4]).toBe("`2,`1500.00,`300.00,`0.00,`7.20000,`1500.00,`300.00");
     const bill = parseTradeBill(text);
     expect(bill.lines.map((l) => [l.tradeState, l.refundNo, l.refundFen, l.feeFen, l.refundState])).toEqual([
       ["SUCCESS", "0", 0, 900, ""],
