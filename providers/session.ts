@@ -38,9 +38,18 @@ export function getCookie(name: CookieName): string {
   return Cookies.get(name) ?? "";
 }
 
+/**
+ * Whether the console is served over https (PUBLIC_URL https, or TLS ended at a proxy in front of it): its cookies are
+ * then Secure, so that the browser never sends the token over plain http. The page's own address decides, not the
+ * server's settings: a page opened over http could not keep a Secure cookie at all.
+ */
+export function servedOverHttps(): boolean {
+  return typeof window !== "undefined" && window.location.protocol === "https:";
+}
+
 export function setCookie(name: CookieName, value: string): void {
   const isPreference = (PREFERENCE_COOKIES as readonly string[]).includes(name);
-  Cookies.set(name, value, isPreference ? preferenceAttributes : cookieAttributes);
+  Cookies.set(name, value, { ...(isPreference ? preferenceAttributes : cookieAttributes), secure: servedOverHttps() });
 }
 
 export function removeCookie(name: CookieName): void {

@@ -41,7 +41,9 @@ export function initialH5Language(): H5Language {
 
 /** Remembers the choice as the console does (the server answers in it too). */
 export function rememberH5Language(language: H5Language): void {
-  document.cookie = `language=${language}; path=/; max-age=${365 * 24 * 3600}; samesite=lax`;
+  // Secure when the page came over https, as the console's cookies (providers/session.ts)
+  const secure = window.location.protocol === "https:" ? "; secure" : "";
+  document.cookie = `language=${language}; path=/; max-age=${365 * 24 * 3600}; samesite=lax${secure}`;
   document.documentElement.lang = language === "zh" ? "zh-CN" : language;
 }
 
