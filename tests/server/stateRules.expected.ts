@@ -1,0 +1,107 @@
+/**
+ * The state rules of the product, written out by hand from what each transition is for (the catalogue's comments,
+ * the issues that asked for them), never read from the declarations: tests/server/actions.test.ts holds the
+ * declarations to this table and calls every action in every state as every role. A declaration that drifts from
+ * it fails there; a state or an action added to the catalogue must be added here, with the reasoning beside it.
+ *
+ * Role keys are spelled out (no named sets from common/roleKeys.ts): a set widened there must show up here too.
+ */
+
+export interface ExpectedAction {
+  /** the states the action starts from: in any other it is refused and nothing changes */
+  from: readonly string[];
+  /** the role keys that may call it: any other key is refused whatever the state */
+  roles: readonly string[];
+}
+
+export interface ExpectedEntity {
+  /** every state of the entity's state field */
+  states: readonly string[];
+  /** every action declared on the entity, by name */
+  actions: Readonly<Record<string, ExpectedAction>>;
+}
+
+// who reads a school's activities, bills and fee orders: the v1 school and provider, the v2 provider, its staff, the v2 school
+const SCHOOL_MONEY_READERS = ["school", "service", "servicev2", "service_schadminv2", "schoolv2"];
+// who makes activities, opens and closes them and settles bills by hand: the v1 school and provider, the v2 provider
+const COLLECTION_MANAGERS = ["school", "service", "servicev2"];
+const PROVIDERS = ["service", "servicev2"];
+const OPERATORS = ["system", "systemv2"];
+
+export const expectedStateRules: Readonly<Record<string, ExpectedEntity>> = {
+  activity: {
+    states: ["draft", "open", "closed"],
+    actions: {
+      // a draft is opened, an open one closed; a closed activity stays closed
+      activityact: { from: ["draft", "open"], roles: COLLECTION_MANAGERS },
+    },
+  },
+  bill: {
+    // amount_differs: paid by an order of another amount, the difference settled by hand
+    states: ["unpaid", "paid", "part_refunded", "refunded", "waived", "closed", "amount_differs"],
+    actions: {
+      // only what is still owed is reminded, waived or changed: a paid, refunded, part-refunded or amount_differs
+      // bill is money taken, a waived or closed one is owed by nobody
+      billremind: { from: ["unpaid"], roles: SCHOOL_MONEY_READERS },
+      billwaive: { from: ["unpaid"], roles: COLLECTION_MANAGERS },
+      billadjust: { from: ["unpaid"], roles: COLLECTION_MANAGERS },
+    },
+  },
+  order: {
+    states: ["unpaid", "paid", "part_refunded", "refunded", "closed"],
+    actions: {
+      // money comes back only from an order that took some and has some left
+      refundadd: { from: ["paid", "part_refunded"], roles: SCHOOL_MONEY_READERS },
+    },
+  },
+  refund: {
+    states: ["applied", "rejected", "processing", "success", "closed", "abnormal"],
+    actions: {
+      // a request is decided once: an approved one (processing) is at the gateway and cannot be reviewed again
+      refundreview: { from: ["applied"], roles: PROVIDERS },
+    },
+  },
+  paychnl: {
+    states: ["draft", "submitted", "approved", "rejected", "disabled"],
+    actions: {
+      // the provider submits its material, again once a rejection is corrected
+      paychnlsubmit: { from: ["draft", "rejected"], roles: PROVIDERS },
+      // the platform reviews what was submitted
+      paychnlreview: { from: ["submitted"], roles: OPERATORS },
+      // either side stops a channel taking payments...
+      paychnldisable: { from: ["approved"], roles: [...OPERATORS, ...PROVIDERS] },
+      // ...and only the platform starts it again
+      paychnlenable: { from: ["disabled"], roles: OPERATORS },
+      // a day of a channel that took payments is reconciled, disabled since or not
+      reconrun: { from: ["approved", "disabled"], roles: PROVIDERS },
+    },
+  },
+  recon: {
+    states: ["balanced", "differences", "resolved", "failed"],
+    actions: {},
+  },
+  reconitem: {
+    states: ["ok", "open", "resolved"],
+    actions: {
+      // only an open difference is resolved: a match needs nothing, a resolved one was done
+      reconresolve: { from: ["open"], roles: PROVIDERS },
+    },
+  },
+  settlement: {
+    states: ["settled", "pending"],
+    actions: {},
+  },
+  actcode: {
+    states: ["unused", "used", "void"],
+    actions: {
+      // a redeemed code is history, a void one is void already
+      actcodevoid: { from: ["unused"], roles: OPERATORS },
+    },
+  },
+};
+
+/**
+ * The bill states a payer may put in a fee order (h5pay): an order pays what is owed, so a waived, closed, paid,
+ * refunded or amount_differs bill is refused. The payer page's rule, not an action of the catalogue.
+ */
+export const expectedPayableBillStates: readonly string[] = ["unpaid"];
