@@ -21,7 +21,6 @@ import type { OperationContext, OperationRegistry } from "../protocol/registry";
 import { refTitleKey } from "../../common/fieldRules";
 import type { ListSummary, ListTabs } from "../../common/listAnswer";
 import { fenToYuan } from "../../common/money";
-import { safeCell, safeCellText } from "../../common/spreadsheetCell";
 import { kindOf } from "./fieldKinds";
 import { fieldErrors, fieldsSchema, formFields, recordSchema } from "./fieldSchemas";
 import type { EntityHooks, EntityHooksByName, Row } from "./hooks";
@@ -81,13 +80,13 @@ function fieldsByName(entity: EntityDecl): Map<string, FieldDecl> {
 
 /**
  * A value as a spreadsheet cell: as its kind writes it (option labels in the caller's language, times as the list
- * shows them), a text never read as a formula (common/spreadsheetCell.ts).
+ * shows them); the sheet keeps a text from being read as a formula (server/engine/exports.ts).
  */
 function exportCell(ctx: OperationContext, field: FieldDecl, value: unknown): string | number | null {
   if (value === null || value === undefined) return null;
   const cell = kindOf(field).exportCell;
-  if (cell) return safeCell(cell(field, value, ctx.t));
-  return typeof value === "number" ? value : safeCellText(String(value));
+  if (cell) return cell(field, value, ctx.t);
+  return typeof value === "number" ? value : String(value);
 }
 
 /** A column of a list's table by a field's API name. */
@@ -576,7 +575,7 @@ class EntityCrud {
         const fields = this.entity.fields.filter((f) => f.list);
         out.begin(
           labelText(ctx.t, this.entity.title, this.entity.name),
-          fields.map((f) => ({ key: f.name, header: this.label(ctx, f), format: f.type === "money" ? "money" : undefined })),
+          fields.map((f) => ({ key: f.name, header: this.label(ctx, f), format: f.type === "money" || f.type === "date" || f.type === "datetime" ? f.type : undefined })),
         );
         const order = listOrderBy(sort, (name) => this.column(name));
         let last: Row | undefined;

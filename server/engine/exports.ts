@@ -5,6 +5,11 @@
  * The job streams the rows into an .xlsx workbook (exceljs's streaming writer) whose bytes go to the database in
  * pieces of about a megabyte, so a million rows take bounded memory and any server sharing the database serves
  * the file. The download's status and progress are its job's.
+ *
+ * Its cells: a date or a time is a date cell in a date format, a text is a string cell (which no spreadsheet program
+ * runs as a formula) and one that starts like a formula has the quote-prefix style besides, so that editing it does
+ * not make it one, without a visible `'` (that quote is CSV's guard, common/spreadsheetCell.ts): the file imported
+ * back gives the texts as they were.
  */
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
@@ -13,6 +18,7 @@ import { runInNewContext } from "node:vm";
 import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { ZodType } from "zod";
+import { startsLikeFormula } from "../../common/spreadsheetCell";
 import { businessDay } from "../../common/term";
 import type { Authority } from "../auth/authority";
 import { writeAudit } from "../auth/audit";
@@ -43,8 +49,11 @@ export interface SheetColumn {
   key: string;
   header: string;
   width?: number;
-  /** money: a number with two decimals; percent: a fraction shown as 12.5% */
-  format?: "money" | "percent";
+  /**
+   * money: a number with two decimals; percent: a fraction shown as 12.5%; date and datetime: a day "YYYY-MM-DD"
+   * or a time "YYYY-MM-DD HH:mm:ss" as the list shows it (China time), written as a date cell showing the same
+   */
+  format?: "money" | "percent" | "date" | "datetime";
 }
 
 /** Where an export writes its sheet. */
@@ -202,8 +211,40 @@ function collectGarbage(): void {
   fullCollection();
 }
 
-const MONEY_FORMAT = "0.00";
-const PERCENT_FORMAT = "0.0%";
+const NUMBER_FORMATS: Record<NonNullable<SheetColumn["format"]>, string> = {
+  money: "0.00",
+  percent: "0.0%",
+  date: "yyyy-mm-dd",
+  datetime: "yyyy-mm-dd hh:mm:ss",
+};
+/** Excel's built-in text format (ECMA-376 18.8.30, id 49), the number format of a cell written with the quote prefix */
+const TEXT_FORMAT = "@";
+const TEXT_FORMAT_ID = 49;
+const WRITTEN_TIME = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?$/;
+
+/**
+ * A day or a time as the list shows it, as the Date exceljs writes as that date cell: a sheet's dates have no time
+ * zone and exceljs writes a Date's UTC fields, so the UTC fields are the ones shown. Anything else as it is.
+ */
+function dateCell(value: unknown): unknown {
+  const parts = typeof value === "string" ? WRITTEN_TIME.exec(value) : null;
+  if (!parts) return value;
+  const [year, month, day, hour, minute, second] = parts.slice(1).map((part) => Number(part ?? 0));
+  return new Date(Date.UTC(year!, month! - 1, day!, hour, minute, second));
+}
+
+/**
+ * exceljs 4 writes no quotePrefix attribute: the styles of the cells written with the text format, which only the
+ * formula guard gives, get it in the workbook's style list before the styles part is written.
+ */
+function addQuotePrefix(workbook: object): void {
+  const styles = (workbook as { styles?: { model?: { styles?: unknown[] } } }).styles?.model?.styles;
+  if (!styles) throw new Error("exceljs's workbook writer keeps its styles elsewhere: the formula guard needs a look");
+  for (let i = 0; i < styles.length; i++) {
+    const xml = styles[i];
+    if (typeof xml === "string" && xml.includes(`numFmtId="${TEXT_FORMAT_ID}"`) && !xml.includes("quotePrefix")) styles[i] = xml.replace(/^<xf /, '<xf quotePrefix="1" ');
+  }
+}
 
 /** Streams one sheet into the download's pieces. */
 async function writeWorkbook(db: Db, downloadId: number, write: (out: SheetOutput) => Promise<number>, reportProgress: (percent: number) => Promise<void>) {
@@ -211,6 +252,7 @@ async function writeWorkbook(db: Db, downloadId: number, write: (out: SheetOutpu
   const sink = new ChunkSink(db, downloadId);
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: sink, useStyles: true, useSharedStrings: false });
   let sheet: ReturnType<typeof workbook.addWorksheet> | undefined;
+  let dateKeys: string[] = [];
   let rowsSinceCollection = 0;
   const out: SheetOutput = {
     begin(title, columns) {
@@ -221,15 +263,21 @@ async function writeWorkbook(db: Db, downloadId: number, write: (out: SheetOutpu
         header: c.header,
         key: c.key,
         width: c.width ?? Math.max(12, c.header.length + 4),
-        style: c.format ? { numFmt: c.format === "money" ? MONEY_FORMAT : PERCENT_FORMAT } : {},
+        style: c.format ? { numFmt: NUMBER_FORMATS[c.format] } : {},
       }));
+      dateKeys = columns.filter((c) => c.format === "date" || c.format === "datetime").map((c) => c.key);
       sheet.getRow(1).font = { bold: true };
       sheet.getRow(1).commit();
     },
     row(values, options) {
       if (!sheet) throw new Error("a row before the sheet began");
-      const row = sheet.addRow(values);
+      const cells = { ...values };
+      for (const key of dateKeys) cells[key] = dateCell(cells[key]);
+      const row = sheet.addRow(cells);
       if (options?.bold) row.font = { bold: true };
+      row.eachCell((cell) => {
+        if (typeof cell.value === "string" && startsLikeFormula(cell.value)) cell.numFmt = TEXT_FORMAT;
+      });
       row.commit();
       rowsSinceCollection++;
     },
@@ -245,6 +293,7 @@ async function writeWorkbook(db: Db, downloadId: number, write: (out: SheetOutpu
   const rows = await write(out);
   if (!sheet) throw new Error("the export wrote no sheet");
   sheet.commit();
+  addQuotePrefix(workbook);
   await workbook.commit();
   return { rows, size: sink.size };
 }

@@ -13,7 +13,6 @@ import type { EntityDecl, FieldDecl, ReportDecl, ReportMeasure } from "../../com
 import { refTitleKey } from "../../common/fieldRules";
 import { fenToYuan } from "../../common/money";
 import { reportDimensions } from "../../common/reports";
-import { safeCell } from "../../common/spreadsheetCell";
 import { resolveScope, type Scope } from "../auth/scope";
 import { tenantFilter } from "../auth/tenantFilter";
 import type { DbOrTx } from "../db/client";
@@ -185,19 +184,19 @@ function reportExporter(report: ReportDecl, source: ReportSource): Exporter {
         ...report.measures.map((m) => ({ header: label(m.label, m.name), key: m.name, format: m.type === "money" ? ("money" as const) : m.type === "rate" ? ("percent" as const) : undefined })),
         ...(pie ? [{ header: label("reports.share", SHARE), key: SHARE, format: "percent" as const }] : []),
       ]);
-      // measures are number cells; a text (a class's title) is never read as a formula
-      const cell = (m: ReportMeasure, value: unknown) => (m.type === "money" ? Number(value) : m.type === "rate" ? Number(value) / 100 : safeCell(value));
+      // measures are number cells; the sheet keeps a text (a class's title) from being read as a formula
+      const cell = (m: ReportMeasure, value: unknown) => (m.type === "money" ? Number(value) : m.type === "rate" ? Number(value) / 100 : value);
       const titleKey = refTitleKey(dimension.name);
       for (const row of figures.items) {
         out.row({
-          dimension: safeCell(row[titleKey]),
+          dimension: row[titleKey],
           ...Object.fromEntries(report.measures.map((m) => [m.name, cell(m, row[m.name])])),
           ...(pie ? { [SHARE]: Number(row[SHARE]) / 100 } : {}),
         });
       }
       out.row(
         {
-          dimension: safeCell(label("reports.total", "Total")),
+          dimension: label("reports.total", "Total"),
           ...Object.fromEntries(report.measures.map((m) => [m.name, cell(m, figures.sums[m.name])])),
           ...(pie && figures.items.length > 0 ? { [SHARE]: 1 } : {}),
         },
