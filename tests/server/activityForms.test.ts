@@ -212,8 +212,8 @@ describeOnDatabases("activity forms and after-payment actions", (kind) => {
       // in the caller's language (the console's default, Chinese)
       expect(rows[0]).toEqual(["学校", "活动", "学生", "班级", "问题", "回答", "填写时间"]);
       expect(rows).toHaveLength(4);
-      // a text that would read as a formula stays text
-      expect(rows.slice(1).map((r) => [r[2], r[4], r[5]])).toContainEqual([pupils[0].name, "Allergies", "'=1+1 peanuts"]);
+      // a text that would read as a formula stays text, as typed (a string cell, quote-prefixed: tests/server/exportCells.test.ts)
+      expect(rows.slice(1).map((r) => [r[2], r[4], r[5]])).toContainEqual([pupils[0].name, "Allergies", "=1+1 peanuts"]);
     });
   });
 
