@@ -528,13 +528,16 @@ export class FakeWechatPay {
     return found.refund;
   }
 
-  /** The encrypted, signed REFUND.{status} notification of a refund, posted to the refund's notify_url. */
-  refundNotification(outRefundNo: string, options: { tamper?: Tamper; refundFen?: number } = {}): SignedNotification {
+  /**
+   * The encrypted, signed REFUND.{status} notification of a refund, posted to the refund's notify_url. `subMchid`:
+   * authentic, but naming another sub-merchant than the order's.
+   */
+  refundNotification(outRefundNo: string, options: { tamper?: Tamper; refundFen?: number; subMchid?: string } = {}): SignedNotification {
     const found = this.refundNamed(outRefundNo);
     const notifyUrl = found?.refund.notifyUrl;
     if (!found || !notifyUrl) throw new Error(`fake WeChat Pay has no refund ${outRefundNo} with a notify_url`);
     const { order, refund } = found;
-    const merchants = order.subMchid === undefined ? { mchid: order.mchid } : { sp_mchid: order.mchid, sub_mchid: order.subMchid };
+    const merchants = order.subMchid === undefined ? { mchid: order.mchid } : { sp_mchid: order.mchid, sub_mchid: options.subMchid ?? order.subMchid };
     const resource = {
       ...merchants,
       out_trade_no: order.outTradeNo,

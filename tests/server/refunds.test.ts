@@ -364,6 +364,11 @@ describeOnDatabases("refunds through WeChat Pay in service-provider mode", (kind
     fake.finishRefund(third.refund_no!, "SUCCESS");
     expect((await deliver(fake.refundNotification(third.refund_no!, { refundFen: 99 }))).statusCode).toBe(400);
     expect((await refundsOf(t, order.id))[2].status).toBe("processing");
+    // nor is an authentic one naming another sub-merchant of the service provider than the order's
+    expect((await deliver(fake.refundNotification(third.refund_no!, { subMchid: "1900000999" }))).statusCode).toBe(400);
+    expect((await refundsOf(t, order.id))[2].status).toBe("processing");
+    expect((await deliver(fake.refundNotification(third.refund_no!))).statusCode).toBe(204);
+    expect((await refundsOf(t, order.id))[2].status).toBe("success");
   });
 
   it("keeps the statistics' daily figures equal to the ledger of the payments and refunds made here", async () => {
