@@ -4,7 +4,8 @@
  * The access token comes from `POST /cgi-bin/stable_token` (the same token for every server process asking, so
  * several processes do not invalidate each other's), kept until shortly before it expires; a message is
  * `POST /cgi-bin/message/template/send?access_token=`. WeChat answers HTTP 200 either way: an error is a non-zero
- * errcode, and a token WeChat no longer takes (40001, 40014, 42001) is asked for again once.
+ * errcode, and a token WeChat no longer takes (40001, 40014, 42001) is asked for again once. Each value is cut to
+ * its field's documented limit (TEMPLATE_VALUE_LIMITS): WeChat refuses a longer one (47003) rather than fold it.
  */
 import { z } from "zod";
 import { boundedText } from "../lib/boundedText";
@@ -27,6 +28,39 @@ export type WechatTemplates = z.infer<typeof wechatTemplatesSchema>;
 export interface WechatApp {
   appid: string;
   secret: string;
+}
+
+/**
+ * The documented limits of a value by the kind of its field (the field's name without its number: `thing1`,
+ * `character_string02`), in characters: the category templates' parameter rules of the official account's
+ * template messages (developers.weixin.qq.com/doc/offiaccount/Message_Management/Template_Message_Interface.html,
+ * 类目模板消息), the same as the subscribe messages'. A name is 10 characters when it holds Chinese, 20 when it is
+ * letters and signs only. Kinds whose rule is a form (time, date, amount) or an approved list are sent as they
+ * are: cutting would not make them right.
+ */
+export const TEMPLATE_VALUE_LIMITS: Readonly<Record<string, number>> = {
+  thing: 20,
+  character_string: 32,
+  number: 32,
+  letter: 32,
+  symbol: 5,
+  phrase: 5,
+  phone_number: 17,
+  car_number: 8,
+  const: 20,
+  name: 10,
+};
+/** a name of letters and signs only (no Chinese) */
+const NAME_LETTERS_LIMIT = 20;
+const CHINESE = /\p{Script=Han}/u;
+
+/** A value cut to its field's limit, by characters (a character outside the BMP is one, never split). */
+export function templateValue(field: string, value: string): string {
+  const kind = field.replace(/\d+$/, "");
+  const limit = kind === "name" && !CHINESE.test(value) ? NAME_LETTERS_LIMIT : TEMPLATE_VALUE_LIMITS[kind];
+  if (limit === undefined) return value;
+  const characters = Array.from(value);
+  return characters.length > limit ? characters.slice(0, limit).join("") : value;
 }
 
 const tokenAnswer = z.object({ access_token: z.string().min(1), expires_in: z.number().positive() });
@@ -72,7 +106,7 @@ export class WechatTemplateDriver implements NoticeDriver {
   async send(notice: NoticeRow): Promise<{ reference: string | null }> {
     const template = this.templates[notice.kind];
     if (!template) throw new Error(`no WeChat template is set for ${notice.kind} notices`);
-    const data = Object.fromEntries(Object.entries(template.data).map(([field, param]) => [field, { value: notice.params[param] ?? "" }]));
+    const data = Object.fromEntries(Object.entries(template.data).map(([field, param]) => [field, { value: templateValue(field, notice.params[param] ?? "") }]));
     const message = { touser: notice.recipient, template_id: template.id, data, ...(notice.params.link ? { url: notice.params.link } : {}) };
     for (let attempt = 0; ; attempt++) {
       const url = new URL("/cgi-bin/message/template/send", this.apiOrigin);

@@ -1,10 +1,13 @@
 /**
  * Stand-ins on loopback for the services the notifier sends through, speaking their protocols:
  * - WeChat's API for official accounts: `POST /cgi-bin/stable_token` {grant_type: client_credential, appid, secret,
- *   force_refresh} answers {access_token, expires_in} (40013 invalid appid, 40125 invalid appsecret), and
+ *   force_refresh} answers {access_token, expires_in} (40013 invalid appid, 40125 invalid appsecret): the same
+ *   token, with the seconds it has left, while it is valid (two hours), a new one once it is not or when
+ *   force_refresh is true, which makes the previous one stale, as WeChat's does. And
  *   `POST /cgi-bin/message/template/send?access_token=` answers {errcode: 0, errmsg: "ok", msgid}, 40001 for a
  *   token it does not take (`expireTokens()` makes the one issued stale, as WeChat does), 40003 for an openid it
- *   does not know (`unknownOpenids`), 40037 for an unknown template id.
+ *   does not know (`unknownOpenids`), 40037 for an unknown template id, 47003 for a value longer than its field's
+ *   kind allows (thing 20 characters, phrase 5...).
  * - Alibaba Cloud's SMS service: `GET /?Action=SendSms&...&Signature=` checks the RPC signature (HMAC-SHA1 with
  *   `{secret}&`), the signature method and version, answers {Code: "OK", BizId, RequestId} or its refusals
  *   (SignatureDoesNotMatch, InvalidAccessKeyId.NotFound, isv.MOBILE_NUMBER_ILLEGAL for a number not of 11 digits,
@@ -42,29 +45,47 @@ export interface SentTemplateMessage {
   data: Record<string, { value: string }>;
 }
 
+/** how long WeChat's access token lives */
+const TOKEN_SECONDS = 7200;
+/** what WeChat takes of a value, in characters, by its field's kind (a name: 10 with Chinese, else 20) */
+const VALUE_LIMITS: Record<string, number> = { thing: 20, character_string: 32, number: 32, letter: 32, symbol: 5, phrase: 5, phone_number: 17, car_number: 8, const: 20, name: 10 };
+
+function valueTooLong(field: string, value: string): boolean {
+  const kind = field.replace(/\d+$/, "");
+  const limit = kind === "name" && !/\p{Script=Han}/u.test(value) ? 20 : VALUE_LIMITS[kind];
+  return limit !== undefined && Array.from(value).length > limit;
+}
+
 export class FakeWechatMessages {
   readonly sent: SentTemplateMessage[] = [];
+  /** the tokens given, each once: the same token answered again is not counted */
   tokensIssued = 0;
   readonly unknownOpenids = new Set<string>();
-  private live = new Set<string>();
+  private current: { token: string; until: number } | undefined;
 
   private constructor(
     private readonly server: http.Server,
     readonly url: string,
     private readonly app: { appid: string; secret: string },
     private readonly templateIds: Set<string>,
+    private readonly now: () => number,
   ) {}
 
-  static async start(app: { appid: string; secret: string }, templateIds: string[]): Promise<FakeWechatMessages> {
+  /** `now`: the clock the tokens' lifetimes are counted on (milliseconds) */
+  static async start(app: { appid: string; secret: string }, templateIds: string[], now: () => number = Date.now): Promise<FakeWechatMessages> {
     let fake: FakeWechatMessages | undefined;
     const { server, url } = await listen((req, res) => void fake!.handle(req, res));
-    fake = new FakeWechatMessages(server, url, app, new Set(templateIds));
+    fake = new FakeWechatMessages(server, url, app, new Set(templateIds), now);
     return fake;
   }
 
-  /** WeChat stops taking the tokens it gave */
+  /** WeChat stops taking the token it gave */
   expireTokens(): void {
-    this.live.clear();
+    this.current = undefined;
+  }
+
+  private liveToken(): { token: string; until: number } | undefined {
+    return this.current && this.current.until > this.now() ? this.current : undefined;
   }
 
   close(): Promise<void> {
@@ -78,15 +99,19 @@ export class FakeWechatMessages {
       if (body.grant_type !== "client_credential") return json(res, { errcode: 40002, errmsg: "invalid grant_type" });
       if (body.appid !== this.app.appid) return json(res, { errcode: 40013, errmsg: "invalid appid" });
       if (body.secret !== this.app.secret) return json(res, { errcode: 40125, errmsg: "invalid appsecret" });
-      const token = randomBytes(24).toString("base64url");
-      this.live.add(token);
-      this.tokensIssued++;
-      return json(res, { access_token: token, expires_in: 7200 });
+      let live = this.liveToken();
+      if (!live || body.force_refresh === true) {
+        live = this.current = { token: randomBytes(24).toString("base64url"), until: this.now() + TOKEN_SECONDS * 1000 };
+        this.tokensIssued++;
+      }
+      return json(res, { access_token: live.token, expires_in: Math.floor((live.until - this.now()) / 1000) });
     }
     if (req.method === "POST" && url.pathname === "/cgi-bin/message/template/send") {
-      if (!this.live.has(url.searchParams.get("access_token") ?? "")) return json(res, { errcode: 40001, errmsg: "invalid credential, access_token is invalid or not latest" });
+      if (this.liveToken()?.token !== url.searchParams.get("access_token")) return json(res, { errcode: 40001, errmsg: "invalid credential, access_token is invalid or not latest" });
       const message = body as unknown as SentTemplateMessage;
       if (!this.templateIds.has(message.template_id)) return json(res, { errcode: 40037, errmsg: "invalid template_id" });
+      const tooLong = Object.entries(message.data ?? {}).find(([field, { value }]) => valueTooLong(field, String(value)));
+      if (tooLong) return json(res, { errcode: 47003, errmsg: `argument invalid! data.${tooLong[0]}.value invalid` });
       if (this.unknownOpenids.has(message.touser)) return json(res, { errcode: 40003, errmsg: "invalid openid" });
       this.sent.push(message);
       return json(res, { errcode: 0, errmsg: "ok", msgid: 200228332 + this.sent.length });

@@ -3,7 +3,8 @@
  * by SMS through Alibaba Cloud's SMS service, signed, as the account's template with the notice's variables; a
  * number the service refuses is tried three times, then the notice is failed with the service's words; the daily
  * report goes to the bound users as the platform official account's template message, a token WeChat no longer
- * takes is asked for again once; a kind with no template fails saying so. And the configuration read from the
+ * takes is asked for again once; each value is cut to its field's documented limit; a kind with no template fails
+ * saying so; the stand-in's stable_token answers the same token while it is valid. And the configuration read from the
  * environment: a partial SMS account or a malformed template list stops the server with a message naming it.
  */
 import { randomBytes } from "node:crypto";
@@ -20,6 +21,31 @@ import { createTestApp, type TestApp } from "./support";
 
 const SMS_ACCOUNT = { accessKeyId: "LTAI5tTestKeyId", accessKeySecret: "testSecret/with+chars=" };
 const DAILY_TEMPLATE = "TPL-daily-0001";
+const PAYMENT_TEMPLATE = "TPL-payment-0002";
+
+/**
+ * WeChat's documented limits of a template message's values, in characters, by the kind of field (the category
+ * templates' parameter rules, developers.weixin.qq.com/doc/offiaccount/Message_Management/Template_Message_Interface.html);
+ * a name is 10 characters with Chinese in it, 20 of letters and signs only.
+ */
+const DOCUMENTED_LIMITS = { thing: 20, character_string: 32, number: 32, letter: 32, symbol: 5, phrase: 5, phone_number: 17, car_number: 8, const: 20, name: 10 };
+const LETTERS_NAME_LIMIT = 20;
+/** the payment template's fields, each filled with a value longer than its kind takes (and two whose rule is a form) */
+const LONG_VALUES: Record<string, string> = {
+  thing1: "😀".repeat(25),
+  character_string2: "A".repeat(40),
+  number3: "1".repeat(40),
+  letter4: "b".repeat(40),
+  symbol5: "#".repeat(8),
+  phrase6: "已经缴费完成了",
+  phone_number7: "+86-0766-66888866-1234",
+  car_number8: "粤A8Z888挂XYZ",
+  const9: "x".repeat(25),
+  name10: "欧阳".repeat(6),
+  name11: "Alexander Hamilton Smith",
+  amount12: "123456.78",
+  time13: "2026-01-01 10:00",
+};
 
 describe("notices through their gateways", () => {
   const provider = platformServiceProvider();
@@ -38,7 +64,7 @@ describe("notices through their gateways", () => {
   const noticeOfBill = async (billId: number) => (await t.db.select().from(notices).where(eq(notices.billId, billId)))[0];
 
   beforeAll(async () => {
-    wechat = await FakeWechatMessages.start({ appid: provider.appid, secret: provider.appSecret }, [DAILY_TEMPLATE]);
+    wechat = await FakeWechatMessages.start({ appid: provider.appid, secret: provider.appSecret }, [DAILY_TEMPLATE, PAYMENT_TEMPLATE]);
     sms = await FakeAliyunSms.start(SMS_ACCOUNT, ["SMS_480105001"]);
     t = await createTestApp("pglite", {
       paymentKey: { key: randomBytes(32).toString("base64") },
@@ -46,7 +72,11 @@ describe("notices through their gateways", () => {
       notify: {
         sandbox: false,
         sms: { ...SMS_ACCOUNT, signName: "阳光校园", templates: { reminder: "SMS_480105001" }, origin: sms.url },
-        wechatTemplates: { daily_report: { id: DAILY_TEMPLATE, data: { time1: "day", amount2: "paid", amount3: "refunded", amount4: "net", number5: "bills" } } },
+        wechatTemplates: {
+          daily_report: { id: DAILY_TEMPLATE, data: { time1: "day", amount2: "paid", amount3: "refunded", amount4: "net", number5: "bills" } },
+          // each field filled by the parameter of its own name
+          payment: { id: PAYMENT_TEMPLATE, data: Object.fromEntries(Object.keys(LONG_VALUES).map((field) => [field, field])) },
+        },
       },
     });
     pay = await provider.start(t.clock);
@@ -107,6 +137,29 @@ describe("notices through their gateways", () => {
     expect(sent).toMatchObject({ status: "sent", driver: "wechat", reference: expect.stringMatching(/^\d+$/) });
   });
 
+  it("cuts each value to its field's documented limit, by characters, and sends the others as they are", async () => {
+    const now = t.clock.now();
+    await t.db.transaction((tx) => queueNotices(tx, [{ sysid: world.sysid, kind: "payment", channel: "wechat", recipient: "oBursar0000000000000000000001", params: LONG_VALUES, createdBy: "test-limits" }], now));
+    await send();
+    const [notice] = await t.db.select().from(notices).where(eq(notices.createdBy, "test-limits"));
+    expect(notice, notice?.error ?? "").toMatchObject({ status: "sent", driver: "wechat" });
+    const limitOf = (field: string, value: string): number | undefined => {
+      const kind = field.replace(/\d+$/, "");
+      if (kind === "name" && !/\p{Script=Han}/u.test(value)) return LETTERS_NAME_LIMIT;
+      return (DOCUMENTED_LIMITS as Record<string, number>)[kind];
+    };
+    const expected = Object.fromEntries(
+      Object.entries(LONG_VALUES).map(([field, value]) => {
+        const limit = limitOf(field, value);
+        return [field, { value: limit === undefined ? value : Array.from(value).slice(0, limit).join("") }];
+      }),
+    );
+    const message = wechat.sent.find((m) => m.template_id === PAYMENT_TEMPLATE)!;
+    expect(message.data).toEqual(expected);
+    // the figures written out: a thing of 20 emoji (20 characters, 40 UTF-16 units), a Chinese name of 10, a Latin one of 20
+    expect([Array.from(message.data.thing1!.value).length, message.data.name10!.value, message.data.name11!.value, message.data.phrase6!.value]).toEqual([20, "欧阳欧阳欧阳欧阳欧阳", "Alexander Hamilton S", "已经缴费完"]);
+  });
+
   it("fails a notice of a kind with no template, saying so", async () => {
     const now = t.clock.now();
     await t.db.transaction((tx) => queueNotices(tx, [{ sysid: world.sysid, kind: "refund", channel: "wechat", recipient: "oBursar0000000000000000000001", params: {}, createdBy: "test-refund" }], now));
@@ -114,6 +167,26 @@ describe("notices through their gateways", () => {
     await send();
     const [failed] = await t.db.select().from(notices).where(eq(notices.createdBy, "test-refund"));
     expect(failed).toMatchObject({ status: "failed", error: "no WeChat template is set for refund notices" });
+  });
+
+  it("has a stand-in whose stable_token answers the same token while it is valid, and a new one when forced", async () => {
+    const ask = async (forceRefresh: boolean) =>
+      (await (await fetch(`${wechat.url}/cgi-bin/stable_token`, { method: "POST", body: JSON.stringify({ grant_type: "client_credential", appid: provider.appid, secret: provider.appSecret, force_refresh: forceRefresh }) })).json()) as { access_token: string; expires_in: number };
+    const issued = wechat.tokensIssued;
+    const first = await ask(false);
+    const again = await ask(false);
+    expect(again.access_token).toBe(first.access_token);
+    expect(again.expires_in).toBeGreaterThan(0);
+    expect(again.expires_in).toBeLessThanOrEqual(first.expires_in);
+    // the driver's token, still valid, was answered: nothing new was issued until forced
+    expect(wechat.tokensIssued).toBe(issued);
+    const forced = await ask(true);
+    expect(forced.access_token).not.toBe(first.access_token);
+    expect(wechat.tokensIssued).toBe(issued + 1);
+    const sendWith = async (token: string) =>
+      (await (await fetch(`${wechat.url}/cgi-bin/message/template/send?access_token=${token}`, { method: "POST", body: JSON.stringify({ touser: "oX", template_id: DAILY_TEMPLATE, data: {} }) })).json()) as { errcode: number };
+    expect((await sendWith(first.access_token)).errcode).toBe(40001);
+    expect((await sendWith(forced.access_token)).errcode).toBe(0);
   });
 
   it("reads its configuration from the environment, refusing a partial SMS account or a malformed template list", () => {
