@@ -120,6 +120,8 @@ export const orderEntity: EntityDecl = {
   defaultSort: { field: "id", order: "desc" },
   stateField: "status",
   summary: ["amount"],
+  // the amount alone counts the orders closed unpaid too: the money received is the paid orders', refunded since or not
+  summaryInStates: [{ name: "paid_amount", field: "amount", states: PAID_ORDER_STATES, label: "collection.field.received_amount" }],
   // a school's orders in one state, newest first, read from this index; the tabs' counts and the summary's sum
   // from the state totals the database keeps per school and state
   indexes: [["sch_id", "status", "id", "sysid", "amount"]],

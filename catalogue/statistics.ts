@@ -92,6 +92,8 @@ function statisticsReport(page: StatisticsPage): ReportDecl {
     measures: page.bills ? [...payMeasures, ...collectionMeasures] : payMeasures,
     chartMeasures: page.bills ? COLLECTION_CHART : PAY_CHART,
     chart: page.chart ?? "bar",
+    // the bills are counted as they stand: the period narrows the money only
+    ...(page.bills ? { note: "reports.note.bills_as_they_stand" } : {}),
   };
 }
 

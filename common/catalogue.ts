@@ -180,6 +180,16 @@ export interface RelatedDecl {
   label: string;
 }
 
+/** A sum of a summary field over the records in some states (EntityDecl.summaryInStates). */
+export interface SummaryInStates {
+  /** its key in `data.summary` */
+  name: string;
+  /** the summed field, one of the entity's `summary` */
+  field: string;
+  states: readonly string[];
+  label: string;
+}
+
 export type TenantScope = "platform" | "provider" | "school";
 export type CrudAction = "list" | "info" | "add" | "edit" | "del";
 
@@ -231,6 +241,12 @@ export interface EntityDecl {
    * `data.summary` {count, <field>: yuan string} and the list page shows it under its rows.
    */
   summary?: readonly string[];
+  /**
+   * Sums of a `summary` field over some states only, answered in `data.summary` beside the fields' sums under their
+   * own names (an order list's money received: the amount of the orders paid, refunded since or not, where the
+   * amount's sum counts orders closed unpaid too). Shown after the fields' sums.
+   */
+  summaryInStates?: readonly SummaryInStates[];
   /**
    * Indexes for the reads a list makes most, beyond those its filters and tenant imply: the columns in order,
    * those compared for equality first, then the order, then any the read only takes, so that the page, its
@@ -460,6 +476,8 @@ export interface ReportDecl {
   scope: TenantScope;
   /** translation key of the page's title */
   title: string;
+  /** translation key of a line under the title saying how to read the figures (what the period does not narrow) */
+  note?: string;
   roles: readonly string[];
   /** filter inputs (date range, a reference, a choice); sent as the list filters are */
   filters: FieldDecl[];

@@ -44,6 +44,8 @@ export interface UnpaidActivity {
 export interface DashboardCollection {
   /** the last COLLECTION_DAYS days, oldest first, today last */
   days: CollectionDay[];
+  /** the days' totals, in fen: what the payment statistics (paycount_servicev2) answer over the same days */
+  total: { paid: number; refunded: number };
   /** the open activities with the most unpaid bills, most first (at most UNPAID_ACTIVITIES) */
   unpaid: UnpaidActivity[];
 }

@@ -343,8 +343,10 @@ export const jobs = pgTable(
 
 /**
  * The money of fee collection, one row per payment (`orders` 1, `paid`) and per refund done (`refunded`, at its
- * success time), with the payment's class, grade, activity and channel: the view of migration 0030, read by the
- * statistics pages (server/domains/reports/collection.ts). Money in fen.
+ * success time), with the payment's class, grade, activity and channel: the view of migrations 0030 and 0033, read
+ * by the statistics pages (server/domains/reports/collection.ts). A payment of bills of several activities is a row
+ * per activity, its lines of that activity's bills (`orders` 1 in its first line's activity only), and its refunds
+ * by their shares (`fee_refund_shares`). Money in fen.
  */
 export const feeLedger = pgView("fee_ledger", {
   sysid: integer("sysid").notNull(),
@@ -359,6 +361,22 @@ export const feeLedger = pgView("fee_ledger", {
   paid: bigint("paid", { mode: "number" }).notNull(),
   refunded: bigint("refunded", { mode: "number" }).notNull(),
 }).existing();
+
+/**
+ * A done refund's money by activity, for an order paying bills of several activities (an order of one activity
+ * needs none: its refunds are its activity's): what the refund gave back on the lines of each activity's bills,
+ * written with the refund's success (server/domains/collection/refunds.ts), so that the ledger puts each part in
+ * its activity. Money in fen.
+ */
+export const feeRefundShares = pgTable(
+  "fee_refund_shares",
+  {
+    refund_id: integer("refund_id").notNull(),
+    activity_id: integer("activity_id").notNull(),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.refund_id, t.activity_id] })],
+);
 
 /**
  * The ledger's money added up per business day, class and activity (activity 0: none): what the statistics pages

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { and, asc, count, desc, eq, fillPlaceholders, getTableColumns, gte, ilike, lt, lte, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, SelectedFields } from "drizzle-orm/pg-core";
-import type { CrudAction, EntityDecl, FieldDecl } from "../../common/catalogue";
+import type { CrudAction, EntityDecl, FieldDecl, SummaryInStates } from "../../common/catalogue";
 import { writeAudit } from "../auth/audit";
 import { parseTenantId, resolveScope, schoolOfWrite, type Scope } from "../auth/scope";
 import { tenantFilter } from "../auth/tenantFilter";
@@ -422,6 +422,17 @@ function summaryFieldsOf(entity: EntityDecl): readonly string[] {
   return entity.summary ?? [];
 }
 
+/** The sums over some states (`summaryInStates`), checked: each of a summary field, over states of the entity. */
+function summaryInStatesOf(entity: EntityDecl, stateField: FieldDecl | undefined): readonly SummaryInStates[] {
+  for (const sum of entity.summaryInStates ?? []) {
+    const states = new Set(stateField?.options?.map((option) => option.value));
+    if (!entity.summary?.includes(sum.field) || sum.states.length === 0 || sum.states.some((state) => !states.has(state) || !STATE_LITERAL.test(state))) {
+      throw new Error(`${entity.name}: its summary in states ${sum.name} names no summary field or no states of it`);
+    }
+  }
+  return entity.summaryInStates ?? [];
+}
+
 class EntityCrud {
   private readonly tenant: { sysid?: string; schid?: string };
   private readonly hooks: EntityHooks;
@@ -437,6 +448,7 @@ class EntityCrud {
   private readonly tabsStatements = new ShapeCache<TabsStatement>();
   private readonly stateField: FieldDecl | undefined;
   private readonly summary: readonly string[];
+  private readonly summaryInStates: readonly SummaryInStates[];
   /** whether the entity keeps state totals (server/db/stateTotals.ts), and their reads by database and shape */
   private readonly stateTotals: boolean;
   private readonly stateTotalsStatements = new ShapeCache<StateTotalsStatement>();
@@ -454,6 +466,7 @@ class EntityCrud {
     this.multipleReferences = multipleReferenceFields(entity);
     this.stateField = stateFieldOf(entity);
     this.summary = summaryFieldsOf(entity);
+    this.summaryInStates = summaryInStatesOf(entity, this.stateField);
     this.stateTotals = Boolean(entity.stateTotals && this.stateField);
   }
 
@@ -721,8 +734,10 @@ class EntityCrud {
     const total = counted.reduce((sum, row) => sum + Number(row.count), 0);
     const answer: Row = { total, tabs: this.readTabs(rows.map((row) => ({ value: row.value, count: Number(row.count) }))) };
     if (this.summary.length > 0) {
+      const sumOf = (rows: Row[], name: string) => fenToYuan(rows.reduce((sum, row) => sum + BigInt(String(row[name] ?? 0)), 0n));
       const summary: ListSummary = { count: total };
-      for (const name of this.summary) summary[name] = fenToYuan(counted.reduce((sum, row) => sum + BigInt(String(row[name] ?? 0)), 0n));
+      for (const name of this.summary) summary[name] = sumOf(counted, name);
+      for (const sum of this.summaryInStates) summary[sum.name] = sumOf(counted.filter((row) => sum.states.includes(String(row.value))), sum.field);
       answer.summary = summary;
     }
     return answer;
@@ -759,6 +774,11 @@ class EntityCrud {
   private aggregate(): SQL {
     if (this.summary.length === 0) return sql`count(*)`;
     const sums = this.summary.map((name) => sql`coalesce(sum(${this.column(name)}), 0)`);
+    for (const sum of this.summaryInStates) {
+      // the states are the catalogue's fixed values (checked when the entity is built): written into the text
+      const states = sql.raw(sum.states.map((state) => `'${state}'`).join(", "));
+      sums.push(sql`coalesce(sum(${this.column(sum.field)}) filter (where ${this.column(this.stateField!.name)} in (${states})), 0)`);
+    }
     return sql`array[count(*), ${sql.join(sums, sql`, `)}]::text`;
   }
 
@@ -767,7 +787,7 @@ class EntityCrud {
     const parts = typeof raw === "string" ? raw.replace(/[{}]/g, "").split(",") : [];
     const total = Number(parts[0] ?? 0);
     const summary: ListSummary = { count: total };
-    this.summary.forEach((name, i) => (summary[name] = fenToYuan(BigInt(parts[i + 1] ?? 0))));
+    [...this.summary, ...this.summaryInStates.map((sum) => sum.name)].forEach((name, i) => (summary[name] = fenToYuan(BigInt(parts[i + 1] ?? 0))));
     return { total, summary };
   }
 

@@ -1,6 +1,7 @@
 /**
  * The summary of a list's money fields over its whole filter (the list's `data.summary`), shown under its rows:
- * how many records the filter matches and each summed field's total, in the user's language.
+ * how many records the filter matches, each summed field's total and its sums over some states (an order list's
+ * money received), in the user's language.
  */
 import { Space, Typography } from "antd";
 import type { EntityDecl } from "../../common/catalogue";
@@ -20,10 +21,10 @@ export function ListSummaryLine({ entity, summary, t, language }: Props) {
   return (
     <Space size={[16, 4]} wrap data-testid="list-summary">
       <Typography.Text type="secondary">{t("crud.summary_of", { count: summary.count, formatted: summary.count.toLocaleString(language) })}</Typography.Text>
-      {fields.map((field) => (
-        <span key={field.name} data-testid={`list-summary-${field.name}`}>
-          <Typography.Text type="secondary">{t(field.label)} </Typography.Text>
-          <Typography.Text strong>{formatYuan(summary[field.name] ?? 0, language)}</Typography.Text>
+      {[...fields, ...(entity.summaryInStates ?? [])].map(({ name, label }) => (
+        <span key={name} data-testid={`list-summary-${name}`}>
+          <Typography.Text type="secondary">{t(label)} </Typography.Text>
+          <Typography.Text strong>{formatYuan(summary[name] ?? 0, language)}</Typography.Text>
         </span>
       ))}
     </Space>

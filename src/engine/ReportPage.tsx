@@ -8,7 +8,7 @@
  * button that counts those set, stacked when opened, and the table scrolls sideways.
  */
 import { DownloadOutlined, FilterOutlined, ReloadOutlined, SearchOutlined } from "@ant-design/icons";
-import { Badge, Breadcrumb, Button, Card, Empty, Form, Grid, Result, Segmented, Skeleton, Space, Table } from "antd";
+import { Badge, Breadcrumb, Button, Card, Empty, Form, Grid, Result, Segmented, Skeleton, Space, Table, Typography } from "antd";
 import type { TableProps } from "antd";
 import { useCustom, useGo } from "@refinedev/core";
 import { lazy, Suspense, useLayoutEffect, useMemo, useState } from "react";
@@ -276,6 +276,11 @@ export default function ReportPage({ report, group, entry }: ReportPageProps) {
           )}
           {exportButton}
         </Space>
+      )}
+      {report.note && (
+        <Typography.Paragraph type="secondary" style={{ marginBottom: 12 }} data-testid="report-note">
+          {translate(report.note)}
+        </Typography.Paragraph>
       )}
       {report.filters.length > 0 && (!narrow || filtersOpen) && (
         <Form

@@ -2,8 +2,9 @@
  * The dashboard's 30 days of collection as bars drawn in SVG: the home page every user lands on stays within its
  * bytes budget (DESIGN 10), which the chart library (its own ~190 KB chunk) would exceed; the report pages keep
  * echarts. Each day has a bar for what was paid and one for what was refunded, scaled to the largest; hovering or
- * tapping a day names it with both amounts (an SVG title, read by screen readers too). It is drawn at its box's
- * width, so that its text keeps its size on a phone.
+ * tapping a day names it with both amounts (an SVG title, read by screen readers too). The highest day is the scale's
+ * dashed line, named as such; the days' totals (the payment statistics' over the same days) are under the bars. It
+ * is drawn at its box's width, so that its text keeps its size on a phone.
  */
 import { theme } from "antd";
 import { useLayoutEffect, useRef, useState } from "react";
@@ -22,7 +23,7 @@ export function moneyText(fen: number, language: string): string {
   return formatYuan(fenToYuan(fen), language);
 }
 
-export function CollectionBars({ days }: { days: readonly CollectionDay[] }) {
+export function CollectionBars({ days, total }: { days: readonly CollectionDay[]; total: { paid: number; refunded: number } }) {
   const { t, i18n } = useTranslation();
   const { token } = theme.useToken();
   const box = useRef<HTMLElement>(null);
@@ -48,9 +49,15 @@ export function CollectionBars({ days }: { days: readonly CollectionDay[] }) {
   return (
     <figure ref={box} style={{ margin: 0 }} data-testid="collection-bars">
       <svg viewBox={`0 0 ${width} ${HEIGHT}`} width="100%" role="img" aria-label={t("dashboard.collection.chart_title")} style={{ display: "block" }}>
-        <text x={0} y={10} fontSize={11} fill={token.colorTextSecondary}>
-          {money(largest)}
-        </text>
+        {/* the scale: the highest day's line, named as such, so that it does not read as a total */}
+        {largest > 0 && (
+          <>
+            <line x1={0} x2={width} y1={TOP} y2={TOP} stroke={token.colorBorderSecondary} strokeDasharray="3 3" />
+            <text x={0} y={TOP - 3} fontSize={11} fill={token.colorTextSecondary} data-testid="collection-axis-max">
+              {t("dashboard.collection.axis_max", { amount: money(largest) })}
+            </text>
+          </>
+        )}
         <line x1={0} x2={width} y1={HEIGHT - AXIS} y2={HEIGHT - AXIS} stroke={token.colorBorderSecondary} />
         {days.map((d, i) => {
           const x = i * slot + (slot - 2 * bar) / 2;
@@ -78,7 +85,7 @@ export function CollectionBars({ days }: { days: readonly CollectionDay[] }) {
           );
         })}
       </svg>
-      <figcaption style={{ display: "flex", gap: 16, fontSize: 12, color: token.colorTextSecondary, marginTop: 4 }}>
+      <figcaption style={{ display: "flex", flexWrap: "wrap", gap: "4px 16px", fontSize: 12, color: token.colorTextSecondary, marginTop: 4 }}>
         <span>
           <span style={{ display: "inline-block", width: 10, height: 10, background: paidColour, marginRight: 6, borderRadius: 2 }} />
           {t("dashboard.collection.paid")}
@@ -86,6 +93,9 @@ export function CollectionBars({ days }: { days: readonly CollectionDay[] }) {
         <span>
           <span style={{ display: "inline-block", width: 10, height: 10, background: refundColour, marginRight: 6, borderRadius: 2 }} />
           {t("dashboard.collection.refunded")}
+        </span>
+        <span style={{ marginLeft: "auto", color: token.colorText }} data-testid="collection-total">
+          {t("dashboard.collection.total", { paid: money(total.paid), refunded: money(total.refunded) })}
         </span>
       </figcaption>
     </figure>

@@ -52,7 +52,7 @@ export function DashboardCollection({ collection, showSchool }: { collection: Co
     <Row gutter={[12, 12]} style={{ marginTop: 12 }}>
       <Col xs={24} xl={14}>
         <Card size="small" title={t("dashboard.collection.chart_title")} data-testid="dashboard-collection-chart">
-          <CollectionBars days={collection.days} />
+          <CollectionBars days={collection.days} total={collection.total} />
         </Card>
       </Col>
       <Col xs={24} xl={10}>

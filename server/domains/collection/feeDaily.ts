@@ -5,8 +5,8 @@
  */
 import { sql } from "drizzle-orm";
 import { BUSINESS_TIME_ZONE } from "../../../common/term";
-import type { DbOrTx } from "../../db/client";
-import { feeDaily } from "../../db/schema";
+import { queryRows, type DbOrTx } from "../../db/client";
+import { bills, feeDaily, feeOrderLines } from "../../db/schema";
 
 export interface FeeDailyMove {
   /** when the money moved: a payment's time, a refund's success */
@@ -44,6 +44,31 @@ export async function addToFeeDaily(tx: DbOrTx, move: FeeDailyMove): Promise<voi
         refunded: sql`${feeDaily.refunded} + excluded.refunded`,
       },
     });
+}
+
+/** A payment's money in one activity: its lines of that activity's bills. */
+export interface ActivityShare {
+  activity_id: number;
+  /** 1 in the activity of the order's first line, 0 in the others: the order is counted once */
+  orders: number;
+  amount: number;
+}
+
+/**
+ * A payment's money by activity, as the ledger puts it (migration 0033): an order of one activity is wholly its
+ * activity's; an order paying bills of several is each activity's by its lines, counted in its first line's.
+ */
+export async function paymentShares(tx: DbOrTx, order: { id: number; activity_id: number | null; amount: number }): Promise<ActivityShare[]> {
+  if (order.activity_id !== null) return [{ activity_id: order.activity_id, orders: 1, amount: order.amount }];
+  // in the order the ledger's view counts them
+  const rows = await queryRows<{ activity_id: number; amount: string }>(
+    tx,
+    sql`SELECT b.activity_id, sum(l.amount)::text AS amount
+          FROM ${feeOrderLines} l JOIN ${bills} b ON b.id = l.bill_id
+         WHERE l.order_id = ${order.id}
+         GROUP BY b.activity_id ORDER BY min(l.sort), min(l.id)`,
+  );
+  return rows.map((row, i) => ({ activity_id: Number(row.activity_id), orders: i === 0 ? 1 : 0, amount: Number(row.amount) }));
 }
 
 /** The daily figures made again from the ledger, after a seed wrote payments and refunds directly. */

@@ -19,7 +19,7 @@ import { enqueueJob } from "../../jobs/worker";
 import type { JobContext } from "../../jobs/registry";
 import { closeUnpaidOrder } from "../../jobs/closeExpiredOrders";
 import { registerPaymentKind, type PaymentKind } from "../../payments/kinds";
-import { addToFeeDaily } from "./feeDaily";
+import { addToFeeDaily, paymentShares } from "./feeDaily";
 import { paymentNotices } from "../notices";
 import { createPaymentOrder, type ChannelPayee, type CreatedPaymentOrder, type NewOrder, type OrderContext } from "../../payments/orders";
 import { ApiFailure, notFound } from "../../protocol/envelope";
@@ -99,7 +99,9 @@ export async function settleFeeOrder(tx: DbOrTx, payNo: string, paid: { transact
     transaction_id: paid.transactionId,
     duplicate: duplicate ? "Y" : "N",
   });
-  await addToFeeDaily(tx, { at: paid.paidAt, sysid: order.sysid, sch_id: order.sch_id, class_id: order.class_id, activity_id: order.activity_id, orders: 1, paid: order.amount });
+  for (const share of await paymentShares(tx, order)) {
+    await addToFeeDaily(tx, { at: paid.paidAt, sysid: order.sysid, sch_id: order.sch_id, class_id: order.class_id, activity_id: share.activity_id, orders: share.orders, paid: share.amount });
+  }
   await paymentNotices(tx, { sysid: order.sysid, sch_id: order.sch_id, student_id: order.student_id, activity_id: order.activity_id, pay_no: payNo, amount: order.amount, at: paid.paidAt }, now);
   if (duplicate) {
     await writeAudit(tx, {

@@ -36,7 +36,7 @@ import { SandboxGateway } from "../../payments/sandbox";
 import { readTradeBill, TradeBillFormatError, type TradeBillLine, type TradeBillSummary } from "../../payments/tradeBill";
 import { parseTenantId, resolveScope } from "../../auth/scope";
 import { syncRefund } from "./refunds";
-import { settleDay } from "./settlements";
+import { settleDay, settleOpenDays } from "./settlements";
 
 export const RECON_DAILY = "recon.daily";
 export const RECON_DAILY_EVERY_SECONDS = 3600;
@@ -432,8 +432,8 @@ async function reconResolveOperation(ctx: OperationContext) {
 export async function reconDailyJob({ services, db, now, log }: JobContext): Promise<{ reconciled: number; failed: number }> {
   const result = { reconciled: 0, failed: 0 };
   const channels = await db.select().from(paymentChannels).where(inArray(paymentChannels.status, ["approved", "disabled"])).orderBy(asc(paymentChannels.id));
-  // today so far, pending until its bill is reconciled tomorrow
-  for (const channel of channels) if (channel.sub_mchid) await db.transaction((tx) => settleDay(tx, channel, businessDay(now), false, now));
+  // today so far, and yesterday until it is reconciled: pending
+  await settleOpenDays(db, now);
   if (Number(businessTime(now).slice(11, 13)) < BILL_READY_HOUR) return result;
   const day = addDays(businessDay(now), -1);
   const done = await db

@@ -16,7 +16,7 @@ import { fenToYuan } from "../../../common/money";
 import { hasAnyRole, PROVIDER_ROLES } from "../../../common/roleKeys";
 import { writeAudit } from "../../auth/audit";
 import { queryRows, type Db, type DbOrTx } from "../../db/client";
-import { bills, feeOrderLines, feeOrders, feeRefunds, paymentOrders } from "../../db/schema";
+import { bills, feeOrderLines, feeOrders, feeRefundShares, feeRefunds, paymentOrders } from "../../db/schema";
 import { actionFieldFailure, type ActionEffect } from "../../engine/actions";
 import { checkFieldRelations } from "../../engine/fieldRelations";
 import type { Row } from "../../engine/hooks";
@@ -183,9 +183,11 @@ export async function applyRefundResult(db: Db, result: RefundResult, now: Date,
       })
       .where(eq(feeRefunds.id, refund.id))
       .returning();
-    await giveBack(tx, refund, now);
+    const shares = await giveBack(tx, refund, now);
     const [order] = await tx.select({ class_id: feeOrders.class_id, activity_id: feeOrders.activity_id, student_id: feeOrders.student_id }).from(feeOrders).where(eq(feeOrders.id, refund.order_id));
-    await addToFeeDaily(tx, { at: updated!.success_time!, sysid: refund.sysid, sch_id: refund.sch_id, class_id: order!.class_id, activity_id: order!.activity_id, refunded: refund.amount });
+    for (const share of shares) {
+      await addToFeeDaily(tx, { at: updated!.success_time!, sysid: refund.sysid, sch_id: refund.sch_id, class_id: order!.class_id, activity_id: share.activity_id, refunded: share.amount });
+    }
     await refundNotices(tx, { sysid: refund.sysid, sch_id: refund.sch_id, student_id: order!.student_id, activity_id: order!.activity_id, pay_no: refund.pay_no, refund_no: refund.refund_no ?? `id-${refund.id}`, amount: refund.amount, at: updated!.success_time! }, now);
     await audit("refund_success", { amount: refund.amount });
     return updated;
@@ -195,22 +197,27 @@ export async function applyRefundResult(db: Db, result: RefundResult, now: Date,
 /**
  * A done refund's money back on its order: the order's refunded amount and state, its lines' (a duplicate's
  * unsettled lines first, then in their order, each at most what it paid), and the bills the settled lines paid.
+ * Answers the money given back by activity (the lines' bills'), kept as the refund's shares when the order pays
+ * bills of several activities, for the ledger (migration 0033).
  */
-async function giveBack(tx: DbOrTx, refund: FeeRefund, now: Date): Promise<void> {
+async function giveBack(tx: DbOrTx, refund: FeeRefund, now: Date): Promise<{ activity_id: number | null; amount: number }[]> {
   const order = await lockOrder(tx, refund.order_id);
   const lines = await tx
-    .select()
+    .select({ line: feeOrderLines, activity_id: bills.activity_id })
     .from(feeOrderLines)
+    .innerJoin(bills, eq(bills.id, feeOrderLines.bill_id))
     .where(eq(feeOrderLines.order_id, order.id))
     .orderBy(asc(feeOrderLines.settled), asc(feeOrderLines.sort), asc(feeOrderLines.id));
   let left = refund.amount;
   const billParts = new Map<number, number>();
-  for (const line of lines) {
+  const activityParts = new Map<number, number>();
+  for (const { line, activity_id } of lines) {
     const part = Math.min(left, line.amount - line.refunded_amount);
     if (part <= 0) continue;
     left -= part;
     await tx.update(feeOrderLines).set({ refunded_amount: line.refunded_amount + part }).where(eq(feeOrderLines.id, line.id));
     if (line.settled === "Y") billParts.set(line.bill_id, (billParts.get(line.bill_id) ?? 0) + part);
+    activityParts.set(activity_id, (activityParts.get(activity_id) ?? 0) + part);
     if (left === 0) break;
   }
   if (billParts.size > 0) {
@@ -230,6 +237,10 @@ async function giveBack(tx: DbOrTx, refund: FeeRefund, now: Date): Promise<void>
     .set({ refunded_amount: refunded, status: refunded >= order.amount ? "refunded" : "part_refunded" })
     .where(eq(feeOrders.id, order.id));
   await addOrderEvent(tx, order, "refunded", now, `${refund.refund_no} ${fenToYuan(refund.amount)}`);
+  if (order.activity_id !== null) return [{ activity_id: order.activity_id, amount: refund.amount }];
+  const shares = [...activityParts].map(([activity_id, amount]) => ({ refund_id: refund.id, activity_id, amount }));
+  if (shares.length > 0) await tx.insert(feeRefundShares).values(shares);
+  return shares;
 }
 
 /** Notes a failed call on the refund, for the next run to try again and for the people reading it. */

@@ -1,14 +1,16 @@
 /**
  * Settlement (catalogue/settlements.ts): a channel's day per school, from our own records of the day (the payments
- * paid, the refunds the gateway took and did not close, both by China time as reconciliation reads them) and the
- * fees: the trade bill's fee column once the day is reconciled (its items carry each payment's and refund's fee),
- * else the channel's rate. Written in the transaction that writes the day's reconciliation, again when one of its
- * differences is resolved (a lost payment applied belongs to its day), and every hour for today, still pending.
+ * the channel took, the refunds of its payments the gateway took and did not close, both by China time as
+ * reconciliation reads them) and the fees: the trade bill's fee column once the day is reconciled (its items carry
+ * each payment's and refund's fee), else the channel's rate. A payment belongs to the channel its order was made on,
+ * whichever channel the school is bound to now, so a day's gross equals the ledger's (paystatis) summed over
+ * channels. Written in the transaction that writes the day's reconciliation, again when one of its differences is
+ * resolved (a lost payment applied belongs to its day), and every hour for today and yesterday until reconciled.
  */
-import { and, eq, gte, lt, ne, sql } from "drizzle-orm";
-import { addDays, businessDayStart } from "../../../common/term";
-import type { DbOrTx } from "../../db/client";
-import { feeRefunds, paymentOrders, reconBatches, reconItems, settlements } from "../../db/schema";
+import { and, eq, gte, inArray, lt, ne, sql } from "drizzle-orm";
+import { addDays, businessDay, businessDayStart } from "../../../common/term";
+import { queryRows, type Db, type DbOrTx } from "../../db/client";
+import { feePayments, feeRefunds, paymentChannels, reconBatches, reconItems, settlements } from "../../db/schema";
 import { SANDBOX_RATE_PER_MILLE } from "../../payments/tradeBill";
 import { settleSummaryOperation, settlementEntity } from "../../../catalogue/settlements";
 import { fenToYuan } from "../../../common/money";
@@ -43,18 +45,17 @@ interface SchoolDay {
 export async function settleDay(tx: DbOrTx, channel: SettledChannel, day: string, settled: boolean, now: Date): Promise<void> {
   const from = businessDayStart(day);
   const to = businessDayStart(addDays(day, 1));
-  const merchant = channel.sub_mchid ?? "";
-  const rate = (amount: typeof paymentOrders.totalFeeFen | typeof feeRefunds.amount) => sql<string>`coalesce(sum(round(${amount} * ${SANDBOX_RATE_PER_MILLE} / 1000.0)), 0)::text`;
+  const rate = (amount: typeof feePayments.amount | typeof feeRefunds.amount) => sql<string>`coalesce(sum(round(${amount} * ${SANDBOX_RATE_PER_MILLE} / 1000.0)), 0)::text`;
   const paid = await tx
-    .select({ schId: paymentOrders.schId, n: sql<number>`count(*)::int`, amount: sql<string>`sum(${paymentOrders.totalFeeFen})::text`, fee: rate(paymentOrders.totalFeeFen) })
-    .from(paymentOrders)
-    .where(and(eq(paymentOrders.merchantId, merchant), eq(paymentOrders.gateway, channel.gateway), eq(paymentOrders.status, "SUCCESS"), gte(paymentOrders.paidAt, from), lt(paymentOrders.paidAt, to)))
-    .groupBy(paymentOrders.schId);
+    .select({ schId: feePayments.sch_id, n: sql<number>`count(*)::int`, amount: sql<string>`sum(${feePayments.amount})::text`, fee: rate(feePayments.amount) })
+    .from(feePayments)
+    .where(and(eq(feePayments.paychnl_id, channel.id), gte(feePayments.paid_at, from), lt(feePayments.paid_at, to)))
+    .groupBy(feePayments.sch_id);
   const refunded = await tx
     .select({ schId: feeRefunds.sch_id, n: sql<number>`count(*)::int`, amount: sql<string>`sum(${feeRefunds.amount})::text`, fee: rate(feeRefunds.amount) })
     .from(feeRefunds)
-    .innerJoin(paymentOrders, eq(paymentOrders.payNo, feeRefunds.pay_no))
-    .where(and(eq(paymentOrders.merchantId, merchant), eq(paymentOrders.gateway, channel.gateway), ne(feeRefunds.status, "closed"), gte(feeRefunds.submitted_at, from), lt(feeRefunds.submitted_at, to)))
+    .innerJoin(feePayments, eq(feePayments.order_id, feeRefunds.order_id))
+    .where(and(eq(feePayments.paychnl_id, channel.id), ne(feeRefunds.status, "closed"), gte(feeRefunds.submitted_at, from), lt(feeRefunds.submitted_at, to)))
     .groupBy(feeRefunds.sch_id);
   const [batch] = await tx
     .select({ id: reconBatches.id, status: reconBatches.status })
@@ -76,7 +77,6 @@ export async function settleDay(tx: DbOrTx, channel: SettledChannel, day: string
     return row;
   };
   for (const p of paid) {
-    if (p.schId === null) continue;
     Object.assign(school(p.schId), { orders: p.n, gross: Number(p.amount), rateFee: Number(p.fee) });
   }
   for (const r of refunded) {
@@ -107,6 +107,40 @@ export async function settleDay(tx: DbOrTx, channel: SettledChannel, day: string
     };
   });
   if (rows.length > 0) await tx.insert(settlements).values(rows);
+}
+
+/**
+ * Today and yesterday, until yesterday is reconciled, settled anew (pending) for every channel that took or gave back
+ * money that day, whatever its state now: the payments of yesterday's last hour are settled even when its
+ * reconciliation fails or its channel has no merchant number to reconcile with.
+ */
+export async function settleOpenDays(db: Db, now: Date): Promise<number> {
+  const today = businessDay(now);
+  let settled = 0;
+  for (const day of [addDays(today, -1), today]) {
+    const from = businessDayStart(day);
+    const to = businessDayStart(addDays(day, 1));
+    const moved = await queryRows<{ id: number }>(
+      db,
+      sql`SELECT DISTINCT p.paychnl_id AS id FROM ${feePayments} p WHERE p.paid_at >= ${from.toISOString()}::timestamptz AND p.paid_at < ${to.toISOString()}::timestamptz AND p.paychnl_id IS NOT NULL
+          UNION
+          SELECT p.paychnl_id FROM ${feeRefunds} r JOIN ${feePayments} p ON p.order_id = r.order_id
+           WHERE r.submitted_at >= ${from.toISOString()}::timestamptz AND r.submitted_at < ${to.toISOString()}::timestamptz AND p.paychnl_id IS NOT NULL`,
+    );
+    if (moved.length === 0) continue;
+    // a day its reconciliation wrote is the reconciliation's to write again
+    const reconciled = new Set(
+      (await db.select({ id: reconBatches.paychnl_id }).from(reconBatches).where(and(eq(reconBatches.bill_date, day), ne(reconBatches.status, "failed")))).map((b) => b.id),
+    );
+    const ids = moved.map((m) => Number(m.id)).filter((id) => !reconciled.has(id));
+    if (ids.length === 0) continue;
+    const channels = await db.select({ id: paymentChannels.id, sysid: paymentChannels.sysid, gateway: paymentChannels.gateway, sub_mchid: paymentChannels.sub_mchid }).from(paymentChannels).where(inArray(paymentChannels.id, ids));
+    for (const channel of channels) {
+      await db.transaction((tx) => settleDay(tx, channel, day, false, now));
+      settled++;
+    }
+  }
+  return settled;
 }
 
 /** settlesummary: each channel of the caller's provider with its net settled and pending, all days. */

@@ -206,11 +206,13 @@ async function collectionOf(db: DbOrTx, days: Days, within: Within): Promise<Das
   ]);
   const paidOn = new Map(paid.map((r) => [r.day, num(r.amount)]));
   const refundedOn = new Map(refunded.map((r) => [r.day, num(r.amount)]));
+  const collectionDays = Array.from({ length: COLLECTION_DAYS }, (_, i) => {
+    const day = addDays(first, i);
+    return { day, paid: paidOn.get(day) ?? 0, refunded: refundedOn.get(day) ?? 0 };
+  });
   return {
-    days: Array.from({ length: COLLECTION_DAYS }, (_, i) => {
-      const day = addDays(first, i);
-      return { day, paid: paidOn.get(day) ?? 0, refunded: refundedOn.get(day) ?? 0 };
-    }),
+    days: collectionDays,
+    total: { paid: collectionDays.reduce((sum, d) => sum + d.paid, 0), refunded: collectionDays.reduce((sum, d) => sum + d.refunded, 0) },
     unpaid: unpaid.map((a) => ({ ...a, unpaid_bills: num(a.unpaid_bills), unpaid_amount: num(a.unpaid_amount) })),
   };
 }

@@ -2,7 +2,8 @@
  * The figures of the fee statistics pages (catalogue/statistics.ts). The money comes from one ledger, the view
  * `fee_ledger` (payments in at their payment time, refunds done out at their success time), read through its daily
  * figures (`fee_daily`) for every dimension above the student and a period of whole days, so the same figure is
- * equal on every page and to what payrecord and refundrecord list; the bills from `bills` (issued in the period).
+ * equal on every page and to what payrecord and refundrecord list; the bills from `bills`, as they stand whatever
+ * the period (the pages say so).
  * Each is one grouped query by the dimension chosen, under the tenant's and the filters' conditions; the rows are
  * then titled in one query of the dimension's records, in their order (grades by their order, classes within
  * theirs, students by class and number), or by day or month.

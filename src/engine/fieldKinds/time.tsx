@@ -34,6 +34,8 @@ function DayRange({ block, value, onChange, id }: ControlProps) {
       onChange={(v) => onChange?.(v)}
       format={DATE_FORMAT}
       allowEmpty={[true, true]}
+      // an empty bound is no bound: said so, rather than asking for a date
+      placeholder={[t("crud.range_any_start"), t("crud.range_any_end")]}
       style={block ? { width: "100%" } : undefined}
     />
   );

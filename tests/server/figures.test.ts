@@ -1,0 +1,270 @@
+/**
+ * One truth for the money (DESIGN 8): on the demo data plus an order paying bills of two activities, a part refund of
+ * it touching both, a full refund, a waived bill and payments on either side of midnight China time, every page that
+ * shows a figure of the money shows the same figure, to the fen, for several filters and periods: every statistics
+ * page's totals, the order list's paid summary, payrecord's and refundrecord's sums, the settlements, the order export
+ * and the dashboard's 30 days. A figure added to the console joins this file.
+ */
+import { and, asc, eq, sql } from "drizzle-orm";
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { fenToYuan, yuanToFen } from "../../common/money";
+import { addDays, businessDay } from "../../common/term";
+import { queryRows } from "../../server/db/client";
+import { activities, bills, classes, feeOrderLines, students } from "../../server/db/schema";
+import { settleOpenDays } from "../../server/domains/collection/settlements";
+import { translator } from "../../server/lib/i18n";
+import { describeOnDatabases } from "../helpers/db";
+import { confirmSandbox, dailyFiguresAndLedger, feeOrderOf, findStudent, itemsOf, payBills, payerWorld, type PayerWorld } from "./payerSupport";
+import { createTestApp, type TestApp } from "./support";
+
+type Row = Record<string, unknown>;
+type Money = { orders: number; paid_amount: number; refund_amount: number; net_amount: number };
+const MONEY = ["paid_amount", "refund_amount", "net_amount", "unpaid_amount"];
+const zh = translator("zh");
+/** a yuan string's fen; NaN for anything else, which no figure equals */
+const fen = (value: unknown): number => yuanToFen(String(value)) ?? Number.NaN;
+
+describeOnDatabases("figures that agree on every page", (kind) => {
+  let t: TestApp;
+  const tokens: Record<string, string> = {};
+  let world: PayerWorld;
+  /** the school's term activity and the outing opened for the test: an order pays a bill of each */
+  let term: number;
+  let outing: number;
+  let multi: { payNo: string; orderId: number; lines: { activity_id: number; amount: number }[] };
+  let today: string;
+  let tomorrow: string;
+  const call = async (user: string, method: string, payload: Row = {}) => {
+    const res = await t.call("adminapiv2", method, payload, { token: tokens[user] });
+    expect(res.return_code, `${method}: ${res.return_msg}`).toBe("SUCCESS");
+    return res;
+  };
+
+  /** a report's totals, money in fen */
+  async function sums(user: string, report: string, payload: Row): Promise<Row & Money> {
+    const res = await call(user, report, payload);
+    const raw = res.data?.sums as Row;
+    return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, MONEY.includes(k) ? fen(v) : Number(v)])) as Row & Money;
+  }
+  const money = (row: Money): Money => ({ orders: row.orders, paid_amount: row.paid_amount, refund_amount: row.refund_amount, net_amount: row.net_amount });
+  /** a list's summary amount (fen) and count over a filter */
+  async function listed(user: string, method: string, payload: Row): Promise<{ count: number; amount: number; paid_amount?: number }> {
+    const summary = (await call(user, method, { limit: 1, ...payload })).data?.summary as Row;
+    return {
+      count: Number(summary.count),
+      amount: fen(summary.amount),
+      ...(summary.paid_amount === undefined ? {} : { paid_amount: fen(summary.paid_amount) }),
+    };
+  }
+
+  /** pays the student's unpaid bills of these activities in one order, from the payer page, at the clock's time */
+  async function payStudent(studentId: number, activityIds: number[]): Promise<string> {
+    const [student] = await t.db.select().from(students).where(eq(students.id, studentId));
+    const owed = await t.db
+      .select({ id: bills.id })
+      .from(bills)
+      .where(and(eq(bills.student_id, studentId), eq(bills.status, "unpaid"), sql`${bills.activity_id} in (${sql.join(activityIds, sql`, `)})`))
+      .orderBy(asc(bills.activity_id));
+    expect(owed).toHaveLength(activityIds.length);
+    const ticket = await findStudent(t, world, { ...student, billId: 0, billAmountFen: 0 } as never);
+    const order = await payBills(t, ticket, owed.map((b) => b.id));
+    expect((await confirmSandbox(t, order.payparam.code_url)).return_code).toBe("SUCCESS");
+    expect((await feeOrderOf(t, order.pay_no)).status).toBe("paid");
+    return order.pay_no;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    for (const u of ["svc", "school", "staff"]) tokens[u] = await t.login(u);
+    world = await payerWorld(t, tokens.svc);
+    term = world.activityId;
+    const [draft] = await t.db.select({ id: activities.id }).from(activities).where(and(eq(activities.sch_id, world.schId), eq(activities.status, "draft")));
+    outing = draft.id;
+    await call("svc", "activityact", { id: outing, act: "open" });
+
+    // at 23:59:30 China time an order pays a bill of each activity; a minute later, the next business day, another
+    // student pays the term's bill alone
+    today = businessDay(t.clock.now());
+    tomorrow = addDays(today, 1);
+    t.clock.advance(new Date(`${tomorrow}T00:00:00+08:00`).getTime() - 30_000 - t.clock.now().getTime());
+    const [two, one] = await queryRows<{ student_id: number }>(
+      t.db,
+      sql`SELECT b.student_id FROM ${bills} b WHERE b.activity_id IN (${term}, ${outing}) AND b.status = 'unpaid'
+           GROUP BY b.student_id HAVING count(*) = 2 ORDER BY b.student_id LIMIT 2`,
+    );
+    const payNo = await payStudent(two.student_id, [term, outing]);
+    const order = await feeOrderOf(t, payNo);
+    expect(order.activity_id).toBeNull();
+    const lines = await queryRows<{ activity_id: number; amount: string }>(
+      t.db,
+      sql`SELECT b.activity_id, l.amount FROM ${feeOrderLines} l JOIN ${bills} b ON b.id = l.bill_id WHERE l.order_id = ${order.id} ORDER BY l.sort`,
+    );
+    multi = { payNo, orderId: order.id, lines: lines.map((l) => ({ activity_id: Number(l.activity_id), amount: Number(l.amount) })) };
+    t.clock.advance(60_000);
+    // the evening's sessions ran out meanwhile
+    for (const u of ["svc", "school", "staff"]) tokens[u] = await t.login(u);
+    const single = await feeOrderOf(t, await payStudent(one.student_id, [term]));
+
+    // a part refund of the order of two activities, reaching into its second line, and a full refund of the other
+    await call("svc", "refundadd", { order_id: multi.orderId, amount: fenToYuan(multi.lines[0]!.amount + 100), reason: "Outing cancelled" });
+    await call("svc", "refundadd", { order_id: single.id, amount: fenToYuan(single.amount), reason: "Left the school" });
+    await t.app.jobs.runDueJobs();
+    expect((await feeOrderOf(t, multi.payNo)).status).toBe("part_refunded");
+    expect((await feeOrderOf(t, single.pay_no)).status).toBe("refunded");
+
+    // a bill waived: no longer owed anywhere
+    const [toWaive] = await t.db.select({ id: bills.id }).from(bills).where(and(eq(bills.activity_id, term), eq(bills.status, "unpaid"))).orderBy(asc(bills.id)).limit(1);
+    await call("svc", "billwaive", { id: toWaive.id, reason: "Hardship" });
+
+    await settleOpenDays(t.db, t.clock.now());
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("puts an order of two activities in each activity by its lines, counted once, and its refund by the lines it gave back on", async () => {
+    const period = { at_start: today, at_end: tomorrow };
+    const byActivity = await call("school", "activitystatis", period);
+    const rows = byActivity.data?.items as Row[];
+    const row = (id: number) => rows.find((r) => r.activity_id === id)!;
+    expect(row(outing), "the outing's row").toBeDefined();
+    // the first line's bill is the term's (bills in activity order): the order counts there, its money in both
+    const first = multi.lines[0]!;
+    const second = multi.lines[1]!;
+    expect(first.activity_id).toBe(term);
+    expect(fen(row(outing).paid_amount)).toBe(second.amount);
+    expect(Number(row(outing).orders)).toBe(0);
+    // the refund gave back the first line whole and 1.00 of the second
+    expect(fen(row(outing).refund_amount)).toBe(100);
+    const all = await sums("svc", "paystatis", { ...period, sch_id: world.schId });
+    const activitiesSum = await sums("school", "activitystatis", period);
+    expect(money(activitiesSum)).toEqual(money(all));
+    // the daily figures the pages read equal the ledger they add up
+    const { daily, ledger } = await dailyFiguresAndLedger(t);
+    expect(daily).toEqual(ledger);
+  });
+
+  it("answers the same money on every page, for every filter and period, to the fen", async () => {
+    const [grade] = await queryRows<{ grade_id: number; class_id: number }>(
+      t.db,
+      sql`SELECT c.grade_id, c.id AS class_id FROM ${classes} c JOIN ${students} s ON s.class_id = c.id JOIN ${feeOrderLines} l ON true
+           JOIN ${bills} b ON b.id = l.bill_id AND b.student_id = s.id WHERE l.order_id = ${multi.orderId} LIMIT 1`,
+    );
+    const periods = [
+      { at_start: today, at_end: today },
+      { at_start: tomorrow, at_end: tomorrow },
+      { at_start: addDays(today, -60), at_end: tomorrow },
+    ];
+    const filters: Row[] = [{}, { grade_id: grade.grade_id }, { class_id: grade.class_id }];
+    for (const period of periods) {
+      const label = `${period.at_start}..${period.at_end}`;
+      // the provider's pages over its schools, and the school's own
+      const provider = await sums("svc", "paystatis", { ...period, sch_id: world.schId });
+      expect(money(await sums("svc", "payservicestatis", period)).paid_amount, label).toBeGreaterThanOrEqual(provider.paid_amount);
+      for (const dimension of ["sch_id", "grade_id", "class_id", "student_id"]) {
+        expect(money(await sums("svc", "schoolstatis", { ...period, sch_id: world.schId, dimension })), `${label} schoolstatis by ${dimension}`).toEqual(money(provider));
+      }
+      for (const dimension of ["sch_id", "day", "month"]) {
+        expect(money(await sums("svc", "paystatis", { ...period, sch_id: world.schId, dimension })), `${label} paystatis by ${dimension}`).toEqual(money(provider));
+      }
+      for (const report of ["activitystatis", "gradestatis", "classesstatis"]) {
+        expect(money(await sums("school", report, period)), `${label} ${report}`).toEqual(money(provider));
+      }
+      // what the lists sum over the same days
+      const payments = await listed("svc", "paymentlist", { sch_id: world.schId, paid_at_start: period.at_start, paid_at_end: period.at_end });
+      const refunds = await listed("svc", "refundlist", { sch_id: world.schId, status: "success", success_time_start: period.at_start, success_time_end: period.at_end });
+      const orders = await listed("svc", "orderlist", { sch_id: world.schId, paid_at_start: period.at_start, paid_at_end: period.at_end });
+      expect({ orders: payments.count, paid: payments.amount, refunded: refunds.amount }, label).toEqual({ orders: provider.orders, paid: provider.paid_amount, refunded: provider.refund_amount });
+      // every order paid in the period, refunded since or not, was received: its summary's paid figure
+      expect({ count: orders.count, paid_amount: orders.paid_amount }, label).toEqual({ count: provider.orders, paid_amount: provider.paid_amount });
+
+      for (const filter of filters) {
+        const narrowed = await sums("svc", "schoolstatis", { ...period, sch_id: world.schId, ...filter });
+        expect(money(await sums("school", "activitystatis", { ...period, ...filter })), `${label} ${JSON.stringify(filter)}`).toEqual(money(narrowed));
+      }
+      // an activity's money: the same on the provider's and the school's pages; the activities add up to the whole
+      let byActivities = 0;
+      for (const activity of [term, outing]) {
+        const one = await sums("svc", "paystatis", { ...period, sch_id: world.schId, activity_id: activity });
+        expect(money(await sums("school", "activitystatis", { ...period, activity_id: activity })), `${label} activity ${activity}`).toEqual(money(one));
+        expect(money(await sums("svc", "schoolstatis", { ...period, sch_id: world.schId, activity_id: activity })), `${label} activity ${activity}`).toEqual(money(one));
+        byActivities += one.paid_amount;
+      }
+      const [closedTerm] = await t.db.select({ id: activities.id }).from(activities).where(and(eq(activities.sch_id, world.schId), eq(activities.status, "closed")));
+      byActivities += (await sums("svc", "paystatis", { ...period, sch_id: world.schId, activity_id: closedTerm.id })).paid_amount;
+      expect(byActivities, label).toBe(provider.paid_amount);
+    }
+  });
+
+  it("settles each school's day at what the statistics say it took, every channel included", async () => {
+    for (const day of [today, tomorrow]) {
+      const settled = await call("svc", "settlementlist", { day_start: day, day_end: day, limit: 50 });
+      const bySchool = new Map<number, number>();
+      for (const row of settled.data?.items as Row[]) bySchool.set(Number(row.sch_id), (bySchool.get(Number(row.sch_id)) ?? 0) + fen(row.gross));
+      const stats = await call("svc", "paystatis", { at_start: day, at_end: day, dimension: "sch_id" });
+      const expected = new Map((stats.data?.items as Row[]).filter((r) => fen(r.paid_amount) > 0).map((r) => [Number(r.sch_id), fen(r.paid_amount)]));
+      expect(bySchool, day).toEqual(expected);
+      expect(bySchool.get(world.schId), day).toBeGreaterThan(0);
+    }
+  });
+
+  it("sums the order list as its export does, and its paid figure leaves out the orders never paid", async () => {
+    const filter = { sch_id: world.schId };
+    const all = await listed("svc", "orderlist", filter);
+    const closed = await listed("svc", "orderlist", { ...filter, status: "closed" });
+    const paidStates = await Promise.all(["paid", "part_refunded", "refunded"].map((status) => listed("svc", "orderlist", { ...filter, status })));
+    expect(closed.count).toBeGreaterThan(0);
+    expect(closed.paid_amount).toBe(0);
+    expect(all.paid_amount).toBe(paidStates.reduce((sum, s) => sum + s.amount, 0));
+    expect(all.amount - all.paid_amount!).toBe(closed.amount + (await listed("svc", "orderlist", { ...filter, status: "unpaid" })).amount);
+    // a filter the kept state totals do not answer gives the same sums
+    expect(await listed("svc", "orderlist", { ...filter, paid_at_start: "2000-01-01" })).toMatchObject({ amount: all.paid_amount, paid_amount: all.paid_amount });
+
+    const exported = await t.exportFile("adminapiv2", "orderexport", filter, { token: tokens.svc });
+    expect(exported.return_code, exported.return_msg).toBe("SUCCESS");
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.from(String(itemsOf(exported).content_base64), "base64") as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    const header = (sheet.getRow(1).values as unknown[]).map((v) => String(v ?? ""));
+    const amountColumn = header.indexOf(zh("collection.field.order_amount"));
+    expect(amountColumn).toBeGreaterThan(0);
+    let count = 0;
+    let amount = 0;
+    sheet.eachRow((row, n) => {
+      if (n === 1) return;
+      count++;
+      amount += fen(row.getCell(amountColumn).text.replace(/[^\d.-]/g, ""));
+    });
+    expect({ count, amount }).toEqual({ count: all.count, amount: all.amount });
+  });
+
+  it("owes no waived bill: statistics, the activity board and the dashboard count the unpaid bills only", async () => {
+    const owed = await queryRows<{ n: string; amount: string }>(
+      t.db,
+      sql`SELECT count(*) AS n, coalesce(sum(amount), 0) AS amount FROM ${bills} WHERE sch_id = ${world.schId} AND activity_id = ${term} AND status = 'unpaid'`,
+    );
+    const counted = await queryRows<{ n: string }>(t.db, sql`SELECT count(*) AS n FROM ${bills} WHERE sch_id = ${world.schId} AND activity_id = ${term} AND status NOT IN ('waived', 'closed')`);
+    const waived = await queryRows<{ n: string }>(t.db, sql`SELECT count(*) AS n FROM ${bills} WHERE activity_id = ${term} AND status = 'waived'`);
+    expect(Number(waived[0]!.n)).toBeGreaterThan(0);
+    const stats = await sums("school", "activitystatis", { activity_id: term });
+    expect({ unpaid: stats.unpaid_amount, bills: stats.bills }).toEqual({ unpaid: Number(owed[0]!.amount), bills: Number(counted[0]!.n) });
+    const arrears = await call("school", "arrearslist", { activity_id: term, limit: 1 });
+    expect(Number(arrears.data?.total)).toBe(Number(owed[0]!.n));
+    // the dashboard's unpaid list names the same bills and money
+    const dashboard = await call("school", "dashboard");
+    const unpaid = ((dashboard.data?.items as Row).collection as { unpaid: { activity_id: number; unpaid_bills: number; unpaid_amount: number }[] }).unpaid.find((a) => a.activity_id === term);
+    expect(unpaid).toMatchObject({ unpaid_bills: Number(owed[0]!.n), unpaid_amount: Number(owed[0]!.amount) });
+  });
+
+  it("totals the dashboard's 30 days as the payment statistics do over the same days", async () => {
+    const dashboard = await call("svc", "dashboard");
+    const collection = (dashboard.data?.items as Row).collection as { days: { day: string }[]; total: { paid: number; refunded: number } };
+    const first = collection.days[0]!.day;
+    const last = collection.days.at(-1)!.day;
+    expect(last).toBe(businessDay(t.clock.now()));
+    const stats = await sums("svc", "payservicestatis", { at_start: first, at_end: last });
+    expect(collection.total).toEqual({ paid: stats.paid_amount, refunded: stats.refund_amount });
+    expect(collection.total.paid).toBeGreaterThan(0);
+  });
+});
