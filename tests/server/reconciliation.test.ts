@@ -261,11 +261,19 @@ describe("reconciliation with WeChat Pay in service-provider mode", () => {
     await t.app.jobs.runDueJobs();
     const [refund] = await t.db.select().from(feeRefunds).where(eq(feeRefunds.order_id, paid.id));
     fake.finishRefund(refund.refund_no!, "SUCCESS");
+    // a payment of ours that another merchant took, in this sub-merchant's bill: not this channel's to match
+    const [elsewhere] = await t.db.select().from(paymentOrders).where(and(eq(paymentOrders.status, "SUCCESS"), ne(paymentOrders.merchantId, SUB_MCHID))).limit(1);
+    const borrowed = { ...stranger, outTradeNo: elsewhere.payNo, totalFen: Number(elsewhere.totalFeeFen), transactionId: undefined, state: "NOTPAY" as const, refunds: [] };
+    fake.orders.set(borrowed.outTradeNo, borrowed);
+    fake.markPaid(borrowed.outTradeNo);
+    // a refund WeChat Pay took that we have no record of
+    const strangeRefund = `${stranger.outTradeNo}R01`;
+    fake.orders.get(stranger.outTradeNo)!.refunds.push({ outRefundNo: strangeRefund, refundFen: 100, refundId: "50300000000000000000000000000001", status: "SUCCESS", createTime: fake.orders.get(agreed.pay_no)!.refunds[0]!.createTime });
 
     const run = await call("reconrun", { paychnl_id: channelId, bill_date: today });
     expect(run.return_code, run.return_msg).toBe("SUCCESS");
     const batch = run.data?.items as Row;
-    expect(batch).toMatchObject({ status: "differences", summary_ok: "Y", missing_local: 1, missing_gateway: 1, amount_mismatch: 1, status_mismatch: 2, open_items: 5 });
+    expect(batch).toMatchObject({ status: "differences", summary_ok: "Y", missing_local: 3, missing_gateway: 1, amount_mismatch: 1, status_mismatch: 2, open_items: 7 });
     // the bill was asked for the sub-merchant, and its file fetched with a signed request
     const asked = fake.requests.filter((r) => r.path.startsWith("/v3/bill/tradebill"));
     expect(asked.at(-1)!.path).toBe(`/v3/bill/tradebill?bill_date=${today}&bill_type=ALL&sub_mchid=${SUB_MCHID}`);
@@ -277,8 +285,12 @@ describe("reconciliation with WeChat Pay in service-provider mode", () => {
     expect(byPayNo.get(altered.pay_no)).toMatchObject({ outcome: "amount_mismatch" });
     expect(byPayNo.get(unknown.pay_no)).toMatchObject({ outcome: "missing_gateway" });
     expect(byPayNo.get(stranger.outTradeNo)).toMatchObject({ outcome: "missing_local", local_amount: null });
-    // the refund row's state is the bill's snapshot (the refund was still processing when the bill was made)
-    expect(items.find((i) => i.kind === "refund")).toMatchObject({ refund_no: refund.refund_no, bill_amount: 150 });
+    expect(byPayNo.get(borrowed.outTradeNo)).toMatchObject({ outcome: "missing_local", local_amount: null, sch_id: null });
+    const refunds = new Map(items.filter((i) => i.kind === "refund").map((i) => [i.refund_no, i]));
+    // the refund row's state is the bill's snapshot (the refund was still processing when the bill was made), ours
+    // still processing: the gateway's success is a difference to resolve
+    expect(refunds.get(refund.refund_no)).toMatchObject({ outcome: "status_mismatch", bill_amount: 150 });
+    expect(refunds.get(strangeRefund)).toMatchObject({ outcome: "missing_local", status: "open", bill_amount: 100, local_amount: null });
 
     // the lost payment is applied from WeChat Pay's answer
     const fixed = await call("reconresolve", { id: byPayNo.get(lost.pay_no)!.id });
