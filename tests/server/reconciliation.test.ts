@@ -146,6 +146,17 @@ describeOnDatabases("reconciliation with the sandbox", (kind) => {
     expect((list.data?.items as Row[]).map((r) => r.bill_date)).toContain(today);
     const open = await call("reconitemlist", { batch_id: batch.id, status: "open" });
     expect((open.data?.items as Row[]).map((r) => r.outcome).sort()).toEqual(["amount_mismatch", "missing_gateway"]);
+
+    // a refund the gateway closed gave nothing back: the day's settlement takes off only the others
+    const settledRefund = async () => (await t.db.select().from(settlements).where(and(eq(settlements.paychnl_id, channelId), eq(settlements.day, today), eq(settlements.sch_id, world.schId))))[0]!;
+    const before = await settledRefund();
+    expect((await call("refundadd", { order_id: done.id, amount: "0.50", reason: "Card cancelled" })).return_code).toBe("SUCCESS");
+    await t.app.jobs.runDueJobs();
+    const [, , closing] = await t.db.select().from(feeRefunds).where(eq(feeRefunds.order_id, done.id)).orderBy(asc(feeRefunds.id));
+    expect(closing.submitted_at).not.toBeNull();
+    await t.db.update(feeRefunds).set({ status: "closed" }).where(eq(feeRefunds.id, closing.id));
+    expect((await call("reconrun", { paychnl_id: channelId, bill_date: today })).return_code).toBe("SUCCESS");
+    expect(await settledRefund()).toMatchObject({ refund: before.refund, refunds: before.refunds, net: before.net });
   });
 
   it("refuses a day to come, a channel of another provider and one that takes no payments", async () => {
