@@ -139,6 +139,9 @@ export const billStates: FieldOption[] = [
   { value: "refunded", label: "collection.bill_status.refunded", tone: "default" },
   { value: "waived", label: "collection.bill_status.waived", tone: "default" },
   { value: "closed", label: "collection.bill_status.closed", tone: "default" },
+  // paid by an order whose line held another amount (the bill changed while it was open): paid_amount is what came
+  // in, the school settles the difference by hand; counted apart on the board
+  { value: "amount_differs", label: "collection.bill_status.amount_differs", tone: "error" },
 ];
 
 const reasonField = { name: "reason", type: "text", label: "collection.field.reason", required: true, max: 200 } as const;

@@ -34,6 +34,10 @@ export const orderEventKinds: FieldOption[] = [
   { value: "duplicate", label: "collection.order_event.duplicate" },
   { value: "closed", label: "collection.order_event.closed" },
   { value: "refunded", label: "collection.order_event.refunded" },
+  // its payment differed from a bill's amount now (the note: each bill, paid/owed)
+  { value: "amount_differs", label: "collection.order_event.amount_differs" },
+  // closed here only: its merchant was removed (the note: the merchant's number)
+  { value: "merchant_gone", label: "collection.order_event.merchant_gone" },
 ];
 
 /** a refund's reason as the gateway takes it: WeChat Pay allows 80 bytes, which 26 Chinese characters fill */

@@ -8,6 +8,8 @@ export interface BoardRow {
   bills: number;
   paid: number;
   unpaid: number;
+  /** bills paid an amount other than what they owe now (`amount_differs`): the school settles the difference by hand */
+  differs: number;
   /** paid bills of those owed (waived and closed ones left out), percent with one decimal */
   rate: number;
   /** yuan */

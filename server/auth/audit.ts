@@ -30,6 +30,17 @@ export function accountTenant(account: { sysid: number | null; schid: number | n
   return { sysid: account.sysid, schId: account.schid };
 }
 
+/** Who did something: a signed-in user, or a background job (no user: its name says what acted). */
+export interface AuditActor {
+  userId: number | null;
+  username: string;
+}
+
+/** The actor of what a background job does on its own: `job:{its kind}`, so that the trail never names nobody. */
+export function jobActor(kind: string): AuditActor {
+  return { userId: null, username: `job:${kind}` };
+}
+
 export async function writeAudit(db: DbOrTx, entry: AuditEntry): Promise<void> {
   await db.insert(auditLog).values({
     userId: entry.userId ?? null,

@@ -42,7 +42,14 @@ export interface ActionOutcome {
  * What a domain does beyond the state change (an approval's sub-merchant, a bill's new amount, the bills an
  * activity opens). Throws an ApiFailure to refuse, and the whole action is undone.
  */
-export type ActionEffect = (call: ActionCall) => Promise<ActionOutcome | void>;
+export type ActionEffect = ((call: ActionCall) => Promise<ActionOutcome | void>) & {
+  /**
+   * What the domain does first, outside the transaction and the record's lock, once the state and the fields are
+   * found right: work that waits on others (a payment gateway asked) must never hold the lock. Throws an ApiFailure
+   * to refuse; the effect then runs under the lock as usual.
+   */
+  beforeLock?: (call: Omit<ActionCall, "tx">) => Promise<void>;
+};
 
 /** Domain effects by action name. */
 export type ActionEffects = Readonly<Record<string, ActionEffect>>;
@@ -88,6 +95,13 @@ async function runAction(ctx: OperationContext, entity: EntityDecl, table: Catal
   const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);
   const conditions = entityTenantConditions(entity, table, ctx, scope);
   const stateField = entity.stateField;
+  if (effect?.beforeLock) {
+    const [unlocked] = (await ctx.db.select().from(table).where(and(eq(tableColumn(table, "id"), id), ...conditions))) as Row[];
+    // a missing record or one in another state is refused below, as without it
+    if (unlocked && (!action.from || action.from.includes(String(unlocked[stateField!])))) {
+      await effect.beforeLock({ ctx, scope, entity, row: unlocked, input: checkPayload(ctx, action.fields ?? []) });
+    }
+  }
   const after = await ctx.db.transaction(async (tx) => {
     // locked: two actions on one record (an approval and a withdrawal) run one after the other
     const [row] = (await tx

@@ -2,9 +2,12 @@
  * Closing unpaid payment orders after their timeout (ORDER_PAYABLE_MS, two hours: the QR code's time_expire).
  * The gateway is asked first: an order it reports paid (its notification lost) is applied exactly as a
  * notification would apply it, once; only an order it reports unpaid is closed there and then marked CLOSED here.
- * A notification that still arrives for a closed order applies it (apply.ts looks only for SUCCESS).
+ * A notification that still arrives for a closed order applies it (apply.ts looks only for SUCCESS). An order whose
+ * merchant was removed cannot be asked or closed at its gateway: it is closed here, once, with that reason. What a
+ * job applies or closes is audited with the job as its actor.
  */
 import { and, asc, inArray, lte } from "drizzle-orm";
+import { writeAudit, type AuditActor, jobActor } from "../auth/audit";
 import type { Db } from "../db/client";
 import { paymentOrders } from "../db/schema";
 import { recordOrderClosed } from "../payments/close";
@@ -27,6 +30,8 @@ export interface CloseExpiredOrdersResult {
   due: number;
   closed: number;
   applied: number;
+  /** closed here only: their merchant was removed */
+  gone: number;
   failed: number;
 }
 
@@ -35,10 +40,21 @@ function paid(trade: TradeQuery): boolean {
 }
 
 /** What an unpaid order needs for its gateway to be asked and told. */
-export type UnpaidOrderRef = Pick<PaymentOrder, "id" | "payNo" | "gateway" | "merchantId" | "spMerchantId">;
+export type UnpaidOrderRef = Pick<PaymentOrder, "id" | "payNo" | "gateway" | "merchantId" | "spMerchantId" | "sysid" | "schId">;
 
-/** Applies a payment the gateway reports, once, as its notification would. */
-async function applyTrade(services: JobContext["services"], db: Db, order: UnpaidOrderRef, trade: TradeQuery): Promise<"applied"> {
+/** The columns of an UnpaidOrderRef, to select one. */
+export const unpaidOrderColumns = {
+  id: paymentOrders.id,
+  payNo: paymentOrders.payNo,
+  gateway: paymentOrders.gateway,
+  merchantId: paymentOrders.merchantId,
+  spMerchantId: paymentOrders.spMerchantId,
+  sysid: paymentOrders.sysid,
+  schId: paymentOrders.schId,
+};
+
+/** Applies a payment the gateway reports, once, as its notification would; `actor` asked the gateway. */
+async function applyTrade(services: JobContext["services"], db: Db, order: UnpaidOrderRef, trade: TradeQuery, actor?: AuditActor): Promise<"applied"> {
   await applyPaidOrder(
     db,
     {
@@ -49,6 +65,7 @@ async function applyTrade(services: JobContext["services"], db: Db, order: Unpai
       transactionId: trade.transactionId ?? "",
       paidAt: trade.paidAt,
       ip: "",
+      actor,
     },
     services.clock.now(),
   );
@@ -69,14 +86,29 @@ export async function applyGatewayTrade(services: JobContext["services"], db: Db
 /**
  * Closes one unpaid order at its gateway, asking first: an order the gateway reports paid is applied (once, as a
  * notification would), never closed; one it reports unpaid is closed there and here (a close refused because the
- * payer paid meanwhile is answered by querying again and applying). Throws when the gateway cannot be reached or
- * the payment does not match, so that the caller tries again later.
+ * payer paid meanwhile is answered by querying again and applying). An order whose merchant was removed is closed
+ * here only, with that reason ("gone"). `actor` is who closes it (a job, a user): the audit names them. Throws when
+ * the gateway cannot be reached or the payment does not match, so that the caller tries again later.
  */
-export async function closeUnpaidOrder(services: JobContext["services"], db: Db, order: UnpaidOrderRef): Promise<"applied" | "closed" | "gone"> {
+export async function closeUnpaidOrder(services: JobContext["services"], db: Db, order: UnpaidOrderRef, actor: AuditActor): Promise<"applied" | "closed" | "gone"> {
   const gateway: PaymentGateway | null = await gatewayOfOrder(services, order, services.publicUrl ?? "");
-  // its merchant is gone: nobody can say whether it was paid
-  if (!gateway) return "gone";
-  const apply = (trade: TradeQuery) => applyTrade(services, db, order, trade);
+  if (!gateway) {
+    // no merchant to ask or close it at: closed here, so that it is not looked at again (a payment that still comes
+    // for it, once the merchant is back, applies it after all)
+    if (await recordOrderClosed(db, order.id, services.clock.now(), "merchant_gone")) {
+      await writeAudit(db, {
+        ...actor,
+        action: "payment_closed",
+        entity: "payment_order",
+        entityId: order.payNo,
+        detail: { reason: "merchant_gone", gateway: order.gateway, merchant_id: order.spMerchantId || order.merchantId },
+        sysid: order.sysid,
+        schId: order.schId,
+      });
+    }
+    return "gone";
+  }
+  const apply = (trade: TradeQuery) => applyTrade(services, db, order, trade, actor);
   const payee = orderPayee(order);
   let trade: TradeQuery | null;
   try {
@@ -105,20 +137,20 @@ export async function closeUnpaidOrder(services: JobContext["services"], db: Db,
 export async function closeExpiredOrders(ctx: JobContext): Promise<CloseExpiredOrdersResult> {
   const { db, services, now, log } = ctx;
   const due = await db
-    .select({ id: paymentOrders.id, payNo: paymentOrders.payNo, gateway: paymentOrders.gateway, merchantId: paymentOrders.merchantId, spMerchantId: paymentOrders.spMerchantId })
+    .select(unpaidOrderColumns)
     .from(paymentOrders)
     .where(and(inArray(paymentOrders.status, UNPAID), lte(paymentOrders.expiresAt, now)))
     .orderBy(asc(paymentOrders.expiresAt), asc(paymentOrders.id))
     .limit(MAX_ORDERS_PER_RUN);
-  const result: CloseExpiredOrdersResult = { due: due.length, closed: 0, applied: 0, failed: 0 };
+  const result: CloseExpiredOrdersResult = { due: due.length, closed: 0, applied: 0, gone: 0, failed: 0 };
+  const actor = jobActor(CLOSE_EXPIRED_ORDERS);
 
   for (const [index, order] of due.entries()) {
     try {
-      const outcome = await closeUnpaidOrder(services, db, order);
-      if (outcome === "gone") {
-        log.warn({ payNo: order.payNo, gateway: order.gateway }, "an expired order's merchant is gone; it stays open");
-        result.failed++;
-      } else result[outcome]++;
+      const outcome = await closeUnpaidOrder(services, db, order, actor);
+      // said once: the order is closed now, and no later run looks at it
+      if (outcome === "gone") log.warn({ payNo: order.payNo, gateway: order.gateway, merchantId: order.spMerchantId || order.merchantId }, "an expired order's merchant is gone; closed here");
+      result[outcome]++;
     } catch (err) {
       result.failed++;
       const message = err instanceof Error ? err.message : String(err);

@@ -6,7 +6,7 @@
  * payment finds SUCCESS and changes nothing. An order whose kind no domain registered is refused like a mismatch.
  */
 import { eq } from "drizzle-orm";
-import { writeAudit } from "../auth/audit";
+import { writeAudit, type AuditActor } from "../auth/audit";
 import type { Db } from "../db/client";
 import { paymentOrders, users } from "../db/schema";
 import type { GatewayName } from "./gateway";
@@ -24,6 +24,8 @@ export interface PaidReport {
   paidAt?: Date;
   /** where the report came from (audit) */
   ip: string;
+  /** who applied it when not the gateway's own report (a job that asked the gateway): the audit's actor */
+  actor?: AuditActor;
 }
 
 export interface AppliedPayment {
@@ -58,8 +60,8 @@ export async function applyPaidOrder(db: Db, report: PaidReport, now: Date): Pro
       .where(eq(paymentOrders.id, order.id))
       .returning();
     await writeAudit(tx, {
-      userId: order.createdBy,
-      username: actor.username,
+      userId: report.actor ? report.actor.userId : order.createdBy,
+      username: report.actor?.username ?? actor.username,
       action: "payment",
       entity: "payment_order",
       entityId: order.payNo,

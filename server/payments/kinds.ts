@@ -21,6 +21,9 @@ export interface PaymentActor {
   ip: string;
 }
 
+/** Why an order was closed, when not for its timeout or a sibling's payment: its merchant was removed (closed here only). */
+export type CloseReason = "merchant_gone";
+
 /** The payment as the gateway reported it (the transaction and when it was paid). */
 export interface PaidFacts {
   transactionId: string;
@@ -36,7 +39,7 @@ export interface PaymentKind {
    * The order was closed unpaid (its timeout, or another order paid its bills): inside the transaction that marks it
    * CLOSED; it may be told more than once (a close repeated), and a payment that still comes applies it after all.
    */
-  applyClosed?(tx: DbOrTx, order: PaymentOrder, now: Date): Promise<void>;
+  applyClosed?(tx: DbOrTx, order: PaymentOrder, now: Date, reason?: CloseReason): Promise<void>;
   /**
    * A refund of one of its orders reached its end at the gateway (a verified notification): applied once, whatever
    * arrives twice; answers false when no refund of the kind has that number. A kind without it takes no refunds.

@@ -6,11 +6,13 @@
  * closing job, not closed; no fee touches a term. The console's order list and record keep to each caller's schools.
  */
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { and, count, eq } from "drizzle-orm";
+import { and, count, desc, eq } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { tableColumn } from "../../server/db/catalogueTables";
-import { auditLog, feeOrderEvents, jobs, paymentChannels, providers, schoolChannels, schools } from "../../server/db/schema";
+import type { ActivityBoard } from "../../common/activityBoard";
+import { yuanToFen } from "../../common/money";
+import { auditLog, bills, feeOrderEvents, jobs, paymentChannels, paymentMerchants, providers, schoolChannels, schools } from "../../server/db/schema";
 import { describeOnDatabases } from "../helpers/db";
 import { platformServiceProvider, type FakeJsapiPayParams, type FakeWechatPay, type SignedNotification } from "../helpers/fakeWechatPay";
 import { FakeWechatOAuth, openidOf } from "../helpers/fakeWechatOAuth";
@@ -196,6 +198,76 @@ describeOnDatabases("fee payments", (kind) => {
     const harbourSchool = (await t.db.select({ id: schools.id }).from(schools).where(eq(schools.title, "Harbour Bay School")))[0].id;
     expect((await call("svc", "qrchnladd", { sch_id: harbourSchool, title: "Theirs" })).return_code).toBe("FAIL");
   });
+  it("closes a bill's open order at its gateway before adjusting or waiving the bill, so that nobody pays the old amount", async () => {
+    const [adjusted, waived] = [pupils[6], pupils[7]];
+    const open = await payBills(t, await findStudent(t, world, adjusted), [adjusted.billId]);
+    const answer = await call("svc", "billadjust", { id: adjusted.billId, amount: "1.50", reason: "Sibling discount" });
+    expect(answer.return_code, answer.return_msg).toBe("SUCCESS");
+    expect(await billOf(t, adjusted.billId)).toMatchObject({ status: "unpaid", amount: 150 });
+    // closed at the sandbox too: its QR code can no longer be paid
+    expect((await paymentOrderOf(t, open.pay_no)).status).toBe("CLOSED");
+    expect(await events((await feeOrderOf(t, open.pay_no)).id)).toEqual(["created", "closed"]);
+    expect((await confirmSandbox(t, open.payparam.code_url)).return_code).toBe("FAIL");
+    // the new amount is what a new order asks
+    const again = await payBills(t, await findStudent(t, world, adjusted), [adjusted.billId]);
+    expect(again.total_fee).toBe("1.50");
+    // an order made between the gateway's close and the bill's lock refuses the change under the lock, to be tried again
+    const { refuseWhileOrderOpen } = await import("../../server/domains/collection/feeOrders");
+    await expect(refuseWhileOrderOpen(t.db, adjusted.billId)).rejects.toMatchObject({ messageKey: "collection.errors.order_open", params: { pay_no: again.pay_no } });
+
+    const waiting = await payBills(t, await findStudent(t, world, waived), [waived.billId]);
+    expect((await call("svc", "billwaive", { id: waived.billId, reason: "Hardship" })).return_code).toBe("SUCCESS");
+    expect((await billOf(t, waived.billId)).status).toBe("waived");
+    expect((await feeOrderOf(t, waiting.pay_no)).status).toBe("closed");
+    expect((await confirmSandbox(t, waiting.payparam.code_url)).return_code).toBe("FAIL");
+  });
+
+  it("applies an open order its payer had paid when the bill is adjusted, and refuses the adjustment", async () => {
+    const pupil = pupils[8];
+    const order = await payBills(t, await findStudent(t, world, pupil), [pupil.billId]);
+    // paid at the gateway, its notification not arrived yet
+    expect((await confirmSandbox(t, order.payparam.code_url, { notify: false })).return_code).toBe("SUCCESS");
+    const answer = await call("svc", "billadjust", { id: pupil.billId, amount: "1.00", reason: "Sibling discount" });
+    expect(answer.return_code).toBe("FAIL");
+    expect(answer.return_msg).toBe("This bill has just been paid by its payer: nothing was changed");
+    expect(await billOf(t, pupil.billId)).toMatchObject({ status: "paid", amount: pupil.billAmountFen, paid_amount: pupil.billAmountFen });
+    expect((await feeOrderOf(t, order.pay_no)).status).toBe("paid");
+    // applied by the user who asked the gateway, and said so in the trail
+    const [audit] = await t.db.select().from(auditLog).where(and(eq(auditLog.action, "payment"), eq(auditLog.entityId, order.pay_no)));
+    expect(audit.username).toBe("svc");
+  });
+
+  it("pays a bill whose amount changed under its open order with what was paid, flags it and counts it on the board", async () => {
+    const pupil = pupils[9];
+    const order = await payBills(t, await findStudent(t, world, pupil), [pupil.billId]);
+    // the bill changed after the order was made (as a change racing the order would)
+    const owed = pupil.billAmountFen + 2000;
+    await t.db.update(bills).set({ amount: owed }).where(eq(bills.id, pupil.billId));
+    const before = itemsOf(await call("svc", "activityboard", { id: world.activityId })) as unknown as ActivityBoard;
+    expect((await confirmSandbox(t, order.payparam.code_url)).return_code).toBe("SUCCESS");
+    // the money is kept: the order paid, in the ledger, and on the bill as what came in
+    const fee = await feeOrderOf(t, order.pay_no);
+    expect(fee).toMatchObject({ status: "paid", duplicate: "N" });
+    expect(await billOf(t, pupil.billId)).toMatchObject({ status: "amount_differs", amount: owed, paid_amount: pupil.billAmountFen });
+    expect(await events(fee.id)).toEqual(["created", "paid", "amount_differs"]);
+    const info = await call("svc", "orderinfo", { id: fee.id });
+    const flagged = (itemsOf(info).events as Row[]).find((e) => e.event === "amount_differs");
+    expect(flagged?.note).toBe(`#${pupil.billId} ${(pupil.billAmountFen / 100).toFixed(2)}/${(owed / 100).toFixed(2)}`);
+    const ledger = await call("svc", "paymentlist", { pay_no: order.pay_no });
+    expect((ledger.data?.items as Row[]).map((p) => p.amount)).toEqual([order.total_fee]);
+    const [audit] = await t.db.select().from(auditLog).where(and(eq(auditLog.action, "fee_amount_differs"), eq(auditLog.entityId, String(fee.id))));
+    expect(audit.detail).toMatchObject({ pay_no: order.pay_no, bills: [{ id: pupil.billId, paid_fen: pupil.billAmountFen, amount_fen: owed }] });
+    // the board: one bill more flagged, neither paid nor unpaid, its money collected
+    const after = itemsOf(await call("svc", "activityboard", { id: world.activityId })) as unknown as ActivityBoard;
+    expect(after.total.differs).toBe(before.total.differs + 1);
+    expect(after.total.paid).toBe(before.total.paid);
+    expect(after.total.unpaid).toBe(before.total.unpaid - 1);
+    expect(yuanToFen(after.total.collected)! - yuanToFen(before.total.collected)!).toBe(pupil.billAmountFen);
+    expect(after.classes.find((c) => c.class_id === pupil.class_id)?.differs).toBeGreaterThanOrEqual(1);
+    // a bill paid in full is not flagged
+    expect(after.classes.reduce((sum, c) => sum + c.differs, 0)).toBe(after.total.differs);
+  });
+
   it("applies a payment whose notification never came when the closing job finds it paid, and closes the unpaid ones", async () => {
     const [lost, unpaid] = [pupils[4], pupils[5]];
     const lostOrder = await payBills(t, await findStudent(t, world, lost), [lost.billId]);
@@ -208,6 +280,9 @@ describeOnDatabases("fee payments", (kind) => {
     await t.app.jobs.runDueJobs();
     expect(await feeOrderOf(t, lostOrder.pay_no)).toMatchObject({ status: "paid", duplicate: "N" });
     expect((await billOf(t, lost.billId)).status).toBe("paid");
+    // the job applied it: the trail names the job, not nobody
+    const applied = await t.db.select().from(auditLog).where(and(eq(auditLog.action, "payment"), eq(auditLog.entityId, lostOrder.pay_no)));
+    expect(applied.map((a) => [a.userId, a.username])).toEqual([[null, "job:payments.close_expired_orders"]]);
     expect((await feeOrderOf(t, unpaidOrder.pay_no)).status).toBe("closed");
     expect((await billOf(t, unpaid.billId)).status).toBe("unpaid");
   });
@@ -238,7 +313,7 @@ describeOnDatabases("fee payments through WeChat Pay in service-provider mode", 
     // the school's channel: Sunrise's WeChat Pay sub-merchant, approved
     const [channel] = await t.db.update(paymentChannels).set({ status: "approved", sub_mchid: SUB_MCHID }).where(eq(paymentChannels.title, "Sunrise WeChat Pay")).returning();
     await t.db.update(schoolChannels).set({ paychnl_id: channel.id }).where(eq(schoolChannels.sch_id, world.schId));
-    pupils = await unpaidStudents(t, world, 5);
+    pupils = await unpaidStudents(t, world, 6);
   });
   afterAll(async () => {
     await oauth?.close();
@@ -328,6 +403,36 @@ describeOnDatabases("fee payments through WeChat Pay in service-provider mode", 
     const byQr = itemsOf(await h5(t, "h5pay", { ticket: await findStudent(t, world, another), bill_ids: [another.billId], wx_token: randomBytes(32).toString("base64url") }));
     expect(byQr.trade_type).toBe("NATIVE");
     expect((byQr.payparam as { code_url: string }).code_url).toBe(fake.orders.get(String(byQr.pay_no))?.codeUrl);
+  });
+
+  it("closes an expired order whose merchant was removed here, once, with that reason, and leaves the gateway alone", async () => {
+    const pupil = pupils[5];
+    const order = await payBills(t, await findStudent(t, world, pupil), [pupil.billId]);
+    const [merchant] = await t.db.delete(paymentMerchants).where(eq(paymentMerchants.merchantId, SP_MCHID)).returning();
+    try {
+      t.clock.advance(2 * 3600_000 + 60_000);
+      await t.app.jobs.runDueJobs();
+      expect((await paymentOrderOf(t, order.pay_no)).status).toBe("CLOSED");
+      const fee = await feeOrderOf(t, order.pay_no);
+      expect(fee.status).toBe("closed");
+      const timeline = await t.db.select({ event: feeOrderEvents.event, note: feeOrderEvents.note }).from(feeOrderEvents).where(eq(feeOrderEvents.order_id, fee.id)).orderBy(feeOrderEvents.sort);
+      expect(timeline).toEqual([{ event: "created", note: null }, { event: "merchant_gone", note: SP_MCHID }]);
+      // nobody could ask the gateway: it still holds the order as it was
+      expect(fake.orders.get(order.pay_no)?.state).toBe("NOTPAY");
+      expect((await billOf(t, pupil.billId)).status).toBe("unpaid");
+      const closedBy = await t.db.select().from(auditLog).where(and(eq(auditLog.action, "payment_closed"), eq(auditLog.entityId, order.pay_no)));
+      expect(closedBy.map((a) => [a.username, a.detail])).toEqual([["job:payments.close_expired_orders", { reason: "merchant_gone", gateway: "wechatpay", merchant_id: SP_MCHID }]]);
+
+      // the next runs find nothing more to do with it
+      t.clock.advance(120_000);
+      await t.app.jobs.runDueJobs();
+      const [run] = await t.db.select().from(jobs).where(and(eq(jobs.kind, "payments.close_expired_orders"), eq(jobs.status, "done"))).orderBy(desc(jobs.id)).limit(1);
+      expect(run.result).toMatchObject({ due: 0, gone: 0 });
+      expect(await t.db.select().from(auditLog).where(and(eq(auditLog.action, "payment_closed"), eq(auditLog.entityId, order.pay_no)))).toHaveLength(1);
+      expect(await t.db.select().from(feeOrderEvents).where(eq(feeOrderEvents.order_id, fee.id))).toHaveLength(2);
+    } finally {
+      await t.db.insert(paymentMerchants).values(merchant);
+    }
   });
 
   it("keeps the statistics' daily figures equal to the ledger of the payments and refunds made here", async () => {

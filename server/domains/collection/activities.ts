@@ -9,9 +9,10 @@ import { businessDay } from "../../../common/term";
 import type { DbOrTx } from "../../db/client";
 import { activities, activityItems, bills, students } from "../../db/schema";
 import { wrongState } from "../../engine/crud";
-import type { ActionEffect } from "../../engine/actions";
+import type { ActionCall, ActionEffect } from "../../engine/actions";
 import type { EntityHooks, Row } from "../../engine/hooks";
 import { ApiFailure } from "../../protocol/envelope";
+import { closeOrdersOfBill, refuseWhileOrderOpen } from "./feeOrders";
 
 /** Why an activity cannot open: the message of a FAIL. */
 export interface OpenRefusal {
@@ -116,9 +117,24 @@ async function billJoiningStudent(tx: DbOrTx, student: Row, now: Date): Promise<
   for (const activity of open) await issueBills(tx, activity, now, eq(students.id, Number(student.id)));
 }
 
-/** A bill's new amount (`billadjust`), kept with its reason. */
-export const billAdjustEffect: ActionEffect = async ({ input }) => ({ changes: { amount: input.amount, remark: input.reason } });
+/**
+ * A bill's new amount (`billadjust`), kept with its reason. The orders open for it are closed first (at their gateway
+ * too): an order holds the amount it was made for, and one paid meanwhile pays the bill and refuses the change.
+ */
+export const billAdjustEffect: ActionEffect = Object.assign(
+  async ({ tx, row, input }: ActionCall) => {
+    await refuseWhileOrderOpen(tx, Number(row.id));
+    return { changes: { amount: input.amount, remark: input.reason } };
+  },
+  { beforeLock: ({ ctx, row }: Omit<ActionCall, "tx">) => closeOrdersOfBill(ctx, Number(row.id)) },
+);
 
-/** A waived bill keeps its reason. */
-export const billWaiveEffect: ActionEffect = async ({ input }) => ({ changes: { remark: input.reason } });
+/** A waived bill keeps its reason; its open orders are closed first, as for an adjustment. */
+export const billWaiveEffect: ActionEffect = Object.assign(
+  async ({ tx, row, input }: ActionCall) => {
+    await refuseWhileOrderOpen(tx, Number(row.id));
+    return { changes: { remark: input.reason } };
+  },
+  { beforeLock: ({ ctx, row }: Omit<ActionCall, "tx">) => closeOrdersOfBill(ctx, Number(row.id)) },
+);
 

@@ -1,6 +1,7 @@
 /**
- * An activity's board (`activityboard`): for each class (named with its grade) its bills, how many are paid, the amounts due and
- * collected and the collection rate, and the same for the whole activity, in one grouped query.
+ * An activity's board (`activityboard`): for each class (named with its grade) its bills, how many are paid, how many
+ * were paid an amount other than they owe now (flagged, to settle by hand), the amounts due and collected and the
+ * collection rate, and the same for the whole activity, in one grouped query.
  */
 import { and, eq, sql } from "drizzle-orm";
 import { activityBoardOperation, activityEntity } from "../../../catalogue/collection";
@@ -16,16 +17,21 @@ import type { OperationRegistry } from "../../protocol/registry";
 /** bills that count as collected: paid, whatever was refunded later (refunds are reported on their own) */
 const PAID_STATES = ["paid", "part_refunded", "refunded"];
 /** bills no one owes any more: waived, or closed unpaid with their activity */
-const SETTLED_OTHERWISE = ["waived", "closed"];
+const SETTLED_OTHERWISE = ["closed"];
+/** bills paid an amount other than they owe now: neither paid nor unpaid, counted apart */
+const DIFFERS = "amount_differs";
 
 
-function boardRow(classId: number | null, title: string, figures: { bills: number; paid: number; unpaid: number; owed: number; due: number; collected: number }): BoardRow {
+type Figures = { bills: number; paid: number; unpaid: number; differs: number; owed: number; due: number; collected: number };
+
+function boardRow(classId: number | null, title: string, figures: Figures): BoardRow {
   return {
     class_id: classId,
     class_title: title,
     bills: figures.bills,
     paid: figures.paid,
     unpaid: figures.unpaid,
+    differs: figures.differs,
     rate: figures.owed === 0 ? 0 : Math.round((figures.paid / figures.owed) * 1000) / 10,
     due: fenToYuan(figures.due),
     collected: fenToYuan(figures.collected),
@@ -49,6 +55,7 @@ export function registerActivityBoard(registry: OperationRegistry): void {
         bills: sql<number>`count(*)::int`,
         paid: sql<number>`(count(*) filter (where ${bills.status} in (${paidList})))::int`,
         unpaid: sql<number>`(count(*) filter (where ${bills.status} = 'unpaid'))::int`,
+        differs: sql<number>`(count(*) filter (where ${bills.status} = ${DIFFERS}))::int`,
         owed: sql<number>`(count(*) filter (where ${bills.status} not in (${settledList})))::int`,
         due: sql<string>`coalesce(sum(${bills.amount}) filter (where ${bills.status} not in (${settledList})), 0)`,
         collected: sql<string>`coalesce(sum(${bills.paid_amount}), 0)`,
@@ -59,8 +66,9 @@ export function registerActivityBoard(registry: OperationRegistry): void {
       .where(eq(bills.activity_id, id))
       .groupBy(bills.class_id, classes.title, grades.title, grades.sort)
       .orderBy(grades.sort, classes.title);
-    const figures = rows.map((r) => ({ bills: Number(r.bills), paid: Number(r.paid), unpaid: Number(r.unpaid), owed: Number(r.owed), due: Number(r.due), collected: Number(r.collected) }));
-    const total = figures.reduce((sum, f) => ({ bills: sum.bills + f.bills, paid: sum.paid + f.paid, unpaid: sum.unpaid + f.unpaid, owed: sum.owed + f.owed, due: sum.due + f.due, collected: sum.collected + f.collected }), { bills: 0, paid: 0, unpaid: 0, owed: 0, due: 0, collected: 0 });
+    const figures: Figures[] = rows.map((r) => ({ bills: Number(r.bills), paid: Number(r.paid), unpaid: Number(r.unpaid), differs: Number(r.differs), owed: Number(r.owed), due: Number(r.due), collected: Number(r.collected) }));
+    const none: Figures = { bills: 0, paid: 0, unpaid: 0, differs: 0, owed: 0, due: 0, collected: 0 };
+    const total = figures.reduce((sum, f) => Object.fromEntries(Object.entries(sum).map(([k, v]) => [k, v + f[k as keyof Figures]])) as Figures, none);
     const board: ActivityBoard = {
       activity: { id: activity.id, title: activity.title, status: activity.status },
       classes: rows.map((r, i) => boardRow(r.classId, r.title ?? "", figures[i])),

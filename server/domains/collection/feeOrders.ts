@@ -6,22 +6,25 @@
  * Paying (the kind's applyPaid, inside applyPaidOrder's transaction, under the payment order's row lock): the
  * order's bills are locked in id order, each one still unpaid (or closed meanwhile) becomes paid; a bill another
  * order paid first (two payers at once) leaves this order paid but flagged `duplicate` "Y" and audited, for a
- * refund. Either way the order gets the school's next voucher number of the year (receiptNumbers.ts). The other
+ * refund. A line whose amount is no longer its bill's (the bill was adjusted while the order was open) still pays it,
+ * with what was paid, but leaves it `amount_differs` for the school to settle by hand: the money is never lost and
+ * the board counts it. Either way the order gets the school's next voucher number of the year (receiptNumbers.ts). The other
  * open orders holding the bills just paid are closed at their gateway by a job enqueued in the same transaction (so
  * it exists exactly when the payment committed, and a gateway failure is retried). Nothing here touches a term.
  */
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { fenToYuan } from "../../../common/money";
-import { writeAudit } from "../../auth/audit";
+import { jobActor, writeAudit } from "../../auth/audit";
 import { queryRows, type DbOrTx } from "../../db/client";
 import { activities, activityItems, bills, feeOrderEvents, feeOrderLines, feeOrders, feePayments, paymentOrders, schools } from "../../db/schema";
 import { enqueueJob } from "../../jobs/worker";
 import type { JobContext } from "../../jobs/registry";
-import { closeUnpaidOrder } from "../../jobs/closeExpiredOrders";
+import { closeUnpaidOrder, unpaidOrderColumns } from "../../jobs/closeExpiredOrders";
 import { registerPaymentKind, type PaymentKind } from "../../payments/kinds";
 import { addToFeeDaily, paymentShares } from "./feeDaily";
 import { paymentNotices } from "../notices";
 import { createPaymentOrder, type ChannelPayee, type CreatedPaymentOrder, type NewOrder, type OrderContext } from "../../payments/orders";
+import type { OperationContext } from "../../protocol/registry";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import { collectionSettings, schoolChannel } from "../fees";
 import { nextReceiptNo } from "./receiptNumbers";
@@ -29,6 +32,8 @@ import { applyRefundResult, refundDuplicatePayment } from "./refunds";
 
 export const FEE_KIND = "fee";
 export const CLOSE_SIBLING_ORDERS = "collection.close_sibling_orders";
+/** the states of a payment order the payer may still pay */
+const OPEN_PAYMENTS = ["NOTPAY", "USERPAYING"];
 /** the most bills one order pays */
 export const MAX_BILLS_PER_ORDER = 20;
 /** WeChat Pay's description is at most 127 bytes: a title of this many characters stays well within */
@@ -49,8 +54,9 @@ async function feeOrderOf(tx: DbOrTx, payNo: string) {
 }
 
 /**
- * Settles a paid fee order's bills: the bills still unpaid (or closed while it was open) become paid; the order is
- * paid, flagged duplicate when any of its bills had been paid by another order, and its payment is recorded in the
+ * Settles a paid fee order's bills: the bills still unpaid (or closed while it was open) become paid, or
+ * `amount_differs` when the line paid another amount than the bill's own now (paid_amount is what came in); the order
+ * is paid, flagged duplicate when any of its bills had been paid by another order, and its payment is recorded in the
  * ledger. Answers the bills it paid.
  */
 export async function settleFeeOrder(tx: DbOrTx, payNo: string, paid: { transactionId: string; paidAt: Date }, now: Date): Promise<{ orderId: number; paidBills: number[]; duplicate: boolean }> {
@@ -61,13 +67,15 @@ export async function settleFeeOrder(tx: DbOrTx, payNo: string, paid: { transact
     tx,
     sql`SELECT b.id, b.status FROM ${bills} b JOIN ${feeOrderLines} l ON l.bill_id = b.id WHERE l.order_id = ${order.id} ORDER BY b.id FOR UPDATE OF b`,
   );
-  const paidBills = await queryRows<{ id: number }>(
+  const paidBills = await queryRows<{ id: number; status: string; amount: number; paid_amount: number }>(
     tx,
-    sql`UPDATE ${bills} SET status = 'paid', paid_amount = l.amount, paid_at = ${paid.paidAt.toISOString()}::timestamptz
+    sql`UPDATE ${bills} SET status = CASE WHEN l.amount = ${bills}.amount THEN 'paid' ELSE 'amount_differs' END,
+          paid_amount = l.amount, paid_at = ${paid.paidAt.toISOString()}::timestamptz
         FROM ${feeOrderLines} l
         WHERE l.order_id = ${order.id} AND ${bills}.id = l.bill_id AND ${bills}.status IN ('unpaid', 'closed')
-        RETURNING ${bills}.id`,
+        RETURNING ${bills}.id, ${bills}.status, ${bills}.amount, ${bills}.paid_amount`,
   );
+  const differing = paidBills.filter((b) => b.status === "amount_differs");
   const duplicate = paidBills.length < held.length;
   // the lines whose bills this order paid; the others (a duplicate payment's) are refunded below
   if (paidBills.length > 0) {
@@ -83,6 +91,19 @@ export async function settleFeeOrder(tx: DbOrTx, payNo: string, paid: { transact
     .set({ status: "paid", paid_at: paid.paidAt, transaction_id: paid.transactionId, duplicate: duplicate ? "Y" : "N", receipt_no: receiptNo })
     .where(eq(feeOrders.id, order.id));
   await addOrderEvent(tx, order, duplicate ? "duplicate" : "paid", now, paid.transactionId);
+  if (differing.length > 0) {
+    // each bill: what this order paid for it, and what it owes now
+    const note = differing.map((b) => `#${b.id} ${fenToYuan(Number(b.paid_amount))}/${fenToYuan(Number(b.amount))}`).join(", ");
+    await addOrderEvent(tx, order, "amount_differs", now, note.slice(0, 200));
+    await writeAudit(tx, {
+      action: "fee_amount_differs",
+      entity: "order",
+      entityId: String(order.id),
+      detail: { pay_no: payNo, bills: differing.map((b) => ({ id: Number(b.id), paid_fen: Number(b.paid_amount), amount_fen: Number(b.amount) })) },
+      sysid: order.sysid,
+      schId: order.sch_id,
+    });
+  }
   // the ledger of the money in (payrecord): a duplicate was paid too
   await tx.insert(feePayments).values({
     pay_no: payNo,
@@ -136,13 +157,14 @@ export const FEE_PAYMENT: PaymentKind = {
     await settleFeeOrder(tx, order.payNo, paid, now);
     return { appliedEnd: null };
   },
-  async applyClosed(tx, order, now) {
+  async applyClosed(tx, order, now, reason) {
     const [closed] = await tx
       .update(feeOrders)
       .set({ status: "closed" })
       .where(and(eq(feeOrders.pay_no, order.payNo), eq(feeOrders.status, "unpaid")))
       .returning();
-    if (closed) await addOrderEvent(tx, closed, "closed", now);
+    // closed here only, its merchant removed: the timeline says so, with the merchant's number
+    if (closed) await addOrderEvent(tx, closed, reason ?? "closed", now, reason === "merchant_gone" ? order.spMerchantId || order.merchantId : null);
   },
   async applyRefund(db, result, now) {
     return (await applyRefundResult(db, result, now, "notification")) !== null;
@@ -216,8 +238,18 @@ export async function createFeeOrder(ctx: OrderContext, request: NewFeeOrder): P
       channel: { gateway: channel.gateway, subMchid: channel.sub_mchid } satisfies ChannelPayee,
       payableMs: settings.orderTimeoutMinutes * 60_000,
       payer: request.payer,
+      // a total over the ceiling is refused naming the bills, by their activities
+      items: found.map((b) => b.activity_title),
     },
     async (tx, row) => {
+      // held until the order is recorded: a bill adjusted or waived meanwhile is refused here, and one being adjusted
+      // now waits for it and is then refused too (billadjust finds this order open)
+      const current = await queryRows<{ id: number; amount: number; status: string }>(
+        tx,
+        sql`SELECT id, amount, status FROM ${bills} WHERE id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) ORDER BY id FOR SHARE`,
+      );
+      const chosen = new Map(found.map((b) => [Number(b.id), Number(b.amount)]));
+      if (current.length !== found.length || current.some((b) => b.status !== "unpaid" || Number(b.amount) !== chosen.get(Number(b.id)))) throw new ApiFailure("collection.payer.not_payable");
       const [order] = await tx
         .insert(feeOrders)
         .values({
@@ -272,13 +304,14 @@ export async function closeSiblingOrders(ctx: JobContext): Promise<{ closed: num
   const result = { closed: 0, applied: 0 };
   if (payNos.length === 0) return result;
   const open = await ctx.db
-    .select({ id: paymentOrders.id, payNo: paymentOrders.payNo, gateway: paymentOrders.gateway, merchantId: paymentOrders.merchantId, spMerchantId: paymentOrders.spMerchantId })
+    .select(unpaidOrderColumns)
     .from(paymentOrders)
-    .where(and(inArray(paymentOrders.payNo, payNos), inArray(paymentOrders.status, ["NOTPAY", "USERPAYING"])));
+    .where(and(inArray(paymentOrders.payNo, payNos), inArray(paymentOrders.status, OPEN_PAYMENTS)));
   let failure: unknown = null;
+  const actor = jobActor(CLOSE_SIBLING_ORDERS);
   for (const order of open) {
     try {
-      const outcome = await closeUnpaidOrder(ctx.services, ctx.db, order);
+      const outcome = await closeUnpaidOrder(ctx.services, ctx.db, order, actor);
       if (outcome === "closed") result.closed++;
       else if (outcome === "applied") result.applied++;
     } catch (err) {
@@ -289,4 +322,42 @@ export async function closeSiblingOrders(ctx: JobContext): Promise<{ closed: num
   // the orders closed stay closed: the retry finds only those left open
   if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
   return result;
+}
+
+/** The open orders holding a bill, as closeUnpaidOrder takes them. */
+function openOrdersOfBill(db: DbOrTx, billId: number) {
+  return db
+    .selectDistinct(unpaidOrderColumns)
+    .from(feeOrderLines)
+    .innerJoin(feeOrders, eq(feeOrders.id, feeOrderLines.order_id))
+    .innerJoin(paymentOrders, eq(paymentOrders.payNo, feeOrders.pay_no))
+    .where(and(eq(feeOrderLines.bill_id, billId), eq(feeOrders.status, "unpaid"), inArray(paymentOrders.status, OPEN_PAYMENTS)));
+}
+
+/**
+ * Before a bill's amount changes or it is waived (billadjust, billwaive), outside its lock: the open orders holding it
+ * are closed at their gateway, each asked first. One the payer had paid is applied, and the change is refused: the
+ * bill is paid. A gateway that cannot be reached refuses it too, the orders left as they were.
+ */
+export async function closeOrdersOfBill(ctx: OperationContext, billId: number): Promise<void> {
+  const actor = { userId: ctx.auth?.userId ?? null, username: ctx.auth?.username ?? "" };
+  let paid = false;
+  for (const order of await openOrdersOfBill(ctx.db, billId)) {
+    try {
+      if ((await closeUnpaidOrder(ctx.services, ctx.db, order, actor)) === "applied") paid = true;
+    } catch (err) {
+      ctx.log.warn({ payNo: order.payNo, err: err instanceof Error ? err.message : String(err) }, "closing a bill's open order failed");
+      throw new ApiFailure("collection.errors.order_not_closed", { pay_no: order.payNo });
+    }
+  }
+  if (paid) throw new ApiFailure("collection.errors.paid_meanwhile");
+}
+
+/**
+ * Under the bill's lock, just before its amount changes or it is waived: an order opened for it since
+ * closeOrdersOfBill refuses the change (its payer pays the amount it holds), to be tried again.
+ */
+export async function refuseWhileOrderOpen(tx: DbOrTx, billId: number): Promise<void> {
+  const [open] = await openOrdersOfBill(tx, billId);
+  if (open) throw new ApiFailure("collection.errors.order_open", { pay_no: open.payNo });
 }

@@ -2,10 +2,11 @@
  * An activity's board (custom page "activityboard" at route activityact, opened from an activity's row): the
  * activity's figures (bills, paid, unpaid, the collection rate, collected against due), each class's figures,
  * and the students still to pay (`arrearslist`: longest open first, with the guardian and the reminders sent),
- * narrowed to a class by choosing its row; the activity is opened and closed here (`activityact`), and an unpaid
+ * narrowed to a class by choosing its row; bills paid an amount other than they owe now (changed while an order was
+ * open) are flagged, to settle by hand; the activity is opened and closed here (`activityact`), and an unpaid
  * bill's guardian reminded, or the bill waived or adjusted, from its row or for a selection.
  */
-import { Button, Card, Col, Empty, Grid, Popconfirm, Progress, Row, Space, Statistic, Table, Tag, Typography } from "antd";
+import { Alert, Button, Card, Col, Empty, Grid, Popconfirm, Progress, Row, Space, Statistic, Table, Tag, Typography } from "antd";
 import { useCustom, useCustomMutation, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
 import { useQuery } from "@tanstack/react-query";
 import dayjs from "dayjs";
@@ -163,6 +164,16 @@ export default function ActivityBoardPage({ entry }: CustomPageProps) {
           </Col>
         </Row>
       )}
+      {total && total.differs > 0 && (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 16 }}
+          data-testid="board-differs"
+          message={`${translate("collection.board.differs")}: ${total.differs}`}
+          description={translate("collection.board.differs_hint")}
+        />
+      )}
       <Table<BoardRow>
         size="small"
         rowKey={(row) => String(row.class_id)}
@@ -178,6 +189,13 @@ export default function ActivityBoardPage({ entry }: CustomPageProps) {
           { key: "bills", title: translate("collection.board.bills"), dataIndex: "bills", align: "right" },
           { key: "paid", title: translate("collection.board.paid"), dataIndex: "paid", align: "right" },
           { key: "unpaid", title: translate("collection.board.unpaid"), dataIndex: "unpaid", align: "right" },
+          {
+            key: "differs",
+            title: translate("collection.board.differs"),
+            dataIndex: "differs",
+            align: "right",
+            render: (differs: number) => (differs > 0 ? <Tag color="error">{differs}</Tag> : differs),
+          },
           { key: "rate", title: translate("collection.board.rate"), dataIndex: "rate", render: (rate: number) => <Progress percent={rate} size="small" style={{ minWidth: 120 }} /> },
           { key: "collected", title: translate("collection.board.collected"), dataIndex: "collected", align: "right", render: (v: string) => formatYuan(v, language) },
           { key: "due", title: translate("collection.board.due"), dataIndex: "due", align: "right", render: (v: string) => formatYuan(v, language) },
