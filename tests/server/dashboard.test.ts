@@ -8,7 +8,7 @@ import { addDays, businessDay, daysLeft } from "../../common/term";
 import { and, eq } from "drizzle-orm";
 import type { DashboardCollection } from "../../common/dashboard";
 import { yuanToFen } from "../../common/money";
-import { bills } from "../../server/db/schema";
+import { activities, bills } from "../../server/db/schema";
 import { orderForBills, paidAtSandbox } from "../../server/seed/feeOrders";
 import { translator } from "../../server/lib/i18n";
 import { DEMO_ACCOUNTS } from "../../server/seed/demo";
@@ -246,6 +246,23 @@ describeOnDatabases("dashboard", (kind) => {
     }
     for (const u of ["harbour", "svcv1"]) expect(after[u], u).toEqual(before[u]);
     expect((await dashboardWithCollection("school")).collection.days.at(-1)!.paid).toBe(after.school!.collected_today);
+  });
+
+  it("counts a waived bill as owed by no one: waiving an unpaid bill of an open activity raises the collection rate", async () => {
+    const [bill] = await t.db
+      .select({ id: bills.id })
+      .from(bills)
+      .innerJoin(activities, eq(activities.id, bills.activity_id))
+      .where(and(eq(bills.sch_id, school.no1), eq(bills.status, "unpaid"), eq(activities.status, "open")))
+      .limit(1);
+    const before = values((await dashboard("school")).figures);
+    expect(before.collection_rate).toBeGreaterThan(0);
+    const waived = await call("svc", "billwaive", { id: bill!.id, reason: "Family hardship" });
+    expect(waived.return_code, waived.return_msg).toBe("SUCCESS");
+    const after = values((await dashboard("school")).figures);
+    expect(after.collection_rate).toBeGreaterThan(before.collection_rate!);
+    // nothing was paid: the money figures stay
+    expect({ ...after, collection_rate: 0 }).toEqual({ ...before, collection_rate: 0 });
   });
 
   it("gives the chart and the activities most owed only to those who collect fees", async () => {
