@@ -73,6 +73,8 @@ const MONEY_PARAMS = new Set(["amount", "paid", "refunded", "net"]);
 /** The message as its recipient reads it, in the language of `t`; the payer page's address follows it. */
 export function noticeText(t: Translate, language: string, kind: string, params: Record<string, string>): string {
   const shown = Object.fromEntries(Object.entries(params).map(([name, value]) => [name, MONEY_PARAMS.has(name) ? formatYuan(value, language) : value]));
-  const text = t(`notices.template.${kind}`, shown);
+  // a bill opened today has waited no days: "0 days" would read oddly
+  const template = kind === "reminder" && params.days === "0" ? "reminder_new" : kind;
+  const text = t(`notices.template.${template}`, shown);
   return params.link ? `${text} ${params.link}` : text;
 }
