@@ -17,7 +17,7 @@ import type { OperationRegistry } from "../../protocol/registry";
 /** bills that count as collected: paid, whatever was refunded later (refunds are reported on their own) */
 const PAID_STATES = ["paid", "part_refunded", "refunded"];
 /** bills no one owes any more: waived, or closed unpaid with their activity */
-const SETTLED_OTHERWISE = ["closed"];
+const SETTLED_OTHERWISE = ["waived", "closed"];
 /** bills paid an amount other than they owe now: neither paid nor unpaid, counted apart */
 const DIFFERS = "amount_differs";
 
