@@ -229,6 +229,10 @@ export const paymentOrders = pgTable(
     appliedEnd: date("applied_end", { mode: "string" }),
     /** the order's QR code is payable until then */
     expiresAt: timestamptz("expires_at").notNull(),
+    /** when a checkpay last asked the gateway about the unpaid order: the pollers of every server process ask once per interval */
+    gatewayAskedAt: timestamptz("gateway_asked_at"),
+    /** who asked for it on the payer page (a hash of their ticket): the same bills asked again are answered this order */
+    payerKey: varchar("payer_key", { length: 64 }),
     createdBy: integer("created_by"),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
   },
