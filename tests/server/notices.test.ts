@@ -3,21 +3,22 @@
  * guardian sent to the sandbox outbox and drawn in the reader's language; a guardian reminded again within the
  * provider's interval is refused, also when two calls come at once, and reminded once the interval has passed; the
  * notices of a payment (once, however often it is notified) and of a refund as notifyset says; the evening's daily
- * report to the bound users, once, with the day's figures; a driver that fails is tried three times, then the notice
- * is failed with its message.
+ * report to the bound users, once, with the day's figures; a second sending run while a first holds its claim sends
+ * nothing; a driver that fails is tried three times, then the notice is failed with its message.
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businessDay } from "../../common/term";
 import { bills, dailyReportSubscribers, notices, students } from "../../server/db/schema";
-import { dailyReportJob } from "../../server/domains/notices";
+import { dailyReportJob, paymentNotices } from "../../server/domains/notices";
 import { sendNoticesJob } from "../../server/notify/send";
 import { queueNotices } from "../../server/notify/notices";
 import { describeOnDatabases } from "../helpers/db";
 import { confirmSandbox, findStudent, payBills, payerWorld, unpaidStudents, type PayerStudent, type PayerWorld, type Row } from "./payerSupport";
 import { createTestApp, type TestApp } from "./support";
 
-const HOUR = 3_600_000;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 const silentLog = { info() {}, warn() {}, error() {} };
 
 describeOnDatabases("notices", (kind) => {
@@ -36,7 +37,7 @@ describeOnDatabases("notices", (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind);
-    for (const u of ["svc", "staff", "school", "harbour"]) tokens[u] = await t.login(u);
+    for (const u of ["svc", "staff", "school", "harbour", "svcv1"]) tokens[u] = await t.login(u);
     world = await payerWorld(t, tokens.svc);
   });
   afterAll(async () => {
@@ -113,24 +114,41 @@ describeOnDatabases("notices", (kind) => {
       expect(refused.return_msg).toContain("之后才能再次提醒");
       expect(await noticesOf(a.billId)).toHaveLength(1);
 
-      // the provider allows one reminder an hour
+      // the provider allows one reminder an hour: an hour, not a minute less
       const set = await call("svc", "notifysetedit", { reminder_interval_hours: 1 });
       expect(set.return_code, set.return_msg).toBe("SUCCESS");
       expect((await call("svc", "billremind", { id: a.billId })).return_code).toBe("FAIL");
-      t.clock.advance(HOUR + 1000);
+      t.clock.advance(59 * MINUTE);
+      expect((await call("svc", "billremind", { id: a.billId })).return_code).toBe("FAIL");
+      t.clock.advance(MINUTE + 1000);
       expect((await call("svc", "billremind", { id: a.billId })).return_code).toBe("SUCCESS");
       expect(await noticesOf(a.billId)).toHaveLength(2);
       // another guardian is not held up by this one
       expect((await call("svc", "billremind", { id: b.billId })).return_code).toBe("SUCCESS");
+
+      // back to the default, a day: refused a minute before it has passed, reminded once it has
+      expect((await call("svc", "notifysetedit", { reminder_interval_hours: 24 })).return_code).toBe("SUCCESS");
+      t.clock.advance(24 * HOUR - MINUTE);
+      for (const u of Object.keys(tokens)) tokens[u] = await t.login(u);
+      expect((await call("svc", "billremind", { id: b.billId })).return_code).toBe("FAIL");
+      t.clock.advance(MINUTE + 1000);
+      for (const u of Object.keys(tokens)) tokens[u] = await t.login(u);
+      expect((await call("svc", "billremind", { id: b.billId })).return_code).toBe("SUCCESS");
+      expect(await noticesOf(b.billId)).toHaveLength(2);
     });
 
     it("refuses a paid bill, a guardian without a mobile number and another provider's bill", async () => {
       const [student] = await unreminded(1);
+      // another provider's (within its term, so only the tenant refuses), its guardian reachable: not found for it,
+      // and no one reminded
+      expect(student.guardian_phone).toBeTruthy();
+      const foreign = await call("svcv1", "billremind", { id: student.billId }, "en");
+      expect(foreign).toMatchObject({ return_code: "FAIL", return_msg: "Record not found" });
+      expect(await noticesOf(student.billId)).toHaveLength(0);
       await t.db.update(students).set({ guardian_phone: "" }).where(eq(students.id, student.id));
       const noPhone = await call("svc", "billremind", { id: student.billId });
       expect(noPhone).toMatchObject({ return_code: "FAIL" });
       expect(noPhone.return_msg).toContain(student.name);
-      expect((await call("harbour", "billremind", { id: student.billId })).return_code).toBe("FAIL");
       const [paid] = await t.db.select({ id: bills.id }).from(bills).where(and(eq(bills.sch_id, world.schId), eq(bills.status, "paid"))).limit(1);
       const wrong = await call("svc", "billremind", { id: paid.id });
       expect(wrong).toMatchObject({ return_code: "FAIL" });
@@ -152,6 +170,12 @@ describeOnDatabases("notices", (kind) => {
       expect(bound.map((b) => b.openid)).toContain("o-bursar-1");
       expect(told.map((n) => `${n.channel}:${n.recipient}`).sort()).toEqual([`sms:${student.guardian_phone}`, ...bound.map((b) => `wechat:${b.openid}`)].sort());
       expect(told[0].params).toMatchObject({ pay_no: order.pay_no, student: student.name });
+      // applied a second time past the order's own check (two processes applying one notification): each
+      // recipient is still told once
+      const payment = { sysid: world.sysid, sch_id: world.schId, student_id: student.id, activity_id: world.activityId, pay_no: order.pay_no, amount: student.billAmountFen, at: t.clock.now() };
+      await t.db.transaction((tx) => paymentNotices(tx, payment, t.clock.now()));
+      const again = await t.db.select().from(notices).where(and(eq(notices.kind, "payment"), eq(notices.studentId, student.id)));
+      expect(again.map((n) => n.id).sort()).toEqual(told.map((n) => n.id).sort());
     });
 
     it("sends the evening's daily report once to each bound user, with the day's figures", async () => {
@@ -171,6 +195,31 @@ describeOnDatabases("notices", (kind) => {
       const sums = figures.data?.sums as Row;
       expect(report.params).toMatchObject({ day, orders: String(sums.orders), paid: sums.paid_amount, refunded: sums.refund_amount, net: sums.net_amount });
     });
+  });
+
+  it("sends each notice once when a second run comes while a first holds its claim", async () => {
+    await sendNow();
+    const now = t.clock.now();
+    const recipients = ["13800000001", "13800000002"];
+    await t.db.transaction((tx) => queueNotices(tx, recipients.map((recipient) => ({ sysid: world.sysid, kind: "payment", channel: "sms", recipient, params: {}, createdBy: "test" })), now));
+    const sent: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let claimed!: () => void;
+    const holding = new Promise<void>((resolve) => (claimed = resolve));
+    // the first run's driver waits, mid-batch, until the second run is over
+    const slow = { name: "slow", send: async (notice: { recipient: string }) => (claimed(), await held, sent.push(`slow:${notice.recipient}`), { reference: "r" }) };
+    const quick = { name: "quick", send: async (notice: { recipient: string }) => (sent.push(`quick:${notice.recipient}`), { reference: "r" }) };
+    const ctx = { db: t.db, services: {} as never, payload: {}, reportProgress: async () => {}, now, jobId: 0, attempt: 1, log: silentLog };
+    const first = sendNoticesJob(async () => ({ sms: slow }))(ctx);
+    await holding;
+    // a minute later, well within the claim
+    const second = await sendNoticesJob(async () => ({ sms: quick }))({ ...ctx, now: new Date(now.getTime() + MINUTE) });
+    expect(second.sent).toBe(0);
+    release();
+    expect((await first).sent).toBe(2);
+    expect(sent.sort()).toEqual(recipients.map((r) => `slow:${r}`));
+    for (const recipient of recipients) expect((await t.db.select().from(notices).where(eq(notices.recipient, recipient)))[0]).toMatchObject({ status: "sent", attempts: 1, driver: "slow" });
   });
 
   it("tries a failing driver three times, then marks the notice failed with its message", async () => {
