@@ -1,9 +1,11 @@
 /** Configuration from the environment (README: Configuration). */
 import type { ZodType } from "zod";
+import { yuanToFen } from "../common/money";
 import type { DatabaseTarget } from "./db/client";
 import { ALIYUN_SMS_ORIGIN, smsTemplatesSchema } from "./notify/aliyunSms";
 import type { NotifyConfig } from "./notify/drivers";
 import { wechatTemplatesSchema } from "./notify/wechatTemplate";
+import { DEFAULT_ORDER_MAX_FEN } from "./payments/orders";
 import type { WechatOAuthEndpoints } from "./payments/wechatpay/oauth";
 
 export interface ServerConfig {
@@ -20,6 +22,8 @@ export interface ServerConfig {
   paymentKey: string | undefined;
   /** PAYMENT_SANDBOX=off: no sandbox payments (renewals need the platform's WeChat Pay merchant) */
   paymentSandbox: boolean;
+  /** ORDER_MAX_YUAN: the most one payment order may ask for, in fen */
+  orderMaxFen: number;
   /** NOTIFY_SANDBOX, WECHAT_TEMPLATES, SMS_*: how notices leave the server */
   notify: NotifyConfig;
   /** WECHAT_OAUTH_AUTHORIZE_URL, WECHAT_API_ORIGIN: WeChat's OAuth addresses, unset for WeChat's own */
@@ -32,6 +36,15 @@ function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, 
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) throw new Error(`${name} must be a ${allowZero ? "non-negative" : "positive"} number, got "${raw}"`);
   return n;
+}
+
+/** ORDER_MAX_YUAN: an amount in yuan (at most two decimals) above zero, else the default ceiling. */
+function orderMaxFen(env: NodeJS.ProcessEnv): number {
+  const raw = env.ORDER_MAX_YUAN;
+  if (raw === undefined || raw === "") return DEFAULT_ORDER_MAX_FEN;
+  const fen = yuanToFen(raw);
+  if (fen === null || fen <= 0) throw new Error(`ORDER_MAX_YUAN must be an amount in yuan above 0, such as 50000 or 8800.50, got "${raw}"`);
+  return fen;
 }
 
 export function databaseTargetFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseTarget {
@@ -80,6 +93,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     trustProxy: env.TRUST_PROXY === "true" || env.TRUST_PROXY === "1",
     paymentKey: env.PAYMENT_KEY || undefined,
     paymentSandbox: !["off", "false", "0"].includes((env.PAYMENT_SANDBOX ?? "").toLowerCase()),
+    orderMaxFen: orderMaxFen(env),
     notify: notifyConfigFromEnv(env),
     wechatOAuth: {
       ...(env.WECHAT_OAUTH_AUTHORIZE_URL ? { authorizeUrl: env.WECHAT_OAUTH_AUTHORIZE_URL } : {}),

@@ -21,6 +21,7 @@ async function main(): Promise<void> {
       trustProxy: config.trustProxy,
       paymentKey: { key: config.paymentKey },
       paymentSandbox: config.paymentSandbox,
+      orderMaxFen: config.orderMaxFen,
       notify: config.notify,
       wechatOAuth: config.wechatOAuth,
     });

@@ -128,6 +128,31 @@ export async function releaseAttempts(db: DbOrTx, keys: string[]): Promise<void>
   for (const key of keys) await db.execute(sql`update login_throttle set failures = greatest(failures - 1, 0) where key = ${key}`);
 }
 
+/**
+ * Whether the key failed lately: failures counted in its window, a lock now, or a lock that ended less than the
+ * rule's longest lock ago (what would make its next lock longer).
+ */
+export async function failedLately(db: DbOrTx, key: string, rule: ThrottleRule, now: Date): Promise<boolean> {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const rows = await queryRows<{ key: string }>(
+    db,
+    sql`select key from login_throttle as t where t.key = ${key} and (
+          (t.failures > 0 and t.window_start > ${at} - ${millis(rule.windowMs)} and t.window_start <= ${at} + ${millis(rule.windowMs)})
+          or (t.lock_count > 0 and t.locked_until > ${at} - ${millis(rule.maxLockMs)} and t.locked_until <= ${at} + ${millis(rule.maxLockMs)}))`,
+  );
+  return rows.length > 0;
+}
+
+/** Forgets the keys with this prefix whose window and lock ended before `before` (they count nothing any more). */
+export async function pruneThrottle(db: DbOrTx, prefix: string, before: Date): Promise<number> {
+  const at = sql`${before.toISOString()}::timestamptz`;
+  const rows = await queryRows<{ key: string }>(
+    db,
+    sql`delete from login_throttle where starts_with(key, ${prefix}) and window_start < ${at} and (locked_until is null or locked_until < ${at}) returning key`,
+  );
+  return rows.length;
+}
+
 /** A successful login (or a proven password) clears the username's failures and lock history. */
 export async function clearFailures(db: DbOrTx, key: string): Promise<void> {
   await db.execute(sql`delete from login_throttle where key = ${key}`);

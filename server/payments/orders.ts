@@ -7,11 +7,13 @@
  */
 import { randomInt } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
+import { fenToYuan } from "../../common/money";
 import type { Db } from "../db/client";
 import { paymentOrders } from "../db/schema";
 import { ApiFailure } from "../protocol/envelope";
 import type { AppServices, OperationContext } from "../protocol/registry";
 import type { DbOrTx } from "../db/client";
+import { DEFAULT_LANGUAGE } from "../lib/i18n";
 import type { JsapiPayParams, PaymentGateway, SubMerchantPayee } from "./gateway";
 import { paymentKind, type PaymentOrder } from "./kinds";
 import { loadMerchant, wechatPayGatewayOf, wechatPayMerchantById } from "./merchants";
@@ -19,6 +21,12 @@ import { SandboxGateway } from "./sandbox";
 
 /** how long an order's QR code can be paid (WeChat Pay Native's usual time_expire) */
 export const ORDER_PAYABLE_MS = 2 * 3600 * 1000;
+
+/**
+ * The default ceiling of one order's total (ORDER_MAX_YUAN): CNY 50,000, the most WeChat Pay takes in one payment
+ * from a payer's wallet. Above it a payment fails at the payer's phone after the order is made; refused here first.
+ */
+export const DEFAULT_ORDER_MAX_FEN = 5_000_000;
 
 /** A school's payment channel as the payee of an order (server/domains/fees schoolChannel). */
 export interface ChannelPayee {
@@ -45,13 +53,15 @@ export interface NewOrder {
    * merchant of that app (its payment sheet opens in WeChat), else by QR code as any other payer
    */
   payer?: { appid: string; openid: string };
+  /** what the order pays for, as the payer knows it (a fee order's bills by their activities); default its title */
+  items?: readonly string[];
 }
 
 /** A new order: its row, and for a JSAPI order the parameters WeChat's JS bridge takes to show the payment sheet. */
 export type CreatedPaymentOrder = PaymentOrder & { payParams?: JsapiPayParams };
 
 /** What creating an order needs of the call that makes it (an operation, or the demo seed). */
-export type OrderContext = Pick<OperationContext, "services" | "db" | "origin" | "now" | "log" | "auth">;
+export type OrderContext = Pick<OperationContext, "services" | "db" | "origin" | "now" | "log" | "auth"> & Partial<Pick<OperationContext, "language">>;
 
 /** YYYYMMDDHHmmss in China time: order numbers read in the business time zone. */
 function stamp(now: Date): string {
@@ -134,6 +144,11 @@ export async function gatewayOfOrder(
 export async function createPaymentOrder(ctx: OrderContext, order: NewOrder, record?: (tx: DbOrTx, row: PaymentOrder) => Promise<void>): Promise<CreatedPaymentOrder> {
   const kind = paymentKind(order.kind);
   if (!kind) throw new Error(`payment kind ${order.kind} is not registered`);
+  const maxFen = ctx.services.orderMaxFen;
+  if (order.totalFeeFen > maxFen) {
+    const items = new Intl.ListFormat(ctx.language ?? DEFAULT_LANGUAGE, { type: "conjunction" }).format([...new Set(order.items ?? [order.title])]);
+    throw new ApiFailure("api.order_over_ceiling", { items, total: fenToYuan(order.totalFeeFen), max: fenToYuan(maxFen) });
+  }
   if ((kind.payee === "school_channel") !== (order.channel !== undefined)) throw new Error(`payment kind ${order.kind}: a ${kind.payee} order names ${order.channel ? "a" : "no"} channel`);
   const { gateway, merchantId, spMerchantId, appid } = order.channel ? await channelGateway(ctx.services, ctx.origin, order.channel) : await platformGateway(ctx.services, ctx.origin);
   const payNo = `P${stamp(ctx.now)}${randomDigits(10)}`;
@@ -192,6 +207,7 @@ export async function createPaymentOrder(ctx: OrderContext, order: NewOrder, rec
 
 /** What checkpay needs of an order: whose it is, its state, and how to ask its gateway. */
 const polledColumns = {
+  id: paymentOrders.id,
   payNo: paymentOrders.payNo,
   sysid: paymentOrders.sysid,
   schId: paymentOrders.schId,
@@ -201,6 +217,7 @@ const polledColumns = {
   gateway: paymentOrders.gateway,
   merchantId: paymentOrders.merchantId,
   spMerchantId: paymentOrders.spMerchantId,
+  gatewayAskedAt: paymentOrders.gatewayAskedAt,
 };
 export type PolledOrder = Pick<PaymentOrder, keyof typeof polledColumns>;
 

@@ -30,6 +30,7 @@ import { registerDailyReportSandbox } from "../domains/providers/dailyReport";
 import { registerDownloadRoutes } from "../domains/downloads";
 import { JobWorker, type JobKinds } from "../jobs";
 import { registerNotifyRoutes } from "../payments/notify";
+import { DEFAULT_ORDER_MAX_FEN } from "../payments/orders";
 import { registerSandboxRoutes } from "../payments/sandbox";
 import { PaymentSecrets, type PaymentKeyOptions } from "../payments/secrets";
 import { ApiFailure, envelopeText, fail, success, tokenError, type Envelope } from "./envelope";
@@ -62,6 +63,8 @@ export interface AppOptions {
   publicUrl?: string;
   /** the sandbox payment page (DESIGN 8); default on, off in production */
   paymentSandbox?: boolean;
+  /** the most one payment order may ask for, in fen; default DEFAULT_ORDER_MAX_FEN */
+  orderMaxFen?: number;
   /** how notices leave the server; default: the sandbox outbox */
   notify?: NotifyConfig;
   /** WeChat's OAuth addresses (a payer inside WeChat pays by JSAPI); default WeChat's own */
@@ -141,6 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     paymentSecrets: new PaymentSecrets(options.paymentKey),
     publicUrl: options.publicUrl?.replace(/\/+$/, ""),
     paymentSandbox: options.paymentSandbox ?? true,
+    orderMaxFen: options.orderMaxFen ?? DEFAULT_ORDER_MAX_FEN,
     notify: options.notify ?? { sandbox: true },
     wechatOAuth: { ...DEFAULT_WECHAT_OAUTH, ...options.wechatOAuth },
     // the worker is made below, once the app exists

@@ -29,6 +29,8 @@ export interface AppServices {
   publicUrl?: string;
   /** whether orders may be paid on the sandbox page when no WeChat Pay merchant takes them */
   paymentSandbox: boolean;
+  /** the most one payment order may ask for, in fen (ORDER_MAX_YUAN) */
+  orderMaxFen: number;
   /** how notices leave the server: the sandbox outbox, or the SMS service and WeChat's template messages */
   notify: NotifyConfig;
   /** where a payer's WeChat OAuth code is exchanged for their openid (JSAPI payment inside WeChat) */

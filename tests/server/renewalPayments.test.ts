@@ -1,15 +1,17 @@
 /**
  * Renewal by QR payment (issue 3): get_pay and get_sysdelay_pay create sandbox orders, the sandbox page and its
- * confirm endpoint pay them, checkpay reports them; a payment is applied once whatever arrives twice, only when
- * amount and merchant match, and only in the caller's own provider and school.
+ * confirm endpoint pay them, checkpay reports them (asking the gateway about an unpaid order now and then: a lost
+ * notification); a payment is applied once whatever arrives twice, only when amount and merchant match, and only in
+ * the caller's own provider and school.
  */
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { tableColumn } from "../../server/db/catalogueTables";
 import { auditLog, paymentOrders, providers, schoolRenewals, schools } from "../../server/db/schema";
 import { applyPaidOrder, PaymentMismatchError } from "../../server/payments/apply";
 import { ORDER_PAYABLE_MS } from "../../server/payments/orders";
-import { CONFIRMS_PER_MINUTE } from "../../server/payments/sandbox";
+import { GATEWAY_ASK_INTERVAL_MS } from "../../server/payments/checkpay";
+import { CONFIRMS_PER_MINUTE, SandboxGateway } from "../../server/payments/sandbox";
 import { describeOnDatabases } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 
@@ -270,5 +272,34 @@ describeOnDatabases("renewal by QR payment", (kind) => {
     expect(other.data).toBeUndefined();
     expect((await call("school", "get_sysdelay_pay", { sysid: ids.sunrise })).return_msg).toBe("You are not allowed to do this");
     expect((await call("svc", "get_sysdelay_pay", { sysid: "1 or 1=1" })).return_code).toBe("FAIL");
+  });
+
+  it("applies a renewal paid without notification when checkpay polls it, the gateway asked once by pollers at once", async () => {
+    const before = await schoolEnd("Sunrise No.2 Primary School");
+    const order = await buyOneYear("svc", ids.no2);
+    const queries = vi.spyOn(SandboxGateway.prototype, "query");
+    try {
+      // dialogs polling at once (as several server processes would): one of them asks
+      const polls = await Promise.all([1, 2, 3, 4, 5].map(() => call("svc", "checkpay", { pay_no: order.pay_no })));
+      expect(polls.map((p) => p.return_msg)).toEqual(Array(5).fill("Payment not received yet"));
+      expect(queries).toHaveBeenCalledTimes(1);
+      // paid at the sandbox, the console not told (a lost notification)
+      const paid = await t.app.inject({ method: "POST", url: `${pathOf(order.payparam.code_url)}/confirm`, headers: { "content-type": "application/json" }, payload: { notify: false } });
+      expect(paid.json()).toMatchObject({ return_code: "SUCCESS" });
+      expect(await schoolEnd("Sunrise No.2 Primary School")).toBe(before);
+      t.clock.advance(GATEWAY_ASK_INTERVAL_MS);
+      const checked = await call("svc", "checkpay", { pay_no: order.pay_no });
+      expect(checked.return_code, checked.return_msg).toBe("SUCCESS");
+      expect(queries).toHaveBeenCalledTimes(2);
+      const after = await schoolEnd("Sunrise No.2 Primary School");
+      expect(after).not.toBe(before);
+      expect(checked.return_msg).toBe(`Payment received: valid until ${after}`);
+      // polled again, and the job's look at it later: applied once, the gateway not asked about a paid order
+      expect((await call("svc", "checkpay", { pay_no: order.pay_no })).return_code).toBe("SUCCESS");
+      expect(queries).toHaveBeenCalledTimes(2);
+      expect(await t.db.select().from(schoolRenewals).where(eq(tableColumn(schoolRenewals, "pay_no"), order.pay_no))).toHaveLength(1);
+    } finally {
+      queries.mockRestore();
+    }
   });
 });

@@ -8,7 +8,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PasswordHasher } from "../../server/auth/passwords";
-import { DEFAULT_THROTTLE, type ThrottleRule } from "../../server/auth/throttle";
+import { DEFAULT_THROTTLE, failedLately, pruneThrottle, recordFailures, releaseAttempts, reserveAttempts, type ThrottleRule } from "../../server/auth/throttle";
 import type { Db } from "../../server/db/client";
 import { auditLog, loginThrottle } from "../../server/db/schema";
 import type { Envelope } from "../../server/protocol/envelope";
@@ -154,6 +154,38 @@ describeOnDatabases("login throttling under concurrency", (kind) => {
     // a clock set back (or another server's clock running ahead) cannot stretch a lock past the cap either
     t.clock.advance(-60_000);
     await expect(t.login("school")).resolves.toBeTruthy();
+  });
+
+  it("tells whether a key failed lately, and forgets the keys of a prefix whose window and lock are over, no others", async () => {
+    const t = await app();
+    const rule: ThrottleRule = { maxFailures: 2, windowMs: 60_000, firstLockMs: 60_000, maxLockMs: 600_000 };
+    const now = t.clock.now();
+    const at = (ms: number) => new Date(now.getTime() + ms);
+    const fail = async (key: string) => {
+      expect(await reserveAttempts(t.db, [{ key, rule }], now)).toBe(0);
+      await recordFailures(t.db, [{ key, rule }], now);
+    };
+    expect(await failedLately(t.db, "h5find:a", rule, now)).toBe(false);
+    // an attempt given back is no failure
+    expect(await reserveAttempts(t.db, [{ key: "h5find:a", rule }], now)).toBe(0);
+    await releaseAttempts(t.db, ["h5find:a"]);
+    expect(await failedLately(t.db, "h5find:a", rule, now)).toBe(false);
+    // a failure, for its window
+    await fail("h5find:a");
+    expect(await failedLately(t.db, "h5find:a", rule, at(59_999))).toBe(true);
+    expect(await failedLately(t.db, "h5find:a", rule, at(60_000))).toBe(false);
+    // a lock, while it lasts and for the longest lock after it
+    await fail("h5find:b");
+    await fail("h5find:b");
+    expect(await lockedUntil(t.db, "h5find:b")).toEqual(at(60_000));
+    expect(await failedLately(t.db, "h5find:b", rule, at(60_000 + 599_999))).toBe(true);
+    expect(await failedLately(t.db, "h5find:b", rule, at(60_000 + 600_000))).toBe(false);
+    await fail("user:c");
+    const keys = async () => (await t.db.select({ key: loginThrottle.key }).from(loginThrottle)).map((r) => r.key).filter((k) => /^(h5find:[ab]|user:c)$/.test(k)).sort();
+    expect(await pruneThrottle(t.db, "h5", at(30_000))).toBe(1);
+    expect(await keys()).toEqual(["h5find:b", "user:c"]);
+    expect(await pruneThrottle(t.db, "h5", at(60_001))).toBe(1);
+    expect(await keys()).toEqual(["user:c"]);
   });
 
   it("checks at most five current passwords of a burst sent with one session, and refuses the right one sent with them", async () => {

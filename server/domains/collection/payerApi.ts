@@ -4,36 +4,55 @@
  * (h5find: a ticket bound to that student), pays bills (h5pay), polls the payment (h5checkpay) and reads the
  * e-receipt (h5receipt). Inside WeChat, the page first trades WeChat's OAuth code for a token of the payer's openid
  * (h5oauth, payerWechat.ts), and h5pay then orders by JSAPI for WeChat's own payment sheet. Nothing of another student is ever answered: a ticket reaches its own student's bills and
- * orders only, anything else is not found. h5find is throttled per client address and per code, and answers every
- * miss (unknown code, name or number) with one neutral message after the same queries.
+ * orders only, anything else is not found. h5find is throttled per client address and per student looked up (never
+ * per code: wrong guesses from a few addresses must not lock a school's payers out), and answers every miss (unknown
+ * code, name or number) with one neutral message after the same queries. h5pay answers the bills asked again with
+ * their open order, keeps a few open orders per bill at most, and is throttled per ticket and per address.
  */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { fenToYuan } from "../../../common/money";
-import { recordFailures, releaseAttempts, reserveAttempts, type ThrottleKey, type ThrottleRule } from "../../auth/throttle";
+import { BUSY_MS, failedLately, recordFailures, releaseAttempts, reserveAttempts, type ThrottleKey, type ThrottleRule } from "../../auth/throttle";
 import type { DbOrTx } from "../../db/client";
 import { activities, bills, classes, feeOrderLines, feeOrders, paymentOrders, qrChannels, schools, students } from "../../db/schema";
-import { applyPaidOrder } from "../../payments/apply";
+import { askGatewayIfDue } from "../../payments/checkpay";
 import { PAY_NO_PATTERN } from "../../payments/gateway";
 import { openidOfCode, WechatOAuthError } from "../../payments/wechatpay/oauth";
-import { gatewayOfOrder, orderPayee } from "../../payments/orders";
+import { polledOrder } from "../../payments/orders";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { collectionSettings } from "../fees";
 import { itemsOfBills } from "./billItems";
 import { createFeeOrder, MAX_BILLS_PER_ORDER } from "./feeOrders";
 import { actionsOfActivities, checkAnswers, earlierAnswers, formForPage, formsOfActivities, storeAnswers } from "./forms";
-import { issueTicket, ticketOf, type PayerTicket } from "./payerTickets";
+import { issueTicket, ticketKey, ticketOf, type PayerTicket } from "./payerTickets";
 import { issueWechatIdToken, jsapiAppOfSchool, WECHAT_ID_HOURS, wechatIdOf } from "./payerWechat";
 
 export const PAYER_API_PATH = "h5api";
 
 /** Wrong lookups per client address: generous, since many phones share an address (mobile carriers' NAT). */
 export const PAYER_LOOKUP_PER_IP: ThrottleRule = { maxFailures: 20, windowMs: 60_000, firstLockMs: 60_000, maxLockMs: 15 * 60_000 };
-/** Wrong lookups per QR code, from anywhere: a whole school's payers share one code, so more, and locks grow longer. */
-export const PAYER_LOOKUP_PER_CODE: ThrottleRule = { maxFailures: 100, windowMs: 60_000, firstLockMs: 60_000, maxLockMs: 60 * 60_000 };
-/** an unpaid WeChat Pay order is asked about at most this often while the payer page polls it */
-const GATEWAY_QUERY_INTERVAL_MS = 10_000;
+/** Wrong lookups of one student (a name at a school) from one address: a payer mistypes a few times, no more. */
+export const PAYER_LOOKUP_PER_ADDRESS_AND_STUDENT: ThrottleRule = { maxFailures: 5, windowMs: 10 * 60_000, firstLockMs: 10 * 60_000, maxLockMs: 60 * 60_000 };
+/**
+ * Wrong lookups of one student from every address (guessing a number from many addresses). Its lock holds back
+ * only the addresses that missed this student lately: one that has not (the real payer's phone) is still checked,
+ * so that nobody's wrong guesses lock the real payer out.
+ */
+export const PAYER_LOOKUP_PER_STUDENT: ThrottleRule = { maxFailures: 20, windowMs: 60 * 60_000, firstLockMs: 60 * 60_000, maxLockMs: 24 * 3600_000 };
+/** Orders made per ticket: a payer asking for the same bills again gets their open order, which is not counted. */
+export const PAYER_ORDERS_PER_TICKET: ThrottleRule = { maxFailures: 5, windowMs: 10 * 60_000, firstLockMs: 10 * 60_000, maxLockMs: 60 * 60_000 };
+/** Orders made per client address: generous, a school's parents may share one carrier address. */
+export const PAYER_ORDERS_PER_IP: ThrottleRule = { maxFailures: 60, windowMs: 60_000, firstLockMs: 60_000, maxLockMs: 15 * 60_000 };
+/**
+ * One order made at a time per student: what the open orders of its bills are is read and acted on by one request
+ * at a time, so that requests at once cannot each find room; one cut short by a crash holds no longer than the window.
+ */
+const ONE_ORDER_AT_A_TIME: ThrottleRule = { maxFailures: 1, windowMs: 30_000, firstLockMs: BUSY_MS, maxLockMs: BUSY_MS };
+/** the most orders open at once for one bill (each QR code shown to a payer is one) */
+export const MAX_OPEN_ORDERS_PER_BILL = 3;
+/** an open order is answered again only while this much of its time is left to pay it */
+const REUSED_ORDER_MIN_LEFT_MS = 10 * 60_000;
 
 const CODE = z.string().trim().min(1).max(64);
 const TICKET = z.string().max(100);
@@ -143,20 +162,40 @@ async function entry(ctx: OperationContext, payload: z.infer<typeof entryPayload
   };
 }
 
+function throttled(lockedMs: number): ApiFailure {
+  return new ApiFailure("collection.payer.throttled", { minutes: Math.max(1, Math.ceil(lockedMs / 60_000)) });
+}
+
+/**
+ * Reserves a lookup: per address, per address and student, and per student unless this address has not missed the
+ * student lately (then the student's lock does not hold it back). Answers the keys reserved, or throws throttled.
+ */
+async function reserveLookup(ctx: OperationContext, schId: number | null, name: string): Promise<ThrottleKey[]> {
+  // a student is a name at a school: all of the school's codes lead to it; the unknown codes share one school "?"
+  const student = `h5find:student:${schId ?? "?"}:${name}`;
+  const byAddress: ThrottleKey[] = [
+    { key: `h5find:ip:${ctx.ip}`, rule: PAYER_LOOKUP_PER_IP },
+    { key: `${student}:ip:${ctx.ip}`, rule: PAYER_LOOKUP_PER_ADDRESS_AND_STUDENT },
+  ];
+  const missedBefore = await failedLately(ctx.db, byAddress[1].key, byAddress[1].rule, ctx.now);
+  const lockedMs = await reserveAttempts(ctx.db, byAddress, ctx.now);
+  if (lockedMs > 0) throw throttled(lockedMs);
+  const byStudent: ThrottleKey = { key: student, rule: PAYER_LOOKUP_PER_STUDENT };
+  const studentLockedMs = await reserveAttempts(ctx.db, [byStudent], ctx.now);
+  if (studentLockedMs === 0) return [...byAddress, byStudent];
+  if (!missedBefore) return byAddress;
+  await releaseAttempts(ctx.db, byAddress.map((k) => k.key));
+  throw throttled(studentLockedMs);
+}
+
 /**
  * h5find: the student of the code's school with this name and student number (or guardian phone's last four digits,
- * as the provider's payer_lookup says). Throttled per address and per code; every miss answers the same message
- * after the same queries, whether the code, the name or the number was wrong.
+ * as the provider's payer_lookup says). Throttled per address and per student looked up (reserveLookup); every miss
+ * answers the same message after the same queries, whether the code, the name or the number was wrong.
  */
 async function find(ctx: OperationContext, payload: z.infer<typeof findPayload>) {
   const qr = await qrCodeOf(ctx.db, payload.code);
-  const keys: ThrottleKey[] = [
-    { key: `h5find:ip:${ctx.ip}`, rule: PAYER_LOOKUP_PER_IP },
-    // the unknown codes share one key: they cannot make a known code's count grow
-    { key: `h5find:code:${qr ? qr.id : "?"}`, rule: PAYER_LOOKUP_PER_CODE },
-  ];
-  const lockedMs = await reserveAttempts(ctx.db, keys, ctx.now);
-  if (lockedMs > 0) throw new ApiFailure("collection.payer.throttled", { minutes: Math.max(1, Math.ceil(lockedMs / 60_000)) });
+  const keys = await reserveLookup(ctx, qr?.sch_id ?? null, payload.name);
   const settings = await collectionSettings(ctx.db, qr?.sysid ?? 0);
   const byPhone = settings.payerLookup === "name_and_phone4";
   const secret = (byPhone ? payload.phone4 : payload.student_no) ?? "";
@@ -204,7 +243,7 @@ async function oauth(ctx: OperationContext, payload: z.infer<typeof oauthPayload
   if (!app) throw new ApiFailure("collection.payer.wechat_unavailable");
   const keys: ThrottleKey[] = [{ key: `h5oauth:ip:${ctx.ip}`, rule: PAYER_LOOKUP_PER_IP }];
   const lockedMs = await reserveAttempts(ctx.db, keys, ctx.now);
-  if (lockedMs > 0) throw new ApiFailure("collection.payer.throttled", { minutes: Math.max(1, Math.ceil(lockedMs / 60_000)) });
+  if (lockedMs > 0) throw throttled(lockedMs);
   let openid: string;
   try {
     openid = await openidOfCode(ctx.services.wechatOAuth, app, payload.oauth_code);
@@ -219,33 +258,124 @@ async function oauth(ctx: OperationContext, payload: z.infer<typeof oauthPayload
   return { data: { items: { wx_token: token, expires_in: WECHAT_ID_HOURS * 3600 } } };
 }
 
+/** The student's orders still payable, with their bills and what the payer page needs to show one again. */
+async function openOrdersOf(db: DbOrTx, ticket: PayerTicket, now: Date) {
+  const lines = await db
+    .select({
+      id: feeOrders.id,
+      bill_id: feeOrderLines.bill_id,
+      pay_no: paymentOrders.payNo,
+      orderid: paymentOrders.orderid,
+      total_fen: paymentOrders.totalFeeFen,
+      code_url: paymentOrders.codeUrl,
+      gateway: paymentOrders.gateway,
+      expires_at: paymentOrders.expiresAt,
+      payer_key: paymentOrders.payerKey,
+    })
+    .from(feeOrders)
+    .innerJoin(paymentOrders, eq(paymentOrders.payNo, feeOrders.pay_no))
+    .innerJoin(feeOrderLines, eq(feeOrderLines.order_id, feeOrders.id))
+    .where(
+      and(
+        eq(feeOrders.student_id, ticket.studentId),
+        eq(feeOrders.sch_id, ticket.schId),
+        eq(feeOrders.status, "unpaid"),
+        inArray(paymentOrders.status, ["NOTPAY", "USERPAYING"]),
+        gt(paymentOrders.expiresAt, now),
+      ),
+    );
+  const orders = new Map<number, Omit<(typeof lines)[number], "bill_id"> & { bills: number[] }>();
+  for (const { bill_id, ...order } of lines) {
+    const known = orders.get(order.id) ?? { ...order, bills: [] };
+    known.bills.push(bill_id);
+    orders.set(order.id, known);
+  }
+  return [...orders.values()];
+}
+
+/** What h5pay answers of an order, new or asked for again. */
+function orderAnswer(order: { orderid: string; payNo: string; totalFeeFen: number; gateway: string; codeUrl: string; payParams?: unknown }) {
+  return {
+    data: {
+      items: {
+        orderid: order.orderid,
+        pay_no: order.payNo,
+        total_fee: fenToYuan(order.totalFeeFen),
+        // JSAPI: what WeChat's JS bridge takes to show its payment sheet; else the QR code's content
+        trade_type: order.payParams ? "JSAPI" : "NATIVE",
+        payparam: order.payParams ?? { code_url: order.codeUrl },
+        // a test payment: the payer page says so plainly
+        sandbox: order.gateway === "sandbox",
+      },
+    },
+  };
+}
+
+/**
+ * h5pay: an order for the ticket's student's bills. The same bills asked again with the same ticket, while the
+ * order made for them can still be paid a while, answer that order (by QR code: a JSAPI order's payment sheet cannot
+ * be shown twice); a bill with MAX_OPEN_ORDERS_PER_BILL open orders gets no more; orders made are throttled per
+ * ticket and per address, and one is made at a time per student.
+ */
 async function pay(ctx: OperationContext, payload: z.infer<typeof payPayload>) {
   const ticket = await ticketOf(ctx.db, payload.ticket, ctx.now);
   // the answers to the forms of the bills' activities are checked before the order is made
   const chosen = await ctx.db
-    .select({ id: bills.id, activity_id: bills.activity_id, class_id: bills.class_id })
+    .select({ id: bills.id, activity_id: bills.activity_id, class_id: bills.class_id, amount: bills.amount, activity_title: activities.title })
     .from(bills)
+    .innerJoin(activities, eq(activities.id, bills.activity_id))
     .where(and(inArray(bills.id, payload.bill_ids), eq(bills.student_id, ticket.studentId), eq(bills.sch_id, ticket.schId)));
   const forms = await formsOfActivities(ctx.db, ticket.sysid, [...new Set(chosen.map((b) => b.activity_id))]);
   const answers = checkAnswers(ctx, forms, payload.answers ?? []);
   // an unknown or expired token leaves the payer a QR code to pay by
   const payer = await wechatIdOf(ctx.db, payload.wx_token, ctx.now);
-  const { payment, orderId } = await createFeeOrder(ctx, { studentId: ticket.studentId, schId: ticket.schId, billIds: payload.bill_ids, payer });
-  await storeAnswers(ctx.db, { sysid: ticket.sysid, schId: ticket.schId, studentId: ticket.studentId, orderId, at: ctx.now }, chosen, forms, answers);
-  return {
-    data: {
-      items: {
-        orderid: payment.orderid,
-        pay_no: payment.payNo,
-        total_fee: fenToYuan(payment.totalFeeFen),
-        // JSAPI: what WeChat's JS bridge takes to show its payment sheet; else the QR code's content
-        trade_type: payment.payParams ? "JSAPI" : "NATIVE",
-        payparam: payment.payParams ?? { code_url: payment.codeUrl },
-        // a test payment: the payer page says so plainly
-        sandbox: payment.gateway === "sandbox",
-      },
-    },
-  };
+  const payerKey = ticketKey(payload.ticket);
+
+  const made: ThrottleKey[] = [
+    { key: `h5pay:ip:${ctx.ip}`, rule: PAYER_ORDERS_PER_IP },
+    { key: `h5pay:ticket:${payerKey}`, rule: PAYER_ORDERS_PER_TICKET },
+  ];
+  const lockedMs = await reserveAttempts(ctx.db, made, ctx.now);
+  if (lockedMs > 0) throw throttled(lockedMs);
+  const oneAtATime = `h5pay:student:${ticket.studentId}`;
+  if ((await reserveAttempts(ctx.db, [{ key: oneAtATime, rule: ONE_ORDER_AT_A_TIME }], ctx.now)) > 0) {
+    await releaseAttempts(ctx.db, made.map((k) => k.key));
+    throw new ApiFailure("api.payer_order_in_progress");
+  }
+  // an order made counts against the ticket and the address; anything else gives its attempt back
+  let madeOne = false;
+  try {
+    const wanted = [...new Set(payload.bill_ids)].sort((a, b) => a - b);
+    const owed = chosen.reduce((sum, b) => sum + Number(b.amount), 0);
+    const open = await openOrdersOf(ctx.db, ticket, ctx.now);
+    const again = payer
+      ? undefined
+      : open.find(
+          (o) =>
+            o.payer_key === payerKey &&
+            o.code_url !== "" &&
+            o.total_fen === owed &&
+            o.expires_at.getTime() - ctx.now.getTime() >= REUSED_ORDER_MIN_LEFT_MS &&
+            o.bills.length === wanted.length &&
+            [...o.bills].sort((a, b) => a - b).every((id, i) => id === wanted[i]),
+        );
+    if (again) {
+      await storeAnswers(ctx.db, { sysid: ticket.sysid, schId: ticket.schId, studentId: ticket.studentId, orderId: again.id, at: ctx.now }, chosen, forms, answers);
+      return orderAnswer({ orderid: again.orderid, payNo: again.pay_no, totalFeeFen: again.total_fen, gateway: again.gateway, codeUrl: again.code_url });
+    }
+    const full = chosen.filter((b) => open.filter((o) => o.bills.includes(b.id)).length >= MAX_OPEN_ORDERS_PER_BILL);
+    if (full.length > 0) {
+      const items = new Intl.ListFormat(ctx.language, { type: "conjunction" }).format([...new Set(full.map((b) => b.activity_title))]);
+      throw new ApiFailure("api.payer_orders_open", { items, count: MAX_OPEN_ORDERS_PER_BILL });
+    }
+    const { payment, orderId } = await createFeeOrder(ctx, { studentId: ticket.studentId, schId: ticket.schId, billIds: payload.bill_ids, payer });
+    madeOne = true;
+    await ctx.db.update(paymentOrders).set({ payerKey }).where(eq(paymentOrders.payNo, payment.payNo));
+    await storeAnswers(ctx.db, { sysid: ticket.sysid, schId: ticket.schId, studentId: ticket.studentId, orderId, at: ctx.now }, chosen, forms, answers);
+    return orderAnswer(payment);
+  } finally {
+    await releaseAttempts(ctx.db, madeOne ? [oneAtATime] : [...made.map((k) => k.key), oneAtATime]);
+  }
 }
 
 /** The ticket's student's order with this pay_no; not found for anyone else's. */
@@ -258,38 +388,16 @@ async function ticketOrder(ctx: OperationContext, ticket: PayerTicket, payNo: st
   return order;
 }
 
-const lastGatewayQuery = new Map<string, number>();
-
-/** Asks WeChat Pay about an unpaid order now and then while the page polls (a lost notification), and applies it. */
-async function queryGatewayNowAndThen(ctx: OperationContext, payNo: string): Promise<void> {
-  const nowMs = ctx.now.getTime();
-  const last = lastGatewayQuery.get(payNo);
-  if (last !== undefined && nowMs - last < GATEWAY_QUERY_INTERVAL_MS) return;
-  if (lastGatewayQuery.size > 10_000) lastGatewayQuery.clear();
-  lastGatewayQuery.set(payNo, nowMs);
-  const [order] = await ctx.db.select().from(paymentOrders).where(eq(paymentOrders.payNo, payNo));
-  if (!order || order.gateway === "sandbox" || order.status === "SUCCESS") return;
-  try {
-    const gateway = await gatewayOfOrder(ctx.services, order, ctx.origin);
-    const trade = await gateway?.query(payNo, orderPayee(order));
-    if (trade?.state !== "SUCCESS" || trade.amountFen === undefined) return;
-    await applyPaidOrder(
-      ctx.db,
-      { payNo, gateway: "wechatpay", amountFen: trade.amountFen, merchantId: trade.merchantId ?? "", transactionId: trade.transactionId ?? "", paidAt: trade.paidAt, ip: ctx.ip },
-      ctx.now,
-    );
-  } catch (err) {
-    // the notification may still come; the page asks again
-    ctx.log.warn({ err, payNo }, "querying the payment gateway failed");
-  }
-}
-
+/**
+ * h5checkpay: the order's state, which the payer page polls. An order still unpaid has its gateway asked now and then
+ * (askGatewayIfDue): a payment whose notification was lost is applied while the payer waits.
+ */
 async function checkPay(ctx: OperationContext, payload: z.infer<typeof orderPayload>) {
   const ticket = await ticketOf(ctx.db, payload.ticket, ctx.now);
   let order = await ticketOrder(ctx, ticket, payload.pay_no);
-  if (order.status === "unpaid" && order.gateway !== "sandbox") {
-    await queryGatewayNowAndThen(ctx, order.pay_no);
-    order = await ticketOrder(ctx, ticket, payload.pay_no);
+  if (order.status === "unpaid") {
+    const payment = await polledOrder(ctx.db, order.pay_no);
+    if (payment && (await askGatewayIfDue(ctx, payment)).status === "SUCCESS") order = await ticketOrder(ctx, ticket, payload.pay_no);
   }
   return { data: { items: { pay_no: order.pay_no, status: order.status, amount: fenToYuan(order.amount), paid_at: order.paid_at?.toISOString() ?? null } } };
 }

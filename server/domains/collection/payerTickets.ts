@@ -7,6 +7,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, lte } from "drizzle-orm";
+import { pruneThrottle } from "../../auth/throttle";
 import type { DbOrTx } from "../../db/client";
 import { payerTickets } from "../../db/schema";
 import type { JobContext } from "../../jobs/registry";
@@ -16,6 +17,10 @@ import { pruneWechatIds } from "./payerWechat";
 export const TICKET_MINUTES = 30;
 export const PRUNE_PAYER_TICKETS = "collection.prune_payer_tickets";
 export const PRUNE_PAYER_TICKETS_EVERY_SECONDS = 3600;
+/** the payer API's throttle keys (h5find:, h5oauth:, h5pay:) */
+export const PAYER_THROTTLE_PREFIX = "h5";
+/** longer than the longest lock of the payer API's rules: a key untouched this long counts nothing any more */
+const PAYER_THROTTLE_KEPT_MS = 2 * 24 * 3600_000;
 
 export interface PayerTicket {
   studentId: number;
@@ -28,6 +33,11 @@ const TICKET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 function hashOf(ticket: string): string {
   return createHash("sha256").update(ticket).digest("hex");
+}
+
+/** What names a ticket in a throttle key: its hash, never the ticket itself. */
+export function ticketKey(ticket: string): string {
+  return hashOf(ticket).slice(0, 32);
 }
 
 export async function issueTicket(db: DbOrTx, bound: PayerTicket, now: Date): Promise<string> {
@@ -47,8 +57,12 @@ export async function ticketOf(db: DbOrTx, ticket: unknown, now: Date): Promise<
   return row;
 }
 
-/** Hourly: the tickets and payers' WeChat id tokens that have expired are deleted. */
-export async function prunePayerTickets({ db, now }: JobContext): Promise<{ deleted: number; wechat_ids: number }> {
+/**
+ * Hourly: the tickets and payers' WeChat id tokens that have expired are deleted, and the payer API's throttle keys
+ * long unused (one per address, ticket and student looked up).
+ */
+export async function prunePayerTickets({ db, now }: JobContext): Promise<{ deleted: number; wechat_ids: number; throttle_keys: number }> {
   const deleted = await db.delete(payerTickets).where(lte(payerTickets.expiresAt, now)).returning({ hash: payerTickets.tokenHash });
-  return { deleted: deleted.length, wechat_ids: await pruneWechatIds(db, now) };
+  const throttleKeys = await pruneThrottle(db, PAYER_THROTTLE_PREFIX, new Date(now.getTime() - PAYER_THROTTLE_KEPT_MS));
+  return { deleted: deleted.length, wechat_ids: await pruneWechatIds(db, now), throttle_keys: throttleKeys };
 }

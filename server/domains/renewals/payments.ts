@@ -1,16 +1,17 @@
 /**
  * Renewal by QR payment (spec 4.3, 4.4): get_pay (a school buys a package), get_sysdelay_pay (a provider buys a
  * year at its yearly price) and checkpay, which every open payment dialog polls every 1 to 3 seconds and so reads
- * one indexed row. The payment itself is applied by server/payments/apply.ts when it is reported.
+ * one indexed row, asking the gateway about an unpaid order at most every few seconds (server/payments/checkpay.ts).
+ * The payment itself is applied by server/payments/apply.ts when it is reported.
  */
 import { fenToYuan } from "../../../common/money";
 import { anyOf, PROVIDER_ROLES, SCHOOL_ROLES } from "../../../common/roleKeys";
 import { loadSchool } from "../../auth/authority";
 import { resolveScope } from "../../auth/scope";
-import { applyPaidOrder } from "../../payments/apply";
+import { askGatewayIfDue } from "../../payments/checkpay";
 import { PAY_NO_PATTERN } from "../../payments/gateway";
 import { registerPaymentKind, type PaymentKind, type PaymentOrder } from "../../payments/kinds";
-import { createPaymentOrder, gatewayOfOrder, orderPayee, polledOrder, type PolledOrder } from "../../payments/orders";
+import { createPaymentOrder, polledOrder, type PolledOrder } from "../../payments/orders";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { enabledPackage } from "./packages";
@@ -18,8 +19,6 @@ import { extendProviderTerm, extendSchoolTerm } from "./terms";
 
 /** a provider renewal buys one year */
 const PROVIDER_TERM_MONTHS = 12;
-/** an open WeChat Pay order is asked about at most this often when checkpay finds it unpaid (lost notifications) */
-const GATEWAY_QUERY_INTERVAL_MS = 10_000;
 
 /** a school renews itself, or its provider renews it */
 const SCHOOL_BUYERS = anyOf(SCHOOL_ROLES, PROVIDER_ROLES);
@@ -70,33 +69,6 @@ function mayCheck(ctx: OperationContext, order: PolledOrder): boolean {
   if (auth.sysid !== order.sysid) return false;
   if (auth.userType === "school") return order.schId !== null && order.schId === auth.schid;
   return auth.userType === "service";
-}
-
-const lastGatewayQuery = new Map<string, number>();
-
-/** Asks the gateway about an unpaid WeChat Pay order, at most once per interval, and applies it when paid. */
-async function queryGateway(ctx: OperationContext, order: PolledOrder): Promise<PolledOrder> {
-  if (order.gateway === "sandbox") return order;
-  const nowMs = ctx.now.getTime();
-  const last = lastGatewayQuery.get(order.payNo);
-  if (last !== undefined && nowMs - last < GATEWAY_QUERY_INTERVAL_MS) return order;
-  if (lastGatewayQuery.size > 10_000) lastGatewayQuery.clear();
-  lastGatewayQuery.set(order.payNo, nowMs);
-  try {
-    const gateway = await gatewayOfOrder(ctx.services, order, ctx.origin);
-    const trade = await gateway?.query(order.payNo, orderPayee(order));
-    if (trade?.state !== "SUCCESS" || trade.amountFen === undefined) return order;
-    const applied = await applyPaidOrder(
-      ctx.db,
-      { payNo: order.payNo, gateway: order.gateway as "wechatpay", amountFen: trade.amountFen, merchantId: trade.merchantId ?? "", transactionId: trade.transactionId ?? "", paidAt: trade.paidAt, ip: ctx.ip },
-      ctx.now,
-    );
-    return applied?.order ?? order;
-  } catch (err) {
-    // the notification may still come; the dialog asks again
-    ctx.log.warn({ err, payNo: order.payNo }, "querying the payment gateway failed");
-    return order;
-  }
 }
 
 export function registerPaymentOperations(registry: OperationRegistry): void {
@@ -160,7 +132,8 @@ export function registerPaymentOperations(registry: OperationRegistry): void {
       if (typeof payNo !== "string" || !PAY_NO_PATTERN.test(payNo)) throw notFound();
       let order = await polledOrder(ctx.db, payNo);
       if (!order || !mayCheck(ctx, order)) throw notFound();
-      if (order.status !== "SUCCESS" && order.expiresAt > ctx.now) order = await queryGateway(ctx, order);
+      // unpaid here: its gateway is asked now and then (a notification lost, or its application cut short)
+      order = await askGatewayIfDue(ctx, order);
       if (order.status === "SUCCESS") return { messageKey: "api.pay_succeeded", messageParams: { end: order.appliedEnd ?? "" } };
       throw new ApiFailure(order.expiresAt > ctx.now ? "api.pay_pending" : "api.pay_expired");
     },
