@@ -17,6 +17,8 @@ const FIRST_WIDTH = 600;
 const HEIGHT = 200;
 const AXIS = 22;
 const TOP = 14;
+/** the room a day's label (MM-DD) takes under the axis, with a gap */
+const LABEL_WIDTH = 40;
 
 /** An amount in fen as it reads: yuan with the language's grouping. */
 export function moneyText(fen: number, language: string): string {
@@ -41,6 +43,7 @@ export function CollectionBars({ days, total }: { days: readonly CollectionDay[]
   const largest = Math.max(0, ...days.map((d) => Math.max(d.paid, d.refunded)));
   const slot = width / Math.max(1, days.length);
   const bar = Math.max(1, slot * 0.36);
+  const labelStep = Math.max(5, Math.ceil(LABEL_WIDTH / slot));
   const plot = HEIGHT - AXIS - TOP;
   // days without money draw no bars (nothing to scale by)
   const heightOf = (fen: number) => (largest > 0 ? (fen / largest) * plot : 0);
@@ -68,8 +71,8 @@ export function CollectionBars({ days, total }: { days: readonly CollectionDay[]
               <rect x={i * slot} y={TOP} width={slot} height={plot} fill="transparent" />
               <rect x={x} y={HEIGHT - AXIS - heightOf(d.paid)} width={bar} height={heightOf(d.paid)} fill={paidColour} rx={1} />
               <rect x={x + bar} y={HEIGHT - AXIS - heightOf(d.refunded)} width={bar} height={heightOf(d.refunded)} fill={refundColour} rx={1} />
-              {/* every fifth day, and the last (alone when a fifth would crowd it), named under the axis */}
-              {((i % 5 === 0 && days.length - 1 - i >= 3) || i === days.length - 1) && (
+              {/* every fifth day (or more apart when narrow), and the last, named under the axis: no two labels overlap */}
+              {((i % labelStep === 0 && (days.length - 1 - i) * slot >= LABEL_WIDTH) || i === days.length - 1) && (
                 // the first and the last kept inside the drawing
                 <text
                   x={i === 0 ? 0 : i === days.length - 1 ? width : i * slot + slot / 2}

@@ -1,12 +1,14 @@
 /**
  * The console layout (spec 2.4, DESIGN 7): sidebar, top bar, tab bar, pages kept alive per tab, footer,
- * watermark, settings drawer, customer-service button and the command palette.
+ * watermark, settings drawer, customer-service button (in the footer on a phone, where floating it would cover the
+ * page) and the command palette.
  */
 import { CustomerServiceOutlined } from "@ant-design/icons";
 import { FloatButton, Layout, theme, Watermark } from "antd";
 import { Activity, useEffect, useMemo, useState, type ReactElement } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, Routes, useLocation } from "react-router";
+import { businessDay } from "../../common/term";
 import { canReachPath } from "../../providers/accessControl";
 import { getCookie, setCookie } from "../../providers/session";
 import { useRoles, useSessionUser } from "../lib/session";
@@ -148,7 +150,16 @@ export function ShellLayout({ pages }: { pages: ReactElement }) {
           </Layout.Content>
         </Watermark>
         <Layout.Footer style={{ textAlign: "center", padding: "12px 16px" }} data-testid="footer">
-          {t("shell.footer", { name: getCookie("service_name") || site.title })}
+          {/* the copyright runs to this year, China's (the platform's business day) */}
+          {t("shell.footer", { name: getCookie("service_name") || site.title, year: businessDay(new Date()).slice(0, 4) })}
+          {/* on a phone the customer-service link closes the page, where a floating button would cover its content */}
+          {kfurl && mobile && (
+            <div style={{ marginTop: 8 }}>
+              <a href={kfurl} target="_blank" rel="noopener noreferrer" data-testid="customer-service">
+                <CustomerServiceOutlined /> {t("shell.customer_service")}
+              </a>
+            </div>
+          )}
         </Layout.Footer>
       </Layout>
       <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
@@ -160,7 +171,7 @@ export function ShellLayout({ pages }: { pages: ReactElement }) {
           onRenewed={scope.reload}
         />
       )}
-      {kfurl && (
+      {kfurl && !mobile && (
         <FloatButton
           data-testid="customer-service"
           icon={<CustomerServiceOutlined />}

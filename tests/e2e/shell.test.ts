@@ -3,6 +3,7 @@
  * layout: one row on a desktop, and on a phone one compact row whose tools fold into one menu.
  */
 import { expect, test } from "vitest";
+import { businessDay } from "../../common/term";
 import { animationsSettled, cookieValue, describeInBrowser, dismissExpiryReminder, expectPath, HOME_PATH, login, clickMenuEntry, menuEntry, tabKeys, tabMenu } from "../helpers/browser";
 import { en, es, zh } from "../helpers/locales";
 
@@ -32,6 +33,8 @@ describeInBrowser("the console shell", (suite) => {
 
     await page.reload();
     await expect.poll(() => page.getByTestId(`menu-${HOME_PATH}`).innerText()).toBe(es.shell.dashboard);
+    // the copyright runs to this year, China's
+    await expect.poll(() => page.getByTestId("footer").innerText()).toContain(`2018-${businessDay(new Date()).slice(0, 4)} ©`);
   });
 
   test("tabs: open several pages, switch, reload, close others, close all; the dashboard stays", async () => {
