@@ -110,6 +110,15 @@ describeInBrowser("the console shell", (suite) => {
     for (const testId of ["header-fullscreen", "header-size", "language-switch", "header-settings", "header-welcome", "header-renew"]) {
       expect(await bar.getByTestId(testId).count(), testId).toBe(0);
     }
+    // customer service closes the page, in its footer, where a floating button would cover the page's content
+    await expect.poll(() => page.getByTestId("footer").getByTestId("customer-service").isVisible()).toBe(true);
+    expect(await page.locator(".ant-float-btn").count()).toBe(0);
+    // the dashboard's day labels stand apart
+    const labels = await page.getByTestId("collection-bars").locator("text").evaluateAll((texts) =>
+      texts.filter((t) => /^\d\d-\d\d$/.test(t.textContent ?? "")).map((t) => t.getBoundingClientRect()).map((r) => [r.left, r.right]),
+    );
+    expect(labels.length).toBeGreaterThan(2);
+    for (let i = 1; i < labels.length; i++) expect(labels[i]![0], `label ${i}`).toBeGreaterThan(labels[i - 1]![1]);
 
     await page.getByTestId("header-more").click();
     const menu = page.getByTestId("header-more-menu");
