@@ -13,7 +13,7 @@ describe("notice texts", () => {
     expect(noticeText(translator("zh"), "zh", "reminder", { ...params, days: "0" })).toBe("【Sunrise No.1】王小明家长您好：“2027 春季学期收费”费用 ¥1,250.00 今日新开，请尽快缴纳。");
     expect(noticeText(translator("en"), "en", "reminder", { ...params, days: "0" })).toContain("opened today");
     expect(noticeText(translator("es"), "es", "reminder", { ...params, days: "0" })).toContain("se abrió hoy");
-    for (const language of ["zh", "en", "es"]) expect(noticeText(translator(language), language, "reminder", { ...params, days: "0" })).not.toMatch(/\b0\b/);
+    for (const language of ["zh", "en", "es"] as const) expect(noticeText(translator(language), language, "reminder", { ...params, days: "0" })).not.toMatch(/\b0\b/);
   });
 
   it("counts the days of an older bill", () => {
