@@ -307,12 +307,15 @@ describeOnDatabases("activation codes", (kind) => {
     expect(codes).toContain(mine[0]);
     expect(codes.length).toBe(rows.filter((r) => r.target === "service").length);
     expect((sheet.getRow(2).values as unknown[]).slice(1)).toContain("Providers");
-    // times read as the list shows them, in the business time zone, not raw UTC ISO strings
+    // times are date cells reading as the list shows them, in the business time zone, not raw UTC
     const createdColumn = header.indexOf("Created") + 1;
     expect(createdColumn).toBeGreaterThan(0);
     const created = rows.find((r) => r.code === sheet.getRow(2).getCell(codeColumn).value)!.created_at as string;
-    expect(sheet.getRow(2).getCell(createdColumn).value).toBe(businessTime(new Date(created)));
-    expect(String(sheet.getRow(2).getCell(createdColumn).value)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    const cell = sheet.getRow(2).getCell(createdColumn);
+    expect(cell.value).toBeInstanceOf(Date);
+    expect(cell.numFmt).toBe("yyyy-mm-dd hh:mm:ss");
+    // a spreadsheet's time has no zone: its wall-clock reading is China's
+    expect((cell.value as Date).toISOString().slice(0, 19).replace("T", " ")).toBe(businessTime(new Date(created)));
     expect((await call("school", "actcodeexport")).return_code).toBe("FAIL");
   });
 
