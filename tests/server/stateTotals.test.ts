@@ -42,8 +42,10 @@ describeOnDatabases("state totals", (kind) => {
     const chosen = typeof payload.status === "string" ? [payload.status] : STATES;
     const n = chosen.reduce((sum, s) => sum + (truth.get(s)?.n ?? 0), 0);
     const amount = chosen.reduce((sum, s) => sum + (truth.get(s)?.amount ?? 0n), 0n);
+    // the money received: the orders that were paid, refunded since or not
+    const received = chosen.filter((s) => ["paid", "part_refunded", "refunded"].includes(s)).reduce((sum, s) => sum + (truth.get(s)?.amount ?? 0n), 0n);
     expect(data.total).toBe(n);
-    expect(data.summary).toEqual({ count: n, amount: fenToYuan(amount) });
+    expect(data.summary).toEqual({ count: n, amount: fenToYuan(amount), paid_amount: fenToYuan(received) });
     expect(data.tabs.states).toEqual(STATES.map((value) => ({ value, count: truth.get(value)?.n ?? 0 })));
     expect(data.tabs.total).toBe([...truth.values()].reduce((sum, v) => sum + v.n, 0));
     const page = typeof payload.page === "number" ? payload.page : 1;
