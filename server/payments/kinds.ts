@@ -45,6 +45,8 @@ export interface PaymentKind {
    * arrives twice; answers false when no refund of the kind has that number. A kind without it takes no refunds.
    */
   applyRefund?(db: Db, result: RefundResult, now: Date): Promise<boolean>;
+  /** What the order pays for, line by line (a fee order's bills), for the pages that show it to the payer. */
+  lines?(db: DbOrTx, order: PaymentOrder): Promise<{ title: string; amountFen: number }[]>;
 }
 
 const kinds = new Map<string, PaymentKind>();

@@ -20,6 +20,7 @@ import { escapeHtml, phonePage } from "../lib/htmlPage";
 import { requestLanguage, translator, type Translate } from "../lib/i18n";
 import type { AppServices } from "../protocol/registry";
 import { applyPaidOrder, PaymentMismatchError, type PaymentOrder } from "./apply";
+import { paymentKind } from "./kinds";
 import { sandboxActive } from "./orders";
 import { formatTradeBill, rateFee, SANDBOX_RATE_PER_MILLE, type TradeBillEntry } from "./tradeBill";
 import {
@@ -262,21 +263,46 @@ function page(t: Translate, lang: string, body: string): string {
   return phonePage(lang, t("sandbox.title"), body);
 }
 
-function orderPage(t: Translate, lang: string, order: PaymentOrder | undefined, now: Date, active: boolean): string {
+/**
+ * The payer page a payment was opened from (`?return=/h5/{code}`), to go back to once paid: a path of this
+ * server's payer pages only, never another site.
+ */
+const RETURN_PATH = /^\/h5\/[A-Za-z0-9_-]{1,64}$/;
+function returnPath(value: unknown): string | undefined {
+  return typeof value === "string" && RETURN_PATH.test(value) ? value : undefined;
+}
+
+interface OrderView {
+  order: PaymentOrder | undefined;
+  /** what the order pays for, line by line, when its kind tells */
+  lines: { title: string; amountFen: number }[];
+  back?: string;
+}
+
+function orderPage(t: Translate, lang: string, view: OrderView, now: Date, active: boolean): string {
+  const { order, lines, back } = view;
   if (!order) return page(t, lang, `<p class="closed" data-testid="sandbox-missing">${escapeHtml(t("sandbox.not_found"))}</p>`);
   // said first and plainly: nobody should believe a real payment happened here
   const banner = `<p class="test" data-testid="sandbox-test-banner">${escapeHtml(t("sandbox.test_banner"))}</p>`;
+  // every bill the order pays, not only the first one's title
+  const product =
+    lines.length > 0
+      ? `<ul class="lines" data-testid="sandbox-lines">${lines.map((line) => `<li><span>${escapeHtml(line.title)}</span><span>¥${fenToYuan(line.amountFen)}</span></li>`).join("")}</ul>`
+      : escapeHtml(order.title);
   const facts = `<dl>
 <dt>${escapeHtml(t("sandbox.order"))}</dt><dd data-testid="sandbox-orderid">${escapeHtml(order.orderid)}</dd>
-<dt>${escapeHtml(t("sandbox.product"))}</dt><dd>${escapeHtml(order.title)}</dd>
+<dt>${escapeHtml(t("sandbox.product"))}</dt><dd>${product}</dd>
 <dt>${escapeHtml(t("sandbox.amount"))}</dt><dd data-testid="sandbox-amount">¥${fenToYuan(order.totalFeeFen)}</dd>
 </dl>`;
+  const backLink = back ? `<p><a href="${escapeHtml(back)}" data-testid="sandbox-back">${escapeHtml(t("sandbox.back"))}</a></p>` : "";
   let action: string;
-  if (order.status === "SUCCESS") action = `<p class="done" data-testid="sandbox-paid">${escapeHtml(t("sandbox.paid"))}</p>`;
-  else if (!active) action = `<p class="closed" data-testid="sandbox-off">${escapeHtml(t("sandbox.off"))}</p>`;
-  else if (!payable(order, now)) action = `<p class="closed" data-testid="sandbox-closed">${escapeHtml(t("sandbox.closed"))}</p>`;
+  if (order.status === "SUCCESS") action = `<p class="done" data-testid="sandbox-paid">${escapeHtml(t(back ? "sandbox.paid_back" : "sandbox.paid"))}</p>${backLink}`;
+  else if (!active) action = `<p class="closed" data-testid="sandbox-off">${escapeHtml(t("sandbox.off"))}</p>${backLink}`;
+  else if (!payable(order, now)) action = `<p class="closed" data-testid="sandbox-closed">${escapeHtml(t("sandbox.closed"))}</p>${backLink}`;
   else {
-    action = `<form method="post" action="${SANDBOX_PATH}/${escapeHtml(order.payNo)}/confirm">
+    // paid, the payer goes straight back to the payer page, which then shows the receipt
+    const returnField = back ? `<input type="hidden" name="return" value="${escapeHtml(back)}">` : "";
+    action = `<form method="post" action="${SANDBOX_PATH}/${escapeHtml(order.payNo)}/confirm">${returnField}
 <button type="submit" data-testid="sandbox-pay">${escapeHtml(t("sandbox.pay"))}</button></form>
 <p class="hint">${escapeHtml(t("sandbox.hint"))}</p>`;
   }
@@ -299,17 +325,20 @@ export function registerSandboxRoutes(app: FastifyInstance, services: AppService
         .where(and(eq(paymentOrders.payNo, payNo), eq(paymentOrders.gateway, "sandbox")));
       return row;
     };
-    const sendPage = async (request: FastifyRequest, reply: FastifyReply, order: PaymentOrder | undefined, status = 200) => {
+    const sendPage = async (request: FastifyRequest, reply: FastifyReply, order: PaymentOrder | undefined, back: string | undefined, status = 200) => {
       const lang = requestLanguage(request.headers);
       const active = await sandboxActive(services);
+      const lines = order ? ((await paymentKind(order.kind)?.lines?.(services.db, order)) ?? []) : [];
       return reply
         .status(order ? status : 404)
         .header("cache-control", "no-store")
         .type("text/html; charset=utf-8")
-        .send(orderPage(translator(lang), lang, order, services.clock.now(), active));
+        .send(orderPage(translator(lang), lang, { order, lines, back }, services.clock.now(), active));
     };
 
-    scope.get<{ Params: { payNo: string } }>(`${SANDBOX_PATH}/:payNo`, async (request, reply) => sendPage(request, reply, await loadOrder(request.params.payNo)));
+    scope.get<{ Params: { payNo: string }; Querystring: { return?: unknown } }>(`${SANDBOX_PATH}/:payNo`, async (request, reply) =>
+      sendPage(request, reply, await loadOrder(request.params.payNo), returnPath(request.query.return)),
+    );
 
     // whoever holds a QR code can confirm it: a few tries a minute per address are all a person needs
     const confirmLimit = { rateLimit: { max: CONFIRMS_PER_MINUTE, timeWindow: 60_000 } };
@@ -333,7 +362,12 @@ export function registerSandboxRoutes(app: FastifyInstance, services: AppService
         if (!(err instanceof GatewayVerificationError || err instanceof PaymentMismatchError)) throw err;
         request.log.warn({ err, payNo: request.params.payNo }, "sandbox confirmation refused");
       }
-      if (fromForm) return sendPage(request, reply, await loadOrder(request.params.payNo), accepted ? 200 : 409);
+      if (fromForm) {
+        const back = returnPath((request.body as { return?: unknown } | null)?.return);
+        // paid from the payer page: straight back to it, which checks the order and shows the receipt
+        if (accepted && back) return reply.redirect(back, 303);
+        return sendPage(request, reply, await loadOrder(request.params.payNo), back, accepted ? 200 : 409);
+      }
       return reply.send(accepted ? { return_code: "SUCCESS", return_msg: t("api.ok") } : { return_code: "FAIL", return_msg: t("sandbox.closed") });
     });
   });

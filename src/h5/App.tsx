@@ -718,7 +718,8 @@ function PayStep({ payer, go, onPayByQr }: { payer: PayerState; go: Go; onPayByQ
             ) : (
               <>
                 {webPage ? (
-                  <a className="btn primary" href={codeUrl} data-testid="h5-open-pay-page">
+                  // the sandbox's page brings the payer straight back here once paid
+                  <a className="btn primary" href={`${codeUrl}?return=${encodeURIComponent(window.location.pathname)}`} data-testid="h5-open-pay-page">
                     {t("open_pay_page")}
                   </a>
                 ) : null}

@@ -141,6 +141,33 @@ describeOnDatabases("renewal by QR payment", (kind) => {
     expect((await call("school", "checkpay", { pay_no: order.pay_no })).return_code).toBe("SUCCESS");
   });
 
+  it("goes back from the sandbox page's form to the payer page it was opened from, and to no other address", async () => {
+    const form = async (payNo: string, back: string) => {
+      const url = `/pay/sandbox/${payNo}`;
+      const page = await t.app.inject({ method: "GET", url: `${url}?return=${encodeURIComponent(back)}`, headers: EN });
+      const confirmed = await t.app.inject({
+        method: "POST",
+        url: `${url}/confirm`,
+        headers: { "content-type": "application/x-www-form-urlencoded", ...EN },
+        payload: new URLSearchParams({ return: back }).toString(),
+      });
+      return { page: page.body, status: confirmed.statusCode, location: confirmed.headers.location, body: confirmed.body };
+    };
+    const good = await form((await buyOneYear()).pay_no, "/h5/ABCdef_12-3");
+    expect(good.page).toContain('<input type="hidden" name="return" value="/h5/ABCdef_12-3">');
+    expect({ status: good.status, location: good.location }).toEqual({ status: 303, location: "/h5/ABCdef_12-3" });
+    // another site, or any other page of this one, is no way back (confirmed once: the sandbox takes a few confirms a minute)
+    const bad = await form((await buyOneYear()).pay_no, "//evil.example/h5/x");
+    expect({ status: bad.status, location: bad.location }).toEqual({ status: 200, location: undefined });
+    expect(bad.body).toContain('data-testid="sandbox-paid"');
+    const open = (await buyOneYear()).pay_no;
+    for (const elsewhere of ["https://evil.example/h5/x", "//evil.example/h5/x", "/h5/x/../../admin", "/login", "/h5/a b"]) {
+      const page = await t.app.inject({ method: "GET", url: `/pay/sandbox/${open}?return=${encodeURIComponent(elsewhere)}`, headers: EN });
+      expect(page.body, elsewhere).toContain('data-testid="sandbox-pay"');
+      expect(page.body, elsewhere).not.toContain('name="return"');
+    }
+  });
+
   it("lets the provider buy for its own school, and checks the order it made", async () => {
     const before = await schoolEnd("Sunrise No.2 Primary School");
     const order = await buyOneYear("svc", ids.no2);

@@ -169,6 +169,15 @@ export const FEE_PAYMENT: PaymentKind = {
   async applyRefund(db, result, now) {
     return (await applyRefundResult(db, result, now, "notification")) !== null;
   },
+  async lines(db, order) {
+    const rows = await db
+      .select({ title: feeOrderLines.title, amount: feeOrderLines.amount })
+      .from(feeOrderLines)
+      .innerJoin(feeOrders, eq(feeOrders.id, feeOrderLines.order_id))
+      .where(eq(feeOrders.pay_no, order.payNo))
+      .orderBy(asc(feeOrderLines.sort), asc(feeOrderLines.id));
+    return rows.map((row) => ({ title: row.title, amountFen: Number(row.amount) }));
+  },
 };
 
 registerPaymentKind(FEE_PAYMENT);
