@@ -240,7 +240,7 @@ function PayerPages({ code }: { code: string }) {
   if (payer.step === "bills" && payer.ticket && payer.student && payer.bills) {
     body = <BillsStep payer={payer} go={go} keep={keep} onAnotherStudent={restart} wxToken={wxToken} />;
   } else if (payer.step === "pay" && payer.ticket && payer.order) {
-    body = <PayStep payer={payer} go={go} onPayByQr={payByQr} />;
+    body = <PayStep code={code} payer={payer} go={go} onPayByQr={payByQr} />;
   } else if (payer.step === "done" && payer.ticket && payer.order) {
     body = <DoneStep code={code} payer={payer} go={go} onStartOver={restart} />;
   } else {
@@ -556,7 +556,7 @@ function isWebPage(url: string): boolean {
   return /^https?:\/\//i.test(url);
 }
 
-function PayStep({ payer, go, onPayByQr }: { payer: PayerState; go: Go; onPayByQr: () => void }) {
+function PayStep({ code, payer, go, onPayByQr }: { code: string; payer: PayerState; go: Go; onPayByQr: () => void }) {
   const { t } = useI18n();
   const order = payer.order as PayResult;
   const ticket = payer.ticket as string;
@@ -719,7 +719,7 @@ function PayStep({ payer, go, onPayByQr }: { payer: PayerState; go: Go; onPayByQ
               <>
                 {webPage ? (
                   // the sandbox's page brings the payer straight back here once paid
-                  <a className="btn primary" href={`${codeUrl}?return=${encodeURIComponent(window.location.pathname)}`} data-testid="h5-open-pay-page">
+                  <a className="btn primary" href={`${codeUrl}?return=${encodeURIComponent(`/h5/${code}`)}`} data-testid="h5-open-pay-page">
                     {t("open_pay_page")}
                   </a>
                 ) : null}

@@ -167,7 +167,8 @@ describe("payer page: bills, payment and receipt", () => {
     await screen.findByTestId("h5-pay-no");
     expect(api.of("h5pay")[0].body).toEqual({ method: "h5pay", ticket: "T-1", bill_ids: [11] });
     // the sandbox's page opens on the phone; the QR code is for another phone
-    expect(screen.getByTestId("h5-open-pay-page").getAttribute("href")).toBe(order.payparam.code_url);
+    // the sandbox's page sends the payer back to this page once paid
+    expect(screen.getByTestId("h5-open-pay-page").getAttribute("href")).toBe(`${order.payparam.code_url}?return=%2Fh5%2Fabc`);
     expect((await screen.findByTestId("h5-qr-image")).getAttribute("data-value")).toBe(order.payparam.code_url);
     expect(screen.getByTestId("h5-sandbox-note")).toBeTruthy();
   });
