@@ -23,8 +23,6 @@ import type { OperationRegistry } from "../../protocol/registry";
 export interface SettledChannel {
   id: number;
   sysid: number;
-  gateway: string;
-  sub_mchid: string | null;
 }
 
 interface SchoolDay {
@@ -134,7 +132,7 @@ export async function settleOpenDays(db: Db, now: Date): Promise<number> {
     );
     const ids = moved.map((m) => Number(m.id)).filter((id) => !reconciled.has(id));
     if (ids.length === 0) continue;
-    const channels = await db.select({ id: paymentChannels.id, sysid: paymentChannels.sysid, gateway: paymentChannels.gateway, sub_mchid: paymentChannels.sub_mchid }).from(paymentChannels).where(inArray(paymentChannels.id, ids));
+    const channels = await db.select({ id: paymentChannels.id, sysid: paymentChannels.sysid }).from(paymentChannels).where(inArray(paymentChannels.id, ids));
     for (const channel of channels) {
       await db.transaction((tx) => settleDay(tx, channel, day, false, now));
       settled++;
