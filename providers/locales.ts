@@ -10,7 +10,7 @@ export type Messages = Record<string, unknown>;
 
 // the exclusions must be literal for Vite; tests/unit/localeKeys.test.ts checks them against the SPA's keys
 const files = import.meta.glob<Messages>(
-  ["../locales/*/*.json", "!../locales/*/api.json", "!../locales/*/sandbox.json", "!../locales/*/notice_sandbox.json"],
+  ["../locales/*/*.json", "!../locales/*/api.json", "!../locales/*/sandbox.json", "!../locales/*/notice_bind.json"],
   { import: "default" },
 );
 

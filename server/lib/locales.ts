@@ -1,7 +1,7 @@
 /**
  * The message files of locales/<lang>/<namespace>.json, assembled per language as {namespace: messages}, so
  * keys keep their namespace as first segment ("api.ok", "menu.servicelist"). The server reads every namespace:
- * besides its own (api, sandbox, notice_sandbox) it names the catalogue's titles and labels in exports and
+ * besides its own (api, sandbox, notice_bind) it names the catalogue's titles and labels in exports and
  * validation messages, whichever domain namespace holds them.
  */
 import { readdirSync, readFileSync } from "node:fs";

@@ -5,7 +5,7 @@
  * as template messages of the platform's official account (./wechatTemplate.ts), each once configured; a channel
  * with no driver fails its notices with a message saying so, so that nothing is lost silently.
  */
-import { loadMerchant, merchantAppSecret } from "../payments/merchants";
+import { platformOfficialAccount } from "../payments/merchants";
 import { WECHAT_API_ORIGIN } from "../payments/wechatpay/oauth";
 import type { JobServices } from "../jobs/registry";
 import { AliyunSmsDriver, type AliyunSmsConfig } from "./aliyunSms";
@@ -47,9 +47,8 @@ export async function configuredDrivers(services: JobServices): Promise<NoticeDr
   const drivers: NoticeDrivers = {};
   if (notify.sms) drivers.sms = new AliyunSmsDriver(notify.sms, now);
   if (notify.wechatTemplates) {
-    const merchant = await loadMerchant(services.db, null);
-    const secret = merchant ? merchantAppSecret(services, merchant) : undefined;
-    if (merchant?.appid && secret) drivers.wechat = new WechatTemplateDriver(services.wechatOAuth?.apiOrigin ?? WECHAT_API_ORIGIN, { appid: merchant.appid, secret }, notify.wechatTemplates, now);
+    const app = await platformOfficialAccount(services);
+    if (app) drivers.wechat = new WechatTemplateDriver(services.wechatOAuth?.apiOrigin ?? WECHAT_API_ORIGIN, app, notify.wechatTemplates, now);
   }
   return drivers;
 }

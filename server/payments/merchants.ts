@@ -76,6 +76,16 @@ export function merchantAppSecret(services: Pick<AppServices, "paymentSecrets">,
   }
 }
 
+/**
+ * The platform's official account: the app of the platform's WeChat Pay merchant with its AppSecret, once both are
+ * stored (paymerchantset). Its users' openids are what template messages reach and what WeChat's web OAuth answers.
+ */
+export async function platformOfficialAccount(services: Pick<AppServices, "db" | "paymentSecrets">): Promise<{ appid: string; secret: string } | null> {
+  const merchant = await loadMerchant(services.db, null);
+  const secret = merchant ? merchantAppSecret(services, merchant) : undefined;
+  return merchant?.appid && secret ? { appid: merchant.appid, secret } : null;
+}
+
 /** The gateway that acts as this merchant (throws when its secrets do not decrypt). */
 export function wechatPayGatewayOf(services: Pick<AppServices, "paymentSecrets" | "clock">, row: PaymentMerchant): WechatPayGateway {
   return new WechatPayGateway(wechatPayConfigOf(row, services.paymentSecrets), services.clock);

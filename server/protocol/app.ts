@@ -26,7 +26,7 @@ import { systemClock, type Clock } from "../lib/clock";
 import { requestLanguage, translator, type Translate } from "../lib/i18n";
 import { registerOperations } from "../domains";
 import { MAX_IMPORT_BYTES } from "../engine/imports";
-import { registerDailyReportSandbox } from "../domains/providers/dailyReport";
+import { registerDailyReportBinding } from "../domains/providers/dailyReport";
 import { registerDownloadRoutes } from "../domains/downloads";
 import { JobWorker, type JobKinds } from "../jobs";
 import { registerNotifyRoutes } from "../payments/notify";
@@ -276,7 +276,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   if (services.paymentSandbox) registerSandboxRoutes(app, services, (request) => originOf(services, request));
   registerNotifyRoutes(app, services);
-  registerDailyReportSandbox(app, services);
+  registerDailyReportBinding(app, services, (request) => originOf(services, request));
   registerDownloadRoutes(app, services);
 
   const jobs = new JobWorker({ services, log: app.log, pollIntervalMs: options.jobs?.pollIntervalMs, kinds: options.jobs?.kinds });

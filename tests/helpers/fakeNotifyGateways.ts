@@ -61,6 +61,8 @@ export class FakeWechatMessages {
   /** the tokens given, each once: the same token answered again is not counted */
   tokensIssued = 0;
   readonly unknownOpenids = new Set<string>();
+  /** WeChat's web OAuth, which api.weixin.qq.com also serves (/sns/...): set it to answer those paths too */
+  webOAuth: { handle(req: http.IncomingMessage, res: http.ServerResponse): void } | undefined;
   private current: { token: string; until: number } | undefined;
 
   private constructor(
@@ -116,6 +118,7 @@ export class FakeWechatMessages {
       this.sent.push(message);
       return json(res, { errcode: 0, errmsg: "ok", msgid: 200228332 + this.sent.length });
     }
+    if (this.webOAuth && url.pathname.startsWith("/sns/")) return this.webOAuth.handle(req, res);
     res.writeHead(404).end();
   }
 }

@@ -8,6 +8,9 @@
  *   expires_in, refresh_token, openid, scope}, or WeChat's error bodies (always HTTP 200): 40013 invalid appid,
  *   40125 invalid appsecret, 40029 invalid code (unknown or older than five minutes), 40163 code been used,
  *   40002 invalid grant_type.
+ * - GET /sns/userinfo?access_token&openid&lang: the user's nickname and avatar, for a token of scope
+ *   snsapi_userinfo ({openid, nickname, sex, province, city, country, headimgurl, privilege}); 40001 for an unknown
+ *   token, 48001 for a token of snsapi_base, 40003 for another openid.
  * The WeChat user in the browser is `user` (its openid in the app is derived from both, as WeChat's openids are
  * per app).
  */
@@ -25,6 +28,7 @@ export interface FakeOfficialAccount {
 
 interface IssuedCode {
   appid: string;
+  user: string;
   openid: string;
   scope: string;
   issuedAt: number;
@@ -41,7 +45,10 @@ export class FakeWechatOAuth {
   user = "payer-1";
   /** every code exchange asked of the API, as sent */
   readonly exchanges: URLSearchParams[] = [];
+  /** what each WeChat user shows with snsapi_userinfo (a user not here shows their name and no avatar) */
+  readonly profiles = new Map<string, { nickname: string; headimgurl: string }>();
   private readonly codes = new Map<string, IssuedCode>();
+  private readonly accessTokens = new Map<string, { openid: string; scope: string; user: string }>();
 
   private constructor(
     private readonly server: http.Server,
@@ -70,15 +77,29 @@ export class FakeWechatOAuth {
   /** A code for the current user in the app, as the authorize page's redirect carries it. */
   issueCode(appid: string, scope = "snsapi_base"): string {
     const code = randomBytes(16).toString("hex");
-    this.codes.set(code, { appid, openid: openidOf(this.user, appid), scope, issuedAt: this.clock.now().getTime(), used: false });
+    this.codes.set(code, { appid, openid: openidOf(this.user, appid), user: this.user, scope, issuedAt: this.clock.now().getTime(), used: false });
     return code;
   }
 
-  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+  /** Answers a request to WeChat's OAuth (also when another stand-in of api.weixin.qq.com passes on /sns/). */
+  handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const url = new URL(req.url ?? "/", this.url);
     if (req.method === "GET" && url.pathname === "/connect/oauth2/authorize") return this.authorize(url.searchParams, res);
     if (req.method === "GET" && url.pathname === "/sns/oauth2/access_token") return this.accessToken(url.searchParams, res);
+    if (req.method === "GET" && url.pathname === "/sns/userinfo") return this.userInfo(url.searchParams, res);
     res.writeHead(404).end();
+  }
+
+  private userInfo(query: URLSearchParams, res: http.ServerResponse): void {
+    const answer = (body: Record<string, unknown>): void => {
+      res.writeHead(200, { "content-type": "application/json; encoding=utf-8" }).end(JSON.stringify(body));
+    };
+    const token = this.accessTokens.get(query.get("access_token") ?? "");
+    if (!token) return answer({ errcode: 40001, errmsg: "invalid credential, access_token is invalid or not latest" });
+    if (token.scope !== "snsapi_userinfo") return answer({ errcode: 48001, errmsg: "api unauthorized" });
+    if (query.get("openid") !== token.openid) return answer({ errcode: 40003, errmsg: "invalid openid" });
+    const profile = this.profiles.get(token.user) ?? { nickname: token.user, headimgurl: "" };
+    answer({ openid: token.openid, nickname: profile.nickname, sex: 0, province: "", city: "", country: "", headimgurl: profile.headimgurl, privilege: [] });
   }
 
   private authorize(query: URLSearchParams, res: http.ServerResponse): void {
@@ -122,8 +143,10 @@ export class FakeWechatOAuth {
     if (!issued || issued.appid !== account.appid || this.clock.now().getTime() - issued.issuedAt > CODE_LIFETIME_MS) return answer({ errcode: 40029, errmsg: "invalid code" });
     if (issued.used) return answer({ errcode: 40163, errmsg: "code been used" });
     issued.used = true;
+    const accessToken = randomBytes(24).toString("base64url");
+    this.accessTokens.set(accessToken, { openid: issued.openid, scope: issued.scope, user: issued.user });
     answer({
-      access_token: randomBytes(24).toString("base64url"),
+      access_token: accessToken,
       expires_in: 7200,
       refresh_token: randomBytes(24).toString("base64url"),
       openid: issued.openid,

@@ -22,7 +22,7 @@ type Messages = {
   import: typeof import("../../locales/en/import.json");
   login: typeof import("../../locales/en/login.json");
   menu: typeof import("../../locales/en/menu.json");
-  notice_sandbox: typeof import("../../locales/en/notice_sandbox.json");
+  notice_bind: typeof import("../../locales/en/notice_bind.json");
   notices: typeof import("../../locales/en/notices.json");
   pages: typeof import("../../locales/en/pages.json");
   renewal: typeof import("../../locales/en/renewal.json");

@@ -1,5 +1,6 @@
 /**
- * The notifier without its sandbox (its behaviour does not depend on the database: PGlite only): a reminder goes
+ * The notifier without its sandbox (its behaviour does not depend on the database: PGlite only): a person binds to
+ * the daily report through WeChat's web authorisation of the official account; a reminder goes
  * by SMS through Alibaba Cloud's SMS service, signed, as the account's template with the notice's variables; a
  * number the service refuses is tried three times, then the notice is failed with the service's words; the daily
  * report goes to the bound users as the platform official account's template message, a token WeChat no longer
@@ -12,9 +13,10 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businessDay } from "../../common/term";
 import { notifyConfigFromEnv } from "../../server/config";
-import { dailyReportSubscribers, notices, students } from "../../server/db/schema";
+import { dailyReportSubscribers, notices, paymentMerchants, students } from "../../server/db/schema";
 import { queueNotices } from "../../server/notify/notices";
 import { FakeAliyunSms, FakeWechatMessages } from "../helpers/fakeNotifyGateways";
+import { FakeWechatOAuth, openidOf } from "../helpers/fakeWechatOAuth";
 import { platformServiceProvider, type FakeWechatPay } from "../helpers/fakeWechatPay";
 import { payerWorld, unpaidStudents, type PayerWorld } from "./payerSupport";
 import { createTestApp, type TestApp } from "./support";
@@ -52,6 +54,7 @@ describe("notices through their gateways", () => {
   let t: TestApp;
   let pay: FakeWechatPay;
   let wechat: FakeWechatMessages;
+  let oauth: FakeWechatOAuth;
   let sms: FakeAliyunSms;
   let world: PayerWorld;
   let svc: string;
@@ -66,9 +69,12 @@ describe("notices through their gateways", () => {
   beforeAll(async () => {
     wechat = await FakeWechatMessages.start({ appid: provider.appid, secret: provider.appSecret }, [DAILY_TEMPLATE, PAYMENT_TEMPLATE]);
     sms = await FakeAliyunSms.start(SMS_ACCOUNT, ["SMS_480105001"]);
+    // api.weixin.qq.com answers the web OAuth's exchange and profile too; the authorize page is open.weixin.qq.com's
+    oauth = await FakeWechatOAuth.start([{ appid: provider.appid, secret: provider.appSecret }], { now: () => t.clock.now() });
+    wechat.webOAuth = oauth;
     t = await createTestApp("pglite", {
       paymentKey: { key: randomBytes(32).toString("base64") },
-      wechatOAuth: { apiOrigin: wechat.url },
+      wechatOAuth: { apiOrigin: wechat.url, authorizeUrl: oauth.endpoints.authorizeUrl },
       notify: {
         sandbox: false,
         sms: { ...SMS_ACCOUNT, signName: "阳光校园", templates: { reminder: "SMS_480105001" }, origin: sms.url },
@@ -89,7 +95,7 @@ describe("notices through their gateways", () => {
   });
   afterAll(async () => {
     await t?.close();
-    await Promise.all([wechat?.close(), sms?.close(), pay?.close()]);
+    await Promise.all([wechat?.close(), oauth?.close(), sms?.close(), pay?.close()]);
   });
 
   it("sends a reminder by SMS, signed, as the account's template with the notice's variables", async () => {
@@ -115,6 +121,71 @@ describe("notices through their gateways", () => {
     expect(sms.sent.map((m) => m.PhoneNumbers)).not.toContain("021-5555");
   });
 
+  it("binds a person to the daily report through WeChat's web authorisation of the official account, once per QR code", async () => {
+    const settings = async () => {
+      const res = await t.call("adminapiv2", "getdaycountnoticeset", { id: world.sysid }, { token: svc });
+      expect(res.return_code, res.return_msg).toBe("SUCCESS");
+      return res.data as { daycount_notice_user: { nickname: string; headurl: string }[]; authurl: string };
+    };
+    const { authurl } = await settings();
+    const token = /\/notice\/bind\/([A-Za-z0-9_-]{43})$/.exec(authurl)?.[1];
+    expect(token, authurl).toBeDefined();
+    // the sandbox's page, where anyone types a name, is not there
+    expect((await t.app.inject({ method: "GET", url: `/notice/sandbox/bind/${token}` })).statusCode).toBe(404);
+
+    // the phone that scanned is sent to WeChat, asking for the nickname and avatar, and back to the callback
+    const toWechat = await t.app.inject({ method: "GET", url: new URL(authurl).pathname });
+    expect(toWechat.statusCode).toBe(302);
+    const authorize = new URL(String(toWechat.headers.location));
+    expect(`${authorize.origin}${authorize.pathname}`).toBe(oauth.endpoints.authorizeUrl);
+    expect(Object.fromEntries(authorize.searchParams)).toEqual({
+      appid: provider.appid,
+      redirect_uri: `${authurl}/wechat`,
+      response_type: "code",
+      scope: "snsapi_userinfo",
+      state: "bind",
+    });
+    expect(authorize.hash).toBe("#wechat_redirect");
+    oauth.user = "bursar-wang";
+    oauth.profiles.set("bursar-wang", { nickname: "王会计\u0007", headimgurl: "https://thirdwx.qlogo.cn/mmopen/vi_32/abc/132" });
+    const back = await fetch(authorize, { redirect: "manual" });
+    expect(back.status).toBe(302);
+    const callback = new URL(back.headers.get("location")!);
+    expect(callback.pathname).toBe(`/notice/bind/${token}/wechat`);
+    const done = await t.app.inject({ method: "GET", url: `${callback.pathname}${callback.search}` });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.body).toContain('data-testid="bind-done"');
+    const [bound] = await t.db.select().from(dailyReportSubscribers).where(eq(dailyReportSubscribers.openid, openidOf("bursar-wang", provider.appid)));
+    expect(bound).toMatchObject({ sysid: world.sysid, nickname: "王会计", headurl: "https://thirdwx.qlogo.cn/mmopen/vi_32/abc/132" });
+    expect((await settings()).daycount_notice_user).toContainEqual({ id: bound.id, nickname: "王会计", headurl: bound.headurl });
+
+    // the code and the QR code were used: coming back again binds nothing more
+    expect((await t.app.inject({ method: "GET", url: `${callback.pathname}${callback.search}` })).statusCode).toBe(404);
+    // a new QR code: WeChat refusing the code (a used one) or coming back without one (the person did not agree) binds no one
+    const next = /\/notice\/bind\/([A-Za-z0-9_-]{43})$/.exec((await settings()).authurl)![1];
+    const refused = await t.app.inject({ method: "GET", url: `/notice/bind/${next}/wechat${callback.search}` });
+    expect([refused.statusCode, refused.body.includes('data-testid="bind-failed"')]).toEqual([502, true]);
+    const declined = await t.app.inject({ method: "GET", url: `/notice/bind/${next}/wechat?state=bind` });
+    expect([declined.statusCode, declined.body.includes('data-testid="bind-cancelled"')]).toEqual([400, true]);
+    // the same person scanning again is still bound once, with what WeChat shows now
+    oauth.profiles.set("bursar-wang", { nickname: "", headimgurl: "http://example.com/a.png" });
+    const again = await fetch(new URL(String((await t.app.inject({ method: "GET", url: `/notice/bind/${next}` })).headers.location)), { redirect: "manual" });
+    const rebound = new URL(again.headers.get("location")!);
+    expect((await t.app.inject({ method: "GET", url: `${rebound.pathname}${rebound.search}` })).statusCode).toBe(200);
+    const rows = await t.db.select().from(dailyReportSubscribers).where(eq(dailyReportSubscribers.openid, openidOf("bursar-wang", provider.appid)));
+    expect(rows.map((r) => ({ nickname: r.nickname, headurl: r.headurl }))).toEqual([{ nickname: "", headurl: "" }]);
+
+    // without the official account's secret there is nothing to bind with: the console says so
+    const [merchant] = await t.db.select().from(paymentMerchants).where(eq(paymentMerchants.merchantId, provider.spMchid));
+    await t.db.update(paymentMerchants).set({ appSecretEnc: "" }).where(eq(paymentMerchants.id, merchant.id));
+    try {
+      const missing = await t.call("adminapiv2", "getdaycountnoticeset", { id: world.sysid }, { token: svc, headers: { "accept-language": "en" } });
+      expect(missing).toMatchObject({ return_code: "FAIL", return_msg: expect.stringContaining("official account") });
+    } finally {
+      await t.db.update(paymentMerchants).set({ appSecretEnc: merchant.appSecretEnc }).where(eq(paymentMerchants.id, merchant.id));
+    }
+  });
+
   it("sends the daily report as the official account's template message, asking for a token again once WeChat stops taking it", async () => {
     await t.db.insert(dailyReportSubscribers).values({ sysid: world.sysid, openid: "oBursar0000000000000000000001", nickname: "Bursar Li" });
     const day = businessDay(t.clock.now());
@@ -123,6 +194,8 @@ describe("notices through their gateways", () => {
     await send();
     const bound = await t.db.select().from(dailyReportSubscribers);
     expect(wechat.sent).toHaveLength(bound.length);
+    // the person bound through WeChat's authorisation gets it too
+    expect(wechat.sent.map((m) => m.touser)).toContain(openidOf("bursar-wang", provider.appid));
     const ours = wechat.sent.find((m) => m.touser === "oBursar0000000000000000000001")!;
     expect(ours).toMatchObject({ template_id: DAILY_TEMPLATE, data: { time1: { value: day }, amount2: { value: expect.stringMatching(/^\d+\.\d\d$/) } } });
     expect(wechat.tokensIssued).toBe(1);

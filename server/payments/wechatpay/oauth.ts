@@ -34,13 +34,12 @@ export class WechatOAuthError extends Error {
   }
 }
 
-const tokenAnswer = z.object({ openid: z.string().min(1).max(128), scope: z.string().optional() });
+const tokenAnswer = z.object({ access_token: z.string().min(1).max(512), openid: z.string().min(1).max(128), scope: z.string().optional() });
+const userInfoAnswer = z.object({ openid: z.string().min(1).max(128), nickname: z.string().max(256).optional(), headimgurl: z.string().max(1000).optional() });
 const errorAnswer = z.object({ errcode: z.number(), errmsg: z.string().optional() });
 
-/** The openid of the payer whose browser WeChat sent back with `code`, in the app `appid`. */
-export async function openidOfCode(endpoints: WechatOAuthEndpoints, app: { appid: string; secret: string }, code: string): Promise<string> {
-  const url = new URL("/sns/oauth2/access_token", endpoints.apiOrigin);
-  url.search = new URLSearchParams({ appid: app.appid, secret: app.secret, code, grant_type: "authorization_code" }).toString();
+/** GETs a WeChat API address and answers its JSON body, or throws what WeChat refused (it answers 200 either way). */
+async function askWechat(url: URL, what: string): Promise<unknown> {
   let body: unknown;
   try {
     const response = await fetch(url, { redirect: "error", signal: AbortSignal.timeout(EXCHANGE_TIMEOUT_MS) });
@@ -48,10 +47,33 @@ export async function openidOfCode(endpoints: WechatOAuthEndpoints, app: { appid
   } catch (err) {
     throw new WechatOAuthError(`WeChat OAuth could not be asked: ${(err as Error).message}`);
   }
-  // WeChat answers 200 either way: an error is a body with a non-zero errcode
   const failed = errorAnswer.safeParse(body);
-  if (failed.success && failed.data.errcode !== 0) throw new WechatOAuthError(`WeChat OAuth refused the code: ${failed.data.errcode} ${failed.data.errmsg ?? ""}`, failed.data.errcode);
-  const answer = tokenAnswer.safeParse(body);
+  if (failed.success && failed.data.errcode !== 0) throw new WechatOAuthError(`WeChat OAuth refused ${what}: ${failed.data.errcode} ${failed.data.errmsg ?? ""}`, failed.data.errcode);
+  return body;
+}
+
+/** The user whose browser WeChat sent back with `code`: their openid in the app `appid` and a web access token. */
+export async function userOfCode(endpoints: WechatOAuthEndpoints, app: { appid: string; secret: string }, code: string): Promise<{ openid: string; accessToken: string }> {
+  const url = new URL("/sns/oauth2/access_token", endpoints.apiOrigin);
+  url.search = new URLSearchParams({ appid: app.appid, secret: app.secret, code, grant_type: "authorization_code" }).toString();
+  const answer = tokenAnswer.safeParse(await askWechat(url, "the code"));
   if (!answer.success) throw new WechatOAuthError("WeChat OAuth answered without an openid");
-  return answer.data.openid;
+  return { openid: answer.data.openid, accessToken: answer.data.access_token };
+}
+
+/** The openid of the payer whose browser WeChat sent back with `code`, in the app `appid`. */
+export async function openidOfCode(endpoints: WechatOAuthEndpoints, app: { appid: string; secret: string }, code: string): Promise<string> {
+  return (await userOfCode(endpoints, app, code)).openid;
+}
+
+/**
+ * The nickname and avatar a user agreed to show (scope snsapi_userinfo): GET /sns/userinfo with the web access
+ * token of userOfCode. Either may be empty.
+ */
+export async function userInfo(endpoints: WechatOAuthEndpoints, user: { openid: string; accessToken: string }): Promise<{ nickname: string; headimgurl: string }> {
+  const url = new URL("/sns/userinfo", endpoints.apiOrigin);
+  url.search = new URLSearchParams({ access_token: user.accessToken, openid: user.openid, lang: "zh_CN" }).toString();
+  const answer = userInfoAnswer.safeParse(await askWechat(url, "the user's profile"));
+  if (!answer.success || answer.data.openid !== user.openid) throw new WechatOAuthError("WeChat OAuth answered another user's profile");
+  return { nickname: answer.data.nickname ?? "", headimgurl: answer.data.headimgurl ?? "" };
 }

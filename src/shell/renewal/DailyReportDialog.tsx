@@ -88,7 +88,7 @@ export default function DailyReportDialog({ open, onClose, sysid }: { open: bool
                 >
                   <Avatar size={48} src={user.headurl || undefined} icon={<UserOutlined />} />
                   <Typography.Text style={{ maxWidth: 80 }} ellipsis>
-                    {user.nickname}
+                    {user.nickname || t("renewal.wechat_user")}
                   </Typography.Text>
                 </Space>
               ))}
