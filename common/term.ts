@@ -4,8 +4,10 @@
  * the SPA that previews it.
  */
 import dayjs from "dayjs";
+import { BUSINESS_TIME_ZONE } from "./businessTime";
 
-export const BUSINESS_TIME_ZONE = "Asia/Shanghai";
+export { BUSINESS_TIME_ZONE, businessTime } from "./businessTime";
+
 /** the expiry reminder shows under this many days left (spec 4.2) */
 export const EXPIRY_THRESHOLD_DAYS = 15;
 const DAY_MS = 86_400_000;
@@ -20,11 +22,6 @@ const dayFormat = new Intl.DateTimeFormat("en-CA", {
 /** The calendar day (YYYY-MM-DD) of an instant in the business time zone. */
 export function businessDay(at: Date): string {
   return dayFormat.format(at);
-}
-
-/** An instant as the business time zone reads it, YYYY-MM-DD HH:mm:ss (Asia/Shanghai keeps UTC+8 all year). */
-export function businessTime(at: Date): string {
-  return new Date(at.getTime() + 8 * 3_600_000).toISOString().slice(0, 19).replace("T", " ");
 }
 
 /**

@@ -8,6 +8,7 @@ import { EllipsisOutlined } from "@ant-design/icons";
 import { Button, Card, Dropdown, theme, Typography } from "antd";
 import { Fragment, type ReactNode } from "react";
 import type { FieldDecl } from "../../common/catalogue";
+import { timeText } from "../../common/businessTime";
 import { displayValue, type Translate } from "./fields";
 
 /** A button of the card's row: shown as is, or, when it opens a page, folded into the "more" menu. */
@@ -72,7 +73,7 @@ export function RecordCard({ record, titleField, statusField, fields, cell, butt
     const value = record[f.name];
     const shown = displayValue(f, value, t, record);
     const option = f.options?.find((o) => o.value === String(value));
-    const text = typeof shown === "string" || typeof shown === "number" ? String(shown) : option ? t(option.label) : String(value ?? "");
+    const text = typeof shown === "string" || typeof shown === "number" ? String(shown) : option ? t(option.label) : timeText(value);
     return textUnits(`${t(f.label)}: ${text}`);
   };
   // the half-width fields first, two to a line; the wide ones after them, a line each

@@ -8,6 +8,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type
 import { h5call, H5Failure, type Bill, type EntryInfo, type JsapiPayParams, type Lookup, type PayResult, type PayStatus, type Receipt } from "./api";
 import { H5_LANGUAGES, I18nContext, initialH5Language, rememberH5Language, translator, useI18n, type H5Language, type I18nValue } from "./i18n";
 import { AfterPayActions, answerErrors, answersPayload, earlierAnswers, formsOf, QuestionsSection, questionDomId } from "./Questions";
+import { BUSINESS_ZONE_LABEL, instantOf, readerOutsideBusinessZone, timeText } from "../../common/businessTime";
 import { clearState, fromFen, loadState, saveState, toFen, type PayerState, type Step } from "./session";
 import { forgetWechatToken, insideWechat, keepWechatToken, openPaySheet, signInTried, startSignIn, takeReturnedCode, wechatToken, type SheetResult } from "./wechat";
 
@@ -33,13 +34,19 @@ function ProblemText({ problem, testId }: { problem: Problem; testId: string }) 
   );
 }
 
-/** An instant the server sends as ISO 8601, in the phone's time zone: "2026-11-25 17:02:11"; anything else as it came. */
-export function localTime(value: string | null | undefined): string {
-  const text = value ?? "";
-  const date = /^\d{4}-\d{2}-\d{2}T/.test(text) ? new Date(text) : undefined;
-  if (!date || Number.isNaN(date.getTime())) return text;
-  const two = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
+/**
+ * A time the server sends, as China time (the platform's business time) whatever the phone's zone: "2026-11-25
+ * 17:02:11". Where the phone's clock reads it otherwise, a small "UTC+8" follows it (drawn by the style sheet).
+ */
+function BusinessTime({ value }: { value: string | null | undefined }) {
+  const { t } = useI18n();
+  const at = instantOf(value);
+  if (!at) return <>{timeText(value)}</>;
+  return (
+    <time className="business-time" dateTime={at.toISOString()} title={t("china_time")} data-zone={readerOutsideBusinessZone(at) ? BUSINESS_ZONE_LABEL : undefined}>
+      {timeText(at)}
+    </time>
+  );
 }
 
 function Money({ yuan }: { yuan: string }) {
@@ -809,7 +816,9 @@ function DoneStep({ code, payer, go, onStartOver }: { code: string; payer: Payer
                 </>
               ) : null}
               <dt>{t("receipt_paid_at")}</dt>
-              <dd data-testid="h5-receipt-paid-at">{localTime(receipt.paid_at)}</dd>
+              <dd data-testid="h5-receipt-paid-at">
+                <BusinessTime value={receipt.paid_at} />
+              </dd>
               <dt>{t("receipt_transaction")}</dt>
               <dd className="break" data-testid="h5-receipt-transaction">{receipt.transaction_id}</dd>
             </dl>

@@ -7,11 +7,11 @@
 import { ReloadOutlined } from "@ant-design/icons";
 import { useQuery } from "@tanstack/react-query";
 import { Button, Card, Empty, Grid, Segmented, Space, Table, Tag, Tooltip, Typography, type TableProps } from "antd";
-import dayjs from "dayjs";
 import { useState, type HTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
 import { weapi } from "../../providers/weapi";
 import { scope } from "../../providers/dataProvider";
+import { TimeText } from "../lib/TimeText";
 
 export interface NoticeItem {
   id: number;
@@ -60,7 +60,7 @@ export default function NoticeList() {
     // a notice on its way is asked for again until it is sent or failed
     refetchInterval: (q) => (q.state.data?.items.some((n) => n.status === "queued" || n.status === "sending") ? POLL_MS : false),
   });
-  const when = (value: string) => dayjs(value).format("YYYY-MM-DD HH:mm");
+  const when = (value: string) => <TimeText value={value} unit="minute" />;
 
   const recipient = (n: NoticeItem) => (
     <Space size={4} wrap>

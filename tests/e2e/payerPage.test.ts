@@ -7,6 +7,7 @@
  */
 import { eq } from "drizzle-orm";
 import { expect, test } from "vitest";
+import { businessTime } from "../../common/businessTime";
 import { bills, feeOrders } from "../../server/db/schema";
 import { describeInBrowser } from "../helpers/browser";
 import { demoPayer } from "../helpers/payers";
@@ -17,8 +18,9 @@ describeInBrowser(
   "the payer's phone page",
   (suite) => {
     test("a parent finds the student, pays the bill in the sandbox from the phone and gets the e-receipt", async () => {
-      const { page } = suite;
-      await page.setViewportSize({ width: 390, height: 844 });
+      // a phone abroad: its clock is Mexico City's (UTC-6), the receipt's time is still China time
+      const phone = await suite.newContext(undefined, { timezoneId: "America/Mexico_City", viewport: { width: 390, height: 844 } });
+      const page = await phone.newPage();
       const payer = await demoPayer(suite, SCHOOL, "校门口海报");
 
       await page.goto(`${suite.url}/h5/${payer.code}`);
@@ -84,11 +86,15 @@ describeInBrowser(
       expect(await page.getByTestId("h5-receipt-amount").innerText()).toBe(`¥${payer.amount}`);
       expect(await page.getByTestId("h5-receipt-student").innerText()).toBe(shownName);
       expect((await page.getByTestId("h5-receipt-transaction").innerText()).trim().length).toBeGreaterThan(0);
-      expect(await page.getByTestId("h5-receipt-paid-at").innerText()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
       expect(await page.getByTestId("h5-print").isVisible()).toBe(true);
 
-      const [order] = await suite.server.server.database.db.select({ status: feeOrders.status }).from(feeOrders).where(eq(feeOrders.pay_no, payNo));
+      const [order] = await suite.server.server.database.db.select({ status: feeOrders.status, paidAt: feeOrders.paid_at }).from(feeOrders).where(eq(feeOrders.pay_no, payNo));
       expect(order?.status).toBe("paid");
+      // the time paid as China reads it, the zone named after it for this phone, whose own clock reads it otherwise
+      expect(await page.evaluate(() => new Date().getTimezoneOffset())).toBe(360);
+      expect(await page.getByTestId("h5-receipt-paid-at").innerText()).toBe(businessTime(order!.paidAt!));
+      expect(await page.getByTestId("h5-receipt-paid-at").locator("time").getAttribute("data-zone")).toBe("UTC+8");
+      expect(await page.getByTestId("h5-receipt-paid-at").locator("time").evaluate((time) => getComputedStyle(time, "::after").content)).toContain("UTC+8");
       const [paidBill] = await suite.server.server.database.db.select({ status: bills.status }).from(bills).where(eq(bills.id, payer.billId));
       expect(paidBill?.status).toBe("paid");
 

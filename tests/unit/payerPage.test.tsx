@@ -5,7 +5,7 @@
  * sessionStorage. Only fetch is fake (and time, where the polling is counted).
  */
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { App, POLL_INTERVAL_MS, POLL_WINDOW_MS } from "../../src/h5/App";
 import { clearCookies, fakeWeapi, setCookies } from "../helpers/weapiFetch";
 
@@ -155,6 +155,16 @@ describe("payer page: the school and the lookup", () => {
 });
 
 describe("payer page: bills, payment and receipt", () => {
+  // a phone abroad (Mexico City, UTC-6): the receipt's time is still China time, and says so
+  const zoneBefore = process.env.TZ;
+  beforeAll(() => {
+    process.env.TZ = "America/Mexico_City";
+  });
+  afterAll(() => {
+    if (zoneBefore === undefined) delete process.env.TZ;
+    else process.env.TZ = zoneBefore;
+  });
+
   it("chooses the unpaid bills, totals them and pays the chosen ones", async () => {
     const api = payerServer();
     render(<App code="abc" />);
@@ -197,6 +207,11 @@ describe("payer page: bills, payment and receipt", () => {
     expect(screen.getByTestId("h5-paid")).toBeTruthy();
     expect(screen.getByTestId("h5-receipt-amount").textContent).toBe("¥155.50");
     expect(screen.getByTestId("h5-receipt-transaction").textContent).toBe(receipt.transaction_id);
+    // paid at 09:02:11 UTC: 17:02:11 in China (03:02:11 on the phone's clock), the zone named after it
+    const paidAt = screen.getByTestId("h5-receipt-paid-at").querySelector("time")!;
+    expect(paidAt.textContent).toBe("2026-11-25 17:02:11");
+    expect(paidAt.dataset.zone).toBe("UTC+8");
+    expect(paidAt.getAttribute("title")).toBe("China time (UTC+8)");
     const checks = api.of("h5checkpay").length;
     await act(async () => {
       await vi.advanceTimersByTimeAsync(POLL_INTERVAL_MS * 5);

@@ -9,7 +9,6 @@
 import { Alert, Button, Card, Col, Empty, Grid, Popconfirm, Progress, Row, Space, Statistic, Table, Tag, Typography } from "antd";
 import { useCustom, useCustomMutation, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
 import { useQuery } from "@tanstack/react-query";
-import dayjs from "dayjs";
 import { useState } from "react";
 import { Link, useParams } from "react-router";
 import { activityAct, activityEntity, billEntity } from "../../../catalogue/collection";
@@ -17,6 +16,7 @@ import { scope } from "../../../providers/dataProvider";
 import { weapi } from "../../../providers/weapi";
 import { feedback } from "../../../providers/feedback";
 import { formatYuan } from "../../../common/money";
+import { timeText } from "../../../common/businessTime";
 import { ActionButton, actionAllowed, BulkActionBar, useEntityActions } from "../../engine/EntityActions";
 import { NOTICES_PATH } from "../../shell/routes";
 import { displayValue, type Translate } from "../../engine/fields";
@@ -108,7 +108,9 @@ export default function ActivityBoardPage({ entry }: CustomPageProps) {
   );
   const reminded = (row: ArrearsRow) =>
     row.reminded_at ? (
-      <span data-testid={`reminded-${row.id}`}>{translate("notices.arrears.times", { count: row.reminders, at: dayjs(row.reminded_at).format("MM-DD HH:mm") })}</span>
+      <span data-testid={`reminded-${row.id}`} title={translate("common.china_time")}>
+        {translate("notices.arrears.times", { count: row.reminders, at: timeText(row.reminded_at, "minute").slice(5) })}
+      </span>
     ) : (
       <Typography.Text type="secondary">{translate("notices.arrears.never")}</Typography.Text>
     );

@@ -4,7 +4,8 @@
  * the batch number and leads to the code list.
  */
 import { Button, Card, DatePicker, Form, Radio, Result, Select } from "antd";
-import dayjs, { type Dayjs } from "dayjs";
+import type { Dayjs } from "dayjs";
+import { businessDay } from "../../../common/term";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -125,7 +126,7 @@ export default function ActcodeAddPage({ group, entry }: CustomPageProps) {
             />
           ),
           // codes usable at least until tomorrow
-          expires_on: <DatePicker format={DATE_FORMAT} style={{ width: "100%" }} disabledDate={(day) => !day.isAfter(dayjs(), "day")} data-testid="actcode-expires" />,
+          expires_on: <DatePicker format={DATE_FORMAT} style={{ width: "100%" }} disabledDate={(day) => day.format(DATE_FORMAT) <= businessDay(new Date())} data-testid="actcode-expires" />,
           sysid: <RemoteSelect operation="servicelist" placeholder={t("renewal.any_provider")} onChange={() => form.setFieldsValue({ sch_id: undefined })} />,
           sch_id: <RemoteSelect operation="schoollist" payload={{ sysid }} placeholder={t("renewal.any_school")} />,
         }}

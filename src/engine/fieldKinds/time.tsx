@@ -8,15 +8,16 @@ import { DatePicker } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { useTranslation } from "react-i18next";
 import type { FieldDecl } from "../../../common/catalogue";
+import { businessDay } from "../../../common/term";
 import { TermEnd } from "../../lib/ExpiredTag";
+import { TimeText } from "../../lib/TimeText";
 import { NO_BREAK, type ControlProps, type UiFieldKind, type ValueProps } from "./kind";
 
 export const DATE_FORMAT = "YYYY-MM-DD";
-const DATETIME_FORMAT = "YYYY-MM-DD HH:mm:ss";
 
-/** Ranges a person asks for most: today, the last seven days, this month. */
+/** Ranges a person asks for most: today, the last seven days, this month (days of the business calendar). */
 function dayRangePresets(t: (key: string) => string): { label: string; value: [Dayjs, Dayjs] }[] {
-  const today = dayjs();
+  const today = dayjs(businessDay(new Date()), DATE_FORMAT);
   return [
     { label: t("crud.range.today"), value: [today.startOf("day"), today.startOf("day")] },
     { label: t("crud.range.week"), value: [today.subtract(6, "day").startOf("day"), today.startOf("day")] },
@@ -68,10 +69,7 @@ export const dateKind: UiFieldKind = {
 
 export const datetimeKind: UiFieldKind = {
   ...dateKind,
-  display: (_field, value) => {
-    const d = dayjs(String(value));
-    return d.isValid() ? d.format(DATETIME_FORMAT) : String(value);
-  },
+  display: (_field, value) => <TimeText value={value} />,
   // date and time may go on two lines, never a digit alone
   cellStyle: { minWidth: 90 },
 };
