@@ -1,7 +1,8 @@
 /**
  * Adding and editing a record in place, in a dialog over its list: for lists whose menu gives no add or edit
  * route (the v2 grades and classes) while the user may add or edit. Saves through refine, so the list refreshes;
- * a refused save keeps the dialog open with the server's field errors under their fields.
+ * a refused save keeps the dialog open with the server's field errors under their fields; closing it with changes
+ * asks first.
  */
 import { Form, Modal } from "antd";
 import { useModalForm } from "@refinedev/antd";
@@ -10,6 +11,7 @@ import { forwardRef, useImperativeHandle } from "react";
 import type { EntityDecl } from "../../common/catalogue";
 import { feedback } from "../../providers/feedback";
 import { submitOnlyByButton } from "../lib/forms";
+import { useGuardedDialog } from "../shell/unsavedChanges";
 import { addDefaults, clearNarrowed, RecordFields } from "./RecordFields";
 
 export interface RecordModalHandle {
@@ -31,9 +33,11 @@ export const RecordModal = forwardRef<RecordModalHandle, { resource: string; ent
     onMutationSuccess: () => feedback().success(translate(action === "add" ? "crud.created" : "crud.saved", { entity: translate(entity.title) })),
   });
   useImperativeHandle(ref, () => ({ open: (id) => show(id) }), [show]);
+  // closed by its X, Esc, the mask or Cancel with values changed: asked first
+  const guard = useGuardedDialog(Boolean(modalProps.open), modalProps.onCancel);
   const title = `${translate(action === "add" ? "crud.add" : "crud.edit")} · ${translate(entity.title)}`;
   return (
-    <Modal {...modalProps} title={title} okText={translate("crud.save")} cancelText={translate("common.cancel")} destroyOnHidden>
+    <Modal {...modalProps} onCancel={guard.onCancel} title={title} okText={translate("crud.save")} cancelText={translate("common.cancel")} destroyOnHidden>
       <Form
         {...formProps}
         // a refused save keeps the dialog open with the server's field errors under their fields (and its message
@@ -50,6 +54,7 @@ export const RecordModal = forwardRef<RecordModalHandle, { resource: string; ent
         onKeyDown={submitOnlyByButton}
         onValuesChange={(changed, all) => {
           formProps.onValuesChange?.(changed, all);
+          guard.markChanged();
           clearNarrowed(entity, formProps.form)(changed as Record<string, unknown>);
         }}
       >

@@ -7,6 +7,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { feedback } from "../../providers/feedback";
 import { weapi } from "../../providers/weapi";
+import { useGuardedDialog } from "./unsavedChanges";
 
 export const MIN_PASSWORD_LENGTH = 6;
 
@@ -34,6 +35,8 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   const { t } = useTranslation();
   const [form] = Form.useForm<PasswordForm>();
   const [saving, setSaving] = useState(false);
+  // closed with something typed (its X, Esc, the mask, Cancel): asked first
+  const guard = useGuardedDialog(open, onClose);
 
   const submit = async () => {
     let values: PasswordForm;
@@ -61,7 +64,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
     <Modal
       title={t("dialog.change_password")}
       open={open}
-      onCancel={onClose}
+      onCancel={guard.onCancel}
       onOk={submit}
       confirmLoading={saving}
       okText={t("common.confirm")}
@@ -70,7 +73,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
       destroyOnHidden
       data-testid="password-dialog"
     >
-      <Form<PasswordForm> form={form} layout="vertical" validateTrigger="onBlur" preserve={false}>
+      <Form<PasswordForm> form={form} layout="vertical" validateTrigger="onBlur" onValuesChange={guard.markChanged} preserve={false}>
         <Form.Item name="password1" label={t("dialog.password_current")} rules={[{ required: true, message: t("dialog.password_current_required") }]}>
           <Input.Password data-testid="password-current" autoComplete="current-password" />
         </Form.Item>

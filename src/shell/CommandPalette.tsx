@@ -1,6 +1,6 @@
 /**
- * Command palette (Ctrl/Cmd-K, DESIGN 7): the routes the user may open plus actions (switch school/provider,
- * language, log out). Loaded with the first Ctrl/Cmd-K (see LazyCommandPalette), then kbar owns the shortcut.
+ * Command palette (Ctrl/Cmd-K, DESIGN 7): the routes the user may open plus actions (switch school/provider, back
+ * to the operator console when an operator acts in a provider, as the avatar menu offers, language, log out). Loaded with the first Ctrl/Cmd-K (see LazyCommandPalette), then kbar owns the shortcut.
  */
 import {
   KBarAnimator,
@@ -27,7 +27,10 @@ export interface PaletteCommands {
   routes: SearchableRoute[];
   canSwitchSchool: boolean;
   canSwitchProvider: boolean;
+  /** an operator acting in a provider's console: the avatar menu's "back to the operator console" */
+  canReturnToOperator: boolean;
   onSwitch: () => void;
+  onReturnToOperator: () => void;
   onLogout: () => void;
 }
 
@@ -50,7 +53,7 @@ function Results() {
   );
 }
 
-function Palette({ routes, canSwitchSchool, canSwitchProvider, onSwitch, onLogout }: PaletteCommands) {
+function Palette({ routes, canSwitchSchool, canSwitchProvider, canReturnToOperator, onSwitch, onReturnToOperator, onLogout }: PaletteCommands) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { token } = theme.useToken();
@@ -65,6 +68,7 @@ function Palette({ routes, canSwitchSchool, canSwitchProvider, onSwitch, onLogou
     const commands: Action[] = [];
     if (canSwitchSchool) commands.push({ id: "switch-school", name: t("shell.switch_school"), section: t("shell.palette_actions"), perform: onSwitch });
     if (canSwitchProvider) commands.push({ id: "switch-provider", name: t("shell.switch_provider"), section: t("shell.palette_actions"), perform: onSwitch });
+    if (canReturnToOperator) commands.push({ id: "return-operator", name: t("shell.return_to_operator"), section: t("shell.palette_actions"), perform: onReturnToOperator });
     LANGUAGES.forEach((lang) =>
       commands.push({
         id: `language:${lang}`,
@@ -76,7 +80,7 @@ function Palette({ routes, canSwitchSchool, canSwitchProvider, onSwitch, onLogou
     commands.push({ id: "logout", name: t("shell.logout"), section: t("shell.palette_actions"), perform: onLogout });
     return [...pages, ...commands];
     // names change with the language
-  }, [routes, canSwitchSchool, canSwitchProvider, onSwitch, onLogout, navigate, t, i18n.language]);
+  }, [routes, canSwitchSchool, canSwitchProvider, canReturnToOperator, onSwitch, onReturnToOperator, onLogout, navigate, t, i18n.language]);
   useRegisterActions(actions, [actions]);
   const { query } = useKBar();
   // it was loaded by a Ctrl/Cmd-K press: open at once

@@ -184,7 +184,9 @@ export function ShellLayout({ pages }: { pages: ReactElement }) {
         routes={routes}
         canSwitchSchool={actions.canSwitchSchool}
         canSwitchProvider={actions.canSwitchProvider}
+        canReturnToOperator={actions.canReturnToOperator}
         onSwitch={actions.onSwitch}
+        onReturnToOperator={actions.onReturnToOperator}
         onLogout={actions.onLogout}
       />
     </Layout>

@@ -1,15 +1,16 @@
 /**
  * Unsaved changes of the console's forms, per page (a page's tab key: its pathname). A form marks its page
  * when the user changes a value and clears the mark when it saves; whatever would discard marked pages asks
- * first: closing or refreshing their tabs, leaving a page the tabs view does not keep, leaving the console,
- * and reloading or closing the browser tab (beforeunload).
+ * first: closing or refreshing their tabs, leaving a page the tabs view does not keep (by a link or by the
+ * browser's back and forward buttons), leaving the console, and reloading or closing the browser tab
+ * (beforeunload). A form in a dialog over its page asks before the dialog closes (`useGuardedClose`).
  *
  * Not refine's `warnWhenUnsavedChanges`: that is one flag for the whole console, cleared on every change of
  * path, and its notifier confirms every navigation. In the tabs view a form left for another page stays alive
  * in its tab with its values, so leaving it loses nothing; its changes are lost only when its tab closes, which
  * may happen later, from the tab bar, while another page is shown.
  */
-import { useContext, useEffect, useMemo, useRef } from "react";
+import { useCallback, useContext, useEffect, useMemo, useRef } from "react";
 import { UNSAFE_NavigationContext, useLocation, type Navigator, type To } from "react-router";
 import { canReachPath } from "../../providers/accessControl";
 import { feedback } from "../../providers/feedback";
@@ -135,11 +136,54 @@ function targetPathname(to: To, from: string): string {
   return new URL(to, `http://console${from}`).pathname;
 }
 
+/** The position in the session's history React Router's browser history gives each of its entries (none in memory). */
+function historyIndex(): number | undefined {
+  const idx = (window.history.state as { idx?: unknown } | null)?.idx;
+  return typeof idx === "number" ? idx : undefined;
+}
+
+/**
+ * The browser's back and forward buttons: a move that would discard pages with unsaved changes is undone before
+ * React Router hears of it, then made again once the user has confirmed. Listening in the capture phase on the
+ * window runs before the router's own listener there, which then never sees the move (nor its undoing), so its
+ * idea of the current entry stays right.
+ */
+function useBackForwardGuard(here: { readonly current: { pathname: string; roles: readonly string[] } }): void {
+  const { key } = useLocation();
+  const index = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    index.current = historyIndex();
+  }, [key]);
+  useEffect(() => {
+    let undoing = false;
+    const onPopState = (event: PopStateEvent) => {
+      if (undoing) {
+        // the entry the user left is back: nothing moved for the router
+        undoing = false;
+        event.stopImmediatePropagation();
+        return;
+      }
+      const from = index.current;
+      const to = historyIndex();
+      if (from === undefined || to === undefined || to === from) return;
+      const lost = pagesLeftBehind(here.current.pathname, window.location.pathname, here.current.roles);
+      if (lost.length === 0) return;
+      event.stopImmediatePropagation();
+      undoing = true;
+      window.history.go(from - to);
+      // once confirmed, the pages' changes are forgotten: the same move then passes
+      confirmDiscard(lost, () => window.history.go(to - from));
+    };
+    window.addEventListener("popstate", onPopState, { capture: true });
+    return () => window.removeEventListener("popstate", onPopState, { capture: true });
+  }, [here]);
+}
+
 /**
  * The console layout's guard: every in-app navigation (sidebar, breadcrumb, search, palette, links, the pages'
- * own) that would discard pages with unsaved changes waits for the user's confirmation. Like refine's
- * UnsavedChangesNotifier it wraps the router's navigator, which a BrowserRouter cannot block otherwise; the
- * browser's own back and forward buttons are not held. Once the layout is gone, so are its pages' changes.
+ * own) and every move by the browser's back and forward buttons that would discard pages with unsaved changes
+ * waits for the user's confirmation. Like refine's UnsavedChangesNotifier it wraps the router's navigator, which
+ * a BrowserRouter cannot block otherwise. Once the layout is gone, so are its pages' changes.
  */
 export function useLeaveGuard(): void {
   const { navigator } = useContext(UNSAFE_NavigationContext);
@@ -147,6 +191,7 @@ export function useLeaveGuard(): void {
   const roles = useRoles();
   const here = useRef({ pathname, roles });
   here.current = { pathname, roles };
+  useBackForwardGuard(here);
   useEffect(() => {
     const { push, replace } = navigator;
     const guarded =
@@ -163,4 +208,52 @@ export function useLeaveGuard(): void {
     };
   }, [navigator]);
   useEffect(() => () => forgetUnsaved(), []);
+}
+
+/**
+ * Closing a dialog that holds a form (by its X, Esc, a click on the mask or Cancel): at once when the user changed
+ * nothing in it, otherwise after they have confirmed that the changes may go.
+ */
+export function confirmCloseDialog(changed: boolean, close: () => void): void {
+  if (!changed) {
+    close();
+    return;
+  }
+  feedback().confirm({
+    title: i18n.t("shell.unsaved_title"),
+    content: i18n.t("shell.unsaved_dialog"),
+    okText: i18n.t("shell.unsaved_discard"),
+    cancelText: i18n.t("shell.unsaved_stay"),
+    onOk: close,
+  });
+}
+
+export interface GuardedDialog<A extends unknown[]> {
+  /** the form's `onValuesChange`: the user changed a value (a value set by the program is no change) */
+  markChanged(): void;
+  /** the dialog's `onCancel` (its X, Esc, its mask, Cancel): asks first when a value was changed */
+  onCancel(...args: A): void;
+}
+
+/**
+ * A dialog holding a form, closed by `close`: its changes count from each opening, as the page forms' do (the values
+ * the user changed, `onValuesChange`).
+ */
+export function useGuardedDialog<A extends unknown[]>(open: boolean, close: ((...args: A) => void) | undefined): GuardedDialog<A> {
+  const changed = useRef(false);
+  useEffect(() => {
+    if (open) changed.current = false;
+  }, [open]);
+  const markChanged = useCallback(() => {
+    changed.current = true;
+  }, []);
+  const onCancel = useCallback(
+    (...args: A) =>
+      confirmCloseDialog(changed.current, () => {
+        changed.current = false;
+        close?.(...args);
+      }),
+    [close],
+  );
+  return useMemo(() => ({ markChanged, onCancel }), [markChanged, onCancel]);
 }

@@ -2,7 +2,7 @@
  * The operator and the providers it manages: on the selection page a provider is chosen by its Manage button,
  * its name or a click on its row; a provider whose term has run out is flagged "expired" there and in the
  * provider list; and an operator acting in a provider finds the way back to the operator console in the avatar
- * menu. Only fetch is fake.
+ * menu and in the command palette. Only fetch is fake.
  */
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { App as AntdApp, ConfigProvider } from "antd";
@@ -78,6 +78,13 @@ const operatorLogin = { username: "sysadmin", name: "Platform Administrator", us
 
 beforeAll(async () => {
   await changeLanguage("en");
+  // the command palette animates and measures its box; jsdom draws nothing, so nothing to animate or measure
+  Element.prototype.animate ??= () => ({ cancel() {}, finish() {} }) as unknown as Animation;
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
 });
 beforeEach(() => {
   clearCookies();
@@ -164,6 +171,37 @@ describe("back to the operator console from a provider", { timeout: 20000 }, () 
     expect(location()).toBe(HOME_PATH);
     // the provider's pages are closed
     expect(currentTabs().map((tab) => tab.key)).toEqual([HOME_PATH]);
+  });
+
+  /** The names of the palette's entries, opened with Ctrl-K and searched for `query`. */
+  async function paletteEntries(query: string) {
+    await screen.findByTestId("avatar-dropdown", {}, { timeout: 10000 });
+    fireEvent.keyDown(window, { key: "k", ctrlKey: true });
+    const search = await screen.findByTestId("command-palette-search", {}, { timeout: 10000 });
+    fireEvent.change(search, { target: { value: query } });
+    return search;
+  }
+
+  it("the command palette offers the same way back, and takes it", async () => {
+    server();
+    setCookies({ select_user_type: "service", select_sysid: "5", service_name: "Sunrise Campus Services", service_end_time: providers[0].end_time, select_xcxupload: "Y" });
+    setSessionUser({ roles: ["servicev2", "xcxuploadv2"], name: "Platform Administrator", avatar: "", introduction: "", username: "sysadmin", user_type: "system" });
+    renderConsole(HOME_PATH);
+    await paletteEntries(en.shell.return_to_operator);
+    fireEvent.click(await screen.findByText(en.shell.return_to_operator, {}, { timeout: 10000 }));
+    await waitFor(() => expect(cookie("select_user_type")).toBe("system"));
+    expect(cookie("select_sysid")).toBe("");
+    expect(sessionUser()?.roles).toEqual(["systemv2", "superadminv2"]);
+    expect(location()).toBe(HOME_PATH);
+  });
+
+  it("the command palette does not offer it where the avatar menu does not", async () => {
+    server();
+    renderConsole(HOME_PATH);
+    await paletteEntries(en.shell.switch_provider);
+    // the palette shows its actions: the operator's own switch is there, the way back is not
+    await screen.findByText(en.shell.switch_provider, {}, { timeout: 10000 });
+    expect(screen.queryByText(en.shell.return_to_operator)).toBeNull();
   });
 
   it("is not offered to an operator in its own console, nor to a provider's own account", async () => {

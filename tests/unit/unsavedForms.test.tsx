@@ -1,14 +1,16 @@
 /**
  * Forms keep and guard the user's work in the console's layout (tabs kept alive): typed values survive a tab
  * switch; closing or refreshing the tab of a form with unsaved changes, leaving it through the sidebar when the
- * tabs view is off, leaving the console and reloading the page ask first; a save closes the form's tab and
- * returns to the list it came from (with its page and filters); "save and add another" stays on a cleared add
- * form. Only fetch is fake.
+ * tabs view is off (by a link or by the browser's back and forward buttons), leaving the console and reloading the
+ * page ask first; a dialog holding a changed form asks before its X, Esc, its mask or Cancel closes it; a save
+ * closes the form's tab and returns to the list it came from (with its page and filters); "save and add another"
+ * stays on a cleared add form. Only fetch is fake.
  */
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { App as AntdApp, ConfigProvider } from "antd";
 import dayjs from "dayjs";
-import { MemoryRouter, Route, Routes, useLocation } from "react-router";
+import type { ReactNode } from "react";
+import { BrowserRouter, MemoryRouter, Route, Routes, useLocation } from "react-router";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { Refine } from "@refinedev/core";
 import routerProvider from "@refinedev/react-router";
@@ -71,12 +73,16 @@ function LocationProbe() {
   return <output data-testid="location-probe">{`${location.pathname}${location.search}`}</output>;
 }
 
-function renderConsole(path: string) {
+/** `browser`: the router of the console itself, on the window's history (its back and forward buttons). */
+function renderConsole(path: string, browser = false) {
   const pages = <>{catalogueRouteElements()}</>;
+  const Router = ({ children }: { children: ReactNode }) =>
+    browser ? <BrowserRouter>{children}</BrowserRouter> : <MemoryRouter initialEntries={[path]}>{children}</MemoryRouter>;
+  if (browser && window.location.pathname !== path) window.history.pushState(null, "", path);
   return render(
     <ConfigProvider theme={{ token: { motion: false } }}>
       <ConsoleFeedback>
-        <MemoryRouter initialEntries={[path]}>
+        <Router>
           <Refine
             routerProvider={routerProvider}
             dataProvider={dataProvider}
@@ -92,7 +98,7 @@ function renderConsole(path: string) {
             </Routes>
             <LocationProbe />
           </Refine>
-        </MemoryRouter>
+        </Router>
       </ConsoleFeedback>
     </ConfigProvider>,
   );
@@ -285,6 +291,46 @@ describe("unsaved changes in the tabs view", { timeout: 30000 }, () => {
     expect(unload()).toBe(false);
   });
 
+  it("asks before the browser's back button leaves a changed form when the tabs view is off, and stays on 'keep editing'", async () => {
+    updateSettings({ tagsView: false });
+    server();
+    // the list was open before the form, in the browser's history as the console's router writes it
+    window.history.replaceState({ usr: null, key: "list", idx: 0 }, "", LIST);
+    window.history.pushState({ usr: null, key: "add", idx: 1 }, "", ADD);
+    renderConsole(ADD, true);
+    await typeContact("Wang Fang");
+
+    window.history.back();
+    await answerConfirm("cancel");
+    // the browser is back on the form's entry, the form as it was
+    await waitFor(() => expect(window.location.pathname).toBe(ADD));
+    expect(pathname()).toBe(ADD);
+    expect(((await activePage().findByLabelText("Contact person")) as HTMLInputElement).value).toBe("Wang Fang");
+
+    window.history.back();
+    await answerConfirm("ok");
+    await waitFor(() => expect(pathname()).toBe(LIST));
+    expect(window.location.pathname).toBe(LIST);
+    expect(hasUnsavedChanges()).toBe(false);
+
+    // forward again: a fresh form, nothing to lose, no question
+    window.history.forward();
+    await waitFor(() => expect(pathname()).toBe(ADD));
+    expect(noConfirmDialog()).toBe(true);
+  });
+
+  it("lets the browser's back button leave a changed form kept in its tab without asking", async () => {
+    server();
+    renderConsole(LIST, true);
+    fireEvent.click(await screen.findByTestId("add-button", {}, { timeout: 10000 }));
+    await waitFor(() => expect(pathname()).toBe(ADD));
+    await typeContact("Wang Fang");
+    window.history.back();
+    await waitFor(() => expect(pathname()).toBe(LIST));
+    expect(noConfirmDialog()).toBe(true);
+    expect(hasUnsavedChanges([ADD])).toBe(true);
+  });
+
   it("a save closes the edit form's tab and returns to the list as its tab left it", async () => {
     const net = server();
     renderConsole(`${LIST}?pageSize=10&currentPage=1`);
@@ -331,5 +377,67 @@ describe("unsaved changes in the tabs view", { timeout: 30000 }, () => {
     expect((page.getByLabelText("Contact person") as HTMLInputElement).value).toBe("");
     expect((page.getByLabelText("Annual fee (yuan)") as HTMLInputElement).value).toBe("0.00");
     expect(hasUnsavedChanges()).toBe(false);
+  });
+});
+
+describe("a form in a dialog", { timeout: 30000 }, () => {
+  const GRADES = "/schoolv2/gradelist";
+  const dialog = () => screen.queryByTestId("record-modal-add");
+  const shown = () => {
+    const wrap = dialog()?.closest<HTMLElement>(".ant-modal-wrap");
+    return Boolean(wrap && wrap.style.display !== "none");
+  };
+  const wrap = () => dialog()!.closest(".ant-modal-wrap") as HTMLElement;
+  const ways: [string, () => void][] = [
+    ["its X", () => fireEvent.click(wrap().querySelector(".ant-modal-close") as HTMLElement)],
+    ["Esc", () => fireEvent.keyDown(wrap(), { key: "Escape", code: "Escape", keyCode: 27 })],
+    [
+      "its mask",
+      () => {
+        fireEvent.mouseDown(wrap());
+        fireEvent.mouseUp(wrap());
+        fireEvent.click(wrap());
+      },
+    ],
+    ["Cancel", () => fireEvent.click(within(wrap()).getByRole("button", { name: en.common.cancel }))],
+  ];
+
+  beforeEach(() => {
+    // a v2 school adds its grades in a dialog over their list
+    setCookies({ select_user_type: "school", login_user_type: "school", is_superadmin: "N", select_sysid: "2", select_schid: "5" });
+    setSessionUser({ roles: ["schoolv2"], name: "Sunrise No.1", avatar: "", introduction: "", username: "school", user_type: "school" });
+    fakeWeapi(() => ok({ items: [{ id: 1, sch_id: 5, title: "Grade One", sort: 1 }], total: 1 }));
+  });
+
+  async function openDialog() {
+    fireEvent.click(await activePage().findByTestId("add-button", {}, { timeout: 10000 }));
+    await waitFor(() => expect(shown()).toBe(true));
+  }
+
+  it("closes at once by any way when nothing was changed", async () => {
+    renderConsole(GRADES);
+    for (const [way, close] of ways) {
+      await openDialog();
+      close();
+      await waitFor(() => expect(shown(), way).toBe(false));
+      expect(noConfirmDialog(), way).toBe(true);
+    }
+  });
+
+  it("asks before its X, Esc, its mask or Cancel closes it with a changed value; 'keep editing' keeps the value", async () => {
+    renderConsole(GRADES);
+    await openDialog();
+    const title = () => within(dialog()!).getByPlaceholderText("Grade name") as HTMLInputElement;
+    fireEvent.change(title(), { target: { value: "Grade Two" } });
+    for (const [way, close] of ways) {
+      close();
+      expect((await confirmDialog()).textContent, way).toContain(en.shell.unsaved_dialog);
+      await answerConfirm("cancel");
+      expect(shown(), way).toBe(true);
+      expect(title().value, way).toBe("Grade Two");
+    }
+    ways[0]![1]();
+    await answerConfirm("ok");
+    await waitFor(() => expect(shown()).toBe(false));
   });
 });
