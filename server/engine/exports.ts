@@ -19,7 +19,6 @@ import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { ZodType } from "zod";
 import { startsLikeFormula } from "../../common/spreadsheetCell";
-import { businessDay } from "../../common/term";
 import type { Authority } from "../auth/authority";
 import { writeAudit } from "../auth/audit";
 import { resolveScope } from "../auth/scope";
@@ -31,6 +30,7 @@ import { enqueueJob } from "../jobs/worker";
 import { notFound } from "../protocol/envelope";
 import type { AppServices, OperationContext, OperationRegistry } from "../protocol/registry";
 import { DEFAULT_OPERATION_PATH } from "./declared";
+import { exportFileName, exportNaming } from "./exportNames";
 
 export const EXPORT_FILE_JOB = "exports.file";
 /** a failed export is run once more before the download says failed */
@@ -79,7 +79,7 @@ export interface ExportOperation {
   roles: readonly string[];
   /** the payload's check, for whoever reads the registry (the exporter checks each value by its kind) */
   schema?: ZodType<Record<string, unknown>>;
-  /** what the file is of (an entity's or a report's name): the file's name and the audit's entity */
+  /** what the file is of (an entity's or a report's name): the audit's entity; the file is named by its title */
   subject: string;
   exporter: Exporter;
 }
@@ -99,6 +99,7 @@ const exporters = new Map<string, ExportOperation>();
 /** Registers an export operation: it checks the call, records the download, enqueues its job and answers its id. */
 export function registerExportOperation(registry: OperationRegistry, operation: ExportOperation): void {
   exporters.set(operation.method, operation);
+  const naming = exportNaming(operation.method, operation.subject);
   registry.add({
     path: operation.path ?? DEFAULT_OPERATION_PATH,
     method: operation.method,
@@ -112,6 +113,8 @@ export function registerExportOperation(registry: OperationRegistry, operation: 
       await operation.exporter.check(ctx);
       const scope = await resolveScope(ctx.db, auth, ctx.payload);
       const request: ExportRequest = { payload: ctx.payload, auth, roles: ctx.roles, language: ctx.language, ip: ctx.ip, subject: operation.subject };
+      // the file says what it holds: the list's title and the filters it was asked with
+      const filename = await exportFileName(ctx, scope, naming);
       const id = await ctx.db.transaction(async (tx) => {
         const [download] = await tx
           .insert(downloads)
@@ -120,7 +123,7 @@ export function registerExportOperation(registry: OperationRegistry, operation: 
             sysid: scope.sysid,
             schId: scope.schids?.length === 1 ? scope.schids[0]! : null,
             operation: operation.method,
-            filename: `${operation.subject}-${businessDay(ctx.now)}.xlsx`,
+            filename,
             request: request as unknown as Record<string, unknown>,
             linkKey: randomBytes(32).toString("hex"),
             createdAt: ctx.now,

@@ -67,7 +67,8 @@ describeOnDatabases("download centre", (kind) => {
 
     const queued = (await call("svc", "downloadlist")).data?.items as Row[];
     expect(queued[0]).toMatchObject({ id, job_id: id, operation: "studentexport", status: "queued", progress: 0, size: null });
-    expect(String(queued[0]!.filename)).toMatch(/^student-\d{4}-?\d{2}-?\d{2}\.xlsx$/);
+    // named by the list's title and, asked without filters, the day (tests/server/exportNames.test.ts)
+    expect(String(queued[0]!.filename)).toMatch(new RegExp(`^${zh("entity.student")}_\\d{4}-\\d{2}-\\d{2}\\.xlsx$`));
     expect(items(await call("svc", "downloadinfo", { id })).url).toBeUndefined();
 
     // another account of the same provider sees nothing of it
@@ -85,7 +86,7 @@ describeOnDatabases("download centre", (kind) => {
     const res = await file(String(done.url));
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toBe(XLSX_MIME);
-    expect(String(res.headers["content-disposition"])).toContain(`filename="${String(done.filename)}"`);
+    expect(String(res.headers["content-disposition"])).toContain(`filename*=UTF-8''${encodeURIComponent(String(done.filename))}`);
     expect(res.rawPayload.length).toBe(Number(done.size));
     const rows = await sheetRows(res.rawPayload);
     expect(rows).toHaveLength(students.length + 1);
