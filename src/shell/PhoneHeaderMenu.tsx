@@ -14,7 +14,7 @@ import {
   SettingOutlined,
   ShoppingCartOutlined,
 } from "@ant-design/icons";
-import { Button, Dropdown, Space, Tag, theme, Typography, type MenuProps } from "antd";
+import { Badge, Button, Dropdown, Space, Tag, theme, Typography, type MenuProps } from "antd";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { changeLanguage, currentLanguage, LANGUAGES, type Language } from "../../providers/i18n";
@@ -35,10 +35,12 @@ export interface PhoneHeaderMenuProps {
   onManual: () => void;
   /** the download centre, when a provider is known */
   onDownload?: () => void;
+  /** a file asked for is in the download centre, not yet looked at: a dot on the menu and on its entry */
+  newDownload?: boolean;
   onSettings: () => void;
 }
 
-export function PhoneHeaderMenu({ scopeTag, managedSchool, welcome, expiry, onRenew, onQr, onManual, onDownload, onSettings }: PhoneHeaderMenuProps) {
+export function PhoneHeaderMenu({ scopeTag, managedSchool, welcome, expiry, onRenew, onQr, onManual, onDownload, newDownload, onSettings }: PhoneHeaderMenuProps) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const { size } = useSettings();
@@ -51,7 +53,17 @@ export function PhoneHeaderMenu({ scopeTag, managedSchool, welcome, expiry, onRe
     ...(onRenew ? [item("renew", t("renewal.renew"), <ShoppingCartOutlined />)] : []),
     item("qr", t("shell.qr"), <QrcodeOutlined />),
     item("manual", t("shell.user_manual"), <QuestionCircleOutlined />),
-    ...(onDownload ? [item("download", t("shell.download"), <DownloadOutlined />)] : []),
+    ...(onDownload
+      ? [
+          item(
+            "download",
+            t("shell.download"),
+            <Badge dot={newDownload} data-testid={newDownload ? "header-download-new" : undefined}>
+              <DownloadOutlined />
+            </Badge>,
+          ),
+        ]
+      : []),
     item("fullscreen", t("shell.fullscreen"), fullscreen.full ? <FullscreenExitOutlined /> : <FullscreenOutlined />),
     item("settings", t("settings.title"), <SettingOutlined />),
     { type: "divider" },
@@ -128,7 +140,9 @@ export function PhoneHeaderMenu({ scopeTag, managedSchool, welcome, expiry, onRe
         </div>
       )}
     >
-      <Button type="text" icon={<EllipsisOutlined />} aria-label={t("common.more")} data-testid="header-more" />
+      <Badge dot={Boolean(onDownload && newDownload)} offset={[-6, 6]}>
+        <Button type="text" icon={<EllipsisOutlined />} aria-label={t("common.more")} data-testid="header-more" />
+      </Badge>
     </Dropdown>
   );
 }

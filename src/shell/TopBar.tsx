@@ -16,14 +16,15 @@ import {
   SettingOutlined,
   UserOutlined,
 } from "@ant-design/icons";
-import { Avatar, Button, Dropdown, Layout, Tag, Tooltip, Typography, type MenuProps } from "antd";
-import { lazy, Suspense, useState } from "react";
+import { Avatar, Badge, Button, Dropdown, Layout, Tag, Tooltip, Typography, type MenuProps } from "antd";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { normaliseUserType } from "../../common/roleKeys";
 import { getCookie } from "../../providers/session";
 import { weapi } from "../../providers/weapi";
 import { LanguageSwitch } from "../LanguageSwitch";
+import { clearNewDownload, useNewDownload } from "../lib/newDownload";
 import { useSessionUser } from "../lib/session";
 import { UI_SIZES, updateSettings, useSettings, type UiSize } from "../lib/settings";
 import { Breadcrumbs } from "./Breadcrumbs";
@@ -128,6 +129,13 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sco
   };
   // a phone's bar keeps to one row: the search opens in the breadcrumb's place, the other tools fold into a menu
   const [searchOpen, setSearchOpen] = useState(false);
+  // an export asked for leaves a dot on the download centre's icon until the download centre is opened
+  const newDownload = useNewDownload();
+  const { pathname } = useLocation();
+  const inDownloads = pathname === DOWNLOAD_PATH;
+  useEffect(() => {
+    if (inDownloads && newDownload) clearNewDownload();
+  }, [inDownloads, newDownload]);
 
   const avatarItems: MenuProps["items"] = [
     { key: "home", label: <span data-testid="avatar-home">{t("shell.home")}</span> },
@@ -197,6 +205,7 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sco
               onQr={() => setQrOpen(true)}
               onManual={() => void openUserManual()}
               onDownload={hasProvider ? () => navigate(DOWNLOAD_PATH) : undefined}
+              newDownload={newDownload}
               onSettings={onOpenSettings}
             />
           </>
@@ -210,9 +219,11 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sco
               <Button type="text" data-testid="header-manual" icon={<QuestionCircleOutlined />} onClick={() => void openUserManual()} />
             </Tooltip>
             {hasProvider && (
-              <Tooltip title={t("shell.download")}>
-                <Link to={DOWNLOAD_PATH} data-testid="header-download">
-                  <Button type="text" icon={<DownloadOutlined />} />
+              <Tooltip title={newDownload ? t("downloads.new_file") : t("shell.download")}>
+                <Link to={DOWNLOAD_PATH} data-testid="header-download" aria-label={newDownload ? t("downloads.new_file") : t("shell.download")}>
+                  <Badge dot={newDownload} offset={[-6, 6]} data-testid={newDownload ? "header-download-new" : undefined}>
+                    <Button type="text" icon={<DownloadOutlined />} />
+                  </Badge>
                 </Link>
               </Tooltip>
             )}
