@@ -272,7 +272,7 @@ export const collection: CatalogueDomain = {
     service_activityadd: { kind: "add", entity: "activity" },
     service_activityedit: { kind: "edit", entity: "activity" },
     // an activity's board: each class's collection and the students still to pay
-    activityact: { kind: "custom", id: "activityboard", calls: ["activityinfo", "activityboard", "arrearslist", "activityact"] },
+    activityact: { kind: "custom", id: "activityboard", calls: ["activityinfo", "activityboard", "arrearslist", "guardianphone", "activityact"] },
     // fee orders: v1's orderlist is its order group's (v2's orderlist is the retail shop's)
     "order/orderlist": { kind: "list", entity: "order" },
     orderinfo: { kind: "info", entity: "order" },

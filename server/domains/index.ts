@@ -20,6 +20,7 @@ import { feeEffects, feeHooks, registerFeeOperations, schoolChannel } from "./fe
 import { collectionEffects, collectionHooks, registerCollectionOperations } from "./collection";
 import { registerDownloadOperations } from "./downloads";
 import { registerNoticeOperations } from "./notices";
+import { registerGuardianPhoneOperation } from "./notices/guardianPhone";
 
 export function registerOperations(registry: OperationRegistry): void {
   registerSessionOperations(registry);
@@ -39,4 +40,5 @@ export function registerOperations(registry: OperationRegistry): void {
   registerDashboardOperations(registry);
   registerDownloadOperations(registry);
   registerNoticeOperations(registry);
+  registerGuardianPhoneOperation(registry);
 }
