@@ -28,9 +28,17 @@ export function yuanToFen(yuan: string | number): number | null {
   return Number(m[1]) * 100 + Number((m[2] ?? "").padEnd(2, "0"));
 }
 
-/** An amount in yuan ("4400.49") as a language writes it ("¥4,400.49"), with the yuan sign the console uses. */
+/**
+ * A number as a language writes it, its thousands always grouped: Intl leaves a Spanish four-digit number
+ * ungrouped ("1234,50" beside "12.345,50"), so one column would mix both; here es writes "1.234,50" too.
+ */
+export function formatNumber(value: number, language: string, fractionDigits = 0): string {
+  return value.toLocaleString(language, { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits, useGrouping: "always" });
+}
+
+/** An amount in yuan ("4400.49") as a language writes it ("¥4,400.49", "¥4.400,49"), with the yuan sign the console uses. */
 export function formatYuan(yuan: string | number, language: string): string {
   const amount = Number(yuan);
   if (!Number.isFinite(amount)) return `¥${String(yuan)}`;
-  return `¥${amount.toLocaleString(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return `¥${formatNumber(amount, language, 2)}`;
 }

@@ -23,6 +23,7 @@ import { useTable, getDefaultSortOrder } from "@refinedev/antd";
 import { useGo, usePermissions, useTranslation, type BaseRecord, type CrudFilter, type CrudSort, type HttpError } from "@refinedev/core";
 import type { EntityDecl, FieldDecl } from "../../common/catalogue";
 import type { ListSummary, ListTabs } from "../../common/listAnswer";
+import { formatNumber } from "../../common/money";
 import { hasAnyRole } from "../../common/roleKeys";
 import type { BuiltPage } from "./builtPages";
 import { DEFAULT_API_PATH, filterPayload, scope as tenantScope, sortPayload } from "../../providers/dataProvider";
@@ -369,7 +370,7 @@ export default function CrudList({ resource }: { resource: string }) {
     pageSizeOptions: PAGE_SIZE_OPTIONS,
     showSizeChanger: true,
     showQuickJumper: true,
-    showTotal: (total: number) => translate("crud.total", { total }),
+    showTotal: (total: number) => translate("crud.total", { total: formatNumber(total, language) }),
   };
 
   if (narrow) {

@@ -5,7 +5,7 @@
  */
 import { Space, Typography } from "antd";
 import type { EntityDecl } from "../../common/catalogue";
-import { formatYuan } from "../../common/money";
+import { formatNumber, formatYuan } from "../../common/money";
 import type { ListSummary } from "../../common/listAnswer";
 import type { Translate } from "./fields";
 
@@ -20,7 +20,7 @@ export function ListSummaryLine({ entity, summary, t, language }: Props) {
   const fields = (entity.summary ?? []).map((name) => entity.fields.find((f) => f.name === name)).filter((f) => f !== undefined);
   return (
     <Space size={[16, 4]} wrap data-testid="list-summary">
-      <Typography.Text type="secondary">{t("crud.summary_of", { count: summary.count, formatted: summary.count.toLocaleString(language) })}</Typography.Text>
+      <Typography.Text type="secondary">{t("crud.summary_of", { count: summary.count, formatted: formatNumber(summary.count, language) })}</Typography.Text>
       {[...fields, ...(entity.summaryInStates ?? [])].map(({ name, label }) => (
         <span key={name} data-testid={`list-summary-${name}`}>
           <Typography.Text type="secondary">{t(label)} </Typography.Text>

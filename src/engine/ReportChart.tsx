@@ -2,9 +2,11 @@
  * A report's chart (bar, pie or line) drawn by echarts through its modular core: only these charts, components
  * and the canvas renderer are bundled, and only into the report pages' lazy chunk. Each series and slice has the
  * colour of its slot (chartStyle.ts: a value keeps its colour on every chart, whole measures the theme colour),
- * text and lines come from the light or dark tokens; the chart fills its width and follows it. On a narrow
- * screen a bar chart lies on its side so that long class names stay readable, and a pie's labels go inside its
- * ring, the names and figures in the legend below.
+ * text and lines come from the light or dark tokens; the chart fills its width and follows it. Figures are
+ * written as the user's language writes them (grouping and decimal mark, as in the table below the chart). On a
+ * narrow screen a bar chart lies on its side so that long class names stay readable, a pie's labels go inside its
+ * ring, the names and figures in the legend below, and a line's labels stay level, every few shown so that none
+ * overlaps (days without their year).
  */
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { theme } from "antd";
@@ -34,6 +36,8 @@ export interface ReportChartProps {
   series: ChartSeries[];
   /** shown above the chart (a pie's measure) */
   title?: string;
+  /** a figure as the user's language writes it (axis labels, tooltips, a pie's legend); echarts' own by default */
+  valueText?: (value: number) => string;
 }
 
 interface Tokens {
@@ -46,7 +50,11 @@ interface Tokens {
   fontFamily: string;
 }
 
-export function chartOption({ kind, categories, categoryColours, series, title }: ReportChartProps, tokens: Tokens, narrow: boolean): EChartsCoreOption {
+/** a day as reports name it: on a narrow axis its year is left to the tooltip and the table */
+const DAY = /^\d{4}-(\d{2}-\d{2})$/;
+
+export function chartOption({ kind, categories, categoryColours, series, title, valueText }: ReportChartProps, tokens: Tokens, narrow: boolean): EChartsCoreOption {
+  const figure = (value: unknown) => (valueText && typeof value === "number" ? valueText(value) : String(value ?? ""));
   const text = { color: tokens.colorText, fontFamily: tokens.fontFamily };
   const theme = seriesColour(tokens.colorPrimary, tokens.colorBgContainer, tokens.colorTextSecondary);
   const common = {
@@ -60,6 +68,7 @@ export function chartOption({ kind, categories, categoryColours, series, title }
       borderColor: tokens.colorBorderSecondary,
       textStyle: text,
       confine: true,
+      ...(valueText ? { valueFormatter: figure } : {}),
     },
     legend: { bottom: 0, textStyle: text, type: "scroll" },
   };
@@ -69,9 +78,9 @@ export function chartOption({ kind, categories, categoryColours, series, title }
     const colours = slotColours(categoryColours, theme, tokens.colorPrimary);
     return {
       ...common,
-      tooltip: { ...common.tooltip, formatter: "{b}: {c} ({d}%)" },
+      tooltip: { ...common.tooltip, formatter: (item: { name: string; value: number; percent: number }) => `${item.name}: ${figure(item.value)} (${item.percent}%)` },
       // narrow: the names and figures in the legend, only the shares on the ring, so nothing is cut at the sides
-      legend: narrow ? { ...common.legend, formatter: (name: string) => `${name}  ${values[categories.indexOf(name)] ?? ""}` } : common.legend,
+      legend: narrow ? { ...common.legend, formatter: (name: string) => `${name}  ${figure(values[categories.indexOf(name)] ?? "")}` } : common.legend,
       series: [
         {
           type: "pie",
@@ -81,7 +90,7 @@ export function chartOption({ kind, categories, categoryColours, series, title }
           itemStyle: { borderColor: tokens.colorBgElevated, borderWidth: 2 },
           label: narrow
             ? { position: "inside", color: "#fff", fontWeight: 500, formatter: "{d}%" }
-            : { color: tokens.colorText, formatter: "{b}\n{c} ({d}%)" },
+            : { color: tokens.colorText, formatter: (item: { name: string; value: number; percent: number }) => `${item.name}\n${figure(item.value)} (${item.percent}%)` },
           // a sliver's share would not fit inside it (the legend and the tooltip still name it)
           minShowLabelAngle: narrow ? 15 : 0,
           labelLine: { show: !narrow },
@@ -96,18 +105,21 @@ export function chartOption({ kind, categories, categoryColours, series, title }
     tokens.colorPrimary,
   );
   const sideways = kind === "bar" && narrow;
+  const days = categories.length > 0 && categories.every((c) => DAY.test(c));
+  // a narrow axis keeps its labels level (tilted ones run into each other there) and shows every few, each whole
+  const levelLabels = { rotate: 0, interval: "auto", ...(days ? { formatter: (day: string) => DAY.exec(day)?.[1] ?? day } : {}) };
   const categoryAxis = {
     type: "category",
     data: categories,
     axisLine: { lineStyle: { color: tokens.colorBorderSecondary } },
     axisTick: { alignWithLabel: true },
-    axisLabel: { color: tokens.colorTextSecondary, hideOverlap: true, ...(sideways ? { width: 110, overflow: "truncate" } : { rotate: categories.length > 6 ? 30 : 0 }) },
+    axisLabel: { color: tokens.colorTextSecondary, hideOverlap: true, ...(sideways ? { width: 110, overflow: "truncate" } : narrow ? levelLabels : { rotate: categories.length > 6 ? 30 : 0 }) },
     ...(sideways ? { inverse: true } : {}),
   };
   const valueAxis = {
     type: "value",
     minInterval: 1,
-    axisLabel: { color: tokens.colorTextSecondary },
+    axisLabel: { color: tokens.colorTextSecondary, hideOverlap: true, ...(valueText ? { formatter: figure } : {}) },
     splitLine: { lineStyle: { color: tokens.colorBorderSecondary } },
   };
   return {
@@ -152,12 +164,12 @@ export default function ReportChart(props: ReportChartProps) {
   }, []);
 
   const { colorPrimary, colorBgContainer, colorText, colorTextSecondary, colorBorderSecondary, colorBgElevated, fontFamily } = token;
-  const { kind, categories, categoryColours, series, title } = props;
+  const { kind, categories, categoryColours, series, title, valueText } = props;
   useEffect(() => {
     const tokens = { colorPrimary, colorBgContainer, colorText, colorTextSecondary, colorBorderSecondary, colorBgElevated, fontFamily };
-    chart.current?.setOption(chartOption({ kind, categories, categoryColours, series, title }, tokens, narrow), true);
+    chart.current?.setOption(chartOption({ kind, categories, categoryColours, series, title, valueText }, tokens, narrow), true);
     chart.current?.resize();
-  }, [kind, categories, categoryColours, series, title, narrow, height, colorPrimary, colorBgContainer, colorText, colorTextSecondary, colorBorderSecondary, colorBgElevated, fontFamily]);
+  }, [kind, categories, categoryColours, series, title, valueText, narrow, height, colorPrimary, colorBgContainer, colorText, colorTextSecondary, colorBorderSecondary, colorBgElevated, fontFamily]);
 
   return <div ref={element} style={{ width: "100%", height }} data-testid="report-chart" data-kind={props.kind} />;
 }

@@ -5,17 +5,19 @@
  * provider (`custom`), so they are cached and refreshed like every other read; the chart (echarts) is a lazy
  * chunk of its own, loaded by report pages only, a placeholder of the chart's size standing in meanwhile. Each
  * value of the dimension keeps its colour on every chart (chartStyle.ts). Under 992 px the filters fold behind a
- * button that counts those set, stacked when opened, and the table scrolls sideways.
+ * button that counts those set, stacked when opened, the dimension is chosen from a list, and the table scrolls
+ * sideways (its edge fades where columns lie beyond). Figures read as the user's language writes them, grouped
+ * alike at every size, in the table and on the chart.
  */
 import { DownloadOutlined, FilterOutlined, ReloadOutlined, SearchOutlined } from "@ant-design/icons";
-import { Badge, Breadcrumb, Button, Card, Empty, Form, Grid, Result, Segmented, Skeleton, Space, Table, Typography } from "antd";
+import { Badge, Breadcrumb, Button, Card, Empty, Form, Grid, Result, Segmented, Select, Skeleton, Space, Table, Typography } from "antd";
 import type { TableProps } from "antd";
 import { useCustom, useGo } from "@refinedev/core";
-import { lazy, Suspense, useLayoutEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useCallback, useLayoutEffect, useMemo, useState } from "react";
 import { useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { EntityDecl, FieldDecl, MenuEntry, MenuGroup, ReportDecl } from "../../common/catalogue";
-import { formatYuan } from "../../common/money";
+import { formatNumber, formatYuan } from "../../common/money";
 import { reportDimensions } from "../../common/reports";
 import { ApiFailError, DEFAULT_API_PATH, scope, type CustomAnswer } from "../../providers/dataProvider";
 import { displayValue, FilterControl, filterValueProps, type Translate } from "./fields";
@@ -165,6 +167,9 @@ export default function ReportPage({ report, group, entry }: ReportPageProps) {
     return typeof shown === "string" || typeof shown === "number" ? String(shown) : String(row[dimension.name] ?? "");
   };
   const pie = report.chart === "pie";
+  // the chart writes its figures as the table does: a whole number as a count, else to the fen
+  const language = i18n.language;
+  const chartValueText = useCallback((value: number) => formatNumber(value, language, Number.isInteger(value) ? 0 : 2), [language]);
   const { categories, categoryColours, series } = useMemo(() => chartData(report, rows, rowLabel, translate, dimension), [report, rows, translate, dimension]);
   // the placeholder stands where the chart will, at its size (its row count known once the figures are in)
   const chartFallback = (
@@ -200,9 +205,9 @@ export default function ReportPage({ report, group, entry }: ReportPageProps) {
   };
 
   const measureText = (m: (typeof report.measures)[number], value: unknown) => {
-    if (m.type === "rate") return `${Number(value ?? 0).toFixed(1)}%`;
+    if (m.type === "rate") return `${formatNumber(asNumber(value), i18n.language, 1)}%`;
     if (m.type === "money") return formatYuan(String(value ?? 0), i18n.language);
-    return String(value ?? 0);
+    return formatNumber(asNumber(value), i18n.language);
   };
   const columns: NonNullable<TableProps<ReportRow>["columns"]> = [
     {
@@ -218,7 +223,7 @@ export default function ReportPage({ report, group, entry }: ReportPageProps) {
         ),
     },
     ...report.measures.map((m) => ({ key: m.name, dataIndex: m.name, title: translate(m.label), align: "right" as const, render: (value: unknown) => measureText(m, value) })),
-    ...(pie ? [{ key: SHARE, dataIndex: SHARE, title: translate("reports.share"), align: "right" as const, render: (value: unknown) => `${Number(value ?? 0).toFixed(1)}%` }] : []),
+    ...(pie ? [{ key: SHARE, dataIndex: SHARE, title: translate("reports.share"), align: "right" as const, render: (value: unknown) => `${formatNumber(asNumber(value), i18n.language, 1)}%` }] : []),
   ];
 
   const search = (values: FilterValues) => {
@@ -320,12 +325,25 @@ export default function ReportPage({ report, group, entry }: ReportPageProps) {
           {dimensions.length > 1 && drill.length === 0 && (
             <Space>
               <span>{translate("reports.view_by")}</span>
-              <Segmented
-                value={dimension.name}
-                onChange={(value) => chooseDimension(String(value))}
-                options={dimensions.map((d) => ({ value: d.name, label: translate(d.label) }))}
-                data-testid="report-dimension"
-              />
+              {/* a phone has no room for every dimension side by side (nor Spanish on a tablet): a choice, never a cut label */}
+              {narrow ? (
+                <Select
+                  value={dimension.name}
+                  onChange={(value: string) => chooseDimension(value)}
+                  options={dimensions.map((d) => ({ value: d.name, label: translate(d.label) }))}
+                  popupMatchSelectWidth={false}
+                  style={{ minWidth: 140 }}
+                  aria-label={translate("reports.view_by")}
+                  data-testid="report-dimension"
+                />
+              ) : (
+                <Segmented
+                  value={dimension.name}
+                  onChange={(value) => chooseDimension(String(value))}
+                  options={dimensions.map((d) => ({ value: d.name, label: translate(d.label) }))}
+                  data-testid="report-dimension"
+                />
+              )}
             </Space>
           )}
         </Space>
@@ -340,7 +358,7 @@ export default function ReportPage({ report, group, entry }: ReportPageProps) {
               <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={translate("reports.empty")} />
             ) : (
               <Suspense fallback={chartFallback}>
-                <ReportChart kind={report.chart} categories={categories} categoryColours={categoryColours} series={series} title={pie ? series[0]?.name : undefined} />
+                <ReportChart kind={report.chart} categories={categories} categoryColours={categoryColours} series={series} title={pie ? series[0]?.name : undefined} valueText={chartValueText} />
               </Suspense>
             )}
           </div>

@@ -6,6 +6,7 @@
 import { Tabs, theme } from "antd";
 import type { FieldDecl } from "../../common/catalogue";
 import type { ListTabs } from "../../common/listAnswer";
+import { formatNumber } from "../../common/money";
 import type { Translate } from "./fields";
 
 /** the key of the tab of every state */
@@ -42,7 +43,7 @@ function Count({ value, active, language }: { value: number | undefined; active:
         color: active ? token.colorPrimary : token.colorTextSecondary,
       }}
     >
-      {value.toLocaleString(language)}
+      {formatNumber(value, language)}
     </span>
   );
 }

@@ -7,6 +7,7 @@ import { Card, Col, Row, Typography, theme } from "antd";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { DashboardCollection as Collection, UnpaidActivity } from "../../common/dashboard";
+import { formatNumber } from "../../common/money";
 import { useRoles } from "../lib/session";
 import { refreshTab } from "../shell/tabs";
 import { CollectionBars, moneyText } from "./CollectionBars";
@@ -36,7 +37,7 @@ function UnpaidItem({ activity, showSchool }: { activity: UnpaidActivity; showSc
       </div>
       <div style={{ textAlign: "right", fontVariantNumeric: "tabular-nums", flexShrink: 0 }}>
         <div>
-          {t("dashboard.collection.unpaid_bills")}: <span data-testid="unpaid-bills">{activity.unpaid_bills.toLocaleString(i18n.language)}</span>
+          {t("dashboard.collection.unpaid_bills")}: <span data-testid="unpaid-bills">{formatNumber(activity.unpaid_bills, i18n.language)}</span>
         </div>
         <div style={{ color: token.colorTextSecondary, fontSize: 12 }}>
           {t("dashboard.collection.unpaid_amount")}: {moneyText(activity.unpaid_amount, i18n.language)}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fenToYuan, sanitiseMoneyInput, yuanToFen } from "../../common/money";
+import { fenToYuan, formatNumber, formatYuan, sanitiseMoneyInput, yuanToFen } from "../../common/money";
 
 describe("money helper (spec 5)", () => {
   it.each([
@@ -24,5 +24,17 @@ describe("money helper (spec 5)", () => {
     expect(yuanToFen("0.5")).toBe(50);
     expect(yuanToFen("1.005")).toBeNull();
     expect(yuanToFen("-1")).toBeNull();
+  });
+
+  it("groups thousands the same way at every size, four digits included (Spanish too)", () => {
+    expect(formatYuan("1234.5", "es")).toBe("¥1.234,50");
+    expect(formatYuan("12345.5", "es")).toBe("¥12.345,50");
+    expect(formatYuan("999.5", "es")).toBe("¥999,50");
+    expect(formatYuan("1234567.89", "es")).toBe("¥1.234.567,89");
+    expect(formatYuan("1234.5", "zh")).toBe("¥1,234.50");
+    expect(formatYuan("1234.5", "en")).toBe("¥1,234.50");
+    expect(formatYuan(0, "es")).toBe("¥0,00");
+    expect(formatNumber(1234, "es")).toBe("1.234");
+    expect(formatNumber(12.5, "es", 1)).toBe("12,5");
   });
 });

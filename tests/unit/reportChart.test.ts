@@ -2,13 +2,15 @@
  * Report charts: a value of a dimension keeps one colour on every chart of the console, whatever its position in
  * an answer (boys are one colour on students by gender and on students by class, girls another), whole measures
  * the theme colour; a reference's value keeps its colour too. On a phone a pie's labels stay inside its ring and
- * the names and figures go in the legend below.
+ * the names and figures go in the legend below, and a line's day labels stay level, none over another. Figures
+ * read as the user's language writes them.
  */
 import { describe, expect, it } from "vitest";
 import { classReport, sexReport } from "../../catalogue/reports";
 import type { ReportDecl } from "../../common/catalogue";
 import { chartData } from "../../src/engine/ReportPage";
 import { chartOption } from "../../src/engine/ReportChart";
+import { formatNumber } from "../../common/money";
 
 const tokens = {
   colorPrimary: "#1890ff",
@@ -93,5 +95,35 @@ describe("report chart colours", () => {
     expect(narrow.legend.formatter?.("boys")).toContain("178");
     const wide = option(sexReport, genders);
     expect(wide.series[0]!.label?.position).toBeUndefined();
+  });
+});
+
+describe("report chart labels", () => {
+  type Axis = { axisLabel: { rotate?: number; hideOverlap?: boolean; interval?: unknown; formatter?: (value: unknown) => string } };
+  const days = Array.from({ length: 31 }, (_, i) => `2026-08-${String(i + 1).padStart(2, "0")}`);
+  const line = (narrow: boolean, valueText?: (value: number) => string) =>
+    chartOption({ kind: "line", categories: days, categoryColours: days.map(() => "theme"), series: [{ name: "paid", data: days.map((_, i) => i * 1000), colour: "theme" }], valueText }, tokens, narrow) as unknown as {
+      xAxis: Axis;
+      yAxis: Axis;
+      tooltip: { valueFormatter?: (value: unknown) => string };
+    };
+
+  it("on a phone keeps a line's day labels level, shows every few whole and leaves their year to the table", () => {
+    const narrow = line(true);
+    expect(narrow.xAxis.axisLabel.rotate).toBe(0);
+    expect(narrow.xAxis.axisLabel.interval).toBe("auto");
+    expect(narrow.xAxis.axisLabel.hideOverlap).toBe(true);
+    expect(narrow.xAxis.axisLabel.formatter?.("2026-08-30")).toBe("08-30");
+    // wide, the days are whole and tilted when many
+    const wide = line(false);
+    expect(wide.xAxis.axisLabel.rotate).toBe(30);
+    expect(wide.xAxis.axisLabel.formatter).toBeUndefined();
+  });
+
+  it("writes the figures of its axis and tooltip as the user's language does", () => {
+    const spanish = line(true, (value) => formatNumber(value, "es"));
+    expect(spanish.yAxis.axisLabel.formatter?.(35000)).toBe("35.000");
+    expect(spanish.yAxis.axisLabel.formatter?.(5000)).toBe("5.000");
+    expect(spanish.tooltip.valueFormatter?.(4782)).toBe("4.782");
   });
 });

@@ -7,6 +7,7 @@ import { Alert, Button, Card, Col, Descriptions, Empty, Row, Space, Spin, Statis
 import { SettingOutlined } from "@ant-design/icons";
 import { useCustom, useGo, useList, usePermissions, type BaseRecord } from "@refinedev/core";
 import { useTranslation } from "react-i18next";
+import { formatYuan } from "../../../common/money";
 import { gatewayOptions } from "../../../catalogue/fees";
 import type { CustomPageProps } from "..";
 import { StateTag } from "./ChannelMaterialPage";
@@ -16,7 +17,7 @@ import { generationRoute, siblingRoute, type Channel, type SchoolBinding } from 
 const PAGE = 100;
 
 export default function MyAccountPage({ group, entry }: CustomPageProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const go = useGo();
   const { data: roles = [] } = usePermissions<string[]>({});
   const { result: channels, query: channelsQuery } = useList<Channel>({ resource: `paychnl@${group.path}`, pagination: { currentPage: 1, pageSize: PAGE }, errorNotification: false });
@@ -123,10 +124,10 @@ export default function MyAccountPage({ group, entry }: CustomPageProps) {
                   </Descriptions>
                   <Row gutter={16} style={{ margin: "8px 0" }} data-testid={`my-account-settlement-${channel.id}`}>
                     <Col span={12}>
-                      <Statistic title={t("settle.account.settled")} prefix="¥" value={settled.get(Number(channel.id))?.settled ?? "0.00"} />
+                      <Statistic title={t("settle.account.settled")} value={formatYuan(settled.get(Number(channel.id))?.settled ?? "0.00", i18n.language)} />
                     </Col>
                     <Col span={12}>
-                      <Statistic title={t("settle.account.pending")} prefix="¥" value={settled.get(Number(channel.id))?.pending ?? "0.00"} valueStyle={{ color: "#d46b08" }} />
+                      <Statistic title={t("settle.account.pending")} value={formatYuan(settled.get(Number(channel.id))?.pending ?? "0.00", i18n.language)} valueStyle={{ color: "#d46b08" }} />
                     </Col>
                   </Row>
                   <Typography.Text type="secondary">{bound.length > 0 ? t("fees.page.schools_through", { count: bound.length }) : t("fees.page.no_school_through")}</Typography.Text>

@@ -7,6 +7,7 @@ import { Alert, Button, Descriptions, Modal, Typography } from "antd";
 import { QRCodeSVG } from "qrcode.react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { formatNumber } from "../../../common/money";
 import { QR_SIZE } from "../QrDialog";
 import type { PayOrder } from "./api";
 import { usePaymentPolling } from "./usePaymentPolling";
@@ -23,7 +24,7 @@ export interface PayDialogProps {
 }
 
 export function PayDialog({ order, onClose, onPaid, onUnpaid }: PayDialogProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const polling = usePaymentPolling(order?.pay_no ?? null, SCHOOL_POLL_MS, onPaid);
   const [checking, setChecking] = useState(false);
 
@@ -68,10 +69,10 @@ export function PayDialog({ order, onClose, onPaid, onUnpaid }: PayDialogProps) 
               <span data-testid="pay-orderid">{order.orderid}</span>
             </Descriptions.Item>
             <Descriptions.Item label={t("renewal.product")}>{`${t("renewal.renewal_package")} ${order.title}`}</Descriptions.Item>
-            <Descriptions.Item label={t("renewal.price")}>{t("renewal.yuan", { amount: order.total_fee })}</Descriptions.Item>
+            <Descriptions.Item label={t("renewal.price")}>{t("renewal.yuan", { amount: formatNumber(Number(order.total_fee), i18n.language, 2) })}</Descriptions.Item>
             <Descriptions.Item label={t("renewal.total")}>
               <Typography.Text strong type="danger" data-testid="pay-total">
-                {t("renewal.yuan", { amount: order.total_fee })}
+                {t("renewal.yuan", { amount: formatNumber(Number(order.total_fee), i18n.language, 2) })}
               </Typography.Text>
             </Descriptions.Item>
           </Descriptions>

@@ -6,6 +6,7 @@
 import { Button, Card, Empty, Form, Input, Space, Typography } from "antd";
 import { useEffect, useState, type ReactElement } from "react";
 import { useTranslation } from "react-i18next";
+import { formatNumber } from "../../../common/money";
 import { createSchoolOrder, fetchMealPackages, renewSchoolWithCode, type MealPackage, type PayOrder, type SchoolRef } from "./api";
 import { PayDialog } from "./PayDialog";
 import { PayResultDialog } from "./PayResultDialog";
@@ -26,7 +27,7 @@ export function useMealPackages(): MealPackage[] | null {
 }
 
 export function MealPackages({ meals, onBuy, buying }: { meals: MealPackage[]; onBuy: (meal: MealPackage) => void; buying: MealPackage["id"] | null }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   if (meals.length === 0) return <Empty description={t("renewal.no_packages")} />;
   return (
     <Space wrap size={12} data-testid="renew-packages">
@@ -37,7 +38,7 @@ export function MealPackages({ meals, onBuy, buying }: { meals: MealPackage[]; o
           </Typography.Title>
           <Typography.Paragraph>
             <Typography.Text strong type="danger">
-              {t("renewal.yuan", { amount: meal.fee })}
+              {t("renewal.yuan", { amount: formatNumber(Number(meal.fee), i18n.language, 2) })}
             </Typography.Text>
           </Typography.Paragraph>
           <Button type="primary" data-testid={`renew-buy-${meal.id}`} loading={buying === meal.id} disabled={buying !== null && buying !== meal.id} onClick={() => onBuy(meal)}>
