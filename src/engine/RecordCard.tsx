@@ -94,7 +94,8 @@ export function RecordCard({ record, titleField, statusField, fields, cell, butt
 
   return (
     <Card size="small" style={{ width: "100%" }} styles={{ body: { padding: "8px 12px" } }} data-testid="record-card">
-      <div style={{ display: "flex", alignItems: "flex-start", gap: 8 }}>
+      {/* the status stays beside the title while both fit, else goes under it whole: a number is never cut for it */}
+      <div style={{ display: "flex", flexWrap: "wrap", alignItems: "flex-start", justifyContent: "space-between", gap: "2px 8px" }}>
         <div style={{ flex: "1 1 auto", minWidth: 0, overflowWrap: "anywhere" }}>
           <Typography.Text strong data-testid="record-card-title">
             {titleField ? displayValue(titleField, record[titleField.name], t, record) : `#${String(record.id)}`}

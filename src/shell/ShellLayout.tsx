@@ -149,7 +149,9 @@ export function ShellLayout({ pages }: { pages: ReactElement }) {
             <ScopeContext value={scope}>{content}</ScopeContext>
           </Layout.Content>
         </Watermark>
-        <Layout.Footer style={{ textAlign: "center", padding: "12px 16px" }} data-testid="footer">
+        {/* where the customer-service button floats (a desktop), the page ends below it: the last rows and the
+            pagination scroll clear of it */}
+        <Layout.Footer style={{ textAlign: "center", padding: kfurl && !mobile ? "12px 16px 72px" : "12px 16px" }} data-testid="footer">
           {/* the copyright runs to this year, China's (the platform's business day) */}
           {t("shell.footer", { name: getCookie("service_name") || site.title, year: businessDay(new Date()).slice(0, 4) })}
           {/* on a phone the customer-service link closes the page, where a floating button would cover its content */}

@@ -45,6 +45,11 @@ export interface UiFieldKind {
 
 export const NO_BREAK: CSSProperties = { whiteSpace: "nowrap" };
 export const WRAPS: CSSProperties = { minWidth: 64, maxWidth: 280 };
+/**
+ * A record's name (a school, a student, an activity): as wide as it is up to a few words, then wrapping between
+ * words, so that a wide list's figures and states stay in view (in Spanish too) rather than behind its scroll.
+ */
+export const NAMES: CSSProperties = { width: "max-content", maxWidth: "8em" };
 
 /** The label a field's options give in the user's language. */
 export function fieldOptions(field: FieldDecl, t: Translate): { value: string; label: string }[] {
