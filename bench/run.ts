@@ -481,17 +481,10 @@ function benchScale(): number {
  * of a class, a different class each time, with 32 clients.
  */
 async function measureStudentList(server: TestServer, database: string): Promise<ReconciliationDay> {
-  const scale = benchScale();
+  const seeded = await seedBenchScale(server, database);
   const db = server.server.database.db;
-  const started = performance.now();
-  const seeded = await seedScale(db, { scale, now: new Date() });
-  const seconds = (performance.now() - started) / 1000;
   const [{ n }] = await db.select({ n: count() }).from(students);
   const total = Number(n);
-  record(`seed ${seeded.students.toLocaleString("en")} students (npm run seed -- --scale ${scale})`, database, seconds, "s");
-  // the seed leaves hundreds of megabytes of written pages that the checkpointer would otherwise write out during
-  // the measurement, on the same two cores: write them now, as a server in steady use has long since done
-  await db.execute(sql`CHECKPOINT`).catch((err: unknown) => console.warn(`CHECKPOINT after the seed failed (${(err as Error).message}): the student list shares the machine with it`));
 
   const schoolClasses = await db
     .select({ id: classes.id, sch_id: classes.sch_id })
@@ -524,6 +517,26 @@ async function measureStudentList(server: TestServer, database: string): Promise
   await measureOrderList(server, database, token, seeded.schoolIds);
   await measureReports(server, database, token, seeded.schoolIds);
   // last: it moves payments to one day, which the figures above do not expect
+  return prepareReconciliationDay(server, database);
+}
+
+/** Seeds BENCH_SCALE x 10,000 students, each with a paid order, as `npm run seed -- --scale N` does, and times it. */
+async function seedBenchScale(server: TestServer, database: string) {
+  const scale = benchScale();
+  const db = server.server.database.db;
+  const started = performance.now();
+  const seeded = await seedScale(db, { scale, now: new Date() });
+  const seconds = (performance.now() - started) / 1000;
+  record(`seed ${seeded.students.toLocaleString("en")} students (npm run seed -- --scale ${scale})`, database, seconds, "s");
+  // the seed leaves hundreds of megabytes of written pages that the checkpointer would otherwise write out during
+  // the measurement, on the same two cores: write them now, as a server in steady use has long since done
+  await db.execute(sql`CHECKPOINT`).catch((err: unknown) => console.warn(`CHECKPOINT after the seed failed (${(err as Error).message}): the measurements share the machine with it`));
+  return seeded;
+}
+
+/** BENCH_ONLY=reconciliation: the seed and the 100,000-line reconciliation alone, without the lists, reports and export. */
+async function seedReconciliationDay(server: TestServer, database: string): Promise<ReconciliationDay> {
+  await seedBenchScale(server, database);
   return prepareReconciliationDay(server, database);
 }
 
@@ -689,8 +702,12 @@ async function measurePayers(server: TestServer, database: string): Promise<void
   if (failures.length) console.warn(`payers on ${database}: ${failures.slice(0, 5).join("; ")}`);
 }
 
-/** BENCH_ONLY=spa,h5,api,checkpay,import,payers,memory,students runs only those parts (default all; students includes the order list). */
-function wanted(part: "spa" | "h5" | "api" | "checkpay" | "import" | "payers" | "memory" | "students"): boolean {
+/**
+ * BENCH_ONLY=spa,h5,api,checkpay,import,payers,memory,students,reconciliation runs only those parts (default all;
+ * students includes the order list, the reports, the export and the reconciliation; reconciliation is the seed and
+ * the reconciliation alone).
+ */
+function wanted(part: "spa" | "h5" | "api" | "checkpay" | "import" | "payers" | "memory" | "students" | "reconciliation"): boolean {
   const only = process.env.BENCH_ONLY;
   return !only || only.split(",").map((p) => p.trim()).includes(part);
 }
@@ -758,7 +775,8 @@ function printTable(): void {
 }
 
 async function main(): Promise<void> {
-  ensureBuilt();
+  // the SPA's figures need it built; the server's alone do not
+  if (wanted("spa") || wanted("h5")) ensureBuilt();
   const serverOptions = { seedDemo: true, rateLimit: false as const, trustProxy: true };
 
   if (wantedDatabase("pglite")) {
@@ -781,10 +799,11 @@ async function main(): Promise<void> {
       try {
         await measureServer(server, "PostgreSQL");
         if (wanted("students")) reconciliation = await measureStudentList(server, "PostgreSQL");
+        else if (wanted("reconciliation")) reconciliation = await seedReconciliationDay(server, "PostgreSQL");
       } finally {
         await server.close();
       }
-      if (reconciliation) await measureLargeJobs(record, "PostgreSQL", { databaseUrl: url }, reconciliation);
+      if (reconciliation) await measureLargeJobs(record, "PostgreSQL", { databaseUrl: url }, reconciliation, wanted("students"));
     });
   } else if (wantedDatabase("postgres")) {
     console.warn("No PostgreSQL (set BENCH_DATABASE_URL or run one on 127.0.0.1:5432): PostgreSQL figures skipped.");
@@ -792,18 +811,18 @@ async function main(): Promise<void> {
 
   // last, on an embedded database of its own: the million students live in this process's memory, and no
   // figure measured after them would be the figure of a server that never held them
-  if (wanted("students") && wantedDatabase("pglite")) {
+  if ((wanted("students") || wanted("reconciliation")) && wantedDatabase("pglite")) {
     // a directory the bench keeps past the server's close: the export runs in a server process of its own on it
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cpc-bench-students-"));
     try {
       const students = await startTestServer({ ...serverOptions, dataDir });
       let reconciliation: ReconciliationDay;
       try {
-        reconciliation = await measureStudentList(students, "PGlite");
+        reconciliation = wanted("students") ? await measureStudentList(students, "PGlite") : await seedReconciliationDay(students, "PGlite");
       } finally {
         await students.close();
       }
-      await measureLargeJobs(record, "PGlite", { dataDir }, reconciliation);
+      await measureLargeJobs(record, "PGlite", { dataDir }, reconciliation, wanted("students"));
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }

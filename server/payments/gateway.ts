@@ -195,11 +195,12 @@ export interface PaymentGateway {
   /** The same for a refund's notification (REFUND.SUCCESS, REFUND.ABNORMAL, REFUND.CLOSED). */
   verifyRefundNotification(headers: Readonly<Record<string, string | undefined>>, rawBody: string): Promise<RefundNotice>;
   /**
-   * The trade bill (ALL) of a day, China time, YYYY-MM-DD: its text in WeChat Pay's format (server/payments/
-   * tradeBill.ts), its digest checked; `payee` narrows it to a sub-merchant. A bill with no trade answers a
+   * Writes the trade bill (ALL) of a day, China time, YYYY-MM-DD, into the file `into` (made, or replaced): its text
+   * in WeChat Pay's format (server/payments/tradeBill.ts), its digest checked, written as it arrives so that no
+   * whole bill is held in memory; `payee` narrows it to a sub-merchant. A bill with no trade answers a
    * GatewayRequestError with code NO_STATEMENT_EXIST, as at WeChat Pay.
    */
-  tradeBill(billDate: string, payee?: SubMerchantPayee): Promise<string>;
+  tradeBill(billDate: string, into: string, payee?: SubMerchantPayee): Promise<void>;
 }
 
 /** the code of a bill that does not exist: a day without trade, or one not generated yet */

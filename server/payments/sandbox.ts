@@ -9,7 +9,8 @@
  * is the same page.
  */
 import { randomBytes } from "node:crypto";
-import { and, eq, gte, lt, ne, sum } from "drizzle-orm";
+import { open } from "node:fs/promises";
+import { and, asc, eq, gte, lt, ne, sql, sum } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fenToYuan } from "../../common/money";
 import { addDays, businessDayStart } from "../../common/term";
@@ -22,7 +23,7 @@ import type { AppServices } from "../protocol/registry";
 import { applyPaidOrder, PaymentMismatchError, type PaymentOrder } from "./apply";
 import { paymentKind } from "./kinds";
 import { sandboxActive } from "./orders";
-import { formatTradeBill, rateFee, SANDBOX_RATE_PER_MILLE, type TradeBillEntry } from "./tradeBill";
+import { rateFee, SANDBOX_RATE_PER_MILLE, TradeBillWriter, type TradeBillEntry } from "./tradeBill";
 import {
   GatewayRequestError,
   GatewayVerificationError,
@@ -59,6 +60,24 @@ const SANDBOX_SP_MCHID = "0";
 /** The sandbox's transaction id of an order: the same for every confirm of it. */
 function sandboxTransactionId(payNo: string): string {
   return `SANDBOX${payNo}`;
+}
+
+/** records of the day read at a time for its bill, and rows written to its file at a time */
+const BILL_PAGE = 1000;
+
+/** Two sequences each in time order, as one in time order (a payment before a refund of the same instant). */
+async function* inTimeOrder(payments: AsyncIterator<TradeBillEntry>, refunds: AsyncIterator<TradeBillEntry>): AsyncGenerator<TradeBillEntry, void, undefined> {
+  let payment = await payments.next();
+  let refund = await refunds.next();
+  while (!payment.done || !refund.done) {
+    if (!payment.done && (refund.done || payment.value.at.getTime() <= refund.value.at.getTime())) {
+      yield payment.value;
+      payment = await payments.next();
+    } else if (!refund.done) {
+      yield refund.value;
+      refund = await refunds.next();
+    }
+  }
 }
 
 function payable(order: PaymentOrder, now: Date): boolean {
@@ -206,30 +225,102 @@ export class SandboxGateway implements PaymentGateway {
 
   /**
    * The day's bill of the payments and refunds the sandbox took (for one sub-merchant when named), in WeChat Pay's
-   * layout (fields behind a backtick, fees to five decimals) with its 0.6 % fee, today's as far as it goes; none
-   * taken answers NO_STATEMENT_EXIST, as WeChat Pay does.
+   * layout (fields behind a backtick, fees to five decimals) with its 0.6 % fee, today's as far as it goes, written
+   * into the file as the day is read, a thousand records at a time, in time order; none taken answers
+   * NO_STATEMENT_EXIST, as WeChat Pay does.
    */
-  async tradeBill(billDate: string, payee?: SubMerchantPayee): Promise<string> {
+  async tradeBill(billDate: string, into: string, payee?: SubMerchantPayee): Promise<void> {
     const from = businessDayStart(billDate);
     const to = businessDayStart(addDays(billDate, 1));
+    const entries = inTimeOrder(this.dayPayments(from, to, payee), this.dayRefunds(from, to, payee));
+    let next = await entries.next();
+    if (next.done) throw new GatewayRequestError("sandbox: no trade that day", 400, NO_STATEMENT_EXIST);
+    const writer = new TradeBillWriter(SANDBOX_SP_MCHID);
+    const file = await open(into, "w");
+    try {
+      let text = writer.header();
+      for (let rows = 0; !next.done; next = await entries.next()) {
+        text += writer.row(next.value);
+        if (++rows % BILL_PAGE === 0) {
+          await file.write(text);
+          text = "";
+        }
+      }
+      await file.write(text + writer.summary());
+    } finally {
+      await file.close();
+    }
+  }
+
+  /** The day's payments, by time (then number), a page at a time. */
+  private async *dayPayments(from: Date, to: Date, payee: SubMerchantPayee | undefined): AsyncGenerator<TradeBillEntry> {
     const payeeOf = payee ? [eq(paymentOrders.merchantId, payee.subMchid)] : [];
-    const payments = await this.db
-      .select({ payNo: sandboxPayments.payNo, transactionId: sandboxPayments.transactionId, amountFen: sandboxPayments.amountFen, at: sandboxPayments.paidAt, title: paymentOrders.title, subMchid: paymentOrders.merchantId })
-      .from(sandboxPayments)
-      .innerJoin(paymentOrders, eq(paymentOrders.payNo, sandboxPayments.payNo))
-      .where(and(gte(sandboxPayments.paidAt, from), lt(sandboxPayments.paidAt, to), ...payeeOf));
-    const refunds = await this.db
-      .select({ payNo: sandboxRefunds.payNo, refundNo: sandboxRefunds.refundNo, refundId: sandboxRefunds.refundId, amountFen: sandboxRefunds.amountFen, status: sandboxRefunds.status, at: sandboxRefunds.createdAt, orderFen: paymentOrders.totalFeeFen, title: paymentOrders.title, subMchid: paymentOrders.merchantId })
-      .from(sandboxRefunds)
-      .innerJoin(paymentOrders, eq(paymentOrders.payNo, sandboxRefunds.payNo))
-      .where(and(gte(sandboxRefunds.createdAt, from), lt(sandboxRefunds.createdAt, to), ...payeeOf));
-    if (payments.length + refunds.length === 0) throw new GatewayRequestError("sandbox: no trade that day", 400, NO_STATEMENT_EXIST);
-    const entries: TradeBillEntry[] = [
+    // the last row's time as the database has it (to the microsecond, where a Date keeps the millisecond)
+    for (let after: { at: string; payNo: string } | undefined; ; ) {
+      const page = await this.db
+        .select({
+          payNo: sandboxPayments.payNo,
+          transactionId: sandboxPayments.transactionId,
+          amountFen: sandboxPayments.amountFen,
+          at: sandboxPayments.paidAt,
+          cursor: sql<string>`${sandboxPayments.paidAt}::text`,
+          title: paymentOrders.title,
+          subMchid: paymentOrders.merchantId,
+        })
+        .from(sandboxPayments)
+        .innerJoin(paymentOrders, eq(paymentOrders.payNo, sandboxPayments.payNo))
+        .where(and(gte(sandboxPayments.paidAt, from), lt(sandboxPayments.paidAt, to), ...payeeOf, after && sql`(${sandboxPayments.paidAt}, ${sandboxPayments.payNo}) > (${after.at}::timestamptz, ${after.payNo})`))
+        .orderBy(asc(sandboxPayments.paidAt), asc(sandboxPayments.payNo))
+        .limit(BILL_PAGE);
       // what the sandbox took is its own record: the order's amount as the payer paid it
-      ...payments.map((p): TradeBillEntry => ({ ...p, kind: "payment", orderFen: p.amountFen, feeFen: rateFee(p.amountFen, SANDBOX_RATE_PER_MILLE) })),
-      ...refunds.map((r): TradeBillEntry => ({ ...r, kind: "refund", transactionId: sandboxTransactionId(r.payNo), refundState: r.status, feeFen: -rateFee(r.amountFen, SANDBOX_RATE_PER_MILLE) })),
-    ].sort((a, b) => a.at.getTime() - b.at.getTime());
-    return formatTradeBill(SANDBOX_SP_MCHID, entries);
+      for (const p of page) yield { at: p.at, subMchid: p.subMchid, transactionId: p.transactionId, payNo: p.payNo, kind: "payment", amountFen: p.amountFen, orderFen: p.amountFen, feeFen: rateFee(p.amountFen, SANDBOX_RATE_PER_MILLE), title: p.title };
+      if (page.length < BILL_PAGE) return;
+      const last = page[page.length - 1];
+      after = { at: last.cursor, payNo: last.payNo };
+    }
+  }
+
+  /** The day's refunds, by the time they were taken (then number), a page at a time. */
+  private async *dayRefunds(from: Date, to: Date, payee: SubMerchantPayee | undefined): AsyncGenerator<TradeBillEntry> {
+    const payeeOf = payee ? [eq(paymentOrders.merchantId, payee.subMchid)] : [];
+    for (let after: { at: string; refundNo: string } | undefined; ; ) {
+      const page = await this.db
+        .select({
+          payNo: sandboxRefunds.payNo,
+          refundNo: sandboxRefunds.refundNo,
+          refundId: sandboxRefunds.refundId,
+          amountFen: sandboxRefunds.amountFen,
+          status: sandboxRefunds.status,
+          at: sandboxRefunds.createdAt,
+          cursor: sql<string>`${sandboxRefunds.createdAt}::text`,
+          title: paymentOrders.title,
+          subMchid: paymentOrders.merchantId,
+        })
+        .from(sandboxRefunds)
+        .innerJoin(paymentOrders, eq(paymentOrders.payNo, sandboxRefunds.payNo))
+        .where(and(gte(sandboxRefunds.createdAt, from), lt(sandboxRefunds.createdAt, to), ...payeeOf, after && sql`(${sandboxRefunds.createdAt}, ${sandboxRefunds.refundNo}) > (${after.at}::timestamptz, ${after.refundNo})`))
+        .orderBy(asc(sandboxRefunds.createdAt), asc(sandboxRefunds.refundNo))
+        .limit(BILL_PAGE);
+      for (const r of page) {
+        yield {
+          at: r.at,
+          subMchid: r.subMchid,
+          transactionId: sandboxTransactionId(r.payNo),
+          payNo: r.payNo,
+          kind: "refund",
+          amountFen: r.amountFen,
+          orderFen: 0,
+          refundId: r.refundId,
+          refundNo: r.refundNo,
+          refundState: r.status,
+          feeFen: -rateFee(r.amountFen, SANDBOX_RATE_PER_MILLE),
+          title: r.title,
+        };
+      }
+      if (page.length < BILL_PAGE) return;
+      const last = page[page.length - 1];
+      after = { at: last.cursor, refundNo: last.refundNo };
+    }
   }
 
   /** The sandbox tells a refund's end only to a query. */

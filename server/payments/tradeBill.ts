@@ -6,7 +6,8 @@
  * 手续费总金额 of the summary) are written to five (`0.04000`, `-0.27000`, `0.00000`: the layout of the bills in WeChat
  * Pay's SDKs' test data, tests/unit/fixtures/wechatpayTradeBills.ts); a refund row's fee is negative. A fee is read
  * exactly and rounded to the fen by `roundFeeToFen` alone. The sandbox writes its own bills in this layout
- * (formatTradeBill), so reconciliation reads one format.
+ * (TradeBillWriter), so reconciliation reads one format. A bill of a busy day is tens of megabytes: it is written and
+ * read a row at a time (readTradeBillStream reads it from a file's bytes as they come), never held whole.
  */
 import { fenToYuan } from "../../common/money";
 import { businessTime } from "../../common/term";
@@ -163,62 +164,43 @@ function feeText(fenAmount: number): string {
 }
 
 /**
- * A text's rows one at a time, as `split(/\r?\n/)` would give them but without making them all: a bill of a
- * hundred thousand lines is read a line at a time. `line` is the 1-based number of the last row read, blank ones
- * counted.
- */
-class TextRows {
-  private offset: number;
-  line = 0;
-
-  constructor(private readonly text: string) {
-    // a file saved by a spreadsheet may begin with a byte order mark
-    this.offset = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  }
-
-  /** the next row that is not blank, or undefined at the end */
-  next(): string | undefined {
-    const { text } = this;
-    while (this.offset <= text.length) {
-      const newline = text.indexOf("\n", this.offset);
-      const end = newline < 0 ? text.length : newline;
-      const row = text.slice(this.offset, newline > this.offset && text.charCodeAt(newline - 1) === 13 ? newline - 1 : end);
-      this.offset = end + 1;
-      this.line++;
-      if (row.trim() !== "") return row;
-    }
-    return undefined;
-  }
-}
-
-/**
- * Reads a bill's text (either line ending) a line at a time: yields each line, then answers the summary. Throws
+ * Reads a bill's rows in order, whatever they come from: each row given (without its line ending, blank ones too,
+ * numbered from 1) answers the payment or refund it holds, if any, and `end` answers the summary. The header names
+ * the columns; the summary's own header ends the detail rows; nothing after the summary row is read. Throws
  * TradeBillFormatError naming the line.
  */
-export function* readTradeBill(text: string): Generator<TradeBillLine, TradeBillSummary, undefined> {
-  const rows = new TextRows(text);
-  const header = rows.next();
-  if (header === undefined) throw new TradeBillFormatError("the bill is empty", 1);
-  const names = header.split(",").map(field);
-  const index = new Map(names.map((name, i) => [name, i]));
-  for (const name of REQUIRED_COLUMNS) if (!index.has(name)) throw new TradeBillFormatError(`the header has no column ${name}`, rows.line);
-  let summaryNames: string[];
-  for (;;) {
-    const row = rows.next();
-    if (row === undefined) throw new TradeBillFormatError("the bill ends without its summary", rows.line);
-    const cells = row.split(",").map(field);
-    if (cells[0] === SUMMARY_FIRST_COLUMN) {
-      summaryNames = cells;
-      break;
+class TradeBillParser {
+  private names: string[] | undefined;
+  private index = new Map<string, number>();
+  private summaryNames: string[] | undefined;
+  private summary: TradeBillSummary | undefined;
+  private lastLine = 0;
+
+  row(row: string, lineNo: number): TradeBillLine | undefined {
+    this.lastLine = lineNo;
+    if (this.summary || row.trim() === "") return undefined;
+    if (!this.names) {
+      this.names = row.split(",").map(field);
+      this.index = new Map(this.names.map((name, i) => [name, i]));
+      for (const name of REQUIRED_COLUMNS) if (!this.index.has(name)) throw new TradeBillFormatError(`the header has no column ${name}`, lineNo);
+      return undefined;
     }
-    const lineNo = rows.line;
-    if (cells.length < names.length) throw new TradeBillFormatError(`${cells.length} fields where the header has ${names.length}`, lineNo);
+    const cells = row.split(",").map(field);
+    if (this.summaryNames) {
+      this.summary = this.summaryOf(cells, lineNo);
+      return undefined;
+    }
+    if (cells[0] === SUMMARY_FIRST_COLUMN) {
+      this.summaryNames = cells;
+      return undefined;
+    }
+    if (cells.length < this.names.length) throw new TradeBillFormatError(`${cells.length} fields where the header has ${this.names.length}`, lineNo);
     const get = (name: string) => {
-      const i = index.get(name);
+      const i = this.index.get(name);
       return i === undefined ? "" : cells[i];
     };
     const amount = (name: string) => fen(get(name), name, lineNo);
-    yield {
+    return {
       tradeTime: get("交易时间"),
       subMchid: get("特约商户号"),
       transactionId: get("微信订单号"),
@@ -235,23 +217,87 @@ export function* readTradeBill(text: string): Generator<TradeBillLine, TradeBill
       appliedRefundFen: amount("申请退款金额"),
     };
   }
-  const summaryRow = rows.next();
-  if (summaryRow === undefined) throw new TradeBillFormatError("the summary header has no row", rows.line);
-  const summaryCells = summaryRow.split(",").map(field);
-  const summaryValue = (name: string) => {
-    const i = summaryNames.indexOf(name);
-    return i < 0 ? "" : (summaryCells[i] ?? "");
+
+  /** the bill's end: its summary, or what it lacks */
+  end(): TradeBillSummary {
+    if (this.summary) return this.summary;
+    if (!this.names) throw new TradeBillFormatError("the bill is empty", 1);
+    if (!this.summaryNames) throw new TradeBillFormatError("the bill ends without its summary", this.lastLine);
+    throw new TradeBillFormatError("the summary header has no row", this.lastLine);
+  }
+
+  private summaryOf(cells: string[], at: number): TradeBillSummary {
+    const names = this.summaryNames!;
+    const value = (name: string) => {
+      const i = names.indexOf(name);
+      return i < 0 ? "" : (cells[i] ?? "");
+    };
+    const countText = value("总交易单数");
+    if (!/^\d{1,9}$/.test(countText)) throw new TradeBillFormatError(`总交易单数 is not a count: "${countText.slice(0, 40)}"`, at);
+    return {
+      count: Number(countText),
+      settlementFen: fen(value("应结订单总金额"), "应结订单总金额", at),
+      refundFen: fen(value("退款总金额"), "退款总金额", at),
+      feeFen: writtenFee(value("手续费总金额"), "手续费总金额", at),
+      orderFen: fen(value("订单总金额"), "订单总金额", at),
+    };
+  }
+}
+
+/** a file saved by a spreadsheet may begin with a byte order mark */
+const BYTE_ORDER_MARK = 0xfeff;
+
+/**
+ * Reads a bill's text (either line ending) a line at a time: yields each line, then answers the summary. Its rows are
+ * those of `split(/\r?\n/)`, taken one at a time rather than made all at once. Throws TradeBillFormatError naming the
+ * line.
+ */
+export function* readTradeBill(text: string): Generator<TradeBillLine, TradeBillSummary, undefined> {
+  const parser = new TradeBillParser();
+  let offset = text.charCodeAt(0) === BYTE_ORDER_MARK ? 1 : 0;
+  for (let lineNo = 1; offset <= text.length; lineNo++) {
+    const newline = text.indexOf("\n", offset);
+    const end = newline < 0 ? text.length : newline;
+    const line = parser.row(text.slice(offset, end > offset && text.charCodeAt(end - 1) === 13 ? end - 1 : end), lineNo);
+    offset = end + 1;
+    if (line) yield line;
+  }
+  return parser.end();
+}
+
+/**
+ * Reads a bill as it arrives, in chunks of UTF-8 bytes (a file's read stream, a download) or of text, cut anywhere:
+ * inside a character, between a line's \r and its \n. Only the row being read is held, so a bill of any length takes
+ * the memory of a chunk and a row. Yields and answers as readTradeBill does for the whole text.
+ */
+export async function* readTradeBillStream(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<TradeBillLine, TradeBillSummary, undefined> {
+  const parser = new TradeBillParser();
+  // keeps the bytes of a character cut by a chunk's end for the next; a byte order mark is left to `take`, as for a text
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  let pending = "";
+  let lineNo = 0;
+  let first = true;
+  const take = function* (text: string): Generator<TradeBillLine> {
+    if (first && text !== "") {
+      first = false;
+      if (text.charCodeAt(0) === BYTE_ORDER_MARK) text = text.slice(1);
+    }
+    pending += text;
+    let offset = 0;
+    for (let newline = pending.indexOf("\n"); newline >= 0; newline = pending.indexOf("\n", offset)) {
+      const row = pending.slice(offset, newline > offset && pending.charCodeAt(newline - 1) === 13 ? newline - 1 : newline);
+      offset = newline + 1;
+      const line = parser.row(row, ++lineNo);
+      if (line) yield line;
+    }
+    pending = pending.slice(offset);
   };
-  const at = rows.line;
-  const countText = summaryValue("总交易单数");
-  if (!/^\d{1,9}$/.test(countText)) throw new TradeBillFormatError(`总交易单数 is not a count: "${countText.slice(0, 40)}"`, at);
-  return {
-    count: Number(countText),
-    settlementFen: fen(summaryValue("应结订单总金额"), "应结订单总金额", at),
-    refundFen: fen(summaryValue("退款总金额"), "退款总金额", at),
-    feeFen: writtenFee(summaryValue("手续费总金额"), "手续费总金额", at),
-    orderFen: fen(summaryValue("订单总金额"), "订单总金额", at),
-  };
+  for await (const chunk of chunks) yield* take(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
+  yield* take(decoder.decode());
+  // the last row, as split gives it after the last line break (empty when the text ends with one)
+  const line = parser.row(pending, ++lineNo);
+  if (line) yield line;
+  return parser.end();
 }
 
 /** Reads a whole bill's text into its lines and summary; throws TradeBillFormatError naming the line. */
@@ -297,19 +343,31 @@ function csvText(value: string): string {
   return `\`${value.replace(/[,\r\n`]/g, " ")}`;
 }
 
-/** The ALL bill of the given entries, as WeChat Pay writes it: every field of the rows behind a backtick, fees to five decimals. */
-export function formatTradeBill(spMchid: string, entries: readonly TradeBillEntry[]): string {
-  const out: string[] = [TRADE_BILL_COLUMNS.join(",")];
-  let settlement = 0;
-  let refund = 0;
-  let fee = 0;
-  let order = 0;
-  for (const entry of entries) {
+/**
+ * Writes an ALL bill as WeChat Pay does, a row at a time: every field of the rows behind a backtick, fees to five
+ * decimals, each row ended by \r\n. `header()` first, then `row()` for each payment or refund in the bill's order,
+ * then `summary()`, which states the rows' count and sums. Holds only those sums, so a bill of any length can be
+ * written in pieces.
+ */
+export class TradeBillWriter {
+  private count = 0;
+  private settlement = 0;
+  private refund = 0;
+  private fee = 0;
+  private order = 0;
+
+  constructor(private readonly spMchid: string) {}
+
+  header(): string {
+    return `${TRADE_BILL_COLUMNS.join(",")}\r\n`;
+  }
+
+  row(entry: TradeBillEntry): string {
     const isRefund = entry.kind === "refund";
     const cells: Record<(typeof TRADE_BILL_COLUMNS)[number], string> = {
       交易时间: businessTime(entry.at),
       公众账号ID: "",
-      商户号: spMchid,
+      商户号: this.spMchid,
       特约商户号: entry.subMchid,
       设备号: "",
       微信订单号: entry.transactionId,
@@ -335,15 +393,25 @@ export function formatTradeBill(spMchid: string, entries: readonly TradeBillEntr
       申请退款金额: fenToYuan(isRefund ? entry.amountFen : 0),
       费率备注: "",
     };
-    out.push(TRADE_BILL_COLUMNS.map((name) => csvText(cells[name])).join(","));
-    if (isRefund) refund += entry.amountFen;
+    this.count++;
+    if (isRefund) this.refund += entry.amountFen;
     else {
-      settlement += entry.amountFen;
-      order += entry.orderFen;
+      this.settlement += entry.amountFen;
+      this.order += entry.orderFen;
     }
-    fee += entry.feeFen;
+    this.fee += entry.feeFen;
+    return `${TRADE_BILL_COLUMNS.map((name) => csvText(cells[name])).join(",")}\r\n`;
   }
-  out.push(TRADE_BILL_SUMMARY_COLUMNS.join(","));
-  out.push([String(entries.length), fenToYuan(settlement), fenToYuan(refund), "0.00", feeText(fee), fenToYuan(order), fenToYuan(refund)].map(csvText).join(","));
-  return `${out.join("\r\n")}\r\n`;
+
+  summary(): string {
+    const { count, settlement, refund, fee, order } = this;
+    const row = [String(count), fenToYuan(settlement), fenToYuan(refund), "0.00", feeText(fee), fenToYuan(order), fenToYuan(refund)].map(csvText).join(",");
+    return `${TRADE_BILL_SUMMARY_COLUMNS.join(",")}\r\n${row}\r\n`;
+  }
+}
+
+/** The ALL bill of the given entries, as WeChat Pay writes it (TradeBillWriter), as one text. */
+export function formatTradeBill(spMchid: string, entries: readonly TradeBillEntry[]): string {
+  const writer = new TradeBillWriter(spMchid);
+  return writer.header() + entries.map((entry) => writer.row(entry)).join("") + writer.summary();
 }

@@ -7,6 +7,9 @@
  * file.
  */
 import { randomBytes } from "node:crypto";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { fenToYuan } from "../../common/money";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -71,7 +74,10 @@ describeOnDatabases("reconciliation with the sandbox", (kind) => {
 
     // the bill, in WeChat Pay's format
     const [channel] = await t.db.select().from(paymentChannels).where(eq(paymentChannels.id, channelId));
-    const text = await new SandboxGateway(t.db, t.clock, "").tradeBill(today, { subMchid: channel.sub_mchid! });
+    const file = path.join(await mkdtemp(path.join(os.tmpdir(), "sandbox-bill-")), "bill.csv");
+    await new SandboxGateway(t.db, t.clock, "").tradeBill(today, file, { subMchid: channel.sub_mchid! });
+    const text = await readFile(file, "utf8");
+    await rm(path.dirname(file), { recursive: true });
     expect(text.split("\r\n")[0]).toMatch(/^交易时间,公众账号ID,商户号,特约商户号/);
     expect(text).toContain("`SUCCESS");
     const bill = parseTradeBill(text);

@@ -4,8 +4,12 @@
  * summary line apart; a line it cannot read is named. Held to bills in WeChat Pay's layout from public SDK test
  * data and WeChat's documentation (./fixtures/wechatpayTradeBills.ts), and to what the sandbox writes.
  */
+import { createReadStream } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatTradeBill, parseTradeBill, rateFee, roundFeeToFen, TradeBillFormatError } from "../../server/payments/tradeBill";
+import { formatTradeBill, parseTradeBill, rateFee, readTradeBillStream, roundFeeToFen, TradeBillFormatError, type TradeBill } from "../../server/payments/tradeBill";
 import { GO_SDK_ALL_BILL, WECHAT_DOC_SUB_MERCHANT_BILL, WXJAVA_ALL_BILL, WXJAVA_REFUND_BILL, WXJAVA_SUCCESS_BILL } from "./fixtures/wechatpayTradeBills";
 
 /** A SUCCESS bill: no refund columns, as WeChat Pay writes it for bill_type=SUCCESS, its fees to five decimals. */
@@ -131,5 +135,108 @@ describe("trade bill", () => {
     const badAmount = SUCCESS_BILL.replace("`956.50,`0.00,`学费", "`9x6.50,`0.00,`学费");
     expect(read(badAmount)).toEqual([2, expect.stringContaining('应结订单金额 is not an amount: "9x6.50"')]);
     expect(read(SUCCESS_BILL.split("\r\n").slice(0, 3).join("\r\n"))).toEqual([3, "trade bill line 3: the bill ends without its summary"]);
+  });
+});
+
+/** A bill read from chunks as they come (bytes or text), into its lines and summary; a fault as its line and message. */
+async function readChunks(chunks: Iterable<Uint8Array | string> | AsyncIterable<Uint8Array | string>): Promise<TradeBill | [number, string]> {
+  const source = async function* () {
+    yield* chunks;
+  };
+  const lines = [];
+  try {
+    const reading = readTradeBillStream(source());
+    for (let next = await reading.next(); ; next = await reading.next()) {
+      if (next.done) return { lines, summary: next.value };
+      lines.push(next.value);
+    }
+  } catch (err) {
+    if (err instanceof TradeBillFormatError) return [err.line, err.message];
+    throw err;
+  }
+}
+
+/** The same from the whole text. */
+function readWhole(text: string): TradeBill | [number, string] {
+  try {
+    return parseTradeBill(text);
+  } catch (err) {
+    if (err instanceof TradeBillFormatError) return [err.line, err.message];
+    throw err;
+  }
+}
+
+/** bytes cut at the given offsets */
+function cut(bytes: Uint8Array, at: readonly number[]): Uint8Array[] {
+  const bounds = [0, ...at, bytes.length];
+  return bounds.slice(1).map((end, i) => bytes.subarray(bounds[i], end));
+}
+
+describe("a bill read as it arrives, from a download or a file", () => {
+  // a byte order mark, two-, three- and four-byte characters in the product names, \r\n line ends
+  const at = new Date("2026-11-26T02:00:00Z");
+  const text = `\uFEFF${formatTradeBill("0", [
+    { at, subMchid: "9900000001", transactionId: "T1", payNo: "P1", kind: "payment", amountFen: 150000, orderFen: 150000, feeFen: 900, title: "学费 Ñandú 𠀀 一年级" },
+    { at, subMchid: "9900000001", transactionId: "T2", payNo: "P2", kind: "payment", amountFen: 1, orderFen: 1, feeFen: 0, title: "书费😀" },
+    { at, subMchid: "9900000001", transactionId: "T1", payNo: "P1", kind: "refund", amountFen: 30000, orderFen: 0, refundId: "R1", refundNo: "P1R01", refundState: "SUCCESS", feeFen: -180, title: "学费" },
+  ])}`;
+  const bytes = Buffer.from(text, "utf8");
+  const whole = parseTradeBill(text);
+
+  it("reads the same lines and summary wherever the bytes are cut: inside a character, between \\r and \\n", async () => {
+    expect(whole.lines.map((l) => l.payNo)).toEqual(["P1", "P2", "P1"]);
+    const insideCharacter = bytes.indexOf(Buffer.from("𠀀")) + 2;
+    const insideLineEnd = bytes.indexOf(Buffer.from("\r\n")) + 1;
+    const offsets = Array.from({ length: bytes.length - 1 }, (_, i) => i + 1);
+    expect(offsets).toContain(insideCharacter);
+    expect(offsets).toContain(insideLineEnd);
+    // in two at every byte
+    for (const offset of offsets) expect(await readChunks(cut(bytes, [offset])), `cut at byte ${offset}`).toEqual(whole);
+    // a byte at a time, and in pieces of every length up to 64
+    expect(await readChunks(cut(bytes, offsets))).toEqual(whole);
+    for (let size = 2; size <= 64; size++) {
+      const at = Array.from({ length: Math.ceil(bytes.length / size) - 1 }, (_, i) => (i + 1) * size);
+      expect(await readChunks(cut(bytes, at)), `pieces of ${size} bytes`).toEqual(whole);
+    }
+    // a text cut between \r and \n
+    const cr = text.indexOf("\r\n") + 1;
+    expect(await readChunks([text.slice(0, cr), text.slice(cr)])).toEqual(whole);
+  });
+
+  it("reads a file in small pieces as it reads the text", async () => {
+    const directory = await mkdtemp(path.join(os.tmpdir(), "trade-bill-test-"));
+    try {
+      const file = path.join(directory, "bill.csv");
+      await writeFile(file, bytes);
+      expect(await readChunks(createReadStream(file, { highWaterMark: 7 }))).toEqual(whole);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it("reads WeChat Pay's own bills a byte at a time as it reads their text, either line end", async () => {
+    for (const bill of [WXJAVA_ALL_BILL, WXJAVA_SUCCESS_BILL, WXJAVA_REFUND_BILL, GO_SDK_ALL_BILL, WECHAT_DOC_SUB_MERCHANT_BILL, SUCCESS_BILL]) {
+      const billBytes = Buffer.from(bill, "utf8");
+      expect(await readChunks(cut(billBytes, Array.from({ length: billBytes.length - 1 }, (_, i) => i + 1)))).toEqual(parseTradeBill(bill));
+    }
+  });
+
+  it("names the same line of what it cannot read", async () => {
+    const faulty = [
+      "",
+      "\r\n\r\n",
+      "交易时间,商户订单号\r\n",
+      SUCCESS_BILL.replace("`956.50,`0.00,`学费", "`9x6.50,`0.00,`学费"),
+      SUCCESS_BILL.split("\r\n").slice(0, 3).join("\r\n"),
+      `${SUCCESS_BILL.split("\r\n").slice(0, 3).join("\r\n")}\r\n\r\n`,
+      SUCCESS_BILL.split("\r\n").slice(0, 4).join("\r\n"),
+    ];
+    for (const bill of faulty) {
+      const expected = readWhole(bill);
+      expect(Array.isArray(expected), bill).toBe(true);
+      const billBytes = Buffer.from(bill, "utf8");
+      expect(await readChunks([billBytes]), bill).toEqual(expected);
+      expect(await readChunks(cut(billBytes, Array.from({ length: Math.max(0, billBytes.length - 1) }, (_, i) => i + 1))), bill).toEqual(expected);
+    }
   });
 });

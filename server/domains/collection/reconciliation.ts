@@ -1,19 +1,24 @@
 /**
  * Reconciliation (catalogue/reconciliation.ts): a channel's day, its trade bill against our orders and refunds.
  *
- * The bill is fetched (WeChat Pay's tradebill for the channel's sub_mchid, its SHA1 checked; the sandbox's own),
- * read by its header's names (server/payments/tradeBill.ts) and matched by number: a payment row by its pay_no
- * against the payment orders, a refund row by its refund_no against the refunds, the two sides' amounts and states
- * compared; our payments and refunds of that day that the bill does not have are listed too. The batch and its
- * items are written in one transaction that replaces the day's earlier batch. The bill is fetched and read through
- * before it (no transaction waits on the gateway), then read again a thousand lines at a time as they are matched:
- * beside the bill's text, a bill of any length takes the memory of a thousand lines.
+ * The bill is fetched into a temporary file (WeChat Pay's tradebill for the channel's sub_mchid, its SHA1 checked;
+ * the sandbox's own), read by its header's names (server/payments/tradeBill.ts) and matched by number: a payment row
+ * by its pay_no against the payment orders, a refund row by its refund_no against the refunds, the two sides'
+ * amounts and states compared; our payments and refunds of that day that the bill does not have are listed too. The
+ * batch and its items are written in one transaction that replaces the day's earlier batch. The bill is fetched and
+ * read through before it (no transaction waits on the gateway), then read again from its file a thousand lines at a
+ * time as they are matched: no bill is ever held whole, so a bill of any length takes the memory of a thousand
+ * lines (and the numbers it named, to find ours it did not have). The file is removed when the day is done.
  *
  * `reconresolve` applies a difference's guided fix, asking the gateway first: a payment it reports paid is applied
  * as its lost notification would have been, a refund is synchronised as the refund job does. Other differences
  * are marked checked with a note. The job `recon.daily` reconciles each channel's yesterday once its bill exists.
  * Each reconciled day is settled (./settlements.ts) in the same transaction.
  */
+import { createReadStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { and, asc, eq, gt, gte, inArray, lt, sql } from "drizzle-orm";
 import { reconEntity, reconItemEntity, reconResolve, reconRun, RECON_DIFFERENCES, RECON_MAX_DAYS_BACK } from "../../../catalogue/reconciliation";
 import { paychnlEntity } from "../../../catalogue/fees";
@@ -33,7 +38,7 @@ import type { OperationContext, OperationRegistry } from "../../protocol/registr
 import { GatewayRequestError, GatewayVerificationError, NO_STATEMENT_EXIST, type PaymentGateway } from "../../payments/gateway";
 import { loadMerchant, wechatPayGatewayOf } from "../../payments/merchants";
 import { SandboxGateway } from "../../payments/sandbox";
-import { readTradeBill, TradeBillFormatError, type TradeBillLine, type TradeBillSummary } from "../../payments/tradeBill";
+import { readTradeBillStream, TradeBillFormatError, type TradeBillLine, type TradeBillSummary } from "../../payments/tradeBill";
 import { parseTenantId, resolveScope } from "../../auth/scope";
 import { syncRefund } from "./refunds";
 import { settleDay, settleOpenDays } from "./settlements";
@@ -58,10 +63,10 @@ async function billGateway(services: JobServices, channel: Channel): Promise<Pay
   return wechatPayGatewayOf(services, merchant);
 }
 
-/** A bill read through once: its text, to be read again line by line while it is matched, and what it adds up to. */
+/** A bill fetched into its file and read through once: the file, read again while it is matched, and what it adds up to. */
 interface CheckedBill {
   /** null: a day without trade, an empty bill */
-  text: string | null;
+  file: string | null;
   summary: TradeBillSummary;
   lines: number;
   /** the rows' own sums, which the summary must state */
@@ -70,11 +75,18 @@ interface CheckedBill {
   feeFen: number;
 }
 
-/** Reads a bill through, holding none of its lines, and answers what it adds up to; throws as readTradeBill does. */
-function checkBill(text: string): CheckedBill {
-  const bill: CheckedBill = { text, summary: EMPTY_SUMMARY, lines: 0, settlementFen: 0, refundFen: 0, feeFen: 0 };
-  const reading = readTradeBill(text);
-  for (let next = reading.next(); ; next = reading.next()) {
+/** A bill's file as it is read: its bytes a piece at a time. */
+function billChunks(file: string): AsyncIterable<Uint8Array> {
+  return createReadStream(file, { highWaterMark: BILL_READ_BYTES });
+}
+/** bytes of a bill's file read at a time */
+const BILL_READ_BYTES = 64 * 1024;
+
+/** Reads a bill's file through, holding none of its lines, and answers what it adds up to; throws as readTradeBillStream does. */
+async function checkBill(file: string): Promise<CheckedBill> {
+  const bill: CheckedBill = { file, summary: EMPTY_SUMMARY, lines: 0, settlementFen: 0, refundFen: 0, feeFen: 0 };
+  const reading = readTradeBillStream(billChunks(file));
+  for (let next = await reading.next(); ; next = await reading.next()) {
     if (next.done) return { ...bill, summary: next.value };
     bill.lines++;
     bill.settlementFen += next.value.settlementFen;
@@ -85,14 +97,14 @@ function checkBill(text: string): CheckedBill {
 
 const EMPTY_SUMMARY: TradeBillSummary = { count: 0, settlementFen: 0, refundFen: 0, feeFen: 0, orderFen: 0 };
 
-/** The day's bill, or why there is none: a day without trade is an empty bill, anything else a failure. */
-async function fetchBill(services: JobServices, channel: Channel, billDate: string): Promise<CheckedBill | { error: string }> {
+/** The day's bill, fetched into the file, or why there is none: a day without trade is an empty bill, anything else a failure. */
+async function fetchBill(services: JobServices, channel: Channel, billDate: string, file: string): Promise<CheckedBill | { error: string }> {
   try {
     const gateway = await billGateway(services, channel);
-    const text = await gateway.tradeBill(billDate, { subMchid: channel.sub_mchid ?? "" });
-    return checkBill(text);
+    await gateway.tradeBill(billDate, file, { subMchid: channel.sub_mchid ?? "" });
+    return await checkBill(file);
   } catch (err) {
-    if (err instanceof GatewayRequestError && err.code === NO_STATEMENT_EXIST) return { text: null, summary: EMPTY_SUMMARY, lines: 0, settlementFen: 0, refundFen: 0, feeFen: 0 };
+    if (err instanceof GatewayRequestError && err.code === NO_STATEMENT_EXIST) return { file: null, summary: EMPTY_SUMMARY, lines: 0, settlementFen: 0, refundFen: 0, feeFen: 0 };
     if (err instanceof GatewayRequestError || err instanceof GatewayVerificationError || err instanceof TradeBillFormatError) return { error: err.message.slice(0, 200) };
     throw err;
   }
@@ -156,7 +168,7 @@ const NO_FIGURES = { matched: 0, missing_local: 0, missing_gateway: 0, amount_mi
  * Writes the batch's items: each line of the bill matched against our record of its number, a thousand lines at a
  * time (their records read together, their items written by one statement), then our payments and refunds of the
  * day that the bill does not have. Answers the count of each outcome. Only a thousand lines are held at once, so a
- * bill of any length takes the same memory beside its text.
+ * bill of any length takes the same memory.
  */
 async function writeItems(tx: DbOrTx, batch: Batch, channel: Channel, billDate: string, bill: CheckedBill): Promise<Record<string, number>> {
   const merchant = channel.sub_mchid ?? "";
@@ -182,9 +194,9 @@ async function writeItems(tx: DbOrTx, batch: Batch, channel: Channel, billDate: 
     await tx.insert(reconItems).values(items.map((item) => ({ ...item, ...owner })));
     chunk = [];
   };
-  if (bill.text !== null) {
-    // read again from the text, which checkBill has read through without a fault
-    for (const line of readTradeBill(bill.text)) {
+  if (bill.file !== null) {
+    // read again from the file, which checkBill has read through without a fault
+    for await (const line of readTradeBillStream(billChunks(bill.file))) {
       chunk.push(line);
       if (chunk.length === ITEM_CHUNK) await writeChunk();
     }
@@ -288,7 +300,15 @@ async function matchDay(tx: DbOrTx, made: Batch, channel: Channel, billDate: str
  * digest or a format that is wrong) leaves a failed batch saying why, and no items.
  */
 export async function reconcileDay(services: JobServices, channel: Channel, billDate: string, runBy: string, now: Date): Promise<Batch> {
-  const bill = await fetchBill(services, channel, billDate);
+  const directory = await mkdtemp(path.join(os.tmpdir(), "trade-bill-"));
+  try {
+    return await reconcileFetchedDay(services, channel, billDate, runBy, now, await fetchBill(services, channel, billDate, path.join(directory, "bill.csv")));
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+async function reconcileFetchedDay(services: JobServices, channel: Channel, billDate: string, runBy: string, now: Date, bill: CheckedBill | { error: string }): Promise<Batch> {
   return services.db.transaction(async (tx) => {
     const run = { run_by: runBy.slice(0, 50), run_at: now };
     const start = "error" in bill ? { ...NO_FIGURES, status: "failed", error: bill.error } : { ...NO_FIGURES, status: "differences" };

@@ -2,7 +2,9 @@
  * HTTP client of WeChat Pay API v3: signs every request with the merchant key and accepts a successful answer
  * only when WeChat Pay's signature over it verifies. Error answers ({code, message}) become GatewayRequestError.
  */
-import { boundedText } from "../../lib/boundedText";
+import { createHash } from "node:crypto";
+import { open } from "node:fs/promises";
+import { AnswerTooLargeError, boundedText } from "../../lib/boundedText";
 import type { Clock } from "../../lib/clock";
 import { GatewayRequestError } from "../gateway";
 import { authorizationHeader, newNonce, verifySignedMessage, type PlatformKey, type RequestSigner } from "./signing";
@@ -63,11 +65,12 @@ export class WechatPayClient {
   }
 
   /**
-   * A file WeChat Pay gives by a short-lived download_url (a bill): a signed GET like any call, but its answer is
-   * the raw file and is not signed, so its caller checks the digest the signed answer gave. Only a URL of the API's
-   * own origin is asked: our signature goes nowhere else.
+   * A file WeChat Pay gives by a short-lived download_url (a bill), written into the file `into` as it arrives and
+   * answered by the SHA1 of its bytes (hex): a signed GET like any call, but its answer is the raw file and is not
+   * signed, so its caller checks the digest the signed answer gave. Only a URL of the API's own origin is asked: our
+   * signature goes nowhere else. A file longer than `maxBytes` is refused as soon as it is.
    */
-  async download(url: string, maxBytes: number): Promise<string> {
+  async download(url: string, into: string, maxBytes: number): Promise<string> {
     let target: URL;
     try {
       target = new URL(url);
@@ -83,9 +86,32 @@ export class WechatPayClient {
         redirect: "error",
         signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS),
       });
-      const text = await boundedText(response, maxBytes);
-      if (!response.ok) throw new GatewayRequestError(`WeChat Pay: download answered HTTP ${response.status}`, response.status);
-      return text;
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new GatewayRequestError(`WeChat Pay: download answered HTTP ${response.status}`, response.status);
+      }
+      const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+      if (declared > maxBytes) {
+        await response.body?.cancel();
+        throw new AnswerTooLargeError(`the file declares ${declared} bytes, more than ${maxBytes}`);
+      }
+      const digest = createHash("sha1");
+      const file = await open(into, "w");
+      const reader = response.body?.getReader();
+      try {
+        for (let size = 0; reader; ) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          size += value.byteLength;
+          if (size > maxBytes) throw new AnswerTooLargeError(`the file is longer than ${maxBytes} bytes`);
+          digest.update(value);
+          await file.write(value);
+        }
+      } finally {
+        await reader?.cancel().catch(() => undefined);
+        await file.close();
+      }
+      return digest.digest("hex");
     } catch (err) {
       if (err instanceof GatewayRequestError) throw err;
       throw new GatewayRequestError(`WeChat Pay download failed: ${(err as Error).message}`, 0);

@@ -2,7 +2,7 @@
  * The `wechatpay` PaymentGateway: WeChat Pay API v3 payments of one merchant, in direct mode (Native QR orders paid
  * to the merchant itself) or, for a call naming a sub-merchant, in service-provider mode (./partner.ts).
  */
-import { createHash, createPrivateKey, createPublicKey } from "node:crypto";
+import { createPrivateKey, createPublicKey } from "node:crypto";
 import { z } from "zod";
 import type { Clock } from "../../lib/clock";
 import {
@@ -173,18 +173,16 @@ export class WechatPayGateway implements PaymentGateway {
   }
 
   /**
-   * GET /v3/bill/tradebill, then its download_url: the answer naming the file is signed, the file is not, so its
-   * SHA1 must be the one the signed answer gave.
+   * GET /v3/bill/tradebill, then its download_url into the file: the answer naming the file is signed, the file is
+   * not, so the SHA1 of its bytes must be the one the signed answer gave.
    */
-  async tradeBill(billDate: string, payee?: SubMerchantPayee): Promise<string> {
+  async tradeBill(billDate: string, into: string, payee?: SubMerchantPayee): Promise<void> {
     const query = new URLSearchParams({ bill_date: billDate, bill_type: "ALL" });
     if (payee) query.set("sub_mchid", payee.subMchid);
     const { body } = await this.client.request("GET", `/v3/bill/tradebill?${query.toString()}`);
     const bill = parseAnswer(billSchema, body, "trade bill");
-    const text = await this.client.download(bill.download_url, MAX_TRADE_BILL_BYTES);
-    const digest = createHash("sha1").update(text, "utf8").digest("hex");
+    const digest = await this.client.download(bill.download_url, into, MAX_TRADE_BILL_BYTES);
     if (digest.toLowerCase() !== bill.hash_value.toLowerCase()) throw new GatewayVerificationError("the trade bill's SHA1 is not the one WeChat Pay gave");
-    return text;
   }
 
   async queryRefund(refundNo: string, payee?: SubMerchantPayee): Promise<RefundResult> {
