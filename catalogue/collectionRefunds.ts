@@ -41,6 +41,10 @@ export const refundReview: ActionDecl = {
   from: ["applied"],
   to: ["processing", "rejected"],
   bulk: true,
+  // a request waits for its provider: counted on its menu entry and home page
+  waiting: "refunds",
+  // the order's paid and refunded amounts beside the amount asked, its reason and who asked
+  context: "refundreview",
   fields: [
     {
       name: "result",

@@ -89,6 +89,7 @@ export const paychnlSubmit: ActionDecl = {
   roles: PROVIDER_ROLES,
   from: ["draft", "rejected"],
   to: "submitted",
+  afterAdd: { hint: "fees.hint.submit_next", label: "fees.action.save_and_submit" },
 };
 
 /**
@@ -102,6 +103,8 @@ export const paychnlReview: ActionDecl = {
   roles: OPERATOR_ROLES,
   from: ["submitted"],
   to: ["approved", "rejected"],
+  // a submitted channel waits for the platform's operators
+  waiting: "channels",
   fields: [
     {
       name: "result",

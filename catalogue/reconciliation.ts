@@ -59,6 +59,8 @@ export const reconRun: ActionDecl = {
   idField: "paychnl_id",
   creates: "recon",
   implementedBy: "domain",
+  // "1 difference": the message leads to it, among the channel's items to resolve
+  answerLink: { related: "reconitem", state: "open", when: "open_items", label: "recon.show_differences" },
   fields: [{ name: "bill_date", type: "date", label: "recon.field.bill_date", required: true }],
 };
 
@@ -76,6 +78,8 @@ export const reconResolve: ActionDecl = {
   to: "resolved",
   bulk: true,
   implementedBy: "domain",
+  // the day's counts and state change with it
+  refreshes: ["recon"],
   fields: [{ name: "note", type: "string", label: "recon.field.note", max: 200 }],
 };
 

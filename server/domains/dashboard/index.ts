@@ -18,6 +18,7 @@ import { activities, bills, classes, feePayments, feeRefunds, grades, providerEx
 import { COLLECTION_DAYS, UNPAID_ACTIVITIES, type Dashboard, type DashboardCollection, type DashboardFigure, type DashboardLink, type LinkFilter } from "../../../common/dashboard";
 import { notFound } from "../../protocol/envelope";
 import { ANY_SIGNED_IN, type OperationContext, type OperationRegistry } from "../../protocol/registry";
+import { registerWaitingOperations } from "./waiting";
 
 /** A term "ends soon" when at most this many days are left of it (today counts). */
 export const ENDING_SOON_DAYS = 30;
@@ -280,6 +281,7 @@ export async function dashboardOf(ctx: OperationContext): Promise<Dashboard> {
 }
 
 export function registerDashboardOperations(registry: OperationRegistry): void {
+  registerWaitingOperations(registry);
   registry.add({
     path: "adminapiv2",
     method: "dashboard",

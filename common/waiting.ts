@@ -1,0 +1,40 @@
+/**
+ * What waits for the caller's decision (`waitingcounts`): the records of each action declared `waiting` (a refund
+ * request, a channel submitted for review) that the caller's roles may decide, counted within its tenant. Shared
+ * by the server that counts them and the SPA that shows the counts on the menu entries listing those records and
+ * on the home page.
+ */
+import type { MenuGroup } from "./catalogue";
+import { isBuilt, reachableEntries, routePath } from "./menu";
+
+export interface WaitingCount {
+  /** the action's `waiting` key: dashboard.waiting.{key} */
+  key: string;
+  /** the entity whose records wait, and the action that decides them */
+  entity: string;
+  action: string;
+  /** the states they wait in (the action's `from`) */
+  states: string[];
+  count: number;
+  /** the one waiting longest (lowest id) and its provider: opened in one click; null when none waits */
+  first: { id: number; sysid: number } | null;
+}
+
+/**
+ * The menu entries (their paths, as the sidebar keys them) that list the waiting records of a count: the lists of
+ * the entity showing only records in the waiting states (the after-sales list's requests), or, where the menu has
+ * none, its lists of every record (the channel list).
+ */
+export function waitingEntries(menus: readonly MenuGroup[], roles: readonly string[], count: Pick<WaitingCount, "entity" | "states">, stateField: string | undefined): string[] {
+  const lists = reachableEntries(menus, roles).filter(({ entry }) => {
+    const page = entry.page;
+    return isBuilt(entry) && !entry.hidden && page?.kind === "list" && page.entity === count.entity && !page.recordFilter;
+  });
+  const fixedOf = (entry: (typeof lists)[number]["entry"]) => Object.entries((entry.page?.kind === "list" && entry.page.filters) || {});
+  const waitingOnly = lists.filter(({ entry }) => {
+    const fixed = fixedOf(entry);
+    return fixed.length > 0 && fixed.every(([field, value]) => field === stateField && count.states.includes(value));
+  });
+  const chosen = waitingOnly.length > 0 ? waitingOnly : lists.filter(({ entry }) => fixedOf(entry).length === 0);
+  return chosen.map(({ group, entry }) => routePath(group, entry));
+}
