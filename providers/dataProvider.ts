@@ -146,8 +146,11 @@ function pagePayload(pagination: Pagination | undefined): { page: number; limit:
  */
 export type CustomAnswer<T> = CustomResponse<T> & { message: string; total?: number; sums?: Record<string, unknown> };
 
-/** Operations of the console's own pages that no catalogue declaration names: the home page's figures, payment vouchers. */
-const CONSOLE_READS: Readonly<Record<string, string>> = { dashboard: DEFAULT_API_PATH, orderprint: DEFAULT_API_PATH };
+/**
+ * Operations of the console's own pages that no catalogue declaration names: the home page's figures, payment
+ * vouchers, what waits for the user's decision (the menu's badges).
+ */
+const CONSOLE_READS: Readonly<Record<string, string>> = { dashboard: DEFAULT_API_PATH, orderprint: DEFAULT_API_PATH, waitingcounts: DEFAULT_API_PATH };
 
 /**
  * The /weapi/ path of an operation `custom` may call: a declared operation, a record's action, a settings

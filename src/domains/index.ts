@@ -37,3 +37,16 @@ export interface RecordToolProps {
 export const recordTools: Record<string, { label: string; dialog: LazyExoticComponent<ComponentType<RecordToolProps>> }> = {
   qrposter: { label: "collection.poster.open", dialog: lazy(() => import("./collection/QrPosterDialog")) },
 };
+
+export interface ActionContextProps {
+  /** the record the decision is about, as its list or detail page read it */
+  record: BaseRecord;
+}
+
+/**
+ * What a decision is about (an action's `context`): shown above the fields of its dialog for one record, loaded
+ * when first opened.
+ */
+export const actionContexts: Record<string, LazyExoticComponent<ComponentType<ActionContextProps>>> = {
+  refundreview: lazy(() => import("./refunds/RefundReviewContext")),
+};

@@ -3,22 +3,27 @@
  * such as a provider's first account, only where declared), client validation from the declaration, the
  * server's field errors under their fields. A save says so, closes the form's tab and returns to the list it
  * came from (with that list's page and filters); "save and add another" stays on the add form, cleared to its
- * defaults. The form keeps what was typed while its tab is hidden, and its unsaved changes are asked about
+ * defaults. A record whose next step is an action (a channel's submission for review) says so on its add form, which
+ * offers to save and take that step in one click: a refused step leaves the record saved and says why. The form keeps what was typed while its tab is hidden, and its unsaved changes are asked about
  * before anything discards them (src/shell/unsavedChanges.ts), Back included.
  */
-import { Button, Card, Form, Space, Spin } from "antd";
-import { PlusOutlined, RollbackOutlined, SaveOutlined } from "@ant-design/icons";
+import { Alert, Button, Card, Form, Space, Spin } from "antd";
+import { PlusOutlined, RollbackOutlined, SaveOutlined, SendOutlined } from "@ant-design/icons";
 import { useForm } from "@refinedev/antd";
-import { useBack, useGo, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
+import { useBack, useGo, usePermissions, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
 import { useEffect, useRef } from "react";
 import { useParams } from "react-router";
+import { hasAnyRole } from "../../common/roleKeys";
+import { DEFAULT_API_PATH, scope } from "../../providers/dataProvider";
 import { feedback } from "../../providers/feedback";
+import { weapi } from "../../providers/weapi";
 import { closeTab, currentTabs } from "../shell/tabs";
 import { confirmDiscard, useUnsavedChanges } from "../shell/unsavedChanges";
 import { addDefaults, clearNarrowed, RecordFields } from "./RecordFields";
 import { RecordUnavailable } from "./LoadFailed";
 import { resourceByIdentifier } from "./resources";
 import { scrollToTop } from "./scrollToTop";
+import { useRefreshEntities } from "./useDeclaredOperation";
 
 export type FormAction = "add" | "edit";
 
@@ -31,6 +36,25 @@ export default function CrudForm({ resource, action }: { resource: string; actio
   const unsaved = useUnsavedChanges();
   // set by "save and add another" for the save it starts
   const addAnother = useRef(false);
+  // the step a new record takes next, when the user may take it (a channel's submission), and whether this save takes it
+  const { data: roles } = usePermissions<string[]>({});
+  const next = action === "add" ? entity.actions?.find((a) => a.afterAdd && roles && hasAnyRole(roles, a.roles)) : undefined;
+  const thenNext = useRef(false);
+  const refresh = useRefreshEntities();
+
+  /** The next step taken on the record just saved: said either way, the record stays saved when it is refused. */
+  const takeNext = async (id: unknown): Promise<void> => {
+    if (!next) return;
+    const entityTitle = translate(entity.title);
+    try {
+      const res = await weapi(entity.apiPath ?? DEFAULT_API_PATH, next.name, { ...scope(), [next.idField ?? "id"]: id }, { silent: true });
+      if (res.return_code === "SUCCESS") feedback().success(translate("crud.created_and_next", { entity: entityTitle, message: res.return_msg }));
+      else feedback().warning(translate("crud.created_next_failed", { entity: entityTitle, action: translate(next.label), message: res.return_msg }), 8);
+    } catch (err) {
+      feedback().warning(translate("crud.created_next_failed", { entity: entityTitle, action: translate(next.label), message: err instanceof Error ? err.message : String(err) }), 8);
+    }
+    await refresh([entity.name]);
+  };
 
   /** Back to the list the form came from (as that list's tab left it), closing the form's tab. */
   const leave = () => {
@@ -51,9 +75,15 @@ export default function CrudForm({ resource, action }: { resource: string; actio
     // the server's field errors go under their fields
     successNotification: false,
     errorNotification: false,
-    onMutationSuccess: () => {
+    onMutationSuccess: async (data) => {
       const entityTitle = translate(entity.title);
       unsaved.markClean();
+      if (thenNext.current) {
+        thenNext.current = false;
+        await takeNext(data.data?.id);
+        leave();
+        return;
+      }
       if (addAnother.current) {
         addAnother.current = false;
         form.resetFields();
@@ -67,6 +97,7 @@ export default function CrudForm({ resource, action }: { resource: string; actio
     },
     onMutationError: () => {
       addAnother.current = false;
+      thenNext.current = false;
     },
   });
 
@@ -102,20 +133,48 @@ export default function CrudForm({ resource, action }: { resource: string; actio
           wrapperCol={{ span: 14 }}
           style={{ maxWidth: 900 }}
           // a refused "save and add another" leaves the next save a plain one
-          onFinishFailed={() => (addAnother.current = false)}
+          onFinishFailed={() => {
+            addAnother.current = false;
+            thenNext.current = false;
+          }}
           onValuesChange={(changed, all) => {
             formProps.onValuesChange?.(changed, all);
             unsaved.markDirty();
             clearNarrowed(entity, formProps.form)(changed as Record<string, unknown>);
           }}
         >
+          {next?.afterAdd && <Alert type="info" showIcon style={{ marginBottom: 16 }} message={translate(next.afterAdd.hint)} data-testid="form-next-step" />}
           <RecordFields entity={entity} action={action} />
           {/* under the fields; on a phone, where the labels stand above them, from the left edge */}
           <Form.Item wrapperCol={{ xs: { span: 24 }, sm: { offset: 6, span: 14 } }}>
             <Space wrap>
-              <Button type="primary" icon={<SaveOutlined />} htmlType="submit" loading={saving} data-testid="form-save" onClick={() => (addAnother.current = false)}>
+              <Button
+                type="primary"
+                icon={<SaveOutlined />}
+                htmlType="submit"
+                loading={saving}
+                data-testid="form-save"
+                onClick={() => {
+                  addAnother.current = false;
+                  thenNext.current = false;
+                }}
+              >
                 {translate("crud.save")}
               </Button>
+              {next?.afterAdd && (
+                <Button
+                  icon={<SendOutlined />}
+                  disabled={saving}
+                  data-testid={`form-save-and-${next.name}`}
+                  onClick={() => {
+                    addAnother.current = false;
+                    thenNext.current = true;
+                    form.submit();
+                  }}
+                >
+                  {translate(next.afterAdd.label)}
+                </Button>
+              )}
               {action === "add" && (
                 <Button
                   icon={<PlusOutlined />}
@@ -123,6 +182,7 @@ export default function CrudForm({ resource, action }: { resource: string; actio
                   data-testid="form-save-add-another"
                   onClick={() => {
                     addAnother.current = true;
+                    thenNext.current = false;
                     form.submit();
                   }}
                 >

@@ -4,12 +4,18 @@
  */
 import { useCustomMutation, useInvalidate, type BaseRecord, type HttpError } from "@refinedev/core";
 import type { OperationDecl } from "../../common/catalogue";
+import { useRefreshWaiting } from "../lib/waiting";
 import { entityResources } from "./builtPages";
 
-/** Refreshes the lists and records of the named entities on every page that shows them. */
+/**
+ * Refreshes the lists and records of the named entities on every page that shows them, and what waits for a
+ * decision when they are what is counted (the menu's badges, the home page).
+ */
 export function useRefreshEntities(): (entityNames: readonly string[]) => Promise<void> {
   const invalidate = useInvalidate();
+  const refreshWaiting = useRefreshWaiting();
   return async (entityNames) => {
+    void refreshWaiting(entityNames);
     const refreshed = new Set(entityNames);
     // the entity's pages, and its lists read by name where no page shows it (an activity's bills on its board)
     const resources = [...entityResources().filter((r) => refreshed.has(r.entity.name)).map((r) => r.identifier), ...refreshed];

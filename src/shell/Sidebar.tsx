@@ -1,19 +1,22 @@
 /**
  * Sidebar (spec 2.4): logo (switchable), the vertical menu from the catalogue for the user's role keys, hidden
  * entries omitted, single-child groups collapsed, external links in a new tab, hidden routes highlighting
- * their parent entry. Labels longer than the sidebar's 205 px wrap onto a second line.
+ * their parent entry. Labels longer than the sidebar's 205 px wrap onto a second line. An entry listing records that
+ * wait for the user's decision (refund requests, channels to review) carries their count, and so does its group.
  */
 import { HomeOutlined } from "@ant-design/icons";
-import { Layout, Menu, theme, type MenuProps } from "antd";
+import { Badge, Layout, Menu, theme, type MenuProps } from "antd";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
 import { activeMenuKey, sidebarItems, type SidebarItem } from "../../common/menu";
-import { menus } from "../../resources.config";
+import { waitingEntries } from "../../common/waiting";
+import { entityByName, menus } from "../../resources.config";
 import { NamedIcon } from "../lib/icons";
 import { useRoles } from "../lib/session";
 import { useSettings } from "../lib/settings";
 import { useSiteSettings } from "../lib/site";
+import { useWaitingCounts } from "../lib/waiting";
 import { HOME_PATH } from "./routes";
 
 export const SIDEBAR_WIDTH = 205;
@@ -36,17 +39,42 @@ export function Sidebar({ collapsed, mobile, onNavigate }: { collapsed: boolean;
     return map;
   }, [items]);
 
-  const toMenuItem = (item: SidebarItem): MenuItem => ({
-    key: item.key,
-    icon: <NamedIcon name={item.icon} />,
-    // a label longer than the sidebar's width wraps onto a second line (src/index.css): never cut
-    label: (
-      <span className="console-menu-label" data-testid={`menu-${item.key}`}>
-        {t(item.title)}
-      </span>
-    ),
-    children: item.children?.map(toMenuItem),
-  });
+  // what waits for the user's decision, on the entries listing it (and on their group while it is closed)
+  const waiting = useWaitingCounts();
+  const badges = useMemo(() => {
+    const map = new Map<string, number>();
+    for (const count of waiting) {
+      if (count.count === 0) continue;
+      for (const path of waitingEntries(menus, roles, count, entityByName(count.entity)?.stateField)) map.set(path, (map.get(path) ?? 0) + count.count);
+    }
+    return map;
+  }, [waiting, roles]);
+  const badgeOf = (item: SidebarItem): number => (item.children ? item.children.reduce((sum, child) => sum + badgeOf(child), 0) : (badges.get(item.key) ?? 0));
+
+  const toMenuItem = (item: SidebarItem): MenuItem => {
+    const waitingHere = badgeOf(item);
+    return {
+      key: item.key,
+      icon: <NamedIcon name={item.icon} />,
+      // a label longer than the sidebar's width wraps onto a second line (src/index.css): never cut
+      label: (
+        <span className="console-menu-label" data-testid={`menu-${item.key}`}>
+          {t(item.title)}
+          {waitingHere > 0 && (
+            <Badge
+              count={waitingHere}
+              size="small"
+              overflowCount={99}
+              style={{ marginInlineStart: 6 }}
+              title={t("dashboard.waiting_badge", { count: waitingHere })}
+              data-testid={`menu-badge-${item.key}`}
+            />
+          )}
+        </span>
+      ),
+      children: item.children?.map(toMenuItem),
+    };
+  };
   const menuItems: MenuItem[] = [
     { key: HOME_PATH, icon: <HomeOutlined />, label: <span data-testid={`menu-${HOME_PATH}`}>{t("shell.dashboard")}</span> },
     ...items.map(toMenuItem),

@@ -1,7 +1,9 @@
 /**
  * Fee collection from end to end in the console, on the real server and the sandbox: the provider (svc) applies
- * for a payment channel and submits it; the platform's operator (sysadmin), switched into the provider, approves
- * it; svc binds a school to it, makes an activity for one class with two fee items, opens it, makes the activity's
+ * for a payment channel and submits it in the same click as it saves it (a channel whose material is missing is
+ * saved as a draft and the user told why it was not submitted); the platform's operator (sysadmin) reaches a waiting
+ * channel in one click from the home page, then, switched into the provider, approves the new one; svc switches a
+ * school to it, confirming the switch named from the old channel to the new, makes an activity for one class with two fee items, opens it, makes the activity's
  * payer QR code and its poster; a parent pays a pupil's bill from a phone (390 px, Chinese); the order shows paid
  * in svc's order list with its lines, and its voucher; the school and the provider's staff see only their own schools' orders;
  * svc reminds the guardians of two pupils still owing from the activity's board and reads the reminders sent.
@@ -11,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import type { Locator, Page } from "playwright-core";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { expect, test } from "vitest";
-import { bills, classes, feeOrders, notices, paymentChannels, schoolChannels, schools, students, users, userSchools } from "../../server/db/schema";
+import { bills, classes, feeOrders, notices, paymentChannels, providers, schoolChannels, schools, students, users, userSchools } from "../../server/db/schema";
 import { choose, clickClosing, clickSettled, describeInBrowser, dismissExpiryReminder, login } from "../helpers/browser";
 import { en } from "../helpers/locales";
 
@@ -66,10 +68,23 @@ async function filterList(page: Page, label: string, text: string): Promise<void
 describeInBrowser("fee collection in the console", (suite) => {
   const db = () => suite.server.server.database.db;
 
-  test("the provider applies for a payment channel and submits it for review", async () => {
+  test("the provider applies for a payment channel and submits it for review in the same click", async () => {
     const { page } = suite;
     await login(page, suite.url, "svc");
     await dismissExpiryReminder(page);
+
+    // the form says what comes next; material missing: saved as a draft, and the refused submission said
+    const DRAFT = `E2E draft ${tag}`;
+    await page.goto(`${suite.url}/sysadminv2/paychnladd`);
+    const draftForm = page.locator("form").filter({ visible: true }).first();
+    await draftForm.getByTestId("form-next-step").waitFor();
+    await inputOf(draftForm, en.fees.field.channel_title).fill(DRAFT);
+    await draftForm.getByTestId("form-save-and-paychnlsubmit").click();
+    await page.waitForURL((url) => url.pathname === "/sysadminv2/paychnllist");
+    await page.locator(".ant-message").getByText(en.fees.action.submit, { exact: false }).first().waitFor();
+    const [draft] = await db().select({ status: paymentChannels.status }).from(paymentChannels).where(eq(paymentChannels.title, DRAFT));
+    expect(draft.status).toBe("draft");
+
     await page.goto(`${suite.url}/sysadminv2/paychnladd`);
     const form = page.locator("form").filter({ visible: true }).first();
     await inputOf(form, en.fees.field.channel_title).fill(CHANNEL);
@@ -81,24 +96,34 @@ describeInBrowser("fee collection in the console", (suite) => {
     await inputOf(form, en.fees.field.contact_phone).fill("13812345678");
     await inputOf(form, en.fees.field.bank_name).fill("Bank of Shanghai");
     await inputOf(form, en.fees.field.bank_account).fill("6222021234567890123");
-    await form.getByTestId("form-save").click();
+    await form.getByTestId("form-save-and-paychnlsubmit").click();
 
     await page.waitForURL((url) => url.pathname === "/sysadminv2/paychnllist");
     await filterList(page, en.fees.field.channel_title, CHANNEL);
-    await poll(() => tableRows(page).count()).toBe(1);
-    const row = tableRows(page).first();
+    await poll(() => tableRows(page).filter({ hasText: en.fees.channel_status.submitted }).count()).toBe(1);
+    const row = tableRows(page).filter({ hasText: en.fees.channel_status.submitted }).first();
     // the settlement account is masked in the list
     expect(await row.innerText()).toContain("6222 **** **** 0123");
-    await row.getByTestId("row-paychnlsubmit").click();
-    await confirmPopup(page);
-    await poll(() => row.innerText()).toContain(en.fees.channel_status.submitted);
     const [channel] = await db().select({ status: paymentChannels.status }).from(paymentChannels).where(eq(paymentChannels.title, CHANNEL));
     expect(channel.status).toBe("submitted");
   });
 
-  test("the platform's operator, switched into the provider, approves it", async () => {
+  test("the platform's operator reaches a waiting channel in one click, and, switched into the provider, approves it", async () => {
     const { page } = suite;
     await login(page, suite.url, "sysadmin");
+    // the home page counts every provider's channels waiting, and opens the one waiting longest, in its provider
+    const waiting = await db().select({ id: paymentChannels.id, sysid: paymentChannels.sysid }).from(paymentChannels).where(eq(paymentChannels.status, "submitted")).orderBy(asc(paymentChannels.id));
+    await poll(() => page.getByTestId("dashboard-waiting-channels-value").textContent()).toBe(String(waiting.length));
+    await page.getByTestId("dashboard-waiting-channels").click();
+    await page.waitForURL((url) => url.pathname === `/sysadminv2/paychnlinfo/${waiting[0].id}`);
+    await page.getByTestId("channel-review").waitFor();
+    const [oldestProvider] = await db().select({ title: providers.title }).from(providers).where(eq(providers.id, waiting[0].sysid));
+    expect(await page.locator("body").innerText()).toContain(oldestProvider.title);
+
+    // back to the operator console, then into the new channel's provider
+    await page.goto(`${suite.url}/secservice`);
+    await page.getByTestId("selection-console").click();
+    await page.waitForURL((url) => url.pathname !== "/secservice");
     await page.goto(`${suite.url}/secservice`);
     await page.getByTestId("selection-search").fill("Sunrise");
     await page.locator('[data-testid^="selection-row-"]').filter({ hasText: "Sunrise Campus Services" }).first().click();
@@ -128,8 +153,15 @@ describeInBrowser("fee collection in the console", (suite) => {
     await login(page, suite.url, "svc");
     await dismissExpiryReminder(page);
     await page.goto(`${suite.url}/schoolv2/school_paychnllist/${school.id}`);
+    const [before] = await db().select({ channel: paymentChannels.title }).from(schoolChannels).innerJoin(paymentChannels, eq(paymentChannels.id, schoolChannels.paychnl_id)).where(eq(schoolChannels.sch_id, school.id));
     await choose(page, page.getByTestId("school-channel-choice"), CHANNEL);
     await page.getByTestId("school-channel-bind").click();
+    // a switch is confirmed first, naming the channel the school leaves and the one it takes
+    const switchText = await page.getByTestId("school-channel-switch-text").textContent();
+    expect(switchText).toContain(before.channel);
+    expect(switchText).toContain(CHANNEL);
+    expect(switchText).toContain(NO1);
+    await page.getByTestId("school-channel-switch-ok").click();
     await page.getByTestId("school-channel-current").getByText(CHANNEL).waitFor();
     const [binding] = await db().select({ channel: paymentChannels.title }).from(schoolChannels).innerJoin(paymentChannels, eq(paymentChannels.id, schoolChannels.paychnl_id)).where(eq(schoolChannels.sch_id, school.id));
     expect(binding.channel).toBe(CHANNEL);

@@ -1,14 +1,15 @@
 /**
  * Refunds in Chromium against the real server and its job worker: svc refunds part of a paid order from its record
  * and, once the worker has sent it to the sandbox and asked after it, sees the order partly refunded with the refund
- * done on its record and the refund's receipt after the order's voucher; the school asks for a refund from its order list, and svc approves it from the after-sales
- * list, where it then no longer waits.
+ * done on its record and the refund's receipt after the order's voucher; the school asks for a refund from its order list, and svc, whose home page and
+ * after-sales menu entry count the requests waiting for it, reviews it with the order's paid and refunded amounts, the amount asked, the reason and who
+ * asked in view (on a phone too) and approves it: it then no longer waits, and the counts say so at once.
  */
 import type { Page } from "playwright-core";
 import { and, asc, eq, notExists } from "drizzle-orm";
 import { expect, test } from "vitest";
 import { fenToYuan } from "../../common/money";
-import { feeOrders, feeRefunds, schools } from "../../server/db/schema";
+import { feeOrders, feeRefunds, providers, schools } from "../../server/db/schema";
 import { animationsSettled, choose, describeInBrowser, dismissExpiryReminder, login } from "../helpers/browser";
 import { en } from "../helpers/locales";
 
@@ -101,10 +102,22 @@ describeInBrowser("refunds", (suite) => {
     await refund(page, active(page), whole, "Moved away");
     await page.getByText(en.refunds.requested.replace("{{amount}}", whole)).waitFor();
 
+    // what waits for Sunrise's decision, as the database holds it
+    const db = suite.server.server.database.db;
+    const [sunrise] = await db.select({ id: providers.id }).from(providers).where(eq(providers.title, "Sunrise Campus Services"));
+    const waiting = async () => (await db.select({ id: feeRefunds.id }).from(feeRefunds).where(and(eq(feeRefunds.sysid, sunrise.id), eq(feeRefunds.status, "applied")))).length;
+    const before = await waiting();
+
     const provider = await (await suite.newContext()).newPage();
     await login(provider, suite.url, "svc");
     await dismissExpiryReminder(provider);
-    await provider.goto(`${suite.url}/order/saleslist`);
+    // counted on the home page and on the after-sales entry of the menu (its group's too, while closed)
+    await expect.poll(() => provider.getByTestId("dashboard-waiting-refunds-value").textContent()).toBe(String(before));
+    await expect.poll(() => provider.getByTestId("menu-badge-/order").textContent()).toBe(String(before));
+    await provider.getByTestId("menu-/order").click();
+    await expect.poll(() => provider.getByTestId("menu-badge-/order/saleslist").textContent()).toBe(String(before));
+    await provider.getByTestId("dashboard-waiting-refunds").click();
+    await provider.waitForURL((url) => url.pathname === "/order/saleslist");
     const row = active(provider).locator("tbody tr.ant-table-row").filter({ hasText: order.order_no });
     await row.waitFor();
     expect(await row.textContent()).toContain(en.refunds.status.applied);
@@ -112,13 +125,46 @@ describeInBrowser("refunds", (suite) => {
     const form = provider.getByTestId("row-form-refundreview");
     await form.waitFor();
     await animationsSettled(provider);
+    // what the decision is about: the order's money, the amount asked, why and who asked
+    const context = provider.getByTestId("refund-review-context");
+    await expect.poll(() => context.getByTestId("refund-review-paid").textContent()).toContain(whole);
+    expect(await context.getByTestId("refund-review-refunded").textContent()).toContain("0.00");
+    expect(await context.getByTestId("refund-review-asked").textContent()).toContain(whole);
+    expect(await context.getByTestId("refund-review-reason").textContent()).toBe("Moved away");
+    expect(await context.getByTestId("refund-review-by").textContent()).toContain("school");
+    expect(await context.getByTestId("refund-review-order").textContent()).toContain(order.order_no);
     await choose(provider, form.locator(".ant-select").first(), en.refunds.result.approve);
     await provider.locator(".ant-modal").getByRole("button", { name: en.common.confirm }).click();
     await provider.getByText(en.refunds.approved).waitFor();
-    // decided: it waits no more
+    // decided: it waits no more, and the menu's count says so without a reload
     await expect.poll(() => row.count()).toBe(0);
+    const badge = provider.getByTestId("menu-badge-/order/saleslist");
+    if (before > 1) await expect.poll(() => badge.textContent()).toBe(String(before - 1));
+    else await expect.poll(() => badge.count()).toBe(0);
     await expect
       .poll(async () => (await suite.server.server.database.db.select({ status: feeOrders.status }).from(feeOrders).where(eq(feeOrders.id, order.id)))[0].status, WORKER_POLLS)
       .toBe("refunded");
+  });
+
+  test("on a phone, the review shows the order's money, the amount asked, the reason and who asked, within the screen", async () => {
+    const [order] = await untouched(1);
+    const db = suite.server.server.database.db;
+    await db.insert(feeRefunds).values({
+      order_id: order.id, pay_no: order.pay_no, sch_id: order.sch_id, sysid: order.sysid, student_id: order.student_id,
+      amount: 100, reason: "Uniform too small", status: "applied", kind: "request", applied_by: "school", gateway: order.gateway, created_at: new Date(),
+    });
+    const phone = await (await suite.newContext(undefined, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
+    await login(phone, suite.url, "svc");
+    await dismissExpiryReminder(phone);
+    await phone.goto(`${suite.url}/order/saleslist`);
+    const card = active(phone).getByTestId("record-card").filter({ hasText: order.order_no });
+    await card.getByTestId("row-refundreview").click();
+    const context = phone.getByTestId("refund-review-context");
+    await expect.poll(() => context.getByTestId("refund-review-paid").textContent()).toContain(fenToYuan(order.amount));
+    expect(await context.getByTestId("refund-review-asked").textContent()).toContain("1.00");
+    expect(await context.getByTestId("refund-review-reason").textContent()).toBe("Uniform too small");
+    const box = await context.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
   });
 });

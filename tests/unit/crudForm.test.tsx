@@ -184,3 +184,52 @@ describe("generic add / edit page (provider entity)", { timeout: 20000 }, () => 
     expect(location()).toBe("/servicev2/serviceedit/7");
   });
 });
+
+describe("an add form whose record has a next step (a payment channel's submission)", { timeout: 30000 }, () => {
+  beforeAll(async () => {
+    await changeLanguage("en");
+  });
+  beforeEach(() => {
+    clearCookies();
+    setCookies({ token: "tok", select_user_type: "service", login_user_type: "service", select_sysid: "5", servicer_ver: "v2", language: "en" });
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    document.querySelectorAll(".ant-message").forEach((m) => m.remove());
+  });
+
+  /** the channel server: the add answers the new draft, the submission as told */
+  function channelServer(submit: Answer) {
+    return fakeWeapi((body, url) => {
+      const method = String(body.method);
+      if (method === "paychnladd") return ok({ items: { id: 41, status: "draft", ...body } });
+      if (method === "paychnlsubmit") return submit(body, url);
+      if (method === "paychnllist") return ok({ items: [], total: 0 });
+      return { return_code: "FAIL", return_msg: `unexpected ${method}` };
+    });
+  }
+
+  it("says that the review comes next and saves and submits in one click", async () => {
+    const net = channelServer(() => ok({ items: { id: 41, status: "submitted" } }));
+    renderCrud("/sysadminv2/paychnladd");
+    expect((await screen.findByTestId("form-next-step", {}, { timeout: 10000 })).textContent).toContain("the next step is to submit it for the platform's review");
+    type("Channel name", "Sunrise WeChat Pay");
+    fireEvent.click(screen.getByTestId("form-save-and-paychnlsubmit"));
+    await waitFor(() => expect(net.of("paychnlsubmit")).toHaveLength(1));
+    expect(net.of("paychnladd")).toHaveLength(1);
+    expect(net.of("paychnlsubmit")[0].body).toEqual({ method: "paychnlsubmit", sysid: "5", id: 41 });
+    await waitFor(() => expect(location()).toBe("/sysadminv2/paychnllist"));
+  });
+
+  it("keeps the channel saved when its submission is refused, and says why", async () => {
+    const net = channelServer(() => ({ return_code: "FAIL", return_msg: "Bank account is missing" }));
+    renderCrud("/sysadminv2/paychnladd");
+    await screen.findByTestId("form-save-and-paychnlsubmit", {}, { timeout: 10000 });
+    type("Channel name", "Sunrise WeChat Pay");
+    fireEvent.click(screen.getByTestId("form-save-and-paychnlsubmit"));
+    expect(await screen.findByText('Payment channel saved, but “Submit for review” did not go through: Bank account is missing. It can be done again from the list.')).toBeTruthy();
+    expect(net.of("paychnladd")).toHaveLength(1);
+    await waitFor(() => expect(location()).toBe("/sysadminv2/paychnllist"));
+  });
+});

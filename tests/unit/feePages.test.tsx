@@ -136,6 +136,11 @@ describe("a school's channel", () => {
     expect(options.map((o) => o.textContent)).toEqual([expect.stringContaining("Sunrise sandbox"), expect.stringContaining("Sunrise WeChat Pay")]);
     fireEvent.click(options[1]!);
     fireEvent.click(screen.getByTestId("school-channel-bind"));
+    // a switch is asked first, naming the school, the channel it leaves and the one it takes; nothing sent before
+    const question = await screen.findByTestId("school-channel-switch-text");
+    expect(question.textContent).toBe(fees.page.switch_confirm.replace("{{school}}", "Sunrise No.1 Primary School").replace("{{from}}", "Sunrise sandbox").replace("{{to}}", "Sunrise WeChat Pay"));
+    expect(server.of("schoolpaychnlset")).toHaveLength(0);
+    fireEvent.click(await screen.findByTestId("school-channel-switch-ok"));
     await waitFor(() => expect(server.of("schoolpaychnlset")).toHaveLength(1));
     expect(server.of("schoolpaychnlset")[0].body).toEqual({ method: "schoolpaychnlset", sysid: "5", sch_id: "31", paychnl_id: "2" });
     await waitFor(() => expect(toasts.successes).toContain(fees.page.bound.replace("{{channel}}", "Sunrise WeChat Pay")));

@@ -1,10 +1,10 @@
 /**
  * A school's payment channel (custom page "schoolpaychnl", school_paychnllist, opened from a school's row): the
  * channel the school takes payments through, binding it to another approved channel of its provider
- * (schoolpaychnlset), and the provider's schools with the channel each takes payments through, each opening its
+ * (schoolpaychnlset; switching from one channel to another is confirmed first, naming both), and the provider's schools with the channel each takes payments through, each opening its
  * own page.
  */
-import { Alert, Button, Card, Descriptions, Form, List, Select, Space, Tag, Typography } from "antd";
+import { Alert, App as AntdApp, Button, Card, Descriptions, Form, List, Select, Space, Tag, Typography } from "antd";
 import { LinkOutlined, RollbackOutlined } from "@ant-design/icons";
 import { useEffect } from "react";
 import { useGo, useList, useOne, usePermissions, type BaseRecord } from "@refinedev/core";
@@ -31,6 +31,7 @@ export default function SchoolChannelPage({ group, entry }: CustomPageProps) {
   const { id } = useParams();
   const [form] = Form.useForm<{ paychnl_id?: string }>();
   const { call, isPending } = useDeclaredOperation(schoolPaychnlSetOperation);
+  const { modal } = AntdApp.useApp();
 
   const { result: school } = useOne<BaseRecord>({ resource: `school@${group.path}`, id: id ?? "", queryOptions: { enabled: Boolean(id) }, errorNotification: false });
   const { result: schoolList } = useList<BaseRecord>({ resource: `school@${group.path}`, pagination: { currentPage: 1, pageSize: PAGE }, errorNotification: false });
@@ -53,8 +54,8 @@ export default function SchoolChannelPage({ group, entry }: CustomPageProps) {
     // the school's channel, once read (or after the page moves to another school)
   }, [form, id, current?.binding.paychnl_id]);
 
-  const bind = async ({ paychnl_id }: { paychnl_id?: string }) => {
-    if (!id || !paychnl_id) return;
+  const bind = async (paychnl_id: string) => {
+    if (!id) return;
     try {
       const bound = await call({ ...scope(), sch_id: id, paychnl_id });
       feedback().success(t("fees.page.bound", { channel: String(bound.paychnl_title ?? "") }));
@@ -62,6 +63,29 @@ export default function SchoolChannelPage({ group, entry }: CustomPageProps) {
     } catch {
       // the weapi client showed the server's message, naming the channel
     }
+  };
+
+  /** Binds the chosen channel; a school switching from another channel is asked first, both named. */
+  const choose = ({ paychnl_id }: { paychnl_id?: string }) => {
+    if (!id || !paychnl_id) return;
+    const from = current?.channel;
+    if (from && String(from.id) === paychnl_id) {
+      feedback().success(t("fees.page.already_bound", { channel: from.title }));
+      return;
+    }
+    const to = channels.get(Number(paychnl_id));
+    if (!from || !to) {
+      void bind(paychnl_id);
+      return;
+    }
+    modal.confirm({
+      title: t("fees.page.switch_title"),
+      content: <span data-testid="school-channel-switch-text">{t("fees.page.switch_confirm", { school: String(school?.title ?? ""), from: from.title, to: to.title })}</span>,
+      okText: t("fees.page.switch_ok"),
+      cancelText: t("common.cancel"),
+      okButtonProps: { "data-testid": "school-channel-switch-ok" } as Record<string, string>,
+      onOk: () => bind(paychnl_id),
+    });
   };
 
   const listRoute = siblingRoute(group, entry.activeMenu ?? "schoollist", roles);
@@ -109,7 +133,7 @@ export default function SchoolChannelPage({ group, entry }: CustomPageProps) {
         {approved.length === 0 && !bindingsQuery.isLoading ? (
           <Alert type="info" showIcon message={t("fees.page.no_approved_channel")} />
         ) : (
-          <Form form={form} layout="vertical" style={{ maxWidth: 520 }} onFinish={(values) => void bind(values)}>
+          <Form form={form} layout="vertical" style={{ maxWidth: 520 }} onFinish={choose}>
             <Form.Item name="paychnl_id" label={t("fees.page.take_payments_through")} rules={[{ required: true, message: t("validation.select_required", { label: t("fees.field.paychnl") }) }]}>
               <Select
                 data-testid="school-channel-choice"
