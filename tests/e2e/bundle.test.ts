@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { readLocale } from "../../server/lib/locales";
 
 const ASSETS = path.resolve(import.meta.dirname, "../../dist/assets");
-const SERVER_ONLY = ["api", "sandbox", "notice_sandbox"];
+const SERVER_ONLY = ["api", "sandbox", "notice_bind"];
 
 function messages(node: unknown): string[] {
   if (typeof node === "string") return [node];

@@ -14,7 +14,7 @@ type Tree = Record<string, unknown>;
 
 const locales = Object.fromEntries(LANGUAGES.map((lang) => [lang, readLocale(lang)]));
 const namespaces = Object.keys(locales.zh).sort();
-const SERVER_ONLY = ["api", "notice_sandbox", "sandbox"];
+const SERVER_ONLY = ["api", "notice_bind", "sandbox"];
 
 // i18next picks `key_one`, `key_other`... by count; a language without plural forms may hold the bare key
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
