@@ -61,6 +61,8 @@ export const classesEntity: EntityDecl = {
   scope: "school",
   title: "entity.classes",
   titleField: "title",
+  // "1班" is every grade's: elsewhere a class is named with its grade
+  refTitle: { within: "grade_id" },
   defaultSort: { field: "grade_id", order: "asc" },
   roles: gradeEntity.roles,
   fields: [
@@ -87,6 +89,8 @@ export const studentEntity: EntityDecl = {
   scope: "school",
   title: "entity.student",
   titleField: "name",
+  // two students may share a name: elsewhere a student is named with their number
+  refTitle: { number: "student_no" },
   defaultSort: { field: "id", order: "desc" },
   roles: { list: STUDENT_ROLES, info: STUDENT_ROLES, add: STUDENT_ROLES, edit: STUDENT_ROLES, del: STUDENT_ROLES },
   exportOperation: "studentexport",

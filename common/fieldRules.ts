@@ -1,7 +1,8 @@
 /**
  * Value rules of the field kinds that the SPA and the server both check (phone, image URL, identity card),
- * so a form refuses in the browser exactly what the server refuses.
+ * so a form refuses in the browser exactly what the server refuses; and how both name a referred record.
  */
+import type { EntityDecl, FieldDecl } from "./catalogue";
 
 /** A mainland mobile (11 digits from 1[3-9]) or a landline with its area code, e.g. 010-12345678 or 0755-1234567-89. */
 export const PHONE_PATTERN = /^(?:1[3-9]\d{9}|0\d{2,3}-?\d{7,8}(?:-\d{1,6})?|\+\d{6,15})$/;
@@ -45,4 +46,41 @@ export function maskIdCard(value: string): string {
 /** The key beside a reference's id under which lists and records carry the referred record's name: grade_id → grade_title. */
 export function refTitleKey(fieldName: string): string {
   return `${fieldName.replace(/_id$/, "")}_title`;
+}
+
+/** a translation of the SPA's or the server's: a key and its parameters */
+type TitleTranslate = (key: string, params: Record<string, string | number>) => string;
+
+/**
+ * The first of several records' name with their count: "2027 春季学期收费 等 2 项" (`count`: all of them). One
+ * record: its name alone.
+ */
+export function countedTitle(title: string, count: number, t: TitleTranslate): string {
+  return count > 1 ? t("crud.ref_more", { title, count, more: count - 1 }) : title;
+}
+
+/**
+ * A reference's name as lists, records, exports show it, from the record as lists and records answer it: the
+ * referred record's name (`{name}_title`), with the count of the records it stands for where the field has one
+ * (FieldRef.countField: an order paying bills of several activities).
+ */
+export function refShownTitle(field: FieldDecl, record: Readonly<Record<string, unknown>>, t: TitleTranslate): unknown {
+  const title = record[refTitleKey(field.name)];
+  const countField = field.ref?.countField;
+  if (typeof title !== "string" || !countField) return title;
+  return countedTitle(title, Number(record[countField] ?? 1), t);
+}
+
+/**
+ * A record's name where others refer to it (EntityDecl.refTitle), from its own row as its list answers it: a class
+ * after its grade ("三年级 1班"), unless `narrowBy` (the referring field's) is that grade; a student before their
+ * number in brackets. The server's SQL names them the same (server/engine/references.ts referredTitle).
+ */
+export function referredTitle(entity: EntityDecl, record: Readonly<Record<string, unknown>>, narrowBy?: string): string {
+  let title = String(record[entity.titleField] ?? record.id ?? "");
+  const number = entity.refTitle?.number;
+  if (number && record[number] !== undefined && record[number] !== null) title = `${title} (${String(record[number])})`;
+  const within = entity.refTitle?.within;
+  const first = within && within !== narrowBy ? record[refTitleKey(within)] : undefined;
+  return first === undefined || first === null || first === "" ? title : `${String(first)} ${title}`;
 }

@@ -81,9 +81,10 @@ function tableSource(entity: EntityDecl, entities: readonly EntityDecl[]): strin
     const uniqueLedByOther = typeof field.unique === "object" && field.type === "ref" && field.filter === "eq";
     if (!isColumnField(field) || field.name === "id" || (field.unique && !uniqueLedByOther) || !(field.filter || field.sortable)) continue;
     if (field.name === tenant.sysid || field.name === tenant.schid) continue;
-    // a reference picked in a filter (the students of a class) is read in the list's order; its tenant's columns
-    // follow, as every list compares them too, so the page's total is counted from the index alone
-    if (field.type === "ref" && field.filter === "eq") ordered(field.name, tenantColumns);
+    // a reference picked in a filter (the students of a class), or searched by its records' names, is read in the
+    // list's order; its tenant's columns follow, as every list compares them too, so the page's total is counted
+    // from the index alone
+    if (field.type === "ref" && (field.filter === "eq" || field.filter === "like")) ordered(field.name, tenantColumns);
     else indexes.push(`index("${entity.table}_${field.name}_idx").on(t.${field.name})`);
   }
   for (const on of entity.indexes ?? []) {

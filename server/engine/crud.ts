@@ -18,7 +18,7 @@ import { addDays, businessDayStart, isCalendarDay } from "../../common/term";
 import { labelText } from "../lib/i18n";
 import { ApiFailure, JsonText, notFound } from "../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../protocol/registry";
-import { refTitleKey } from "../../common/fieldRules";
+import { refShownTitle } from "../../common/fieldRules";
 import type { ListSummary, ListTabs } from "../../common/listAnswer";
 import { fenToYuan } from "../../common/money";
 import { kindOf } from "./fieldKinds";
@@ -141,16 +141,24 @@ type Bind = <T>(part: string, value: T) => T | Placeholder;
 const inline: Bind = (_part, value) => value;
 
 /**
- * The conditions of a list's filters (`field`, or `field_start` / `field_end` for ranges) on the entity's filter
- * fields; `values` makes them placeholders of a prepared statement. `skip`: fields already narrowed otherwise.
+ * Filters whose condition is more than a comparison of their column, by field name: given the value as the filter
+ * takes it (a `like` filter's pattern), as a placeholder when the statement is prepared.
  */
-export function listFilters(entity: EntityDecl, payload: Row, column: ColumnOf, values?: StatementValues, skip: readonly string[] = []): SQL[] {
+export type FilterConditions = Readonly<Record<string, (value: unknown) => SQL>>;
+
+/**
+ * The conditions of a list's filters (`field`, or `field_start` / `field_end` for ranges) on the entity's filter
+ * fields; `values` makes them placeholders of a prepared statement. `skip`: fields already narrowed otherwise;
+ * `own`: the conditions of filters that are not their column's comparison.
+ */
+export function listFilters(entity: EntityDecl, payload: Row, column: ColumnOf, values?: StatementValues, skip: readonly string[] = [], own: FilterConditions = {}): SQL[] {
   const conditions: SQL[] = [];
   const invalid = (field: string) => new ApiFailure("api.invalid_params", { field });
   for (const field of entity.fields) {
     if (!field.filter || !isColumnField(field) || skip.includes(field.name)) continue;
     const col = column(field.name);
-    const bind: Bind = values ? (part, value) => values.bind(part, value, col) : inline;
+    const condition = Object.hasOwn(own, field.name) ? own[field.name] : undefined;
+    const bind: Bind = values ? (part, value) => values.bind(part, value, condition === undefined ? col : undefined) : inline;
     if (field.filter === "range") {
       for (const suffix of ["_start", "_end"] as const) {
         const raw = payload[`${field.name}${suffix}`];
@@ -175,11 +183,12 @@ export function listFilters(entity: EntityDecl, payload: Row, column: ColumnOf, 
     if (field.filter === "like") {
       if (typeof raw !== "string" && typeof raw !== "number") throw invalid(field.name);
       const escaped = String(raw).replace(/[\\%_]/g, (c) => `\\${c}`);
-      conditions.push(ilike(col, bind(field.name, `%${escaped}%`)));
+      const pattern = bind(field.name, `%${escaped}%`);
+      conditions.push(condition ? condition(pattern) : ilike(col, pattern));
     } else {
       const value = filterValue(field, raw);
       if (value === undefined) throw invalid(field.name);
-      conditions.push(eq(col, bind(field.name, value)));
+      conditions.push(condition ? condition(bind(field.name, value)) : eq(col, bind(field.name, value)));
     }
   }
   return conditions;
@@ -493,6 +502,14 @@ class EntityCrud {
     return labelText(ctx.t, field.label, field.name);
   }
 
+  /**
+   * The filters that are not their column's comparison: a reference searched by its records' names (among the
+   * caller's), the domain's own (hooks.filters).
+   */
+  private ownFilters(ctx: OperationContext, scope: Scope, values?: StatementValues): FilterConditions {
+    return { ...this.references.searchConditions((entity, table) => entityTenantConditions(entity, table, ctx, scope, values)), ...this.hooks.filters };
+  }
+
   /** Conditions that keep a query inside the caller's tenant; `values` makes them placeholders. */
   private tenantConditions(ctx: OperationContext, scope: Scope, values?: StatementValues): SQL[] {
     return entityTenantConditions(this.entity, this.table, ctx, scope, values);
@@ -557,8 +574,8 @@ class EntityCrud {
 
   /** The list's conditions and sort as an export reads them: the filtered list on its tab, as the list shows it. */
   private async exportQuery(ctx: OperationContext): Promise<{ where: SQL | undefined; sort: ListSort }> {
-    const { conditions } = await this.scoped(ctx);
-    conditions.push(...this.filterConditions(ctx.payload));
+    const { scope, conditions } = await this.scoped(ctx);
+    conditions.push(...this.filterConditions(ctx.payload, this.ownFilters(ctx, scope)));
     const state = this.stateCondition(ctx.payload);
     if (state) conditions.push(state);
     return { where: and(...conditions), sort: listSort(this.entity, ctx.payload.sort) };
@@ -604,8 +621,8 @@ class EntityCrud {
           if (page.length === 0) break;
           const apiRows = await this.references.attachTitles(ctx.db, page.map((row) => serialiseRow(this.entity, row)));
           for (const api of apiRows) {
-            // a reference is written by the referred record's name
-            out.row(Object.fromEntries(fields.map((f) => [f.name, exportCell(ctx, f, f.type === "ref" ? api[refTitleKey(f.name)] : api[f.name])])));
+            // a reference is written by the referred record's name (the first of several's, with their count)
+            out.row(Object.fromEntries(fields.map((f) => [f.name, exportCell(ctx, f, f.type === "ref" ? refShownTitle(f, api, ctx.t) : api[f.name])])));
           }
           written += page.length;
           last = page[page.length - 1];
@@ -670,7 +687,7 @@ class EntityCrud {
     // the scope already holds the records to the school and provider the payload names
     const tenantColumns = [this.tenant.schid, this.tenant.sysid].filter((name): name is string => Boolean(name) && name !== "id");
     const skipped = this.stateField ? [...tenantColumns, this.stateField.name] : tenantColumns;
-    const filters = listFilters(this.entity, payload, (name) => this.column(name), values, skipped);
+    const filters = listFilters(this.entity, payload, (name) => this.column(name), values, skipped, this.ownFilters(ctx, scope, values));
     conditions.push(...filters);
     // narrowed by nothing but its tenant and state: its tabs, total and summary are the kept state totals, read by
     // the page's own statement (one round trip: on this kind of machine a query's write and read cost more than
@@ -830,7 +847,7 @@ class EntityCrud {
       .select(selection as SelectedFields)
       .from(this.table)
       .$dynamic();
-    for (const join of joins) pageQuery = pageQuery.leftJoin(join.table, join.on);
+    for (const join of joins) for (const { table, on } of join.joins) pageQuery = pageQuery.leftJoin(table, on);
     const paged = pageQuery.where(where).orderBy(...order).limit(inlineNumber(paging.limit)).offset(paging.offset === 0 ? 0 : sql.placeholder("offset"));
     const count = rawRows(db.select({ [LIST_TOTAL]: sql<string>`${aggregate}`.as(LIST_TOTAL) }).from(this.table).where(where).prepare(`${name}_count`));
     if (reader && text) {
@@ -875,8 +892,8 @@ class EntityCrud {
   }
 
   /** The list's filters but the state's (its own condition, `stateCondition`) and the tenant's. */
-  private filterConditions(payload: Row): SQL[] {
-    return listFilters(this.entity, payload, (name) => this.column(name), undefined, this.stateField ? [this.stateField.name] : []);
+  private filterConditions(payload: Row, own: FilterConditions): SQL[] {
+    return listFilters(this.entity, payload, (name) => this.column(name), undefined, this.stateField ? [this.stateField.name] : [], own);
   }
 
   private ordering(sort: unknown): SQL[] {

@@ -2,6 +2,7 @@
  * Behaviour of catalogue entities beyond plain CRUD, as the generic operations call it. A domain gives its
  * entities' hooks (server/domains/<domain>/hooks.ts); an entity without hooks gets the generic operations only.
  */
+import type { SQL } from "drizzle-orm";
 import type { DbOrTx } from "../db/client";
 import type { OperationContext } from "../protocol/registry";
 import type { Scope } from "../auth/scope";
@@ -15,6 +16,11 @@ export interface EntityHooks {
   afterAdd?(ctx: OperationContext, tx: DbOrTx, row: Row, virtual: Row): Promise<void>;
   /** after the row is updated, in the same transaction */
   afterEdit?(ctx: OperationContext, tx: DbOrTx, before: Row, after: Row): Promise<void>;
+  /**
+   * the conditions of filters that are more than their column's comparison (an order's activity: any of its
+   * lines'), by field name, given the filter's value (a placeholder in a prepared list); lists and exports use them
+   */
+  filters?: Readonly<Record<string, (value: unknown) => SQL>>;
 }
 
 /** Hooks by entity name. */

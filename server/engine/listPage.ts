@@ -11,6 +11,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { EntityDecl, FieldDecl } from "../../common/catalogue";
 import { kindOf } from "./fieldKinds";
 import { isoTimeSql } from "./fieldKinds/time";
+import type { ReferredTitle } from "./references";
 
 /** how a column's text goes into JSON: as it is (a number, or JSON already) or as a string */
 type Writing = "as-is" | "string";
@@ -51,10 +52,9 @@ function pageColumn(key: string, field: FieldDecl | undefined, column: AnyPgColu
 }
 
 /** referred names: a text, or a number where a record is named by one */
-function titleColumn(key: string, title: AnyPgColumn): PageColumn | undefined {
-  if (TEXT_TYPES.has(title.columnType)) return { key, value: sql`${title}::text`, writing: "string" };
-  if (NUMBER_TYPES.has(title.columnType)) return { key, value: sql`${title}::text`, writing: "as-is" };
-  return undefined;
+function titleColumn(key: string, title: SQL, kind: ReferredTitle["kind"]): PageColumn | undefined {
+  if (kind === "other") return undefined;
+  return { key, value: sql`(${title})::text`, writing: kind === "text" ? "string" : "as-is" };
 }
 
 export interface PageColumns {
@@ -68,7 +68,7 @@ export interface PageColumns {
  * The list's columns as text, keys in the order of the table's columns and then of the referred names (as the
  * rows read as objects answer them); undefined when a value is one SQL does not write.
  */
-export function pageColumns(entity: EntityDecl, columns: Record<string, AnyPgColumn>, titles: readonly { key: string; title: AnyPgColumn }[]): PageColumns | undefined {
+export function pageColumns(entity: EntityDecl, columns: Record<string, AnyPgColumn>, titles: readonly { key: string; title: SQL; kind: ReferredTitle["kind"] }[]): PageColumns | undefined {
   const fields = new Map(entity.fields.map((f) => [f.name, f]));
   const page: PageColumn[] = [];
   for (const [key, column] of Object.entries(columns)) {
@@ -76,8 +76,8 @@ export function pageColumns(entity: EntityDecl, columns: Record<string, AnyPgCol
     if (!written) return undefined;
     page.push(written);
   }
-  for (const { key, title } of titles) {
-    const written = titleColumn(key, title);
+  for (const { key, title, kind } of titles) {
+    const written = titleColumn(key, title, kind);
     if (!written) return undefined;
     page.push(written);
   }

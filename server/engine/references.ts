@@ -1,11 +1,12 @@
 /**
  * References between catalogue entities (fields of kind "ref"): a referred record must lie in the record's own
  * tenant (and within the record it is narrowed by: a class of the chosen grade); lists and records carry the
- * referred record's name beside each id, resolved in one query per reference field and page; a record still
- * referred to cannot be deleted.
+ * referred record's name beside each id, resolved in one query per reference field and page, as the referred entity
+ * says it is named elsewhere (EntityDecl.refTitle: a class with its grade, a student with their number); a record
+ * still referred to cannot be deleted.
  */
-import { and, count, eq, inArray, type SQL } from "drizzle-orm";
-import { alias, type AnyPgColumn, type PgTable } from "drizzle-orm/pg-core";
+import { and, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { alias as aliasOf, type AnyPgColumn, type PgTable } from "drizzle-orm/pg-core";
 import type { EntityDecl, FieldDecl } from "../../common/catalogue";
 import { refTitleKey } from "../../common/fieldRules";
 import { isColumnField, tableColumn, tenantColumnNames, type CatalogueTable } from "../db/catalogueTables";
@@ -30,6 +31,55 @@ export function multipleReferenceFields(entity: EntityDecl): FieldDecl[] {
   return entity.fields.filter((f) => f.type === "ref" && f.ref && f.multiple && isColumnField(f));
 }
 
+/** A referred record's name in SQL (EntityDecl.refTitle), over its table and the joined table of its `within`. */
+export interface ReferredTitle {
+  /** the table of the record that goes first (a class's grade), to join on `on`; none when it does not */
+  within?: { table: PgTable; on: SQL };
+  title: SQL;
+  /** the title column itself, when the record is named by it alone */
+  plain?: AnyPgColumn;
+  /** what the title is: a text, a number (a record named by a reference), or another type's value (a date) */
+  kind: "text" | "number" | "other";
+}
+
+const TEXT_COLUMNS = new Set(["PgVarchar", "PgText"]);
+const NUMBER_COLUMNS = new Set(["PgSerial", "PgInteger", "PgBigInt53", "PgBigSerial53"]);
+
+/**
+ * How `field`'s referred record is named, over `table` (the referred entity's, or an alias of it): its title, after
+ * its `within` record's title (joined under `alias`) unless the field is narrowed by that very field, and before its
+ * number in brackets.
+ */
+export function referredTitle(entity: EntityDecl, table: PgTable, field: FieldDecl | undefined, alias: string, catalogue: readonly EntityDecl[]): ReferredTitle {
+  const own = tableColumn(table, entity.titleField);
+  const number = entity.refTitle?.number;
+  const withinField = entity.refTitle?.within;
+  if (!withinField || field?.ref?.narrowBy === withinField) {
+    return { title: recordTitleSql(entity, table), plain: number ? undefined : own, kind: number || TEXT_COLUMNS.has(own.columnType) ? "text" : NUMBER_COLUMNS.has(own.columnType) ? "number" : "other" };
+  }
+  const withinEntity = catalogue.find((e) => e.name === entity.fields.find((f) => f.name === withinField)?.ref?.entity);
+  const withinTable = withinEntity && catalogueTables[withinEntity.name];
+  if (!withinEntity || !withinTable) throw new Error(`${entity.name} is named within ${withinField}, no reference with a table`);
+  const joined = aliasOf(withinTable, alias);
+  return {
+    within: { table: joined, on: eq(tableColumn(joined, "id"), tableColumn(table, withinField)) },
+    title: recordTitleSql(entity, table, { entity: withinEntity, table: joined }),
+    kind: "text",
+  };
+}
+
+/**
+ * A record's name as other records show it (EntityDecl.refTitle), over its table and, for a record named within
+ * another (a class in its grade), that other's table as the query joins it: the SQL the lists use, for a domain's
+ * own queries (a voucher's class, the payer page's).
+ */
+export function recordTitleSql(entity: EntityDecl, table: PgTable, within?: { entity: EntityDecl; table: PgTable }): SQL {
+  const own = tableColumn(table, entity.titleField);
+  const number = entity.refTitle?.number;
+  const title = number ? sql`${own} || ' (' || ${tableColumn(table, number)} || ')'` : sql`${own}`;
+  return within ? sql`concat_ws(' ', ${tableColumn(within.table, within.entity.titleField)}, ${title})` : title;
+}
+
 export class References {
   constructor(
     private readonly entity: EntityDecl,
@@ -47,17 +97,35 @@ export class References {
    * The referred names as joins of a list's own query (`{name}_title` beside each reference), so a page of a list
    * costs one query however many references it shows.
    */
-  titleJoins(): { key: string; table: PgTable; on: SQL; title: AnyPgColumn }[] {
+  titleJoins(): { key: string; joins: { table: PgTable; on: SQL }[]; title: SQL; kind: ReferredTitle["kind"] }[] {
     return referenceFields(this.entity).map((field, i) => {
       const { entity, table } = this.target(field);
-      const joined = alias(table, `ref${i}_${entity.table}`);
-      return {
-        key: refTitleKey(field.name),
-        table: joined,
-        on: eq(tableColumn(joined, "id"), tableColumn(catalogueTables[this.entity.name], field.name)),
-        title: tableColumn(joined, entity.titleField),
-      };
+      const joined = aliasOf(table, `ref${i}_${entity.table}`);
+      const named = referredTitle(entity, joined, field, `ref${i}_within`, this.catalogue);
+      const joins = [{ table: joined as PgTable, on: eq(tableColumn(joined, "id"), tableColumn(catalogueTables[this.entity.name], field.name)) }];
+      if (named.within) joins.push(named.within);
+      return { key: refTitleKey(field.name), joins, title: named.title, kind: named.kind };
     });
+  }
+
+  /**
+   * The conditions of the references' `like` filters: the referred records whose title (or number,
+   * EntityDecl.refTitle) holds the text, among those `tenant` keeps (the caller's, found by the referred table's
+   * tenant index), read once for the statement (an array the list's index is then read by), never once per row.
+   */
+  searchConditions(tenant: (entity: EntityDecl, table: CatalogueTable) => SQL[]): Record<string, (pattern: unknown) => SQL> {
+    const own = catalogueTables[this.entity.name];
+    const out: Record<string, (pattern: unknown) => SQL> = {};
+    for (const field of referenceFields(this.entity).filter((f) => f.filter === "like")) {
+      const { entity, table } = this.target(field);
+      const searched = [entity.titleField, ...(entity.refTitle?.number ? [entity.refTitle.number] : [])];
+      out[field.name] = (pattern) =>
+        sql`${tableColumn(own, field.name)} = any(array(select ${tableColumn(table, "id")} from ${table} where ${and(
+          ...tenant(entity, table),
+          or(...searched.map((name) => sql`${tableColumn(table, name)} ilike ${pattern}`)),
+        )}))`;
+    }
+    return out;
   }
 
   /**
@@ -71,10 +139,9 @@ export class References {
         const titles = new Map<number, string>();
         if (ids.length > 0) {
           const { entity, table } = this.target(field);
-          const found = await db
-            .select({ id: tableColumn(table, "id"), title: tableColumn(table, entity.titleField) })
-            .from(table)
-            .where(inArray(tableColumn(table, "id"), ids));
+          const named = referredTitle(entity, table, field, "within", this.catalogue);
+          const query = db.select({ id: tableColumn(table, "id"), title: named.plain ?? sql<string>`${named.title}` }).from(table).$dynamic();
+          const found = await (named.within ? query.leftJoin(named.within.table, named.within.on) : query).where(inArray(tableColumn(table, "id"), ids));
           for (const row of found) titles.set(Number(row.id), String(row.title));
         }
         for (const row of rows) {

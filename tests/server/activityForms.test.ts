@@ -201,7 +201,7 @@ describeOnDatabases("activity forms and after-payment actions", (kind) => {
       expect(list.return_code, list.return_msg).toBe("SUCCESS");
       const items = (list.data?.items ?? []) as Row[];
       expect(items).toHaveLength(3);
-      expect(items[0]).toMatchObject({ question: "Clubs", value: "Chess; Football", student_id: pupils[0].id, student_title: pupils[0].name, class_title: expect.any(String), activity_id: world.activityId });
+      expect(items[0]).toMatchObject({ question: "Clubs", value: "Chess; Football", student_id: pupils[0].id, student_title: `${pupils[0].name} (${pupils[0].student_no})`, class_title: expect.any(String), activity_id: world.activityId });
       expect((await admin("formanswerlist", { form_id: formId, activity_id: otherActivityId })).data?.items).toEqual([]);
       // another provider sees none of them
       expect((await admin("formanswerlist", { form_id: formId }, harbour)).data?.items ?? []).toEqual([]);
@@ -213,7 +213,7 @@ describeOnDatabases("activity forms and after-payment actions", (kind) => {
       expect(rows[0]).toEqual(["学校", "活动", "学生", "班级", "问题", "回答", "填写时间"]);
       expect(rows).toHaveLength(4);
       // a text that would read as a formula stays text, as typed (a string cell, quote-prefixed: tests/server/exportCells.test.ts)
-      expect(rows.slice(1).map((r) => [r[2], r[4], r[5]])).toContainEqual([pupils[0].name, "Allergies", "=1+1 peanuts"]);
+      expect(rows.slice(1).map((r) => [r[2], r[4], r[5]])).toContainEqual([`${pupils[0].name} (${pupils[0].student_no})`, "Allergies", "=1+1 peanuts"]);
     });
   });
 

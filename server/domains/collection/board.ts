@@ -5,12 +5,14 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { activityBoardOperation, activityEntity } from "../../../catalogue/collection";
+import { classesEntity, gradeEntity } from "../../../catalogue/schools";
 import type { ActivityBoard, BoardRow } from "../../../common/activityBoard";
 import { fenToYuan } from "../../../common/money";
 import { resolveScope } from "../../auth/scope";
 import { activities, bills, classes, grades } from "../../db/schema";
 import { entityTenantConditions } from "../../engine/crud";
 import { registerDeclared } from "../../engine/declared";
+import { recordTitleSql } from "../../engine/references";
 import { notFound } from "../../protocol/envelope";
 import type { OperationRegistry } from "../../protocol/registry";
 
@@ -51,7 +53,7 @@ export function registerActivityBoard(registry: OperationRegistry): void {
     const rows = await ctx.db
       .select({
         classId: bills.class_id,
-        title: sql<string>`concat_ws(' ', ${grades.title}, ${classes.title})`,
+        title: sql<string>`${recordTitleSql(classesEntity, classes, { entity: gradeEntity, table: grades })}`,
         bills: sql<number>`count(*)::int`,
         paid: sql<number>`(count(*) filter (where ${bills.status} in (${paidList})))::int`,
         unpaid: sql<number>`(count(*) filter (where ${bills.status} = 'unpaid'))::int`,

@@ -11,14 +11,16 @@
  */
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
+import { classesEntity, gradeEntity } from "../../../catalogue/schools";
 import { fenToYuan } from "../../../common/money";
 import { BUSY_MS, failedLately, recordFailures, releaseAttempts, reserveAttempts, type ThrottleKey, type ThrottleRule } from "../../auth/throttle";
 import type { DbOrTx } from "../../db/client";
-import { activities, bills, classes, feeOrderLines, feeOrders, paymentOrders, qrChannels, schools, students } from "../../db/schema";
+import { activities, bills, classes, feeOrderLines, feeOrders, grades, paymentOrders, qrChannels, schools, students } from "../../db/schema";
 import { askGatewayIfDue } from "../../payments/checkpay";
 import { PAY_NO_PATTERN } from "../../payments/gateway";
 import { openidOfCode, WechatOAuthError } from "../../payments/wechatpay/oauth";
 import { polledOrder } from "../../payments/orders";
+import { recordTitleSql } from "../../engine/references";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { collectionSettings } from "../fees";
@@ -53,6 +55,9 @@ const ONE_ORDER_AT_A_TIME: ThrottleRule = { maxFailures: 1, windowMs: 30_000, fi
 export const MAX_OPEN_ORDERS_PER_BILL = 3;
 /** an open order is answered again only while this much of its time is left to pay it */
 const REUSED_ORDER_MIN_LEFT_MS = 10 * 60_000;
+
+/** a student's class as the console names it, with its grade ("三年级 1班"), over `classes` and its joined `grades` */
+const classTitle = sql<string>`${recordTitleSql(classesEntity, classes, { entity: gradeEntity, table: grades })}`;
 
 const CODE = z.string().trim().min(1).max(64);
 const TICKET = z.string().max(100);
@@ -200,9 +205,10 @@ async function find(ctx: OperationContext, payload: z.infer<typeof findPayload>)
   const byPhone = settings.payerLookup === "name_and_phone4";
   const secret = (byPhone ? payload.phone4 : payload.student_no) ?? "";
   const matches = await ctx.db
-    .select({ id: students.id, name: students.name, sysid: students.sysid, class_title: classes.title })
+    .select({ id: students.id, name: students.name, sysid: students.sysid, class_title: classTitle })
     .from(students)
     .innerJoin(classes, eq(classes.id, students.class_id))
+    .leftJoin(grades, eq(grades.id, classes.grade_id))
     .where(
       and(
         eq(students.sch_id, qr?.sch_id ?? -1),
@@ -407,10 +413,11 @@ async function receipt(ctx: OperationContext, payload: z.infer<typeof orderPaylo
   const order = await ticketOrder(ctx, ticket, payload.pay_no);
   if (order.paid_at === null || order.status === "unpaid" || order.status === "closed") throw new ApiFailure("collection.payer.not_paid");
   const [facts] = await ctx.db
-    .select({ school_title: schools.title, student_name: students.name, class_title: classes.title })
+    .select({ school_title: schools.title, student_name: students.name, class_title: classTitle })
     .from(students)
     .innerJoin(schools, eq(schools.id, students.sch_id))
     .innerJoin(classes, eq(classes.id, order.class_id))
+    .leftJoin(grades, eq(grades.id, classes.grade_id))
     .where(eq(students.id, order.student_id));
   const lines = await ctx.db
     .select({ title: feeOrderLines.title, amount: feeOrderLines.amount, activity_id: bills.activity_id })

@@ -16,6 +16,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { refundReceiptRows, type RefundReceipt, type Voucher } from "../../../common/voucher";
 import { ORDER_READERS, orderEntity, PAID_ORDER_STATES } from "../../../catalogue/collectionOrders";
+import { classesEntity, gradeEntity } from "../../../catalogue/schools";
 import { amountInWords } from "../../../common/amountInWords";
 import { fenToYuan } from "../../../common/money";
 import { businessTime } from "../../../common/term";
@@ -23,6 +24,7 @@ import { writeAudit } from "../../auth/audit";
 import { resolveScope } from "../../auth/scope";
 import { classes, feeOrderLines, feeOrders, feeRefunds, grades, schools, students } from "../../db/schema";
 import { entityTenantConditions } from "../../engine/crud";
+import { recordTitleSql } from "../../engine/references";
 import type { Translate } from "../../lib/i18n";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
@@ -61,7 +63,7 @@ async function readVouchers(ctx: OperationContext, ids: readonly number[]): Prom
       school: schools.title,
       student: students.name,
       student_no: students.student_no,
-      class: sql<string>`concat_ws(' ', ${grades.title}, ${classes.title})`,
+      class: sql<string>`${recordTitleSql(classesEntity, classes, { entity: gradeEntity, table: grades })}`,
     })
     .from(feeOrders)
     .innerJoin(schools, eq(schools.id, feeOrders.sch_id))

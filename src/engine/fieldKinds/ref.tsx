@@ -2,15 +2,17 @@
  * A reference to a record of another entity: a searchable select over that entity's list (searched by its name
  * on the server, through refine so the answers are cached), shown in lists by the name the server sends beside
  * the id (`{name}_title`). A reference narrowed by another (a class within the chosen grade) lists only the
- * records of that choice, waits for it in a form, and labels its options with it in a filter.
+ * records of that choice, waits for it in a form, and labels its options with it in a filter. Records are named as
+ * their entity says others name them (a class with its grade, a student with their number); a reference standing
+ * for several records names the first with their count. A `like` filter is typed: the referred records' names.
  */
-import { Form, Select, Tag } from "antd";
+import { Form, Input, Select, Tag } from "antd";
 import { useSelect } from "@refinedev/antd";
 import type { BaseRecord, CrudFilter } from "@refinedev/core";
 import type { EntityDecl, FieldDecl } from "../../../common/catalogue";
-import { refTitleKey } from "../../../common/fieldRules";
+import { referredTitle, refShownTitle, refTitleKey } from "../../../common/fieldRules";
 import { entityByName } from "../../../resources.config";
-import { NO_BREAK, type ControlProps, type UiFieldKind } from "./kind";
+import { NAMES, type ControlProps, type UiFieldKind } from "./kind";
 
 /** Enough to choose from; typing narrows it on the server. */
 const OPTION_LIMIT = 50;
@@ -40,7 +42,7 @@ function RefSelect({ field, t, value, onChange, id, block, filter, "data-testid"
     resource: entity.name,
     optionValue: (record) => String(record.id),
     optionLabel: (record) => {
-      const title = String(record[entity.titleField] ?? record.id);
+      const title = referredTitle(entity, record, narrowBy);
       return narrowTitle && record[narrowTitle] ? `${String(record[narrowTitle])} / ${title}` : title;
     },
     filters: permanent,
@@ -75,19 +77,42 @@ function referredField(entity: EntityDecl, name: string): FieldDecl | undefined 
   return entity.fields.find((f) => f.name === name);
 }
 
-export const refKind: UiFieldKind = {
-  Control: (props) => <RefSelect {...props} />,
-  Filter: (props) => <RefSelect {...props} filter />,
-  // a picked id is sent as the number the server stores
-  valueProps: (field) => ({
+/** A reference searched by its records' names: a text box. */
+function RefSearch({ field, t, value, onChange, id, block, "data-testid": testId }: ControlProps) {
+  const number = referredEntity(field).refTitle?.number;
+  const placeholder = number ? t("crud.ref_search", { label: t(field.label), number: t(referredField(referredEntity(field), number)?.label ?? "") }) : t(field.label);
+  return (
+    <Input
+      id={id}
+      data-testid={testId}
+      allowClear
+      value={typeof value === "string" || typeof value === "number" ? String(value) : undefined}
+      onChange={(e) => onChange?.(e.target.value || undefined)}
+      placeholder={placeholder}
+      style={block ? { width: "100%" } : { minWidth: 160 }}
+    />
+  );
+}
+
+/** a picked id is sent as the number the server stores */
+function idValueProps(field: FieldDecl) {
+  return {
     getValueProps: (value: unknown) => ({ value: Array.isArray(value) ? value.map(String) : value === undefined || value === null ? undefined : String(value) }),
     normalize: (value: unknown) => (field.multiple ? (Array.isArray(value) ? value.map(Number) : []) : value === undefined || value === null || value === "" ? undefined : Number(value)),
-  }),
-  display: (field, value, _t, record) => {
+  };
+}
+
+export const refKind: UiFieldKind = {
+  Control: (props) => <RefSelect {...props} />,
+  Filter: (props) => (props.field.filter === "like" ? <RefSearch {...props} /> : <RefSelect {...props} filter />),
+  valueProps: idValueProps,
+  // a searched reference's filter is its text
+  filterValueProps: (field) => (field.filter === "like" ? {} : idValueProps(field)),
+  display: (field, value, t, record) => {
     const titles = record?.[refTitleKey(field.name)];
     if (Array.isArray(titles)) return titles.map((title, i) => <Tag key={i}>{String(title)}</Tag>);
-    return titles === undefined || titles === null ? `#${String(value)}` : String(titles);
+    return titles === undefined || titles === null ? `#${String(value)}` : String(refShownTitle(field, record!, t));
   },
-  cellStyle: NO_BREAK,
+  cellStyle: NAMES,
   picked: true,
 };
