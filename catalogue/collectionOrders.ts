@@ -126,9 +126,13 @@ export const orderEntity: EntityDecl = {
   summary: ["amount"],
   // the amount alone counts the orders closed unpaid too: the money received is the paid orders', refunded since or not
   summaryInStates: [{ name: "paid_amount", field: "amount", states: PAID_ORDER_STATES, label: "collection.field.received_amount" }],
-  // a school's orders in one state, newest first, read from this index; the tabs' counts and the summary's sum
-  // from the state totals the database keeps per school and state
-  indexes: [["sch_id", "status", "id", "sysid", "amount"]],
+  indexes: [
+    // a school's orders in one state, newest first, read from this index; the tabs' counts and the summary's sum
+    // from the state totals the database keeps per school and state
+    ["sch_id", "status", "id", "sysid", "amount"],
+    // the orders paying bills of several activities (few), which the activity filter looks into
+    ["activity_count", "sch_id", "sysid", "id"],
+  ],
   stateTotals: true,
   exportOperation: "orderexport",
   roles: { list: ORDER_READERS, info: ORDER_READERS },
@@ -143,10 +147,13 @@ export const orderEntity: EntityDecl = {
     { name: "order_no", type: "string", label: "collection.field.order_no", required: true, max: 32, unique: true, list: true, filter: "eq", detail: true },
     { name: "pay_no", type: "string", label: "collection.field.pay_no", required: true, max: 32, unique: true, filter: "eq", detail: true },
     schoolField,
-    { name: "student_id", type: "ref", ref: { entity: "student" }, label: "collection.field.student", required: true, list: true, filter: "eq", detail: true },
+    // named with their number, and searched by their name or number (the school and the staff pick no student)
+    { name: "student_id", type: "ref", ref: { entity: "student" }, label: "collection.field.student", required: true, list: true, filter: "like", detail: true },
     { name: "class_id", type: "ref", ref: { entity: "classes" }, label: "field.classes", required: true, list: true, detail: true },
-    // the activity of its bills; an order paying bills of several activities names none (its lines do)
-    { name: "activity_id", type: "ref", ref: { entity: "activity" }, label: "collection.field.activity", list: true, filter: "eq", detail: true },
+    // the activity of its first line's bill; an order paying bills of several activities is named by it and their
+    // count ("春季学期收费 等 2 项"), and the activity filter finds it by any of its lines' (server/domains/collection)
+    { name: "activity_id", type: "ref", ref: { entity: "activity", countField: "activity_count" }, label: "collection.field.activity", list: true, filter: "eq", detail: true },
+    { name: "activity_count", type: "int", label: "collection.field.activity_count", required: true, default: 1, min: 1 },
     { name: "amount", type: "money", label: "collection.field.order_amount", required: true, list: true, sortable: true, detail: true },
     { name: "status", type: "enum", label: "collection.field.order_status", required: true, default: "unpaid", options: orderStates, list: true, filter: "eq", detail: true },
     { name: "paid_at", type: "datetime", label: "collection.field.paid_at", list: true, filter: "range", sortable: true, detail: true },

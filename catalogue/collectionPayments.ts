@@ -19,6 +19,8 @@ export const paymentEntity: EntityDecl = {
   titleField: "pay_no",
   defaultSort: { field: "paid_at", order: "desc" },
   summary: ["amount"],
+  // the payments of orders paying bills of several activities (few), which the activity filter looks into
+  indexes: [["activity_count", "sch_id", "sysid", "id"]],
   exportOperation: "paymentexport",
   roles: { list: PAYMENT_READERS, info: PAYMENT_READERS },
   fields: [
@@ -28,7 +30,9 @@ export const paymentEntity: EntityDecl = {
     schoolField,
     { name: "student_id", type: "ref", ref: { entity: "student" }, label: "collection.field.student", required: true, list: true, filter: "eq", detail: true },
     { name: "class_id", type: "ref", ref: { entity: "classes" }, label: "field.classes", required: true, detail: true },
-    { name: "activity_id", type: "ref", ref: { entity: "activity" }, label: "collection.field.activity", filter: "eq", detail: true },
+    // its order's first line's activity, and how many its order paid bills of (catalogue/collectionOrders.ts)
+    { name: "activity_id", type: "ref", ref: { entity: "activity", countField: "activity_count" }, label: "collection.field.activity", list: true, filter: "eq", detail: true },
+    { name: "activity_count", type: "int", label: "collection.field.activity_count", required: true, default: 1, min: 1 },
     { name: "amount", type: "money", label: "collection.field.payment_amount", required: true, list: true, sortable: true, detail: true },
     { name: "paid_at", type: "datetime", label: "collection.field.paid_at", required: true, list: true, filter: "range", sortable: true, detail: true },
     // the channel that took it: none for an order made before orders named their channel and whose school has none

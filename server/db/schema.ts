@@ -347,10 +347,10 @@ export const jobs = pgTable(
 
 /**
  * The money of fee collection, one row per payment (`orders` 1, `paid`) and per refund done (`refunded`, at its
- * success time), with the payment's class, grade, activity and channel: the view of migrations 0030 and 0033, read
- * by the statistics pages (server/domains/reports/collection.ts). A payment of bills of several activities is a row
- * per activity, its lines of that activity's bills (`orders` 1 in its first line's activity only), and its refunds
- * by their shares (`fee_refund_shares`). Money in fen.
+ * success time), with the payment's class, grade, activity and channel: the view of migrations 0030, 0033 and 0035,
+ * read by the statistics pages (server/domains/reports/collection.ts). A payment of bills of several activities
+ * (`activity_count` above 1) is a row per activity, its lines of that activity's bills (`orders` 1 in its first
+ * line's activity only), and its refunds by their shares (`fee_refund_shares`). Money in fen.
  */
 export const feeLedger = pgView("fee_ledger", {
   sysid: integer("sysid").notNull(),

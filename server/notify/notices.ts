@@ -4,6 +4,7 @@
  * `notices.send` job (./send.ts) through the driver of its channel (./drivers.ts). A notice keeps its template's
  * parameters, not a text: the text is drawn from `notices.template.{kind}` in the language of whoever reads it.
  */
+import { countedTitle } from "../../common/fieldRules";
 import { formatYuan } from "../../common/money";
 import type { DbOrTx } from "../db/client";
 import { notices } from "../db/schema";
@@ -70,9 +71,32 @@ export async function queueNotices(tx: DbOrTx, inputs: readonly NoticeInput[], n
 /** the parameters that are amounts in yuan: written as the reader's language writes money */
 const MONEY_PARAMS = new Set(["amount", "paid", "refunded", "net"]);
 
+/** the most characters of a template message's short text (a WeChat `thing` field): an activity's name fits in one */
+export const NOTICE_NAME_MAX = 20;
+
+/**
+ * The parameters naming the activities of a payment or refund. Several: `activity` is "<first> 等 N 项" as the
+ * gateways send it (SMS and WeChat templates are approved in Chinese), the first's name cut so that the count stays
+ * within NOTICE_NAME_MAX; `activity_title` and `activity_count` let each reader's language name them again.
+ */
+export function activityParams(title: string, count: number, zh: Translate): Record<string, string> {
+  if (count <= 1) return { activity: title };
+  let name = title;
+  let named = countedTitle(name, count, zh);
+  const over = Array.from(named).length - NOTICE_NAME_MAX;
+  if (over > 0) {
+    const characters = Array.from(title);
+    name = `${characters.slice(0, Math.max(1, characters.length - over - 1)).join("")}…`;
+    named = countedTitle(name, count, zh);
+  }
+  return { activity: named, activity_title: title, activity_count: String(count) };
+}
+
 /** The message as its recipient reads it, in the language of `t`; the payer page's address follows it. */
 export function noticeText(t: Translate, language: string, kind: string, params: Record<string, string>): string {
   const shown = Object.fromEntries(Object.entries(params).map(([name, value]) => [name, MONEY_PARAMS.has(name) ? formatYuan(value, language) : value]));
+  // several activities: named in the reader's language
+  if (params.activity_count && params.activity_title !== undefined) shown.activity = countedTitle(params.activity_title, Number(params.activity_count), t);
   // a bill opened today has waited no days: "0 days" would read oddly
   const template = kind === "reminder" && params.days === "0" ? "reminder_new" : kind;
   const text = t(`notices.template.${template}`, shown);

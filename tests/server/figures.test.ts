@@ -11,7 +11,10 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { fenToYuan, yuanToFen } from "../../common/money";
 import { addDays, businessDay } from "../../common/term";
 import { queryRows } from "../../server/db/client";
-import { activities, bills, classes, feeOrderLines, students } from "../../server/db/schema";
+import { orderEntity } from "../../catalogue/collectionOrders";
+import { paymentEntity } from "../../catalogue/collectionPayments";
+import { refShownTitle } from "../../common/fieldRules";
+import { activities, bills, classes, feeOrderLines, notices, students } from "../../server/db/schema";
 import { settleOpenDays } from "../../server/domains/collection/settlements";
 import { translator } from "../../server/lib/i18n";
 import { describeOnDatabases } from "../helpers/db";
@@ -88,14 +91,17 @@ describeOnDatabases("figures that agree on every page", (kind) => {
     today = businessDay(t.clock.now());
     tomorrow = addDays(today, 1);
     t.clock.advance(new Date(`${tomorrow}T00:00:00+08:00`).getTime() - 30_000 - t.clock.now().getTime());
+    // students whose guardians are told of payments
     const [two, one] = await queryRows<{ student_id: number }>(
       t.db,
-      sql`SELECT b.student_id FROM ${bills} b WHERE b.activity_id IN (${term}, ${outing}) AND b.status = 'unpaid'
+      sql`SELECT b.student_id FROM ${bills} b JOIN ${students} s ON s.id = b.student_id
+           WHERE b.activity_id IN (${term}, ${outing}) AND b.status = 'unpaid' AND coalesce(s.guardian_phone, '') <> ''
            GROUP BY b.student_id HAVING count(*) = 2 ORDER BY b.student_id LIMIT 2`,
     );
     const payNo = await payStudent(two.student_id, [term, outing]);
     const order = await feeOrderOf(t, payNo);
-    expect(order.activity_id).toBeNull();
+    // named by its first line's activity, counting both
+    expect({ activity_id: order.activity_id, activity_count: order.activity_count }).toEqual({ activity_id: term, activity_count: 2 });
     const lines = await queryRows<{ activity_id: number; amount: string }>(
       t.db,
       sql`SELECT b.activity_id, l.amount FROM ${feeOrderLines} l JOIN ${bills} b ON b.id = l.bill_id WHERE l.order_id = ${order.id} ORDER BY l.sort`,
@@ -143,6 +149,63 @@ describeOnDatabases("figures that agree on every page", (kind) => {
     // the daily figures the pages read equal the ledger they add up
     const { daily, ledger } = await dailyFiguresAndLedger(t);
     expect(daily).toEqual(ledger);
+  });
+
+  it("names the order of two activities by its first and their count in the lists, the export and its notices, in zh and en; either activity finds it", async () => {
+    const [first] = await t.db.select({ title: activities.title }).from(activities).where(eq(activities.id, term));
+    const named = { zh: `${first!.title} 等 2 项`, en: `${first!.title} and 1 more` };
+    const languages = { zh: "zh-CN", en: "en" } as const;
+    const inLanguage = (lang: keyof typeof languages) => ({ token: tokens.svc, headers: { "accept-language": languages[lang] } });
+    const activityField = (entity: typeof orderEntity) => entity.fields.find((f) => f.name === "activity_id")!;
+
+    // the order list and payrecord, each found by either activity's filter, name it as the pages show it
+    for (const [method, entity, key] of [["orderlist", orderEntity, "id"], ["paymentlist", paymentEntity, "order_id"]] as const) {
+      for (const activity of [term, outing]) {
+        const rows = (await call("svc", method, { sch_id: world.schId, activity_id: activity, limit: 100 })).data?.items as Row[];
+        const row = rows.find((r) => r[key] === multi.orderId);
+        expect(row, `${method} by activity ${activity}`).toBeDefined();
+        for (const lang of ["zh", "en"] as const) expect(refShownTitle(activityField(entity), row!, translator(lang)), `${method} ${lang}`).toBe(named[lang]);
+      }
+      // an activity of none of its lines does not find it
+      const [closedTerm] = await t.db.select({ id: activities.id }).from(activities).where(and(eq(activities.sch_id, world.schId), eq(activities.status, "closed")));
+      const others = (await call("svc", method, { sch_id: world.schId, activity_id: closedTerm!.id, limit: 100 })).data?.items as Row[];
+      expect(others.some((r) => r[key] === multi.orderId), `${method} by another activity`).toBe(false);
+    }
+    // the school and the staff find it by either activity too
+    for (const user of ["school", "staff"]) {
+      for (const activity of [term, outing]) {
+        const rows = (await call(user, "orderlist", { sch_id: world.schId, activity_id: activity, limit: 100 })).data?.items as Row[];
+        expect(rows.some((r) => r.id === multi.orderId), `${user} by activity ${activity}`).toBe(true);
+      }
+    }
+
+    // the export, in the caller's language
+    for (const lang of ["zh", "en"] as const) {
+      const exported = await t.exportFile("adminapiv2", "orderexport", { sch_id: world.schId, order_no: (await feeOrderOf(t, multi.payNo)).order_no }, inLanguage(lang));
+      expect(exported.return_code, exported.return_msg).toBe("SUCCESS");
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(Buffer.from(String(itemsOf(exported).content_base64), "base64") as unknown as ArrayBuffer);
+      const sheet = workbook.worksheets[0]!;
+      const header = (sheet.getRow(1).values as unknown[]).map((v) => String(v ?? ""));
+      const column = header.indexOf(translator(lang)("collection.field.activity"));
+      expect(column, lang).toBeGreaterThan(0);
+      expect(sheet.rowCount).toBe(2);
+      expect(sheet.getRow(2).getCell(column).text, lang).toBe(named[lang]);
+    }
+
+    // the guardian's notices of its payment and of its refund: the gateways' text names it within a template's
+    // short text, the notices page in the reader's language
+    const told = await t.db.select().from(notices).where(and(eq(notices.studentId, (await feeOrderOf(t, multi.payNo)).student_id), sql`${notices.kind} in ('payment', 'refund')`));
+    expect(told.filter((n) => n.channel === "sms").map((n) => n.kind).sort()).toEqual(["payment", "refund"]);
+    for (const notice of told) {
+      expect(notice.params.activity).toContain("等 2 项");
+      expect(Array.from(notice.params.activity!).length).toBeLessThanOrEqual(20);
+      for (const lang of ["zh", "en"] as const) {
+        const listed = await t.call("adminapiv2", "noticelist", { kind: notice.kind, limit: 100 }, inLanguage(lang));
+        const text = String((listed.data?.items as Row[]).find((n) => n.id === notice.id)?.text);
+        expect(text, `${notice.kind} ${lang}`).toContain(lang === "zh" ? `“${named.zh}”` : `"${named.en}"`);
+      }
+    }
   });
 
   it("answers the same money on every page, for every filter and period, to the fen", async () => {

@@ -55,11 +55,11 @@ export interface ActivityShare {
 }
 
 /**
- * A payment's money by activity, as the ledger puts it (migration 0033): an order of one activity is wholly its
- * activity's; an order paying bills of several is each activity's by its lines, counted in its first line's.
+ * A payment's money by activity, as the ledger puts it (migrations 0033, 0035): an order of one activity is wholly
+ * its activity's; an order paying bills of several is each activity's by its lines, counted in its first line's.
  */
-export async function paymentShares(tx: DbOrTx, order: { id: number; activity_id: number | null; amount: number }): Promise<ActivityShare[]> {
-  if (order.activity_id !== null) return [{ activity_id: order.activity_id, orders: 1, amount: order.amount }];
+export async function paymentShares(tx: DbOrTx, order: { id: number; activity_id: number | null; activity_count: number; amount: number }): Promise<ActivityShare[]> {
+  if (order.activity_count <= 1) return [{ activity_id: order.activity_id ?? 0, orders: 1, amount: order.amount }];
   // in the order the ledger's view counts them
   const rows = await queryRows<{ activity_id: number; amount: string }>(
     tx,

@@ -12,11 +12,12 @@
  * open orders holding the bills just paid are closed at their gateway by a job enqueued in the same transaction (so
  * it exists exactly when the payment committed, and a gateway failure is retried). Nothing here touches a term.
  */
-import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { fenToYuan } from "../../../common/money";
 import { jobActor, writeAudit } from "../../auth/audit";
 import { queryRows, type DbOrTx } from "../../db/client";
 import { activities, activityItems, bills, feeOrderEvents, feeOrderLines, feeOrders, feePayments, paymentOrders, schools } from "../../db/schema";
+import type { EntityHooks } from "../../engine/hooks";
 import { enqueueJob } from "../../jobs/worker";
 import type { JobContext } from "../../jobs/registry";
 import { closeUnpaidOrder, unpaidOrderColumns } from "../../jobs/closeExpiredOrders";
@@ -113,6 +114,7 @@ export async function settleFeeOrder(tx: DbOrTx, payNo: string, paid: { transact
     student_id: order.student_id,
     class_id: order.class_id,
     activity_id: order.activity_id,
+    activity_count: order.activity_count,
     amount: order.amount,
     paid_at: paid.paidAt,
     paychnl_id: order.paychnl_id,
@@ -123,7 +125,7 @@ export async function settleFeeOrder(tx: DbOrTx, payNo: string, paid: { transact
   for (const share of await paymentShares(tx, order)) {
     await addToFeeDaily(tx, { at: paid.paidAt, sysid: order.sysid, sch_id: order.sch_id, class_id: order.class_id, activity_id: share.activity_id, orders: share.orders, paid: share.amount });
   }
-  await paymentNotices(tx, { sysid: order.sysid, sch_id: order.sch_id, student_id: order.student_id, activity_id: order.activity_id, pay_no: payNo, amount: order.amount, at: paid.paidAt }, now);
+  await paymentNotices(tx, { sysid: order.sysid, sch_id: order.sch_id, student_id: order.student_id, activity_id: order.activity_id, activity_count: order.activity_count, pay_no: payNo, amount: order.amount, at: paid.paidAt }, now);
   if (duplicate) {
     await writeAudit(tx, {
       action: "fee_duplicate_payment",
@@ -181,6 +183,24 @@ export const FEE_PAYMENT: PaymentKind = {
 };
 
 registerPaymentKind(FEE_PAYMENT);
+
+/**
+ * The activity filter of an order, or of its payment, finds it by any of its lines' activities: its own (the first
+ * line's), or, for the few orders paying bills of several activities (their own index), a line's bill of it.
+ */
+function byAnyActivity(orderId: SQL, activityId: SQL, activityCount: SQL) {
+  return (value: unknown): SQL =>
+    sql`(${activityId} = ${value} or (${activityCount} > 1 and exists (
+          select 1 from ${feeOrderLines} l join ${bills} b on b.id = l.bill_id where l.order_id = ${orderId} and b.activity_id = ${value})))`;
+}
+
+export const feeOrderHooks: EntityHooks = {
+  filters: { activity_id: byAnyActivity(sql`${feeOrders.id}`, sql`${feeOrders.activity_id}`, sql`${feeOrders.activity_count}`) },
+};
+
+export const feePaymentHooks: EntityHooks = {
+  filters: { activity_id: byAnyActivity(sql`${feePayments.order_id}`, sql`${feePayments.activity_id}`, sql`${feePayments.activity_count}`) },
+};
 
 /** A bill the payer may pay, with what its order line needs. */
 interface PayableBill {
@@ -268,7 +288,9 @@ export async function createFeeOrder(ctx: OrderContext, request: NewFeeOrder): P
           sch_id: request.schId,
           student_id: request.studentId,
           class_id: found[0].class_id,
-          activity_id: activityIds.size === 1 ? found[0].activity_id : null,
+          // bills of several activities: named by the first line's, with their count
+          activity_id: found[0].activity_id,
+          activity_count: activityIds.size,
           amount: total,
           status: "unpaid",
           gateway: row.gateway,

@@ -13,7 +13,7 @@ import { activityActEffect, billAdjustEffect, billWaiveEffect, studentBillingHoo
 import { registerActivityBoard } from "./board";
 import { registerBillImport } from "./billImport";
 import { ACTIVITY_DATES, ACTIVITY_DATES_EVERY_SECONDS, activityDatesJob } from "./jobs";
-import { CLOSE_SIBLING_ORDERS, closeSiblingOrders } from "./feeOrders";
+import { CLOSE_SIBLING_ORDERS, closeSiblingOrders, feeOrderHooks, feePaymentHooks } from "./feeOrders";
 import { activityFormHooks, payEndActionHooks, registerPayEndActionBind } from "./forms";
 import { registerPayerApi } from "./payerApi";
 import { PRUNE_PAYER_TICKETS, PRUNE_PAYER_TICKETS_EVERY_SECONDS, prunePayerTickets } from "./payerTickets";
@@ -39,6 +39,9 @@ export const collectionHooks: EntityHooksByName = {
   // activity forms and after-payment actions (forms.ts)
   activityform: activityFormHooks,
   payendaction: payEndActionHooks,
+  // an order's activity filter finds it by any of its lines' (feeOrders.ts)
+  order: feeOrderHooks,
+  payment: feePaymentHooks,
 };
 
 export function registerCollectionOperations(registry: OperationRegistry, schoolChannel: SchoolChannelLookup): void {

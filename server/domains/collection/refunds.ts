@@ -184,11 +184,14 @@ export async function applyRefundResult(db: Db, result: RefundResult, now: Date,
       .where(eq(feeRefunds.id, refund.id))
       .returning();
     const shares = await giveBack(tx, refund, now);
-    const [order] = await tx.select({ class_id: feeOrders.class_id, activity_id: feeOrders.activity_id, student_id: feeOrders.student_id }).from(feeOrders).where(eq(feeOrders.id, refund.order_id));
+    const [order] = await tx
+      .select({ class_id: feeOrders.class_id, activity_id: feeOrders.activity_id, activity_count: feeOrders.activity_count, student_id: feeOrders.student_id })
+      .from(feeOrders)
+      .where(eq(feeOrders.id, refund.order_id));
     for (const share of shares) {
       await addToFeeDaily(tx, { at: updated!.success_time!, sysid: refund.sysid, sch_id: refund.sch_id, class_id: order!.class_id, activity_id: share.activity_id, refunded: share.amount });
     }
-    await refundNotices(tx, { sysid: refund.sysid, sch_id: refund.sch_id, student_id: order!.student_id, activity_id: order!.activity_id, pay_no: refund.pay_no, refund_no: refund.refund_no ?? `id-${refund.id}`, amount: refund.amount, at: updated!.success_time! }, now);
+    await refundNotices(tx, { sysid: refund.sysid, sch_id: refund.sch_id, student_id: order!.student_id, activity_id: order!.activity_id, activity_count: order!.activity_count, pay_no: refund.pay_no, refund_no: refund.refund_no ?? `id-${refund.id}`, amount: refund.amount, at: updated!.success_time! }, now);
     await audit("refund_success", { amount: refund.amount });
     return updated;
   });
@@ -198,7 +201,7 @@ export async function applyRefundResult(db: Db, result: RefundResult, now: Date,
  * A done refund's money back on its order: the order's refunded amount and state, its lines' (a duplicate's
  * unsettled lines first, then in their order, each at most what it paid), and the bills the settled lines paid.
  * Answers the money given back by activity (the lines' bills'), kept as the refund's shares when the order pays
- * bills of several activities, for the ledger (migration 0033).
+ * bills of several activities, for the ledger (migrations 0033, 0035).
  */
 async function giveBack(tx: DbOrTx, refund: FeeRefund, now: Date): Promise<{ activity_id: number | null; amount: number }[]> {
   const order = await lockOrder(tx, refund.order_id);
@@ -237,7 +240,7 @@ async function giveBack(tx: DbOrTx, refund: FeeRefund, now: Date): Promise<{ act
     .set({ refunded_amount: refunded, status: refunded >= order.amount ? "refunded" : "part_refunded" })
     .where(eq(feeOrders.id, order.id));
   await addOrderEvent(tx, order, "refunded", now, `${refund.refund_no} ${fenToYuan(refund.amount)}`);
-  if (order.activity_id !== null) return [{ activity_id: order.activity_id, amount: refund.amount }];
+  if (order.activity_count <= 1) return [{ activity_id: order.activity_id, amount: refund.amount }];
   const shares = [...activityParts].map(([activity_id, amount]) => ({ refund_id: refund.id, activity_id, amount }));
   if (shares.length > 0) await tx.insert(feeRefundShares).values(shares);
   return shares;

@@ -1,7 +1,8 @@
 /**
  * What the notifier carries (server/notify/) and the operations around it:
  * - `arrearslist` {activity_id, class_id?}: an activity's unpaid bills, longest open first, with each student's
- *   guardian and the reminders already sent for the bill;
+ *   guardian (the mobile number masked: `guardianphone` answers it whole, audited) and the reminders already sent
+ *   for the bill;
  * - `billremind` {id}: a reminder to the guardian of an unpaid bill (a bill's action, bulk in the SPA: one call a
  *   row); a guardian reminded within the provider's interval (notifyset) is not reminded again, also when two
  *   calls come at once;
@@ -28,9 +29,11 @@ import { readSettings } from "../../engine/settings";
 import { jobKinds, registerJobKind, type JobContext } from "../../jobs/registry";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
+import { translator } from "../../lib/i18n";
 import { configuredDrivers } from "../../notify/drivers";
-import { NOTICE_KINDS, NOTICE_STATUSES, noticeText, queueNotices, SEND_NOTICES, type NoticeInput } from "../../notify/notices";
+import { activityParams, NOTICE_KINDS, NOTICE_STATUSES, noticeText, queueNotices, SEND_NOTICES, type NoticeInput } from "../../notify/notices";
 import { SEND_NOTICES_EVERY_SECONDS, sendNoticesJob } from "../../notify/send";
+import { maskPhone } from "./guardianPhone";
 
 const ARREARS_READERS = billEntity.roles.list!;
 const DAILY_REPORT = "notices.daily_report";
@@ -106,6 +109,8 @@ async function arrearsList(ctx: OperationContext) {
     const last = byBill.get(r.id);
     return {
       ...r,
+      // masked: the whole number is asked for one row at a time, and audited (guardianphone)
+      guardian_phone: maskPhone(r.guardian_phone),
       amount: fenToYuan(Number(r.amount)),
       created_at: created.toISOString(),
       days_open: Math.max(0, Math.floor((ctx.now.getTime() - created.getTime()) / DAY_MS)),
@@ -275,6 +280,8 @@ interface SettledPayment {
   sch_id: number;
   student_id: number;
   activity_id: number | null;
+  /** how many activities' bills it paid: above 1, the first is `activity_id` */
+  activity_count?: number;
   pay_no: string | null;
   amount: number;
   at: Date;
@@ -293,7 +300,7 @@ async function moneyNotices(tx: DbOrTx, kind: "payment" | "refund", money: Settl
     .leftJoin(activities, eq(activities.id, sql`${money.activity_id ?? 0}`))
     .where(eq(students.id, money.student_id));
   if (!facts) return;
-  const params = { school: facts.school, student: facts.student, activity: facts.activity ?? "", amount: fenToYuan(money.amount), time: businessTime(money.at).slice(0, 16), pay_no: money.pay_no ?? "" };
+  const params = { school: facts.school, student: facts.student, ...activityParams(facts.activity ?? "", money.activity_count ?? 1, translator("zh")), amount: fenToYuan(money.amount), time: businessTime(money.at).slice(0, 16), pay_no: money.pay_no ?? "" };
   const base = { sysid: money.sysid, schId: money.sch_id, kind, params, studentId: money.student_id, createdBy: "system" } as const;
   const list: NoticeInput[] = [];
   const phone = String(facts.phone ?? "").trim();
