@@ -107,12 +107,27 @@ export async function createTestDatabase(kind: TestDatabaseKind, from?: Database
   }
 }
 
-/** Runs the same tests once per database kind, each block with its own fresh database; a kind left out shows as skipped. */
+/**
+ * Runs the same tests once per database kind, each block with its own fresh database; a kind left out shows as skipped.
+ * For what the two databases can do differently: the client layer (PGlite's one connection taken in turns and its
+ * prepared statements, PostgreSQL's pool and pipelined list reads), concurrent writers and their locks, the types
+ * values come back as (money, counts, times), the SQL of lists, reports and migrations.
+ */
 export function describeOnDatabases(name: string, body: (kind: TestDatabaseKind) => void): void {
   for (const kind of testDatabaseKinds()) {
     describe(`${name} [${kind}]`, () => body(kind));
   }
   if (isSkipped("postgres")) describe.skip(`${name} [postgres] (${skipReason()})`, () => body("postgres"));
+}
+
+/**
+ * Runs the tests on the embedded database only: for behaviour that no database changes (payload validation, the
+ * protocol, roles and tenancy checks, signatures, pages rendered) and no concurrent writers decide. Their queries
+ * are those of the operations the files run on both databases exercise; keeping these off PostgreSQL keeps the
+ * whole run short without testing less of what differs.
+ */
+export function describeOnEmbedded(name: string, body: (kind: TestDatabaseKind) => void): void {
+  describe(`${name} [pglite]`, () => body("pglite"));
 }
 
 /** A block that needs PostgreSQL: defined always, so that leaving PostgreSQL out shows as skipped. */

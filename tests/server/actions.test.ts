@@ -13,7 +13,7 @@ import { termExpired } from "../../server/auth/expiry";
 import { tableColumn, tenantColumnNames } from "../../server/db/catalogueTables";
 import { auditLog, bills, catalogueTables, paymentChannels, reconBatches, reconItems } from "../../server/db/schema";
 import { entities } from "../../resources.config";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { findStudent, h5, payerWorld, unpaidStudents } from "./payerSupport";
 import { demoAccountCases, sessionOf, type DemoAccountCase } from "./registryCases";
 import { expectedPayableBillStates, expectedStateRules, type ExpectedEntity } from "./stateRules.expected";
@@ -83,7 +83,7 @@ describe("the declarations hold the expected state rules", () => {
   }
 });
 
-describeOnDatabases("record actions on the server", (kind) => {
+describeOnEmbedded("record actions on the server", (kind) => {
   let t: TestApp;
   let accounts: DemoAccountCase[];
 

@@ -8,13 +8,13 @@ import { and, eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { activities, schools } from "../../server/db/schema";
 import { translator } from "../../server/lib/i18n";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { createTestApp, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
 const zh = translator("zh");
 
-describeOnDatabases("the source of copied fee items", (kind) => {
+describeOnEmbedded("the source of copied fee items", (kind) => {
   let t: TestApp;
   const tokens: Record<string, string> = {};
   const call = (user: string, method: string, payload: Row = {}) => t.call("adminapiv2", method, payload, { token: tokens[user] });

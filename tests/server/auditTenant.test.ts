@@ -8,13 +8,13 @@ import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { tableColumn } from "../../server/db/catalogueTables";
 import { activationCodes, auditLog, providers, schools } from "../../server/db/schema";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
 const EN = { "accept-language": "en" };
 
-describeOnDatabases("audit entries carry their provider and school", (kind) => {
+describeOnEmbedded("audit entries carry their provider and school", (kind) => {
   let t: TestApp;
   const tokens: Record<string, string> = {};
   const ids: Record<string, number> = {};

@@ -24,7 +24,7 @@ import type { ColumnOf } from "../../server/engine/crud";
 import { translator } from "../../server/lib/i18n";
 import type { Envelope } from "../../server/protocol/envelope";
 import { ANY_SIGNED_IN, type Operation, type SessionOperation } from "../../server/protocol/registry";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import {
   demoAccountCases,
   entityOf,
@@ -84,7 +84,7 @@ it("registers every operation that needs a session with its roles and its effect
   ]);
 });
 
-describeOnDatabases("authorisation matrix", (kind) => {
+describeOnEmbedded("authorisation matrix", (kind) => {
   let t: TestApp;
   let accounts: DemoAccountCase[];
   let tenants: TenantMap;

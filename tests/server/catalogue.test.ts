@@ -10,7 +10,7 @@ import { queryRows } from "../../server/db/client";
 import { registerOperations } from "../../server/domains";
 import { translator } from "../../server/lib/i18n";
 import { OperationRegistry } from "../../server/protocol/registry";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { createTestApp, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
@@ -77,7 +77,7 @@ describe("record actions", () => {
   });
 });
 
-describeOnDatabases("catalogue", (kind) => {
+describeOnEmbedded("catalogue", (kind) => {
   let t: TestApp;
   const tokens: Record<string, string> = {};
   const ids: Record<string, number> = {};

@@ -5,13 +5,13 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { dailyReportSubscribers, providers } from "../../server/db/schema";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
 const EN = { "accept-language": "en" };
 
-describeOnDatabases("daily report binding", (kind) => {
+describeOnEmbedded("daily report binding", (kind) => {
   let t: TestApp;
   const tokens: Record<string, string> = {};
   const ids: Record<string, number> = {};

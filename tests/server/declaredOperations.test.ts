@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogue } from "../../resources.config";
 import { DEFAULT_OPERATION_PATH } from "../../server/engine/declared";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { registeredOperations } from "./registryCases";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 import { providers } from "../../server/db/schema";
@@ -41,7 +41,7 @@ describe("declared operations", () => {
   });
 });
 
-describeOnDatabases("declared operation payloads", (kind) => {
+describeOnEmbedded("declared operation payloads", (kind) => {
   let t: TestApp;
   let token: string;
   let sunrise: number;

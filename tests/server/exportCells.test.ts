@@ -9,7 +9,7 @@ import ExcelJS from "exceljs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import yauzl from "yauzl";
 import { translator } from "../../server/lib/i18n";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { createTestApp, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
@@ -62,7 +62,7 @@ async function quotePrefixed(bytes: Buffer): Promise<{ cells: Map<string, boolea
 /** A1-style reference of a 0-based column and a 1-based row */
 const ref = (column: number, row: number) => `${String.fromCharCode(65 + column)}${row}`;
 
-describeOnDatabases("formula-safe export cells", (kind) => {
+describeOnEmbedded("formula-safe export cells", (kind) => {
   let t: TestApp;
   const tokens: Record<string, string> = {};
   let no1 = 0;

@@ -10,14 +10,14 @@ import { refTitleKey } from "../../common/fieldRules";
 import { businessDay } from "../../common/term";
 import { MAX_NAME_CHARS } from "../../server/engine/exportNames";
 import { translator } from "../../server/lib/i18n";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { createTestApp, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
 const zh = translator("zh");
 const en = translator("en");
 
-describeOnDatabases("export file names", (kind) => {
+describeOnEmbedded("export file names", (kind) => {
   let t: TestApp;
   const tokens: Record<string, string> = {};
   const call = (user: string, method: string, payload: Row = {}, language?: string) =>

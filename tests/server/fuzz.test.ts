@@ -10,7 +10,7 @@ import { ZodObject } from "zod";
 import { hasAnyRole } from "../../common/roleKeys";
 import { translator } from "../../server/lib/i18n";
 import { ANY_SIGNED_IN, type Operation } from "../../server/protocol/registry";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { demoAccountCases, entityOf, registeredOperations, sessionOf, type DemoAccountCase } from "./registryCases";
 import { createTestApp, type TestApp } from "./support";
 
@@ -76,7 +76,7 @@ function expectEnvelope(status: number, body: string, where: string, statuses = 
   expect(SYSTEM_ERRORS, where).not.toContain(envelope.return_msg);
 }
 
-describeOnDatabases("fuzzing every operation", (kind) => {
+describeOnEmbedded("fuzzing every operation", (kind) => {
   let t: TestApp;
   let accounts: DemoAccountCase[];
   const operations = registeredOperations();

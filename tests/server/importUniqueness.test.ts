@@ -7,7 +7,7 @@ import { and, eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { schools, students } from "../../server/db/schema";
 import { translator } from "../../server/lib/i18n";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { sheetBase64, type Cell } from "../helpers/xlsxParts";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 
@@ -25,7 +25,7 @@ interface ImportItems {
   errors: { row: number; field: string; message: string }[];
 }
 
-describeOnDatabases("student numbers unique within the school in an import", (kind) => {
+describeOnEmbedded("student numbers unique within the school in an import", (kind) => {
   let t: TestApp;
   let token = "";
   let fresh = 0;

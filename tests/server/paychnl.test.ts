@@ -12,7 +12,7 @@ import { paymentChannels, providers, schools } from "../../server/db/schema";
 import { schoolChannel } from "../../server/domains/fees/channels";
 import { collectionSettings } from "../../server/domains/fees/settings";
 import { translator } from "../../server/lib/i18n";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { sheetRows } from "./registryCases";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 
@@ -30,7 +30,7 @@ const MATERIAL = {
   bank_account: "6222020200112233445",
 };
 
-describeOnDatabases("payment channels, school channels and fee projects", (kind) => {
+describeOnEmbedded("payment channels, school channels and fee projects", (kind) => {
   let t: TestApp;
   const tokens: Record<string, string> = {};
   let sunrise: number;

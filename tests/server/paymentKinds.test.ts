@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { tableColumn } from "../../server/db/catalogueTables";
 import { auditLog, paymentOrders, providers, schools } from "../../server/db/schema";
 import { registerPaymentKind, type PaymentOrder } from "../../server/payments/kinds";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 
 /** a kind paid like a fee will be: its effect is only what the test records */
@@ -23,7 +23,7 @@ registerPaymentKind({
   },
 });
 
-describeOnDatabases("payment kinds", (kind) => {
+describeOnEmbedded("payment kinds", (kind) => {
   let t: TestApp;
   let token: string;
   const ids: Record<string, number> = {};

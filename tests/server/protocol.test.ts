@@ -5,7 +5,7 @@ import { Readable, Writable } from "node:stream";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, SIGNED_IN_BODY_LIMIT } from "../../server/protocol/app";
-import { createTestDatabase, describeOnDatabases } from "../helpers/db";
+import { createTestDatabase, describeOnEmbedded } from "../helpers/db";
 import { createTestApp, TEST_PASSWORD_COST, type TestApp } from "./support";
 
 const json = { "content-type": "application/json" };
@@ -24,7 +24,7 @@ function capturedLog(): { stream: Writable; text(): string } {
 
 const BIG_SCRIPT = `console.log(${JSON.stringify("the console ".repeat(2000))});`;
 
-describeOnDatabases("protocol", (kind) => {
+describeOnEmbedded("protocol", (kind) => {
   let t: TestApp;
   let staticDir: string;
   beforeAll(async () => {

@@ -16,7 +16,7 @@ import { dailyReportSubscribers, providers } from "../../server/db/schema";
 import { escapeHtml } from "../../server/lib/htmlPage";
 import { translator } from "../../server/lib/i18n";
 import { publicRoutes } from "../../server/protocol/publicInputs";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 
 const zh = translator("zh");
@@ -40,7 +40,7 @@ function expectRefused(res: LightMyRequestResponse, field: string, where: string
   }
 }
 
-describeOnDatabases("public routes' inputs", (kind) => {
+describeOnEmbedded("public routes' inputs", (kind) => {
   let t: TestApp;
   let staticDir: string;
   let svcToken = "";

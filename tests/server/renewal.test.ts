@@ -1,11 +1,11 @@
 /** Renewal packages (issue 3): meallist / mealadd / mealedit for operators, getsetmeal for buyers. */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { createTestApp, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
 
-describeOnDatabases("renewal packages", (kind) => {
+describeOnEmbedded("renewal packages", (kind) => {
   let t: TestApp;
   const tokens: Record<string, string> = {};
   const call = (username: string, method: string, payload: Row = {}) => t.call("adminapiv2", method, payload, { token: tokens[username] });

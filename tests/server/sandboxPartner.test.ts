@@ -11,7 +11,7 @@ import { GatewayRequestError } from "../../server/payments/gateway";
 import { registerPaymentKind, type PaymentOrder } from "../../server/payments/kinds";
 import { ORDER_PAYABLE_MS } from "../../server/payments/orders";
 import { SandboxGateway } from "../../server/payments/sandbox";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 
 const SUB_MCHID = "1900000109";
@@ -30,7 +30,7 @@ registerPaymentKind({
   },
 });
 
-describeOnDatabases("the payment sandbox in service-provider mode", (kind) => {
+describeOnEmbedded("the payment sandbox in service-provider mode", (kind) => {
   let t: TestApp;
   let gateway: SandboxGateway;
   let schId: number;

@@ -18,7 +18,7 @@ import { DEFAULT_OPERATION_PATH } from "../../server/engine/declared";
 import { translator } from "../../server/lib/i18n";
 import { DEMO_ACCOUNTS } from "../../server/seed/demo";
 import enSite from "../../locales/en/site.json";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { en } from "../helpers/locales";
 import { registeredOperations } from "./registryCases";
 import { createTestApp, type TestApp } from "./support";
@@ -50,7 +50,7 @@ describe("settings pages in the registry", () => {
   });
 });
 
-describeOnDatabases("site settings (sysset)", (kind) => {
+describeOnEmbedded("site settings (sysset)", (kind) => {
   let t: TestApp;
   const tokens: Record<string, string> = {};
   const call = (username: string, method: string, payload: Row = {}) => t.call("adminapiv2", method, payload, { token: tokens[username], headers: EN });

@@ -15,7 +15,7 @@ import { registerSettingsOperations } from "../../server/engine/settings";
 import { translator } from "../../server/lib/i18n";
 import { ApiFailure } from "../../server/protocol/envelope";
 import { OperationRegistry, type AppServices, type OperationContext } from "../../server/protocol/registry";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
@@ -30,7 +30,7 @@ const schoolPage: SettingsDecl = { name: "testschset", scope: "school", title: "
 
 const zh = translator("zh");
 
-describeOnDatabases("settings records per tenant", (kind) => {
+describeOnEmbedded("settings records per tenant", (kind) => {
   let t: TestApp;
   const registry = new OperationRegistry();
   registerSettingsOperations(registry, [providerPage, schoolPage]);

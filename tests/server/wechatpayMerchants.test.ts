@@ -7,7 +7,7 @@ import { loadMerchant, wechatPayGatewayOf } from "../../server/payments/merchant
 import { translator } from "../../server/lib/i18n";
 import { PaymentSecrets } from "../../server/payments/secrets";
 import { FAKE_PUBLIC_KEY_ID, FakeWechatPay } from "../helpers/fakeWechatPay";
-import { describeOnDatabases, type TestDatabaseKind } from "../helpers/db";
+import { describeOnDatabases, describeOnEmbedded, type TestDatabaseKind } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 
 const zh = translator("zh");
@@ -41,7 +41,7 @@ async function sysidOf(t: TestApp, username: string): Promise<number> {
   return row!.sysid!;
 }
 
-describeOnDatabases("payment merchants", (kind: TestDatabaseKind) => {
+describeOnEmbedded("payment merchants", (kind: TestDatabaseKind) => {
   let t: TestApp;
   let sysadmin: string;
   let svc: string;
@@ -217,7 +217,7 @@ describeOnDatabases("payment merchants without a payment key", (kind: TestDataba
   });
 });
 
-describeOnDatabases("the payment sandbox beside a live merchant", (kind: TestDatabaseKind) => {
+describeOnEmbedded("the payment sandbox beside a live merchant", (kind: TestDatabaseKind) => {
   let t: TestApp;
   const EN = { "accept-language": "en" };
   beforeAll(async () => {

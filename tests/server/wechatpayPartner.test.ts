@@ -18,7 +18,7 @@ import { ORDER_PAYABLE_MS } from "../../server/payments/orders";
 import { PaymentSecrets } from "../../server/payments/secrets";
 import { WechatPayGateway, type WechatPayConfig } from "../../server/payments/wechatpay/gateway";
 import { FAKE_PUBLIC_KEY_ID, FakeWechatPay, type FakeMerchant, type SignedNotification, type Tamper } from "../helpers/fakeWechatPay";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 
 /** the service provider (sp_mchid) and its app (sp_appid) */
@@ -224,7 +224,7 @@ registerPaymentKind({
   },
 });
 
-describeOnDatabases("service-provider payments on the app", (kind) => {
+describeOnEmbedded("service-provider payments on the app", (kind) => {
   const paymentKey = randomBytes(32).toString("base64");
   const merchantKeys = generateKeyPairSync("rsa", { modulusLength: 2048 });
   let t: TestApp;
