@@ -107,6 +107,8 @@ export const activityEntity: EntityDecl = {
       max: 20,
       // what every targeted student owes: the required items of a fixed amount
       total: { field: "amount", into: "amount", when: { required: "Y", amount_mode: "fixed" } },
+      // copied from an earlier activity of the school
+      copyFromEarlier: true,
       // a fee project's item; an open project's lowest amount is the item's suggested one
       startFrom: ["project", "serviceproject"].map((entity) => ({
         entity,

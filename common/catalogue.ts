@@ -31,6 +31,11 @@ export interface FieldRef {
    * entity has a field of that name, and the record's value must match it
    */
   narrowBy?: string;
+  /**
+   * a number field of the same record counting the records it stands for, of which it names the first (an order
+   * paying bills of several activities names its first line's): above 1, it is shown as "<name> 等 N 项"
+   */
+  countField?: string;
 }
 
 export interface FieldOption {
@@ -78,7 +83,10 @@ export interface FieldDecl {
   unique?: boolean | "tenant" | { within: string };
   /** shown as a list column */
   list?: boolean;
-  /** list filter: 'like' for text search, 'eq' for exact match, 'range' for date and time ranges (chosen by day) */
+  /**
+   * list filter: 'like' for text search, 'eq' for exact match, 'range' for date and time ranges (chosen by day);
+   * 'like' on a reference searches the referred records' titles (and their `refTitle.number`), typed, not picked
+   */
   filter?: "like" | "eq" | "range";
   sortable?: boolean;
   /** in the create/edit form: true for both, or only one of them */
@@ -139,6 +147,27 @@ export interface ActionDecl {
    * one transaction cannot hold); the engine declares it, and the SPA offers it like any other
    */
   implementedBy?: "engine" | "domain";
+  /**
+   * the records in its `from` states wait for its roles' decision (a refund request, a channel submitted for
+   * review): counted for whoever may take it (`waitingcounts`, under this key), on the menu entries listing them
+   * and on the home page
+   */
+  waiting?: string;
+  /**
+   * id of the SPA's view of what the decision is about (src/domains/index.ts `actionContexts`: a refund request's
+   * order, amount, reason and asker), shown above the fields of one record's dialog
+   */
+  context?: string;
+  /** the step a new record takes next (a channel's submission): its add form says so and offers to save and take it */
+  afterAdd?: { hint: string; label: string };
+  /** entities whose lists and records it changes beside its own (a difference resolved changes its day's figures) */
+  refreshes?: readonly string[];
+  /**
+   * the record it answers (of `creates`) has rows to look at: its message links to them, the related list of
+   * `related` on the acted record's page in state `state`, when the answer's field `when` is above 0 (a
+   * reconciled day's differences); `label` the link's translation key
+   */
+  answerLink?: { related: string; state: string; when: string; label: string };
 }
 
 /**
@@ -169,6 +198,12 @@ export interface ChildDecl {
    * the first of the named fields of the record that holds a value
    */
   startFrom?: readonly { entity: string; copy: Readonly<Record<string, readonly string[]>> }[];
+  /**
+   * the rows may be copied from another record of the parent entity (an activity's fee items from an earlier
+   * activity of the same school): the form offers the parent's records of its school, newest first, and adds the
+   * chosen one's rows as its info answers them (so within the caller's tenant, the server's scope checked)
+   */
+  copyFromEarlier?: boolean;
 }
 
 /** Records of another entity that point at this one, listed on its detail page (an activity's bills). */
@@ -203,6 +238,13 @@ export interface EntityDecl {
   title: string;
   /** field shown as the record's name */
   titleField: string;
+  /**
+   * How the records referring to this one name it where its title alone could be another's (their lists, details
+   * and exports): `within`, a ref field whose record's title goes first (a class: "三年级 1班"), unless the
+   * referring record narrows its reference by that field and so shows it beside; `number`, a field whose value
+   * follows in brackets (a student: "张三 (S001)"), which a reference's `like` filter searches too
+   */
+  refTitle?: { within?: string; number?: string };
   fields: FieldDecl[];
   /** role keys allowed per action; an action without roles is not offered */
   roles: Partial<Record<CrudAction, readonly string[]>>;

@@ -3,16 +3,18 @@
  * (added, removed, the total they give kept in view) and shown as a table on its detail page; and the records of
  * other entities that point at a record (RelatedDecl), listed under its details.
  */
-import { Button, Card, Form, Modal, Select, Space, Table, Typography, type TableColumnsType } from "antd";
+import { Button, Card, Empty, Form, Modal, Select, Space, Table, Typography, type TableColumnsType } from "antd";
 import { DeleteOutlined, ImportOutlined, PlusOutlined } from "@ant-design/icons";
 import { useList, usePermissions, useTranslation, type BaseRecord } from "@refinedev/core";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { useLocation } from "react-router";
 import type { ChildDecl, EntityDecl, FieldDecl, RelatedDecl } from "../../common/catalogue";
 import { hasAnyRole } from "../../common/roleKeys";
-import { fenToYuan, yuanToFen } from "../../common/money";
+import { fenToYuan, formatNumber, formatYuan, yuanToFen } from "../../common/money";
 import type { ListTabs } from "../../common/listAnswer";
 import { entityByName } from "../../resources.config";
-import { ActionButton, actionAllowed, useEntityActions } from "./EntityActions";
+import { CopyChildRowsButton } from "./CopyChildRows";
+import { ActionButton, actionAllowed, relatedAnchor, useEntityActions } from "./EntityActions";
 import { displayValue, FieldControl, fieldRules, inForm, valueProps, type Translate } from "./fields";
 import { ALL_STATES, StateTabs } from "./StateTabs";
 
@@ -25,18 +27,18 @@ function childEntity(decl: ChildDecl): EntityDecl {
   return entity;
 }
 
-/** The rows' total of the declared money field (the rows `when` selects), in yuan. */
-function rowsTotal(decl: ChildDecl, rows: readonly Record<string, unknown>[] | undefined): string {
+/** The rows' total of the declared money field (the rows `when` selects), as the language writes money. */
+function rowsTotal(decl: ChildDecl, rows: readonly Record<string, unknown>[] | undefined, language: string): string {
   const total = decl.total!;
   const fen = (rows ?? [])
     .filter((row) => row && Object.entries(total.when ?? {}).every(([field, value]) => String(row[field] ?? "") === value))
     .reduce((sum, row) => sum + (yuanToFen(String(row[total.field] ?? "0")) ?? 0), 0);
-  return fenToYuan(fen);
+  return formatYuan(fenToYuan(fen), language);
 }
 
 /** The child rows of a parent's form: one line of fields per row, wrapping on a phone. */
 export function ChildRowsEditor({ decl }: { decl: ChildDecl }) {
-  const { translate } = useTranslation();
+  const { translate, getLocale } = useTranslation();
   const t: Translate = (key, options) => translate(key, options);
   const entity = childEntity(decl);
   const fields = entity.fields.filter((f) => inForm(f, "add"));
@@ -91,13 +93,14 @@ export function ChildRowsEditor({ decl }: { decl: ChildDecl }) {
                 <Button icon={<PlusOutlined />} onClick={() => add(defaults)} disabled={items.length >= (decl.max ?? 50)} data-testid={`child-add-${decl.name}`}>
                   {translate("crud.add_row")}
                 </Button>
+                {decl.copyFromEarlier && <CopyChildRowsButton decl={decl} room={(decl.max ?? 50) - items.length} onChoose={(rows) => rows.forEach((row) => add({ ...defaults, ...row }))} />}
                 {(decl.startFrom ?? []).map((source) => (
                   <StartFromButton key={source.entity} decl={decl} source={source} room={(decl.max ?? 50) - items.length} onChoose={(rows) => rows.forEach((row) => add({ ...defaults, ...row }))} />
                 ))}
               </Space>
               {decl.total && (
                 <Typography.Text strong data-testid={`children-total-${decl.name}`}>
-                  {translate("crud.rows_total")}: ¥{rowsTotal(decl, rows)}
+                  {translate("crud.rows_total")}: {rowsTotal(decl, rows, getLocale() ?? "en")}
                 </Typography.Text>
               )}
             </Space>
@@ -183,7 +186,7 @@ function StartFromButton({ decl, source, room, onChoose }: { decl: ChildDecl; so
 
 /** The child rows of a record on its detail page. */
 export function ChildRowsTable({ decl, rows }: { decl: ChildDecl; rows: readonly BaseRecord[] | undefined }) {
-  const { translate } = useTranslation();
+  const { translate, getLocale } = useTranslation();
   const t: Translate = (key, options) => translate(key, options);
   const entity = childEntity(decl);
   const fields = entity.fields.filter((f) => inForm(f, "add"));
@@ -202,7 +205,7 @@ export function ChildRowsTable({ decl, rows }: { decl: ChildDecl; rows: readonly
                 <Table.Summary.Row>
                   <Table.Summary.Cell index={0} colSpan={fields.length}>
                     <Typography.Text strong>
-                      {translate("crud.rows_total")}: ¥{rowsTotal(decl, rows as Record<string, unknown>[] | undefined)}
+                      {translate("crud.rows_total")}: {rowsTotal(decl, rows as Record<string, unknown>[] | undefined, getLocale() ?? "en")}
                     </Typography.Text>
                   </Table.Summary.Cell>
                 </Table.Summary.Row>
@@ -236,6 +239,17 @@ function RelatedList({ decl, id }: { decl: RelatedDecl; id: string | number }) {
   // many records (a reconciled day's thousands of matches): by state, a page at a time
   const [state, setState] = useState(ALL_STATES);
   const [page, setPage] = useState(1);
+  // asked for by the address (an action's message leading to a reconciled day's differences): that state's tab, in view
+  const { hash, key: visit } = useLocation();
+  const card = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const asked = stateField?.options?.find((o) => hash === `#${relatedAnchor(decl.entity, o.value)}`);
+    if (!asked) return;
+    setState(asked.value);
+    setPage(1);
+    card.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+    // each visit of the address asks again (the same link followed twice)
+  }, [hash, visit, decl.entity, stateField]);
   // read by the entity's name: no page of its own needs to show it
   const { result, query } = useList<BaseRecord>({
     resource: decl.entity,
@@ -261,8 +275,11 @@ function RelatedList({ decl, id }: { decl: RelatedDecl; id: string | number }) {
     });
   }
   const total = result.total ?? 0;
+  // a state's tab left empty (its last record moved on, resolved from its row): said, with the way to the others
+  const chosen = stateField?.options?.find((o) => o.value === state);
+  const emptied = chosen && tabs && !query.isFetching && (tabs.states.find((s) => s.value === state)?.count ?? 0) === 0;
   return (
-    <Card size="small" title={`${translate(decl.label)} (${(tabs?.total ?? total).toLocaleString(getLocale() ?? "en")})`} style={{ marginTop: 16 }} data-testid={`related-${decl.entity}`}>
+    <Card size="small" title={`${translate(decl.label)} (${formatNumber(tabs?.total ?? total, getLocale() ?? "en")})`} style={{ marginTop: 16 }} data-testid={`related-${decl.entity}`} ref={card}>
       {stateField && (
         <StateTabs
           field={stateField}
@@ -277,15 +294,31 @@ function RelatedList({ decl, id }: { decl: RelatedDecl; id: string | number }) {
           small
         />
       )}
-      <Table<BaseRecord>
-        size="small"
-        rowKey="id"
-        loading={query.isLoading}
-        pagination={total > RELATED_PAGE_SIZE ? { current: page, pageSize: RELATED_PAGE_SIZE, total, showSizeChanger: false, size: "small", onChange: setPage } : false}
-        scroll={{ x: "max-content" }}
-        dataSource={[...result.data]}
-        columns={columns}
-      />
+      {emptied ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={translate("crud.tab_emptied", { state: translate(chosen.label) })} data-testid={`related-${decl.entity}-emptied`}>
+          {tabs.total > 0 && (
+            <Button
+              onClick={() => {
+                setState(ALL_STATES);
+                setPage(1);
+              }}
+              data-testid={`related-${decl.entity}-show-all`}
+            >
+              {translate("crud.show_all", { count: tabs.total })}
+            </Button>
+          )}
+        </Empty>
+      ) : (
+        <Table<BaseRecord>
+          size="small"
+          rowKey="id"
+          loading={query.isLoading}
+          pagination={total > RELATED_PAGE_SIZE ? { current: page, pageSize: RELATED_PAGE_SIZE, total, showSizeChanger: false, size: "small", onChange: setPage } : false}
+          scroll={{ x: "max-content" }}
+          dataSource={[...result.data]}
+          columns={columns}
+        />
+      )}
     </Card>
   );
 }

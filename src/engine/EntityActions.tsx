@@ -4,19 +4,26 @@
  * (an amount, a reason, a new password) sent with the record's id, and the bar of a selection's actions, which
  * calls the action for each selected row and says how each went. The server checks the same again.
  */
-import { Alert, Button, Form, List, Modal, Popconfirm, Space, Typography } from "antd";
+import { Alert, App as AntdApp, Button, Form, List, Modal, Popconfirm, Space, Spin, Typography } from "antd";
 import { CheckCircleTwoTone, CloseCircleTwoTone, DeleteOutlined } from "@ant-design/icons";
-import { useState } from "react";
+import { Suspense, useState } from "react";
+import { useNavigate } from "react-router";
 import { useCustomMutation, useDelete, usePermissions, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
 import type { ActionDecl, EntityDecl } from "../../common/catalogue";
 import { refTitleKey } from "../../common/fieldRules";
 import { fenToYuan, yuanToFen } from "../../common/money";
+import { reachableEntries } from "../../common/menu";
 import { hasAnyRole } from "../../common/roleKeys";
 import { DEFAULT_API_PATH, scope, type CustomAnswer } from "../../providers/dataProvider";
 import { feedback } from "../../providers/feedback";
+import { entryPattern } from "../../providers/accessControl";
 import { weapi } from "../../providers/weapi";
+import { menus } from "../../resources.config";
+import { actionContexts } from "../domains";
 import { submitOnlyByButton } from "../lib/forms";
+import { useGuardedDialog } from "../shell/unsavedChanges";
 import { FieldControl, fieldRules, valueProps, type Translate } from "./fields";
+import { recordPath } from "./resources";
 import { useRefreshEntities } from "./useDeclaredOperation";
 
 /** The entity's actions the user's roles allow (whatever the record's state). */
@@ -34,6 +41,22 @@ export function actionAllowed(entity: EntityDecl, action: ActionDecl, record: Ba
 export function editAllowed(entity: EntityDecl, record: BaseRecord | undefined): boolean {
   if (!entity.editableIn || !entity.stateField) return true;
   return record !== undefined && entity.editableIn.includes(String(record[entity.stateField]));
+}
+
+/** The entities whose lists and records an action changes: its own, the one it makes, those it declares. */
+function changedBy(entity: EntityDecl, action: ActionDecl): string[] {
+  return [entity.name, ...(action.creates ? [action.creates] : []), ...(action.refreshes ?? [])];
+}
+
+/** The record page (kind info) of one record the role keys reach, with the related list of `related` in `state` asked for. */
+function relatedRoute(entity: EntityDecl, id: unknown, roles: readonly string[], related: string, state: string): string | undefined {
+  const found = reachableEntries(menus, roles).find(({ entry }) => entry.page?.kind === "info" && entry.page.entity === entity.name && entry.params?.includes(":id"));
+  return found ? `${recordPath(entryPattern(found.group, found.entry), id)}#${relatedAnchor(related, state)}` : undefined;
+}
+
+/** The address fragment asking a record page for its related list of an entity, on the tab of a state. */
+export function relatedAnchor(related: string, state: string): string {
+  return `related-${related}-${state}`;
 }
 
 /** A record's label in a dialog or a result: its title field (a reference's name), else its id. */
@@ -57,6 +80,10 @@ interface ActionProps {
 function useActionCall({ entity, action, record, onDone }: ActionProps) {
   const { mutateAsync, mutation } = useCustomMutation<BaseRecord, HttpError, Record<string, unknown>>();
   const refresh = useRefreshEntities();
+  const { message } = AntdApp.useApp();
+  const navigate = useNavigate();
+  const { data: roles } = usePermissions<string[]>({});
+  const { translate } = useTranslation();
   const run = async (values: Record<string, unknown> = {}): Promise<boolean> => {
     let answer: CustomAnswer<BaseRecord>;
     try {
@@ -72,8 +99,33 @@ function useActionCall({ entity, action, record, onDone }: ActionProps) {
       // the weapi client showed the server's message
       return false;
     }
-    feedback().success(answer.message);
-    await refresh(action.creates ? [entity.name, action.creates] : [entity.name]);
+    // what the answer's record asks to look at (a reconciled day's differences): the message leads there
+    const link = action.answerLink;
+    const target = link && Number((answer.data as BaseRecord | undefined)?.[link.when] ?? 0) > 0 ? relatedRoute(entity, record.id, roles ?? [], link.related, link.state) : undefined;
+    if (link && target) {
+      const key = `answer-${action.name}-${String(record.id)}`;
+      void message.success({
+        key,
+        duration: 10,
+        content: (
+          <span data-testid={`answer-${action.name}`}>
+            {answer.message}{" "}
+            <a
+              href={target}
+              data-testid={`answer-link-${action.name}`}
+              onClick={(e) => {
+                e.preventDefault();
+                message.destroy(key);
+                navigate(target);
+              }}
+            >
+              {translate(link.label)}
+            </a>
+          </span>
+        ),
+      });
+    } else feedback().success(answer.message);
+    await refresh(changedBy(entity, action));
     onDone?.();
     return true;
   };
@@ -148,6 +200,8 @@ function ActionFieldsDialog({
     const values = (await form.validateFields()) as Record<string, unknown>;
     if (await onSubmit(values)) onClose();
   };
+  // closed with values changed (its X, Esc, the mask, Cancel): asked first
+  const guard = useGuardedDialog(true, onClose);
   return (
     <Modal
       open
@@ -157,11 +211,12 @@ function ActionFieldsDialog({
       okButtonProps={{ danger: action.danger }}
       confirmLoading={running}
       onOk={() => void submit().catch(() => undefined)}
-      onCancel={onClose}
+      onCancel={guard.onCancel}
       destroyOnHidden
     >
       <p>{translate(action.confirm)}</p>
-      <Form form={form} layout="vertical" onKeyDown={submitOnlyByButton} preserve={false} initialValues={prefilledValues(action, record)} data-testid={`row-form-${action.name}`}>
+      {record && action.context && <ActionContext id={action.context} record={record} />}
+      <Form form={form} layout="vertical" onKeyDown={submitOnlyByButton} onValuesChange={guard.markChanged} preserve={false} initialValues={prefilledValues(action, record)} data-testid={`row-form-${action.name}`}>
         {action.fields!.map((f) => (
           <Form.Item key={f.name} name={f.name} label={translate(f.label)} rules={fieldRules(f, t)} {...valueProps(f)}>
             <FieldControl field={f} t={t} />
@@ -169,6 +224,17 @@ function ActionFieldsDialog({
         ))}
       </Form>
     </Modal>
+  );
+}
+
+/** What one record's decision is about (the action's `context`), loaded with the dialog. */
+function ActionContext({ id, record }: { id: string; record: BaseRecord }) {
+  const View = actionContexts[id];
+  if (!View) throw new Error(`no action context ${id}`);
+  return (
+    <Suspense fallback={<Spin style={{ display: "block", margin: "8px auto" }} />}>
+      <View record={record} />
+    </Suspense>
   );
 }
 
@@ -226,7 +292,7 @@ export function BulkActionBar({ entity, actions, selected, onDone }: { entity: E
       setRunning(false);
     }
     setOutcomes({ action, rows });
-    await refresh(action.creates ? [entity.name, action.creates] : [entity.name]);
+    await refresh(changedBy(entity, action));
     onDone();
     return true;
   };

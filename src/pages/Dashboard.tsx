@@ -16,11 +16,13 @@ import { normaliseUserType } from "../../common/roleKeys";
 import { scope as tenantScope } from "../../providers/dataProvider";
 import { sessionValues } from "../../providers/session";
 import type { Dashboard as DashboardData, DashboardFigure } from "../../common/dashboard";
+import { formatNumber } from "../../common/money";
 import { useRoles, useSessionUser } from "../lib/session";
 import { useScope } from "../shell/renewal/termReload";
 import { refreshTab } from "../shell/tabs";
 import { moneyText } from "./CollectionBars";
 import { DashboardCollection } from "./DashboardCollection";
+import { DashboardWaiting } from "./DashboardWaiting";
 import { figureRoute } from "./dashboardLinks";
 
 type Load = { state: "loading" } | { state: "failed" } | { state: "done"; data: DashboardData };
@@ -56,7 +58,7 @@ function useDashboard(datesKey: string): { load: Load; retry: () => void } {
 function figureText(figure: DashboardFigure, language: string): string {
   if (figure.format === "money") return moneyText(figure.value, language);
   if (figure.format === "percent") return `${figure.value.toLocaleString(language, { maximumFractionDigits: 1 })}%`;
-  return figure.value.toLocaleString(language);
+  return formatNumber(figure.value, language);
 }
 
 function FigureCard({ figure, route }: { figure: DashboardFigure; route: string | undefined }) {
@@ -111,6 +113,8 @@ function Figures({ load, onRetry }: { load: Load; onRetry: () => void }) {
   return (
     <div data-testid="dashboard-figures" data-audience={audience}>
       <div style={{ display: "grid", gridTemplateColumns: "repeat(auto-fill, minmax(min(160px, 40%), 1fr))", gap: 12 }}>
+        {/* what waits for the user's decision comes first */}
+        <DashboardWaiting />
         {figures.map((figure) => (
           <FigureCard key={figure.key} figure={figure} route={figureRoute(figure.links, roles)} />
         ))}

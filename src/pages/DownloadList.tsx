@@ -6,11 +6,13 @@
 import { ReloadOutlined, DownloadOutlined } from "@ant-design/icons";
 import { useQuery } from "@tanstack/react-query";
 import { Button, Card, Empty, Grid, Progress, Space, Table, Tag, Typography, type TableProps } from "antd";
-import dayjs from "dayjs";
 import { useState, type HTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
 import { entities, reports } from "../../resources.config";
 import { weapi } from "../../providers/weapi";
+import { clearNewDownload } from "../lib/newDownload";
+import { TimeText } from "../lib/TimeText";
+import { formatNumber } from "../../common/money";
 
 export interface DownloadItem {
   id: number;
@@ -52,6 +54,7 @@ async function download(id: number): Promise<void> {
   const res = await weapi<{ items?: DownloadItem }>("adminapiv2", "downloadinfo", { id });
   const url = res.data?.items?.url;
   if (res.return_code !== "SUCCESS" || !url) return;
+  clearNewDownload();
   const link = document.createElement("a");
   link.href = url;
   document.body.appendChild(link);
@@ -88,7 +91,7 @@ export default function DownloadList() {
     refetchInterval: (q) => (q.state.data?.items.some((d) => d.status === "queued" || d.status === "running") ? POLL_MS : false),
   });
   const items = query.data?.items ?? [];
-  const when = (value: string) => dayjs(value).format("YYYY-MM-DD HH:mm");
+  const when = (value: string) => <TimeText value={value} unit="minute" />;
 
   const columns: TableProps<DownloadItem>["columns"] = [
     {
@@ -102,7 +105,7 @@ export default function DownloadList() {
               {d.filename}
             </Typography.Text>
             <Typography.Text type="secondary">
-              {[subject && t(subject), d.rows !== null && t("downloads.rows", { count: d.rows, rows: d.rows.toLocaleString(i18n.language) })].filter(Boolean).join(" · ")}
+              {[subject && t(subject), d.rows !== null && t("downloads.rows", { count: d.rows, rows: formatNumber(d.rows, i18n.language) })].filter(Boolean).join(" · ")}
             </Typography.Text>
             {/* a phone has no room for the status column: it goes under the file */}
             {narrow && <DownloadState download={d} />}

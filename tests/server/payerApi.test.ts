@@ -64,7 +64,7 @@ describeOnDatabases("the payer API", (kind) => {
     expect(itemsOf(entry)).toMatchObject({ school_title: "Sunrise No.1 Primary School", lookup: "name_and_student_no" });
     expect((itemsOf(entry).activities as Row[]).map((a) => a.id)).toContain(world.activityId);
     const unknown = await h5(t, "h5entry", { code: "AAAAAAAAAAAAAAAAAAAAAA" });
-    expect(unknown).toMatchObject({ return_code: "FAIL", return_msg: "This payment code is not valid. Please scan the school's code again." });
+    expect(unknown).toMatchObject({ return_code: "FAIL", return_msg: "This channel QR code is not valid. Please scan the school's channel QR code again." });
     expect(unknown.data).toBeUndefined();
   });
 

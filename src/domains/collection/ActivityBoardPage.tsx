@@ -1,7 +1,8 @@
 /**
  * An activity's board (custom page "activityboard" at route activityact, opened from an activity's row): the
  * activity's figures (bills, paid, unpaid, the collection rate, collected against due), each class's figures,
- * and the students still to pay (`arrearslist`: longest open first, with the guardian and the reminders sent),
+ * and the students still to pay (`arrearslist`: longest open first, with the guardian, whose mobile number is masked
+ * and shown whole on a click, audited, and the reminders sent),
  * narrowed to a class by choosing its row; bills paid an amount other than they owe now (changed while an order was
  * open) are flagged, to settle by hand; the activity is opened and closed here (`activityact`), and an unpaid
  * bill's guardian reminded, or the bill waived or adjusted, from its row or for a selection.
@@ -22,6 +23,7 @@ import { NOTICES_PATH } from "../../shell/routes";
 import { displayValue, type Translate } from "../../engine/fields";
 import { useRefreshEntities } from "../../engine/useDeclaredOperation";
 import type { CustomPageProps } from "..";
+import { GuardianPhone } from "./GuardianPhone";
 import type { ActivityBoard, BoardRow } from "../../../common/activityBoard";
 
 const UNPAID_PAGE_SIZE = 20;
@@ -102,7 +104,8 @@ export default function ActivityBoardPage({ entry }: CustomPageProps) {
   const statusField = activityEntity.fields.find((f) => f.name === "status")!;
   const total = board?.total;
   const fieldLabel = (name: string) => billEntity.fields.find((f) => f.name === name)!.label;
-  const guardianOf = (row: ArrearsRow) => [row.guardian_name, row.guardian_phone].filter(Boolean).join(" ");
+  // the number masked, shown whole on a click (audited)
+  const guardianOf = (row: ArrearsRow) => (row.guardian_name || row.guardian_phone ? <GuardianPhone billId={row.id} name={row.guardian_name} masked={row.guardian_phone} /> : null);
   const daysOpen = (row: ArrearsRow) => (
     <Typography.Text type={row.days_open >= LONG_OPEN_DAYS ? "danger" : undefined}>{translate("notices.arrears.days", { count: row.days_open })}</Typography.Text>
   );
@@ -239,7 +242,8 @@ export default function ActivityBoardPage({ entry }: CustomPageProps) {
                     <Typography.Text strong>{row.student_title}</Typography.Text>
                     <span>{formatYuan(row.amount, language)}</span>
                   </Space>
-                  <Typography.Text type="secondary">{[row.class_title, guardianOf(row)].filter(Boolean).join(" · ")}</Typography.Text>
+                  <Typography.Text type="secondary">{row.class_title}</Typography.Text>
+                  {guardianOf(row)}
                   <Space size={8} wrap>
                     {daysOpen(row)}
                     {reminded(row)}
