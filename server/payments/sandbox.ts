@@ -10,7 +10,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { open } from "node:fs/promises";
-import { and, asc, eq, gte, lt, ne, sql, sum } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lt, ne, sql, sum } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fenToYuan } from "../../common/money";
 import { addDays, businessDayStart } from "../../common/term";
@@ -252,37 +252,34 @@ export class SandboxGateway implements PaymentGateway {
     }
   }
 
-  /** The day's payments, by time (then number), a page at a time. */
+  /**
+   * The day's payments, by time (then number), a page at a time: a page of the sandbox's own records read in the order
+   * of their index of times, then their orders' titles and payees by one statement.
+   */
   private async *dayPayments(from: Date, to: Date, payee: SubMerchantPayee | undefined): AsyncGenerator<TradeBillEntry> {
-    const payeeOf = payee ? [eq(paymentOrders.merchantId, payee.subMchid)] : [];
-    // the last row's time as the database has it (to the microsecond, where a Date keeps the millisecond)
+    // after the last record read, from where the index of times finds it: its time as the database has it (to the
+    // microsecond, where a Date keeps the millisecond)
     for (let after: { at: string; payNo: string } | undefined; ; ) {
       const page = await this.db
-        .select({
-          payNo: sandboxPayments.payNo,
-          transactionId: sandboxPayments.transactionId,
-          amountFen: sandboxPayments.amountFen,
-          at: sandboxPayments.paidAt,
-          cursor: sql<string>`${sandboxPayments.paidAt}::text`,
-          title: paymentOrders.title,
-          subMchid: paymentOrders.merchantId,
-        })
+        .select({ payNo: sandboxPayments.payNo, transactionId: sandboxPayments.transactionId, amountFen: sandboxPayments.amountFen, at: sandboxPayments.paidAt, cursor: sql<string>`${sandboxPayments.paidAt}::text` })
         .from(sandboxPayments)
-        .innerJoin(paymentOrders, eq(paymentOrders.payNo, sandboxPayments.payNo))
-        .where(and(gte(sandboxPayments.paidAt, from), lt(sandboxPayments.paidAt, to), ...payeeOf, after && sql`(${sandboxPayments.paidAt}, ${sandboxPayments.payNo}) > (${after.at}::timestamptz, ${after.payNo})`))
+        .where(and(after ? sql`${sandboxPayments.paidAt} >= ${after.at}::timestamptz AND (${sandboxPayments.paidAt}, ${sandboxPayments.payNo}) > (${after.at}::timestamptz, ${after.payNo})` : gte(sandboxPayments.paidAt, from), lt(sandboxPayments.paidAt, to)))
         .orderBy(asc(sandboxPayments.paidAt), asc(sandboxPayments.payNo))
         .limit(BILL_PAGE);
-      // what the sandbox took is its own record: the order's amount as the payer paid it
-      for (const p of page) yield { at: p.at, subMchid: p.subMchid, transactionId: p.transactionId, payNo: p.payNo, kind: "payment", amountFen: p.amountFen, orderFen: p.amountFen, feeFen: rateFee(p.amountFen, SANDBOX_RATE_PER_MILLE), title: p.title };
+      const orders = await this.ordersOf(page.map((p) => p.payNo), payee);
+      for (const p of page) {
+        const order = orders.get(p.payNo);
+        // what the sandbox took is its own record: the order's amount as the payer paid it
+        if (order) yield { at: p.at, subMchid: order.subMchid, transactionId: p.transactionId, payNo: p.payNo, kind: "payment", amountFen: p.amountFen, orderFen: p.amountFen, feeFen: rateFee(p.amountFen, SANDBOX_RATE_PER_MILLE), title: order.title };
+      }
       if (page.length < BILL_PAGE) return;
       const last = page[page.length - 1];
       after = { at: last.cursor, payNo: last.payNo };
     }
   }
 
-  /** The day's refunds, by the time they were taken (then number), a page at a time. */
+  /** The day's refunds, by the time they were taken (then number), a page at a time as the payments are. */
   private async *dayRefunds(from: Date, to: Date, payee: SubMerchantPayee | undefined): AsyncGenerator<TradeBillEntry> {
-    const payeeOf = payee ? [eq(paymentOrders.merchantId, payee.subMchid)] : [];
     for (let after: { at: string; refundNo: string } | undefined; ; ) {
       const page = await this.db
         .select({
@@ -293,18 +290,18 @@ export class SandboxGateway implements PaymentGateway {
           status: sandboxRefunds.status,
           at: sandboxRefunds.createdAt,
           cursor: sql<string>`${sandboxRefunds.createdAt}::text`,
-          title: paymentOrders.title,
-          subMchid: paymentOrders.merchantId,
         })
         .from(sandboxRefunds)
-        .innerJoin(paymentOrders, eq(paymentOrders.payNo, sandboxRefunds.payNo))
-        .where(and(gte(sandboxRefunds.createdAt, from), lt(sandboxRefunds.createdAt, to), ...payeeOf, after && sql`(${sandboxRefunds.createdAt}, ${sandboxRefunds.refundNo}) > (${after.at}::timestamptz, ${after.refundNo})`))
+        .where(and(after ? sql`${sandboxRefunds.createdAt} >= ${after.at}::timestamptz AND (${sandboxRefunds.createdAt}, ${sandboxRefunds.refundNo}) > (${after.at}::timestamptz, ${after.refundNo})` : gte(sandboxRefunds.createdAt, from), lt(sandboxRefunds.createdAt, to)))
         .orderBy(asc(sandboxRefunds.createdAt), asc(sandboxRefunds.refundNo))
         .limit(BILL_PAGE);
+      const orders = await this.ordersOf(page.map((r) => r.payNo), payee);
       for (const r of page) {
+        const order = orders.get(r.payNo);
+        if (!order) continue;
         yield {
           at: r.at,
-          subMchid: r.subMchid,
+          subMchid: order.subMchid,
           transactionId: sandboxTransactionId(r.payNo),
           payNo: r.payNo,
           kind: "refund",
@@ -314,13 +311,23 @@ export class SandboxGateway implements PaymentGateway {
           refundNo: r.refundNo,
           refundState: r.status,
           feeFen: -rateFee(r.amountFen, SANDBOX_RATE_PER_MILLE),
-          title: r.title,
+          title: order.title,
         };
       }
       if (page.length < BILL_PAGE) return;
       const last = page[page.length - 1];
       after = { at: last.cursor, refundNo: last.refundNo };
     }
+  }
+
+  /** The orders of some numbers (the payee's only, when named): their titles and payees. */
+  private async ordersOf(payNos: string[], payee: SubMerchantPayee | undefined): Promise<Map<string, { title: string; subMchid: string }>> {
+    if (payNos.length === 0) return new Map();
+    const rows = await this.db
+      .select({ payNo: paymentOrders.payNo, title: paymentOrders.title, subMchid: paymentOrders.merchantId })
+      .from(paymentOrders)
+      .where(and(inArray(paymentOrders.payNo, payNos), payee ? eq(paymentOrders.merchantId, payee.subMchid) : undefined));
+    return new Map(rows.map((row) => [row.payNo, row]));
   }
 
   /** The sandbox tells a refund's end only to a query. */
