@@ -16,6 +16,7 @@ import { catalogueTables } from "../db/schema";
 import { isColumnField, tableColumn, tenantColumnNames } from "../db/catalogueTables";
 import { labelText } from "../lib/i18n";
 import type { OperationContext } from "../protocol/registry";
+import { MAX_INT } from "../protocol/validation";
 import { References } from "./references";
 
 /** What an export's name is made of: its subject's title and the filters of its call. */
@@ -54,7 +55,8 @@ async function referredName(ctx: OperationContext, scope: Scope, field: FieldDec
   const entity = entities.find((e) => e.name === field.ref?.entity);
   const table = entity && catalogueTables[entity.name];
   const id = typeof value === "number" ? value : typeof value === "string" && /^\d{1,10}$/.test(value) ? Number(value) : NaN;
-  if (!entity || !table || !Number.isSafeInteger(id)) return undefined;
+  // an id no record can have names nothing (and is not asked of the database, whose ids are int4)
+  if (!entity || !table || !Number.isSafeInteger(id) || id <= 0 || id > MAX_INT) return undefined;
   const tenant = tenantColumnNames(entity);
   const inScope = tenantFilter(scope, {
     sysid: tenant.sysid ? tableColumn(table, tenant.sysid) : undefined,
@@ -85,7 +87,8 @@ async function filterText(ctx: OperationContext, scope: Scope, field: FieldDecl)
   }
   const value = payload[field.name];
   if (!present(value)) return undefined;
-  if (field.type === "ref") return referredName(ctx, scope, field, value);
+  // a reference searched by its records' names (a `like` filter) is named by the text searched
+  if (field.type === "ref" && field.filter !== "like") return referredName(ctx, scope, field, value);
   const option = field.options?.find((o) => o.value === String(value));
   if (option) return labelText(ctx.t, option.label, option.value);
   return typeof value === "string" || typeof value === "number" ? String(value) : undefined;

@@ -13,8 +13,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
-import v8 from "node:v8";
-import { runInNewContext } from "node:vm";
 import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { ZodType } from "zod";
@@ -25,6 +23,7 @@ import { resolveScope } from "../auth/scope";
 import type { Db } from "../db/client";
 import { downloadChunks, downloads } from "../db/schema";
 import { translator, type Language } from "../lib/i18n";
+import { collectGarbage } from "../lib/heap";
 import { JobKinds, type JobContext, type JobKindOptions, type JobLog } from "../jobs/registry";
 import { enqueueJob } from "../jobs/worker";
 import { notFound } from "../protocol/envelope";
@@ -203,16 +202,6 @@ class ChunkSink extends Writable {
  * now and then, which keeps the process's memory bounded whatever the file's length.
  */
 const COLLECT_EVERY_ROWS = 10_000;
-let fullCollection: (() => void) | undefined;
-
-function collectGarbage(): void {
-  if (!fullCollection) {
-    // the process was not started with --expose-gc: the flag, then gc() from a context made after it
-    v8.setFlagsFromString("--expose-gc");
-    fullCollection = runInNewContext("gc") as () => void;
-  }
-  fullCollection();
-}
 
 const NUMBER_FORMATS: Record<NonNullable<SheetColumn["format"]>, string> = {
   money: "0.00",

@@ -71,6 +71,13 @@ describeOnEmbedded("export file names", (kind) => {
     expect(name).toBe(`${zh("entity.student")}_${businessDay(t.clock.now())}.xlsx`);
   });
 
+  it("names a student searched by name with the text searched", async () => {
+    expect(await exported("school", "orderexport", { student_id: "张" })).toBe(`${zh("collection.entity.order")}_张.xlsx`);
+    // an id beyond any record's is refused naming its field, never a system error
+    const beyond = await call("svc", "studentexport", { class_id: 9_999_999_999 });
+    expect(beyond).toMatchObject({ return_code: "FAIL", return_msg: expect.stringContaining("class_id") });
+  });
+
   it("keeps unsafe characters out of the name and bounds each filter's part", async () => {
     const name = await exported("svc", "studentexport", { name: `a/b\\c:d*e?f"g<h>i|j ${"长".repeat(35)}`, student_no: "Z".repeat(32) });
     expect(name).not.toMatch(/[\\/:*?"<>|]/);

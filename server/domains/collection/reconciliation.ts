@@ -16,8 +16,6 @@
  * Each reconciled day is settled (./settlements.ts) in the same transaction.
  */
 import { createReadStream } from "node:fs";
-import v8 from "node:v8";
-import { runInNewContext } from "node:vm";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -42,6 +40,7 @@ import { loadMerchant, wechatPayGatewayOf } from "../../payments/merchants";
 import { SandboxGateway } from "../../payments/sandbox";
 import { readTradeBillStream, TradeBillFormatError, type TradeBillLine, type TradeBillSummary } from "../../payments/tradeBill";
 import { parseTenantId, resolveScope } from "../../auth/scope";
+import { collectGarbage } from "../../lib/heap";
 import { syncRefund } from "./refunds";
 import { settleDay, settleOpenDays } from "./settlements";
 
@@ -58,16 +57,6 @@ const ITEM_CHUNK = 1000;
  * tens of milliseconds each, keeps the memory of a bill of any length bounded.
  */
 const COLLECT_EVERY_CHUNKS = 10;
-let fullCollection: (() => void) | undefined;
-
-function collectGarbage(): void {
-  if (!fullCollection) {
-    // the process was not started with --expose-gc (npm start is not): the flag, then gc() from a context made after it
-    if (typeof globalThis.gc !== "function") v8.setFlagsFromString("--expose-gc");
-    fullCollection = typeof globalThis.gc === "function" ? globalThis.gc : (runInNewContext("gc") as () => void);
-  }
-  fullCollection();
-}
 
 type Channel = typeof paymentChannels.$inferSelect;
 type Batch = typeof reconBatches.$inferSelect;
