@@ -27,6 +27,15 @@ const MONEY = ["paid_amount", "refund_amount", "net_amount", "unpaid_amount"];
 const zh = translator("zh");
 /** a yuan string's fen; NaN for anything else, which no figure equals */
 const fen = (value: unknown): number => yuanToFen(String(value)) ?? Number.NaN;
+const CHANNEL_MATERIAL = {
+  subject: "Sunrise No.1 Primary School",
+  licence_no: "91310000MA1FL8XQ77",
+  legal_person: "Wang Fang",
+  contact_name: "Zhou Min",
+  contact_phone: "13800138000",
+  bank_name: "Bank of Shanghai",
+  bank_account: "6222020200112299887",
+};
 
 describeOnDatabases("figures that agree on every page", (kind) => {
   let t: TestApp;
@@ -38,6 +47,8 @@ describeOnDatabases("figures that agree on every page", (kind) => {
   let multi: { payNo: string; orderId: number; lines: { activity_id: number; amount: number }[] };
   let today: string;
   let tomorrow: string;
+  /** the channel the school moves to during the second day */
+  let newChannel: number;
   const call = async (user: string, method: string, payload: Row = {}) => {
     const res = await t.call("adminapiv2", method, payload, { token: tokens[user] });
     expect(res.return_code, `${method}: ${res.return_msg}`).toBe("SUCCESS");
@@ -79,7 +90,7 @@ describeOnDatabases("figures that agree on every page", (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind);
-    for (const u of ["svc", "school", "staff"]) tokens[u] = await t.login(u);
+    for (const u of ["svc", "school", "staff", "sysadmin"]) tokens[u] = await t.login(u);
     world = await payerWorld(t, tokens.svc);
     term = world.activityId;
     const [draft] = await t.db.select({ id: activities.id }).from(activities).where(and(eq(activities.sch_id, world.schId), eq(activities.status, "draft")));
@@ -92,11 +103,11 @@ describeOnDatabases("figures that agree on every page", (kind) => {
     tomorrow = addDays(today, 1);
     t.clock.advance(new Date(`${tomorrow}T00:00:00+08:00`).getTime() - 30_000 - t.clock.now().getTime());
     // students whose guardians are told of payments
-    const [two, one] = await queryRows<{ student_id: number }>(
+    const [two, one, late] = await queryRows<{ student_id: number }>(
       t.db,
       sql`SELECT b.student_id FROM ${bills} b JOIN ${students} s ON s.id = b.student_id
            WHERE b.activity_id IN (${term}, ${outing}) AND b.status = 'unpaid' AND coalesce(s.guardian_phone, '') <> ''
-           GROUP BY b.student_id HAVING count(*) = 2 ORDER BY b.student_id LIMIT 2`,
+           GROUP BY b.student_id HAVING count(*) = 2 ORDER BY b.student_id LIMIT 3`,
     );
     const payNo = await payStudent(two.student_id, [term, outing]);
     const order = await feeOrderOf(t, payNo);
@@ -109,8 +120,19 @@ describeOnDatabases("figures that agree on every page", (kind) => {
     multi = { payNo, orderId: order.id, lines: lines.map((l) => ({ activity_id: Number(l.activity_id), amount: Number(l.amount) })) };
     t.clock.advance(60_000);
     // the evening's sessions ran out meanwhile
-    for (const u of ["svc", "school", "staff"]) tokens[u] = await t.login(u);
+    for (const u of ["svc", "school", "staff", "sysadmin"]) tokens[u] = await t.login(u);
     const single = await feeOrderOf(t, await payStudent(one.student_id, [term]));
+
+    // later that day the school moves to a channel approved today; a third student pays on it
+    const opened = await call("svc", "paychnladd", { title: "Sunrise No.1 new merchant", gateway: "sandbox", ...CHANNEL_MATERIAL });
+    newChannel = Number((opened.data?.items as Row).id);
+    await call("svc", "paychnlsubmit", { id: newChannel });
+    await call("sysadmin", "paychnlreview", { id: newChannel, result: "approve" });
+    await call("svc", "schoolpaychnlset", { sch_id: world.schId, paychnl_id: newChannel });
+    t.clock.advance(3_600_000);
+    for (const u of ["svc", "school", "staff", "sysadmin"]) tokens[u] = await t.login(u);
+    const onNewChannel = await feeOrderOf(t, await payStudent(late.student_id, [term]));
+    expect(onNewChannel.paychnl_id).toBe(newChannel);
 
     // a part refund of the order of two activities, reaching into its second line, and a full refund of the other
     await call("svc", "refundadd", { order_id: multi.orderId, amount: fenToYuan(multi.lines[0]!.amount + 100), reason: "Outing cancelled" });
@@ -270,6 +292,11 @@ describeOnDatabases("figures that agree on every page", (kind) => {
       expect(bySchool, day).toEqual(expected);
       expect(bySchool.get(world.schId), day).toBeGreaterThan(0);
     }
+    // the day the school changed channel settles on both, the new one with the payment it took
+    const moved = await call("svc", "settlementlist", { day_start: tomorrow, day_end: tomorrow, sch_id: world.schId, limit: 50 });
+    const channels = (moved.data?.items as Row[]).map((row) => Number(row.paychnl_id));
+    expect(channels).toContain(newChannel);
+    expect(new Set(channels).size).toBeGreaterThanOrEqual(2);
   });
 
   it("sums the order list as its export does, and its paid figure leaves out the orders never paid", async () => {
