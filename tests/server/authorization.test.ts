@@ -188,7 +188,8 @@ describeOnEmbedded("authorisation matrix", (kind) => {
     expect(allowedCalls).toBeGreaterThan(100);
     // the student export, the activation code export and every report's export, read back
     expect(files).toBeGreaterThan(5);
-  });
+    // every operation by every role, a few thousand calls in one test: a minute and more on a busy machine
+  }, 120_000);
 
   it("answers every report's figures from the caller's own schools only, as the report's source counts them there", async () => {
     let checked = 0;
