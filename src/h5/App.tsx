@@ -9,7 +9,7 @@ import { h5call, H5Failure, type Bill, type EntryInfo, type JsapiPayParams, type
 import { H5_LANGUAGES, I18nContext, initialH5Language, rememberH5Language, translator, useI18n, type H5Language, type I18nValue } from "./i18n";
 import { AfterPayActions, answerErrors, answersPayload, earlierAnswers, formsOf, QuestionsSection, questionDomId } from "./Questions";
 import { BUSINESS_ZONE_LABEL, instantOf, readerOutsideBusinessZone, timeText } from "../../common/businessTime";
-import { clearState, fromFen, loadState, saveState, toFen, type PayerState, type Step } from "./session";
+import { clearState, loadState, moneyText, saveState, toFen, type PayerState, type Step } from "./session";
 import { forgetWechatToken, insideWechat, keepWechatToken, openPaySheet, signInTried, startSignIn, takeReturnedCode, wechatToken, type SheetResult } from "./wechat";
 
 const QrImage = lazy(() => import("./QrImage"));
@@ -50,8 +50,8 @@ function BusinessTime({ value }: { value: string | null | undefined }) {
 }
 
 function Money({ yuan }: { yuan: string }) {
-  const { t } = useI18n();
-  return <>{t("currency", { amount: fromFen(toFen(yuan)) })}</>;
+  const { language, t } = useI18n();
+  return <>{t("currency", { amount: moneyText(toFen(yuan), language) })}</>;
 }
 
 function LanguageSwitch() {
@@ -417,7 +417,7 @@ function BillsStep({
   /** signed in inside WeChat: the order is paid on WeChat's sheet */
   wxToken?: string;
 }) {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const bills = payer.bills ?? [];
   const payable = bills.filter((bill) => bill.status === "unpaid");
   const selected = new Set((payer.selected ?? []).filter((id) => payable.some((bill) => String(bill.id) === id)));
@@ -543,11 +543,11 @@ function BillsStep({
           <div className="paybar-total">
             <span className="muted small">{t("selected_count", { count: chosen.length })}</span>
             <span>
-              {t("selected_total")} <strong data-testid="h5-total">{t("currency", { amount: fromFen(totalFen) })}</strong>
+              {t("selected_total")} <strong data-testid="h5-total">{t("currency", { amount: moneyText(totalFen, language) })}</strong>
             </span>
           </div>
           <button type="button" className="btn primary" disabled={busy || chosen.length === 0} data-testid="h5-pay" onClick={pay}>
-            {busy ? t("paying") : chosen.length === 0 ? t("choose_bill") : problem?.kind === "network" ? t("retry") : t("pay_submit", { amount: t("currency", { amount: fromFen(totalFen) }) })}
+            {busy ? t("paying") : chosen.length === 0 ? t("choose_bill") : problem?.kind === "network" ? t("retry") : t("pay_submit", { amount: t("currency", { amount: moneyText(totalFen, language) }) })}
           </button>
         </footer>
       ) : null}

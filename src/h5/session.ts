@@ -65,9 +65,11 @@ export function toFen(yuan: string | number): number {
   return match[1] ? -fen : fen;
 }
 
-/** 15550 -> "155.50" */
-export function fromFen(fen: number): string {
-  const sign = fen < 0 ? "-" : "";
-  const abs = Math.abs(Math.round(fen));
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+/**
+ * An amount in fen as the page's language writes it, thousands grouped as the console groups them: 123450 ->
+ * "1,234.50" (zh, en), "1.234,50" (es).
+ */
+export function moneyText(fen: number, language: string): string {
+  return (Math.round(fen) / 100).toLocaleString(language, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: "always" });
 }
+

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { chooseH5Language, h5Messages, H5_LANGUAGES, translator } from "../../src/h5/i18n";
+import { moneyText, toFen } from "../../src/h5/session";
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -41,6 +42,19 @@ describe("payer pages' messages", () => {
     expect(translator("en")("pay_submit", { amount: "¥155.50" })).toBe("Pay ¥155.50");
     expect(translator("zh")("selected_count", { count: 2 })).toBe("已选 2 项");
     expect(translator("es")("activity_until", { date: "2026-12-31" })).toBe("hasta el 2026-12-31");
+  });
+});
+
+describe("payer pages' money", () => {
+  it("groups thousands in every language as the console does, Spanish with its own marks", () => {
+    const written = ["0.50", "155.50", "1234.5", "12345.67", "50000"].map((yuan) => H5_LANGUAGES.map((lang) => moneyText(toFen(yuan), lang)));
+    expect(written).toEqual([
+      ["0.50", "0.50", "0,50"],
+      ["155.50", "155.50", "155,50"],
+      ["1,234.50", "1,234.50", "1.234,50"],
+      ["12,345.67", "12,345.67", "12.345,67"],
+      ["50,000.00", "50,000.00", "50.000,00"],
+    ]);
   });
 });
 
