@@ -167,9 +167,10 @@ export default function ReportPage({ report, group, entry }: ReportPageProps) {
     return typeof shown === "string" || typeof shown === "number" ? String(shown) : String(row[dimension.name] ?? "");
   };
   const pie = report.chart === "pie";
-  // the chart writes its figures as the table does: a whole number as a count, else to the fen
+  // the chart writes its figures as the table does: money to the fen (a whole yuan too), counts whole
   const language = i18n.language;
-  const chartValueText = useCallback((value: number) => formatNumber(value, language, Number.isInteger(value) ? 0 : 2), [language]);
+  const chartInMoney = chartMeasures(report).some((m) => m.type === "money");
+  const chartValueText = useCallback((value: number) => formatNumber(value, language, chartInMoney ? 2 : 0), [language, chartInMoney]);
   const { categories, categoryColours, series } = useMemo(() => chartData(report, rows, rowLabel, translate, dimension), [report, rows, translate, dimension]);
   // the placeholder stands where the chart will, at its size (its row count known once the figures are in)
   const chartFallback = (
