@@ -67,7 +67,7 @@ export function Sidebar({ collapsed, mobile, onNavigate }: { collapsed: boolean;
               overflowCount={99}
               style={{ marginInlineStart: 6 }}
               title={t("dashboard.waiting_badge", { count: waitingHere })}
-              data-testid={`menu-badge-${item.key}`}
+              data-testid={`waiting-badge-${item.key}`}
             />
           )}
         </span>

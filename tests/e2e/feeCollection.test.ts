@@ -336,7 +336,7 @@ describeInBrowser("fee collection in the console", (suite) => {
       .select({ n: sql<number>`count(*)::int` })
       .from(feeOrders)
       .where(inArray(feeOrders.sch_id, db().select({ id: schools.id }).from(schools).where(inArray(schools.title, titles))));
-    await poll(() => staffPage.locator(".ant-pagination-total-text").filter({ visible: true }).innerText()).toContain(`${staffOrders} `);
+    await poll(() => staffPage.locator(".ant-pagination-total-text").filter({ visible: true }).innerText()).toContain(`${new Intl.NumberFormat("en").format(staffOrders)} `);
   });
   test("the provider reminds the guardians of two pupils still owing from the activity's board, and reads what was sent", async () => {
     const { page } = suite;

@@ -216,7 +216,7 @@ describeInBrowser("lists on a phone and on a wide screen", (suite) => {
       }
       // the table does not need a sideways scroll at this width
       const table = active(page).locator(".ant-table-content");
-      expect(await table.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      expect(await table.evaluate((el) => el.scrollWidth <= el.clientWidth), path).toBe(true);
       // short values are never broken up: the first row's status and dates stay on one line
       const texts = (await headers.allInnerTexts()).map((t) => t.trim());
       const cells = active(page).locator(".ant-table-tbody tr.ant-table-row").first().locator("td");

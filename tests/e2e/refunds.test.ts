@@ -113,9 +113,9 @@ describeInBrowser("refunds", (suite) => {
     await dismissExpiryReminder(provider);
     // counted on the home page and on the after-sales entry of the menu (its group's too, while closed)
     await expect.poll(() => provider.getByTestId("dashboard-waiting-refunds-value").textContent()).toBe(String(before));
-    await expect.poll(() => provider.getByTestId("menu-badge-/order").textContent()).toBe(String(before));
+    await expect.poll(() => provider.getByTestId("waiting-badge-/order").textContent()).toBe(String(before));
     await provider.getByTestId("menu-/order").click();
-    await expect.poll(() => provider.getByTestId("menu-badge-/order/saleslist").textContent()).toBe(String(before));
+    await expect.poll(() => provider.getByTestId("waiting-badge-/order/saleslist").textContent()).toBe(String(before));
     await provider.getByTestId("dashboard-waiting-refunds").click();
     await provider.waitForURL((url) => url.pathname === "/order/saleslist");
     const row = active(provider).locator("tbody tr.ant-table-row").filter({ hasText: order.order_no });
@@ -138,7 +138,7 @@ describeInBrowser("refunds", (suite) => {
     await provider.getByText(en.refunds.approved).waitFor();
     // decided: it waits no more, and the menu's count says so without a reload
     await expect.poll(() => row.count()).toBe(0);
-    const badge = provider.getByTestId("menu-badge-/order/saleslist");
+    const badge = provider.getByTestId("waiting-badge-/order/saleslist");
     if (before > 1) await expect.poll(() => badge.textContent()).toBe(String(before - 1));
     else await expect.poll(() => badge.count()).toBe(0);
     await expect

@@ -48,7 +48,7 @@ describeInBrowserOnDatabases("subscription renewal", (suite) => {
     const payDialog = modal(page, "pay-dialog");
     await payDialog.waitFor();
     expect(await page.getByTestId("pay-orderid").innerText()).toMatch(/^\d{20}$/);
-    expect(await page.getByTestId("pay-total").innerText()).toContain("1000.00");
+    expect(await page.getByTestId("pay-total").innerText()).toContain("1,000.00");
     const codeUrl = await page.getByTestId("pay-qr").getAttribute("data-code-url");
     expect(codeUrl).toMatch(/\/pay\/sandbox\/P\d+$/);
     expect(await page.getByTestId("pay-qr").locator("svg").count()).toBe(1);

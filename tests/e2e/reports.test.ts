@@ -104,7 +104,8 @@ describeInBrowser("report pages and the dashboard", (suite) => {
 
     // the export holds the same figures, headed in the page's language
     const file = await exportThroughDownloadCentre(page, page.getByTestId("report-export"));
-    expect(file.suggestedFilename()).toMatch(/^classstatis-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    // named by the report and the grade it was narrowed to
+    expect(file.suggestedFilename()).toBe(`${en("reports.title.classstatis")}_${grade}.xlsx`);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile((await file.path())!);
     const rows: unknown[][] = [];

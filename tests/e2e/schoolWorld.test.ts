@@ -71,6 +71,8 @@ describeInBrowser("the school's world", (suite) => {
     const duplicate = en.api.duplicate.replace("{{label}}", en.field.grade_title);
     await expect.poll(() => again.locator(".ant-form-item-explain-error").filter({ hasText: duplicate }).count(), { timeout: 10_000 }).toBe(1);
     await page.locator(".ant-modal-footer").filter({ visible: true }).getByRole("button", { name: en.common.cancel }).click();
+    // the dialog holds typed values: cancelling asks before they are discarded
+    await page.locator(".ant-modal-confirm").filter({ hasText: en.shell.unsaved_title }).getByRole("button", { name: en.shell.unsaved_discard }).click();
     await expect.poll(() => page.getByTestId("record-modal-add").filter({ visible: true }).count(), { timeout: 10_000 }).toBe(0);
     expect(pageErrors).toEqual([]);
 
@@ -116,7 +118,8 @@ describeInBrowser("the school's world", (suite) => {
     expect(page.url()).toContain("class_id");
 
     const download = await exportThroughDownloadCentre(page, page.getByTestId("export-button").filter({ visible: true }));
-    expect(download.suggestedFilename()).toMatch(/^student-.*\.xlsx$/);
+    // named by the list and the class it was narrowed to
+    expect(download.suggestedFilename()).toBe(`${en.entity.student}_${klass}.xlsx`);
   });
 
   test("the provider imports students: a file with a bad row imports nothing and says why; fixed, it imports", async () => {
