@@ -6,7 +6,7 @@
 import type { Page } from "playwright-core";
 import { expect, test } from "vitest";
 import { addDays, businessDay, extendedEnd } from "../../common/term";
-import { describeInBrowserOnDatabases, dismissExpiryReminder, login, payInSandbox } from "../helpers/browser";
+import { clickSettled, describeInBrowserOnDatabases, dismissExpiryReminder, login, payInSandbox } from "../helpers/browser";
 import { api } from "../helpers/server";
 import { en, zh } from "../helpers/locales";
 
@@ -75,7 +75,7 @@ describeInBrowserOnDatabases("subscription renewal", (suite) => {
     expect(await modal(page, "expiry-reminder").isVisible()).toBe(false);
 
     await page.getByTestId("header-renew").click();
-    await page.getByTestId("renew-tab-code").click();
+    await clickSettled(page, page.getByTestId("renew-tab-code"));
     await page.getByTestId("renew-code-submit").click();
     await page.getByText(en.renewal.code_required).waitFor();
 
@@ -87,7 +87,7 @@ describeInBrowserOnDatabases("subscription renewal", (suite) => {
     await page.getByTestId("pay-result-ok").click();
 
     await page.getByTestId("header-renew").click();
-    await page.getByTestId("renew-tab-code").click();
+    await clickSettled(page, page.getByTestId("renew-tab-code"));
     await page.getByTestId("renew-code-input").fill(code);
     await page.getByTestId("renew-code-submit").click();
     await page.getByText(en.api.code_used).waitFor();
