@@ -180,7 +180,7 @@ describeOnEmbedded("formula-safe export cells", (kind) => {
   it("writes a report's dimension titles safe and its figures as number cells", async () => {
     const file = await exported("school", "classstatisexport", { grade_id: made.grade });
     const rows = await sheetOf(file);
-    expect(rows[1]).toEqual(["@Formula grade / +Class", 2, 1, 1]);
+    expect(rows[1]).toEqual(["@Formula grade +Class", 2, 1, 1]);
     expect((await quotePrefixed(bytesOf(file))).cells.get("A2")).toBe(true);
     expect(rows.at(-1)!.slice(1)).toEqual([2, 1, 1]);
     const sexes = await sheetOf(await exported("school", "sexstatisexport", { grade_id: made.grade }));

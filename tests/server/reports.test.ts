@@ -80,14 +80,14 @@ describeOnDatabases("student reports", (kind) => {
     const res = await call("school", "classstatis", { grade_id: made.grade1 });
     expect(res.return_code, res.return_msg).toBe("SUCCESS");
     expect(items(res)).toEqual([
-      { class_id: made.class1a, class_title: "Report grade one / Class A", students: 3, boys: 2, girls: 1 },
-      { class_id: made.class1b, class_title: "Report grade one / Class B", students: 2, boys: 1, girls: 1 },
+      { class_id: made.class1a, class_title: "Report grade one Class A", students: 3, boys: 2, girls: 1 },
+      { class_id: made.class1b, class_title: "Report grade one Class B", students: 2, boys: 1, girls: 1 },
     ]);
     expect(res.data).toMatchObject({ total: 2, sums: { students: 5, boys: 3, girls: 2 } });
 
     const all = await call("school", "classstatis");
     const rows = byClass(items(all));
-    expect(rows.get(made.class2a)).toEqual({ class_id: made.class2a, class_title: "Report grade two / Class A", students: 0, boys: 0, girls: 0 });
+    expect(rows.get(made.class2a)).toEqual({ class_id: made.class2a, class_title: "Report grade two Class A", students: 0, boys: 0, girls: 0 });
     // the grades' order: grade one's classes before grade two's
     const ids = items(all).map((row) => Number(row.class_id));
     expect(ids.indexOf(made.class1a)).toBeLessThan(ids.indexOf(made.class1b));
@@ -177,8 +177,8 @@ describeOnDatabases("student reports", (kind) => {
     const english = await sheetOf(await exported("school", "classstatisexport", { grade_id: made.grade1 }, { cookie: "language=en" }));
     expect(english).toEqual([
       [en("reports.dimension.class"), en("reports.measure.students"), en("reports.measure.boys"), en("reports.measure.girls")],
-      ["Report grade one / Class A", 3, 2, 1],
-      ["Report grade one / Class B", 2, 1, 1],
+      ["Report grade one Class A", 3, 2, 1],
+      ["Report grade one Class B", 2, 1, 1],
       [en("reports.total"), 5, 3, 2],
     ]);
     const chinese = await sheetOf(await exported("school", "classstatisexport", { grade_id: made.grade1 }));

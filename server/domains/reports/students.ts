@@ -30,7 +30,7 @@ const bySex: ReportSource = {
 const MALE = "1";
 const FEMALE = "2";
 
-/** Students by class: every class of the school (an empty one with zeros), titled "grade / class", in the grades' order. */
+/** Students by class: every class of the school (an empty one with zeros), named as every page names a class ("三年级 1班", common/fieldRules.ts referredTitle), in the grades' order. */
 const classColumns = columnOf({ sysid: classes.sysid, sch_id: classes.sch_id, grade_id: classes.grade_id }, classReport.name);
 const byClass: ReportSource = {
   async rows(db, { where }) {
@@ -49,7 +49,7 @@ const byClass: ReportSource = {
       .where(where(classColumns))
       .groupBy(classes.id, grades.id)
       .orderBy(asc(grades.sort), asc(grades.id), asc(classes.id));
-    return rows.map(({ grade, title, ...figures }) => ({ ...figures, class_title: `${grade} / ${title}` }));
+    return rows.map(({ grade, title, ...figures }) => ({ ...figures, class_title: `${grade} ${title}` }));
   },
 };
 
