@@ -4,15 +4,18 @@
  * - PGlite: an embedded data directory (its `pgdata`), named by TEST_E2E_PGDATA and copied into the file's own;
  * - PostgreSQL: a template database, named by TEST_E2E_PG_TEMPLATE, copied by CREATE DATABASE ... TEMPLATE.
  * The browser's clock is the real one, so the demo is seeded at the real time, as a server seeds it on its first
- * start. Everything made here is removed when the run ends.
+ * start. Its terms and dates count whole days from the China business day it was seeded on, so the seeded demo is
+ * kept (imageCache.ts) for the next run on the same sources and the same business day (Asia/Shanghai), which then
+ * skips seeding; TEST_IMAGE_CACHE=off seeds afresh and removes it when the run ends.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { businessDay } from "../../common/term";
 import { PasswordHasher } from "../../server/auth/passwords";
 import { openDatabase, type Database } from "../../server/db/client";
 import { seedDemo } from "../../server/seed/demo";
-import { createPostgresDatabase } from "./db";
+import { imageKey, openImageStore } from "./imageCache";
 import { isSkipped } from "./requirements";
 
 export const E2E_PGDATA_ENV = "TEST_E2E_PGDATA";
@@ -47,26 +50,26 @@ async function seedInto(database: Database, now: Date): Promise<void> {
 
 export default async function setup(): Promise<() => Promise<void>> {
   if (isSkipped("browser")) return async () => undefined;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cpc-e2e-seeded-"));
-  let template: { drop(): Promise<void> } | undefined;
-  const teardown = async () => {
-    await template?.drop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  };
+  const postgres = !isSkipped("postgres");
+  const now = new Date();
+  const day = businessDay(now);
+  const id = `${imageKey([`business day=${day}`, `PUBLIC_URL=${process.env.PUBLIC_URL ?? ""}`])}_${day.replace(/-/g, "")}`;
+  const store = await openImageStore("e2e", id, { postgres });
   try {
-    const now = new Date();
-    await seedInto(await openDatabase({ kind: "pglite", dataDir: dir }), now);
-    process.env[E2E_PGDATA_ENV] = path.join(dir, "pgdata");
-    if (!isSkipped("postgres")) {
-      const created = await createPostgresDatabase();
-      template = created;
+    // `target` is a data directory's pgdata: the embedded database is made in that directory
+    process.env[E2E_PGDATA_ENV] = await store.file("pgdata", async (target) => {
+      await seedInto(await openDatabase({ kind: "pglite", dataDir: path.dirname(target) }), now);
+    });
+    if (postgres) {
       // no connection may stay open to a template while it is copied: seedInto closes its pool
-      await seedInto(await openDatabase({ kind: "postgres", url: created.url, poolSize: 2 }), now);
-      process.env[E2E_PG_TEMPLATE_ENV] = created.name;
+      process.env[E2E_PG_TEMPLATE_ENV] = await store.template(undefined, async (url) => {
+        await seedInto(await openDatabase({ kind: "postgres", url, poolSize: 2 }), now);
+      });
     }
   } catch (err) {
-    await teardown();
+    await store.teardown();
     throw err;
   }
-  return teardown;
+  console.log(store.summary());
+  return () => store.teardown();
 }
