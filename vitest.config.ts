@@ -45,6 +45,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "server",
+          isolate: false,
           environment: "node",
           include: ["tests/server/**/*.test.ts"],
           // finds PostgreSQL (or fails unless TEST_SKIP=postgres leaves it out), then makes the databases test apps start from
