@@ -17,13 +17,13 @@ const mockingUnitFiles = fs
   .map((file) => path.posix.join(UNIT_DIR, file.split(path.sep).join("/")));
 
 const unitProject = {
-  environment: "jsdom",
+  environment: "jsdom" as const,
   setupFiles: ["tests/helpers/jsdom-setup.ts"],
   // antd's forms render slowly in jsdom, more so with another test file on the other core
   testTimeout: 15000,
   // two copies of react-router break refine's router hooks in tests
   server: { deps: { inline: [/@refinedev\//] } },
-} as const;
+};
 
 // Unit/component tests run in jsdom; server tests run in node against a real database.
 export default defineConfig({
