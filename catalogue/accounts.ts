@@ -30,6 +30,8 @@ export const userTypeOptions: FieldOption[] = [
   { value: "system", label: "accounts.user_type.system", roles: OPERATOR_ROLES },
   { value: "service", label: "accounts.user_type.service", roles: PROVIDER_ROLES },
   { value: "service_schadmin", label: "accounts.user_type.service_schadmin", roles: ["servicev2"] },
+  // the clerks who verify pickup codes at the provider's pickup points (retail.ts)
+  { value: "pickup", label: "accounts.user_type.pickup", roles: ["servicev2"] },
 ];
 
 const usernameField: FieldDecl = {
@@ -83,9 +85,13 @@ export const usersEntity: EntityDecl = {
   name: "users",
   table: "users",
   scope: "platform",
+  // a provider's accounts are its own (a pickup point's verifiers are of the point's provider)
+  providerColumn: "sysid",
   implementedBy: "domain",
   title: "accounts.entity.users",
-  titleField: "username",
+  // named where records refer to it (a pickup point's verifiers) by the person, then the username: "王芳 (pickup)"
+  titleField: "name",
+  refTitle: { number: "username" },
   defaultSort: { field: "id", order: "desc" },
   roles: {
     list: ACCOUNT_MANAGER_ROLES,

@@ -2,9 +2,11 @@
  * Binds the menu trees to the domains' pages: every menu entry gets the page its route name is bound to, in
  * both generations, or the page bound to its group and route ("shop/orderlist") where one route name means two
  * pages. A binding no menu uses, a route bound twice, an entity or operation declared twice or a page
- * (or an operation's refresh) naming an undeclared entity is a mistake in the catalogue: it throws when the catalogue loads, before anything serves it.
+ * (or an operation's refresh) naming an undeclared entity, or an entity pickup clerks may use without a pickup-point
+ * column, is a mistake in the catalogue: it throws when the catalogue loads, before anything serves it.
  */
 import type { Catalogue, CatalogueDomain, MenuGroup, MenuTree, OperationDecl, PageRef, ReportDecl, SettingsDecl } from "../common/catalogue";
+import { PICKUP_ROLES } from "../common/roleKeys";
 
 /** `domains` in the order their entities are listed (domain name -> module). */
 export function assembleCatalogue(domains: Record<string, CatalogueDomain>, trees: readonly MenuTree[]): Catalogue {
@@ -31,6 +33,14 @@ export function assembleCatalogue(domains: Record<string, CatalogueDomain>, tree
       if (!field || field.type !== "ref" || field.ref?.entity !== entity.name) {
         throw new Error(`catalogue: ${entity.name} lists related ${related.entity} records by ${related.field}, which is no reference of a declared entity to it`);
       }
+    }
+  }
+  // a pickup clerk's tenant is its pickup points: a provider's or school's entity it may touch names the column
+  // they are in (its provider's own record, platform-scoped, it reads as every account of the provider does)
+  for (const entity of declared.filter((e) => e.scope !== "platform")) {
+    const touchedByClerks = Object.values(entity.roles).some((roles) => roles?.some((role) => PICKUP_ROLES.includes(role)));
+    if (touchedByClerks && !entity.tenantColumns?.pickupPoint) {
+      throw new Error(`catalogue: pickup clerks may use ${entity.name}, which names no pickup-point column (tenantColumns.pickupPoint): the tenant filter would give them no records of it`);
     }
   }
   const operations = assembleOperations(domains, entityDomain);

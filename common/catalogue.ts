@@ -36,6 +36,11 @@ export interface FieldRef {
    * paying bills of several activities names its first line's): above 1, it is shown as "<name> 等 N 项"
    */
   countField?: string;
+  /**
+   * values the referred records must hold (a pickup point's verifiers are pickup accounts): the server refuses
+   * others, and the form's picker offers only those (the referred list filters by these fields)
+   */
+  where?: Readonly<Record<string, string>>;
 }
 
 export interface FieldOption {
@@ -253,9 +258,11 @@ export interface EntityDecl {
   apiPath?: string;
   /**
    * Columns that carry the tenant: provider and school scope use `sysid` and `sch_id` unless named here
-   * (the school entity's own id is its school id).
+   * (the school entity's own id is its school id). `pickupPoint`: the column naming the pickup point a record
+   * belongs to, by which a pickup clerk reads the records of its own points only; an entity any pickup role may
+   * touch must name it (the catalogue refuses to load otherwise), and a clerk reads nothing of one without it.
    */
-  tenantColumns?: { sysid?: string; schid?: string };
+  tenantColumns?: { sysid?: string; schid?: string; pickupPoint?: string };
   /**
    * A platform-scoped entity whose rows belong to a provider all the same (a provider's own record, the codes
    * bound to it): the column naming that provider. Callers other than the platform's operators see only the

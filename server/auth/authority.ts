@@ -6,7 +6,7 @@ import { eq, sql } from "drizzle-orm";
 import { normaliseUserType, roleKeys, servicerVersion, type RoleFacts, type ServicerVersion, type UserType } from "../../common/roleKeys";
 import { tableColumn, type CatalogueTable } from "../db/catalogueTables";
 import type { DbOrTx } from "../db/client";
-import { pickupPointUsers, providers, schools, userSchools, users } from "../db/schema";
+import { pickupPoints, providers, schools, userSchools, users } from "../db/schema";
 
 export interface ProviderFacts {
   id: number;
@@ -147,7 +147,8 @@ export const authorityColumns = {
   // read with the user, so that a staff account's or a clerk's scope costs no query of its own
   tenancy: {
     assigned: sql<number[] | null>`case when ${users.userType} = 'service_schadmin' then array(select ${userSchools.schId} from ${userSchools} where ${userSchools.userId} = ${users.id}) end`,
-    pickupPoints: sql<number[] | null>`case when ${users.userType} = 'pickup' then array(select ${pickupPointUsers.pickupPointId} from ${pickupPointUsers} where ${pickupPointUsers.userId} = ${users.id}) end`,
+    // the points of its provider that name it a verifier
+    pickupPoints: sql<number[] | null>`case when ${users.userType} = 'pickup' then array(select ${pickupPoints.id} from ${pickupPoints} where ${pickupPoints.sysid} = ${users.sysid} and ${users.id} = any(${pickupPoints.verifiers}) order by ${pickupPoints.id}) end`,
   },
 };
 

@@ -862,6 +862,29 @@ export const settlements = pgTable(
   ],
 );
 
+/** pickuppoint (retail.entity.pickuppoint) */
+export const pickupPoints = pgTable(
+  "pickup_points",
+  {
+    id: serial("id").primaryKey(),
+    title: varchar("title", { length: 100 }).notNull(),
+    address: varchar("address", { length: 200 }).notNull(),
+    phone: varchar("phone", { length: 20 }),
+    opening_hours: varchar("opening_hours", { length: 100 }),
+    verifiers: integer("verifiers").array(),
+    sch_ids: integer("sch_ids").array().notNull(),
+    status: varchar("status", { length: 1 }).default("1").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("pickup_points_sysid_id_idx").on(t.sysid, t.id),
+    index("pickup_points_status_idx").on(t.status),
+    index("pickup_points_created_at_idx").on(t.created_at),
+    uniqueIndex("pickup_points_sysid_title_unique").on(t.sysid, t.title),
+  ],
+);
+
 /** Every catalogue entity's table by entity name. */
 export const catalogueTablesByEntity = {
   service: providers,
@@ -895,4 +918,5 @@ export const catalogueTablesByEntity = {
   recon: reconBatches,
   reconitem: reconItems,
   settlement: settlements,
+  pickuppoint: pickupPoints,
 } as const;

@@ -7,12 +7,15 @@ import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { getTableColumns, getTableName } from "drizzle-orm";
 import type { EntityDecl, FieldDecl } from "../../common/catalogue";
 
-/** Tenant columns of an entity: provider and school scope carry sysid, school scope also sch_id. */
-export function tenantColumnNames(entity: EntityDecl): { sysid?: string; schid?: string } {
+/**
+ * Tenant columns of an entity: provider and school scope carry sysid, school scope also sch_id; an entity pickup
+ * clerks read names its pickup-point column.
+ */
+export function tenantColumnNames(entity: EntityDecl): { sysid?: string; schid?: string; pickupPoint?: string } {
   if (entity.scope === "platform") return {};
   const sysid = entity.tenantColumns?.sysid ?? "sysid";
   const schid = entity.tenantColumns?.schid ?? (entity.scope === "school" ? "sch_id" : undefined);
-  return { sysid, schid };
+  return { sysid, schid, pickupPoint: entity.tenantColumns?.pickupPoint };
 }
 
 /** Whether a field is stored as a column of the entity's table. */

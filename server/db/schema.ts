@@ -24,11 +24,15 @@ import {
 } from "drizzle-orm/pg-core";
 import type { CatalogueTable } from "./catalogueTables";
 import { catalogueTablesByEntity } from "./catalogue.generated";
+import { usersByApiName } from "./referableTables";
 
 export * from "./catalogue.generated";
 
-/** The generic catalogue operations reach every entity's table by the entity's name. */
-export const catalogueTables: Record<string, CatalogueTable> = catalogueTablesByEntity;
+/**
+ * The generic catalogue operations reach every entity's table by the entity's name; the accounts, written by hand,
+ * by their columns' API names, for the records that refer to them.
+ */
+export const catalogueTables: Record<string, CatalogueTable> = { ...catalogueTablesByEntity, users: usersByApiName };
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -88,28 +92,6 @@ export const userSchools = pgTable(
     schId: integer("sch_id").notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.schId] }), index("user_schools_sch_id_idx").on(t.schId)],
-);
-
-export const pickupPoints = pgTable(
-  "pickup_points",
-  {
-    id: serial("id").primaryKey(),
-    sysid: integer("sysid").notNull(),
-    title: varchar("title", { length: 100 }).notNull(),
-    address: varchar("address", { length: 200 }).notNull().default(""),
-    createdAt: timestamptz("created_at").notNull().defaultNow(),
-  },
-  (t) => [index("pickup_points_sysid_idx").on(t.sysid)],
-);
-
-/** Pickup clerks (pickup users) and the points they serve. */
-export const pickupPointUsers = pgTable(
-  "pickup_point_users",
-  {
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    pickupPointId: integer("pickup_point_id").notNull().references(() => pickupPoints.id, { onDelete: "cascade" }),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.pickupPointId] }), index("pickup_point_users_point_idx").on(t.pickupPointId)],
 );
 
 /** Login sessions: only the SHA-256 of the token is stored. */

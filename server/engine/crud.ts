@@ -290,6 +290,7 @@ export function entityTenantConditions(entity: EntityDecl, table: CatalogueTable
   const columns = {
     sysid: tenant.sysid ? tableColumn(table, tenant.sysid) : undefined,
     schid: tenant.schid ? tableColumn(table, tenant.schid) : undefined,
+    pickupPoint: tenant.pickupPoint ? tableColumn(table, tenant.pickupPoint) : undefined,
   };
   return tenantFilter(scope, columns, { bind, onNoSchool: () => values?.mark("no school") });
 }

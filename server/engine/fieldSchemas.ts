@@ -50,7 +50,8 @@ export function fieldsSchema(declared: readonly FieldDecl[], action: "add" | "ed
     const record: Record<string, unknown> = {};
     for (const { field, present, dflt } of fields) {
       const value = payload[field.name];
-      if (isEmpty(value)) {
+      // a required list of records (a pickup point's schools) names at least one
+      if (isEmpty(value) || (field.required && Array.isArray(value) && value.length === 0)) {
         const missingRequired = field.required && (action === "add" ? dflt === undefined : value !== undefined);
         if (missingRequired) ctx.addIssue({ code: "custom", message: "required", path: [field.name] });
         else if (action === "add") record[field.name] = dflt ?? null;

@@ -31,6 +31,11 @@ export function multipleReferenceFields(entity: EntityDecl): FieldDecl[] {
   return entity.fields.filter((f) => f.type === "ref" && f.ref && f.multiple && isColumnField(f));
 }
 
+/** What a reference's records must hold besides being in the tenant (FieldRef.where: a verifier is a pickup account). */
+function required(field: FieldDecl, table: CatalogueTable): SQL[] {
+  return Object.entries(field.ref?.where ?? {}).map(([name, value]) => eq(tableColumn(table, name), value));
+}
+
 /** A referred record's name in SQL (EntityDecl.refTitle), over its table and the joined table of its `within`. */
 export interface ReferredTitle {
   /** the table of the record that goes first (a class's grade), to join on `on`; none when it does not */
@@ -164,7 +169,7 @@ export class References {
       const id = merged[field.name];
       if (!touched || id === null || id === undefined) continue;
       const { entity, table } = this.target(field);
-      const conditions: SQL[] = [eq(tableColumn(table, "id"), Number(id)), ...this.sameTenant(entity, table, merged)];
+      const conditions: SQL[] = [eq(tableColumn(table, "id"), Number(id)), ...this.sameTenant(entity, table, merged), ...required(field, table)];
       if (narrowBy) conditions.push(eq(tableColumn(table, narrowBy), Number(merged[narrowBy])));
       const query = db.select({ id: tableColumn(table, "id") }).from(table).where(and(...conditions)).limit(1);
       // a narrowed reference holds the referred record until the write commits: a class moving to another grade
@@ -177,17 +182,21 @@ export class References {
       if (changed[field.name] === undefined || !Array.isArray(ids) || ids.length === 0) continue;
       const { entity, table } = this.target(field);
       const conditions: SQL[] = [inArray(tableColumn(table, "id"), ids as number[])];
-      conditions.push(...this.sameTenant(entity, table, merged));
+      conditions.push(...this.sameTenant(entity, table, merged), ...required(field, table));
       const [{ n }] = await db.select({ n: count() }).from(table).where(and(...conditions));
       // every id named once (the kind keeps each once) and each inside the record's tenant
       if (Number(n) !== ids.length) throw this.invalid(t, field);
     }
   }
 
-  /** The referred entity's rows in the record's own tenant: its school, else its provider. */
+  /**
+   * The referred entity's rows in the record's own tenant: its school, else its provider; of a platform entity
+   * whose rows are a provider's (its accounts), the record's provider's.
+   */
   private sameTenant(entity: EntityDecl, table: CatalogueTable, merged: Row): SQL[] {
     const tenant = tenantColumnNames(entity);
     const own = tenantColumnNames(this.entity);
+    if (entity.scope === "platform") return entity.providerColumn && own.sysid ? [eq(tableColumn(table, entity.providerColumn), Number(merged[own.sysid]))] : [];
     if (tenant.schid && own.schid) return [eq(tableColumn(table, tenant.schid), Number(merged[own.schid]))];
     if (tenant.sysid && own.sysid) return [eq(tableColumn(table, tenant.sysid), Number(merged[own.sysid]))];
     return [];

@@ -1,6 +1,6 @@
 /**
  * The demo data of DESIGN 11: ten accounts (password demo1234) with their providers, schools (each with its
- * grades, classes and students: schoolWorld.ts), assignments, a pickup point, activation codes and the site
+ * grades, classes and students: schoolWorld.ts), assignments, pickup points, activation codes and the site
  * settings. Dates are relative to today in Asia/Shanghai.
  */
 import { seedCollection } from "./collection";
@@ -8,7 +8,7 @@ import { seedFormsAndActions } from "./forms";
 import { count } from "drizzle-orm";
 import type { PasswordHasher } from "../auth/passwords";
 import type { Db, DbOrTx } from "../db/client";
-import { activationCodes, mealPackages, pickupPoints, pickupPointUsers, providers, schools, users, userSchools } from "../db/schema";
+import { activationCodes, mealPackages, pickupPoints, providers, schools, users, userSchools } from "../db/schema";
 import { addDays, businessDay } from "../../common/term";
 import { generateCode } from "../domains/renewals/codes";
 import { saveSiteSettings } from "../domains/site/siteSettings";
@@ -180,11 +180,12 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
       { userId: staff, schId: sunriseNo1 },
       { userId: staff, schId: sunriseNo2 },
     ]);
-    const [point] = await tx
-      .insert(pickupPoints)
-      .values({ sysid: sunrise, title: "Sunrise North Gate Pickup", address: "North Gate, 1 Sunrise Road" })
-      .returning({ id: pickupPoints.id });
-    await tx.insert(pickupPointUsers).values({ userId: pickup, pickupPointId: point.id });
+    // Sunrise's two pickup points, the pickup clerk verifying at the first only; Harbour's own
+    await tx.insert(pickupPoints).values([
+      { sysid: sunrise, title: "Sunrise North Gate Pickup", address: "North Gate, 1 Sunrise Road", phone: "021-5551010", opening_hours: "Mon-Fri 07:30-17:30", verifiers: [pickup], sch_ids: [sunriseNo1, sunriseNo2] },
+      { sysid: sunrise, title: "Sunrise Middle School Shop", address: "8 Dawn Avenue", phone: "021-5551020", opening_hours: "Mon-Sat 08:00-18:00", verifiers: [], sch_ids: [sunriseMiddle] },
+      { sysid: harbour, title: "Harbour Bay Front Desk", address: "10 Bay Street", opening_hours: "Mon-Fri 08:00-16:00", verifiers: [], sch_ids: [harbourBay, harbourHill] },
+    ]);
     // refunds of every state, asked and decided by these accounts, and a few duplicate payments refunded by themselves
     await seedDemoRefunds(tx, world.map((s) => s.id), options.now);
     // the sandbox channels' last days reconciled, one with a payment whose notification was lost

@@ -95,9 +95,9 @@ describeOnDatabases("accounts", (kind) => {
       expect(usernames(await call("users_adminlist", {}, "sysv1"))).toEqual(["sysadmin", "sysv1"]);
     });
 
-    it("shows a provider its accounts and school administrators with their schools by name, never a password", async () => {
+    it("shows a provider its accounts, school administrators with their schools by name and pickup clerks, never a password", async () => {
       const res = await call("userslist", {}, "svc");
-      expect(usernames(res)).toEqual(["staff", "svc"]);
+      expect(usernames(res)).toEqual(["pickup", "staff", "svc"]);
       const staff = items(res).find((r) => r.username === "staff")!;
       expect(staff).toMatchObject({
         id: ids.staff,
@@ -107,13 +107,14 @@ describeOnDatabases("accounts", (kind) => {
         schids_title: ["Sunrise No.1 Primary School", "Sunrise No.2 Primary School"],
       });
       expect(items(res).find((r) => r.username === "svc")).toMatchObject({ user_type: "service", schids: [], schids_title: [] });
+      expect(items(res).find((r) => r.username === "pickup")).toMatchObject({ id: ids.pickup, user_type: "pickup", schids: [] });
       for (const row of items(res)) for (const key of Object.keys(row)) expect(key).not.toMatch(/password/i);
       expect(usernames(await call("userslist", {}, "harbour"))).toEqual(["harbour"]);
       expect(usernames(await call("userslist", {}, "svcv1"))).toEqual(["svcv1"]);
     });
 
     it("gives an operator switched into a provider that provider's accounts", async () => {
-      expect(usernames(await call("userslist", { sysid: ids["Sunrise Campus Services"] }, "sysop"))).toEqual(["staff", "svc"]);
+      expect(usernames(await call("userslist", { sysid: ids["Sunrise Campus Services"] }, "sysop"))).toEqual(["pickup", "staff", "svc"]);
       expect(await call("userslist", { sysid: ids["Sunrise Campus Services"] }, "harbour")).toEqual(NOT_FOUND);
     });
 
@@ -121,9 +122,10 @@ describeOnDatabases("accounts", (kind) => {
       expect(usernames(await call("userslist", { user_type: "service_schadmin" }, "svc"))).toEqual(["staff"]);
       expect(usernames(await call("userslist", { username: "ST" }, "svc"))).toEqual(["staff"]);
       expect(usernames(await call("userslist", { name: "Sunrise Admin" }, "svc"))).toEqual(["svc"]);
-      const sorted = await call("userslist", { sort: "username", limit: 1, page: 2 }, "svc");
+      expect(usernames(await call("userslist", { user_type: "pickup" }, "svc"))).toEqual(["pickup"]);
+      const sorted = await call("userslist", { sort: "username", limit: 1, page: 3 }, "svc");
       expect(items(sorted).map((r) => r.username)).toEqual(["svc"]);
-      expect(sorted.data?.total).toBe(2);
+      expect(sorted.data?.total).toBe(3);
       expect(await call("userslist", { limit: 101 }, "svc")).toEqual({ return_code: "FAIL", return_msg: zh("api.bad_limit", { max: 100 }) });
       expect(await call("userslist", { status: "2" }, "svc")).toEqual({ return_code: "FAIL", return_msg: zh("api.invalid_params", { field: "status" }) });
       expect((await call("userslist", { sort: "password" }, "svc")).return_code).toBe("FAIL");
@@ -143,8 +145,8 @@ describeOnDatabases("accounts", (kind) => {
         ["svc", ids.sysop],
         ["svc", ids.sysadmin],
         ["svc", ids.school],
-        ["svc", ids.pickup],
         ["harbour", ids.staff],
+        ["harbour", ids.pickup],
         ["svcv1", ids.svc],
         ["sysop", ids.sysadmin],
         ["sysop", ids.svc],

@@ -8,7 +8,7 @@
  * The demo accounts are joined by a provider staff account with no school assigned, which sees no school's rows.
  * An operation registered tomorrow is covered by this file the day it is registered.
  */
-import { and, eq, inArray, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ReportDecl } from "../../common/catalogue";
 import { refTitleKey } from "../../common/fieldRules";
@@ -18,7 +18,7 @@ import { reports } from "../../resources.config";
 import { loadAuthority } from "../../server/auth/authority";
 import { termExpired } from "../../server/auth/expiry";
 import { tenantColumnNames } from "../../server/db/catalogueTables";
-import { catalogueTables, providers, users } from "../../server/db/schema";
+import { catalogueTables, pickupPoints, providers, users } from "../../server/db/schema";
 import { reportSources } from "../../server/domains/reports";
 import type { ColumnOf } from "../../server/engine/crud";
 import { translator } from "../../server/lib/i18n";
@@ -102,8 +102,16 @@ describeOnEmbedded("authorisation matrix", (kind) => {
       .returning({ id: users.id });
     const auth = (await loadAuthority(t.db, user!.id))!;
     expect(auth.usable && auth.assignedSchoolIds.length === 0).toBe(true);
-    unassigned = { username: "staff_unassigned", userId: user!.id, auth, sysid: sunrise, schids: [] };
+    unassigned = { username: "staff_unassigned", userId: user!.id, auth, sysid: sunrise, schids: [], pickupPointIds: null };
     accounts.push(unassigned);
+    // a clerk verifying at two of Sunrise's points (the demo clerk verifies at one), beside a third it may not see
+    const [clerk] = await t.db.insert(users).values({ username: "clerk_two_points", passwordHash: "-", name: "Two Points Clerk", userType: "pickup", sysid: sunrise }).returning({ id: users.id });
+    const north = await idByTitle(t.db, pickupPoints, "Sunrise North Gate Pickup");
+    await t.db.update(pickupPoints).set({ verifiers: sql`array_append(${pickupPoints.verifiers}, ${clerk!.id})` }).where(eq(pickupPoints.id, north));
+    await t.db.insert(pickupPoints).values({ sysid: sunrise, title: "Sunrise East Gate Pickup", address: "East Gate, 1 Sunrise Road", verifiers: [clerk!.id], sch_ids: [] });
+    const clerkAccount = (await demoAccountCases(t, ["clerk_two_points"]))[0]!;
+    expect(clerkAccount.pickupPointIds).toHaveLength(2);
+    accounts.push(clerkAccount);
     tenants = await tenantMap(t);
     data = await tenantData(t);
   });

@@ -3,14 +3,14 @@
  * tenants each may act in, and a live session for each, made straight in the database (no password needed, so a
  * test that changes a password or logs out cannot lock the next one out).
  */
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import type { EntityDecl, FieldDecl } from "../../common/catalogue";
 import { entities, reports } from "../../resources.config";
 import { loadAuthority, type Authority } from "../../server/auth/authority";
 import { createSession } from "../../server/auth/sessions";
 import { isColumnField, tableColumn, tenantColumnNames } from "../../server/db/catalogueTables";
-import { catalogueTables, schools, userSchools, users } from "../../server/db/schema";
+import { catalogueTables, pickupPoints, schools, userSchools, users } from "../../server/db/schema";
 import { registerOperations } from "../../server/domains";
 import { OperationRegistry, type Operation } from "../../server/protocol/registry";
 import { DEMO_ACCOUNTS } from "../../server/seed/demo";
@@ -35,8 +35,10 @@ export interface DemoAccountCase {
   auth: Authority;
   /** null: the whole platform */
   sysid: number | null;
-  /** schools it may act in; null: every school of its provider (or of the platform) */
+  /** schools it may act in; null: every school of its provider (or of the platform); a clerk's: those its points serve */
   schids: number[] | null;
+  /** a pickup clerk's points, whose records alone it may read; null: not a clerk */
+  pickupPointIds: number[] | null;
 }
 
 export interface TenantMap {
@@ -51,16 +53,22 @@ export async function tenantMap(t: TestApp): Promise<TenantMap> {
   return { providerOfSchool, providers: [...new Set(providerOfSchool.values())] };
 }
 
-export async function demoAccountCases(t: TestApp): Promise<DemoAccountCase[]> {
+/** The demo accounts (or the accounts of these usernames) with their tenants. */
+export async function demoAccountCases(t: TestApp, usernames: readonly string[] = DEMO_ACCOUNTS.map((a) => a.username)): Promise<DemoAccountCase[]> {
   const out: DemoAccountCase[] = [];
-  for (const { username } of DEMO_ACCOUNTS) {
+  for (const username of usernames) {
     const [user] = await t.db.select({ id: users.id }).from(users).where(eq(users.username, username));
     const auth = (await loadAuthority(t.db, user!.id))!;
     let schids: number[] | null = null;
     if (auth.userType === "school") schids = [auth.schid!];
     if (auth.userType === "service_schadmin") schids = (await t.db.select({ id: userSchools.schId }).from(userSchools).where(eq(userSchools.userId, user!.id))).map((r) => r.id);
-    if (auth.userType === "pickup") schids = [];
-    out.push({ username, userId: user!.id, auth, sysid: auth.userType === "system" ? null : auth.sysid, schids });
+    // a clerk knows the schools its points serve by name, and acts in none
+    if (auth.userType === "pickup") {
+      const points = auth.pickupPointIds.length === 0 ? [] : await t.db.select({ schIds: pickupPoints.sch_ids }).from(pickupPoints).where(inArray(pickupPoints.id, auth.pickupPointIds));
+      schids = [...new Set(points.flatMap((p) => p.schIds))];
+    }
+    const pickupPointIds = auth.userType === "pickup" ? auth.pickupPointIds : null;
+    out.push({ username, userId: user!.id, auth, sysid: auth.userType === "system" ? null : auth.sysid, schids, pickupPointIds });
   }
   return out;
 }
@@ -102,6 +110,8 @@ export function foreignTenantIn(value: unknown, account: DemoAccountCase, tenant
 export interface Owner {
   sysid: number;
   schid: number | null;
+  /** the pickup point the row belongs to (EntityDecl.tenantColumns.pickupPoint) */
+  point?: number | null;
 }
 
 /** What the seeded database says about who owns what, to find another tenant's rows in any answer or file. */
@@ -126,7 +136,7 @@ function ownerOf(entity: EntityDecl, row: Record<string, unknown>): Owner | null
   }
   const tenant = tenantColumnNames(entity);
   const sysid = number(row[tenant.sysid ?? ""]);
-  return sysid === null ? null : { sysid, schid: tenant.schid ? number(row[tenant.schid]) : null };
+  return sysid === null ? null : { sysid, schid: tenant.schid ? number(row[tenant.schid]) : null, point: tenant.pickupPoint ? number(row[tenant.pickupPoint]) : null };
 }
 
 export async function tenantData(t: TestApp): Promise<TenantData> {
@@ -142,6 +152,8 @@ export async function tenantData(t: TestApp): Promise<TenantData> {
     else if (held.sysid !== owner.sysid) holders.set(text, SHARED);
     // held by a school and by another school or its provider: the provider's, whose every account may see it
     else if (held.schid !== owner.schid) holders.set(text, { sysid: owner.sysid, schid: null });
+    // held by two pickup points (or a point and its provider): the provider's
+    else if ((held.point ?? null) !== (owner.point ?? null)) holders.set(text, { sysid: owner.sysid, schid: owner.schid });
   };
   const records = new Map<string, Map<number, Owner>>();
   for (const entity of entities.filter((e) => e.implementedBy !== "domain" && catalogueTables[e.name])) {
@@ -170,6 +182,8 @@ export async function tenantData(t: TestApp): Promise<TenantData> {
 function foreignTo(account: DemoAccountCase, owner: Owner): boolean {
   if (account.sysid === null) return false;
   if (owner.sysid !== account.sysid) return true;
+  // a clerk's: the rows of its own points
+  if (account.pickupPointIds !== null && owner.point !== undefined && owner.point !== null) return !account.pickupPointIds.includes(owner.point);
   return owner.schid !== null && account.schids !== null && !account.schids.includes(owner.schid);
 }
 

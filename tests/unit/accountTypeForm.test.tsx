@@ -56,14 +56,14 @@ describe("the add-account form's account type", { timeout: 20000 }, () => {
     vi.unstubAllGlobals();
   });
 
-  it("offers a v2 provider its administrators and school administrators, never a platform operator", async () => {
+  it("offers a v2 provider its administrators, school administrators and pickup clerks, never a platform operator", async () => {
     server();
     setCookies(provider);
     renderCrud("/usersv2/usersadd");
-    expect(await offeredTypes()).toEqual(["Provider administrator", "Provider school administrator"]);
+    expect(await offeredTypes()).toEqual(["Provider administrator", "Provider school administrator", "Pickup clerk"]);
   });
 
-  it("offers a v1 provider its administrators only (v1 has no school administrators)", async () => {
+  it("offers a v1 provider its administrators only (v1 has no school administrators or pickup clerks)", async () => {
     server();
     setCookies({ ...provider, servicer_ver: "v1" });
     renderCrud("/users/usersadd");
@@ -78,7 +78,7 @@ describe("the add-account form's account type", { timeout: 20000 }, () => {
     cleanup();
     setCookies({ ...operator, select_user_type: "service", select_sysid: "7" });
     renderCrud("/usersv2/usersadd");
-    expect(await offeredTypes()).toEqual(["Provider administrator", "Provider school administrator"]);
+    expect(await offeredTypes()).toEqual(["Provider administrator", "Provider school administrator", "Pickup clerk"]);
   });
 
   it("sends nothing until a type is chosen, then the one chosen", async () => {

@@ -6,7 +6,8 @@
  * - an operator (system) acting platform-wide: the operator accounts (user_type system); a super administrator
  *   also the super administrators, the others never see or touch them;
  * - a provider (service), or an operator switched into a provider (`sysid`): that provider's accounts (service)
- *   and its provider-side school administrators (service_schadmin) with their schools, all of that provider's;
+ *   its provider-side school administrators (service_schadmin) with their schools, and its pickup clerks (pickup,
+ *   whose points name them: retail.ts), all of that provider's;
  * - a super administrator, on users_admin*: the super administrators.
  * An account outside that answers like a missing record. Nobody disables, demotes or resets the password of their
  * own account here, and the last active super administrator stays one; disabling an account or resetting its
@@ -39,8 +40,10 @@ import { MIN_PASSWORD_LENGTH } from "../site/site";
 if (ACCOUNT_PASSWORD_MIN < MIN_PASSWORD_LENGTH) throw new Error(`accounts: passwords need at least ${MIN_PASSWORD_LENGTH} characters`);
 
 type Row = Record<string, unknown>;
-type AccountType = "system" | "service" | "service_schadmin";
-const PROVIDER_ACCOUNT_TYPES: readonly AccountType[] = ["service", "service_schadmin"];
+type AccountType = "system" | "service" | "service_schadmin" | "pickup";
+const PROVIDER_ACCOUNT_TYPES: readonly AccountType[] = ["service", "service_schadmin", "pickup"];
+/** the account types only a v2 provider has (spec 4.1): in v1 such an account could never sign in */
+const V2_ONLY_TYPES: readonly AccountType[] = ["service_schadmin", "pickup"];
 /** every stored user_type but these is an operator's (spec 1: any other type is treated as system) */
 const NON_OPERATOR_TYPES = ["service", "service_schadmin", "school", "pickup"];
 const isOperator = notInArray(users.userType, NON_OPERATOR_TYPES);
@@ -204,8 +207,7 @@ function accountType(ctx: OperationContext, view: View, requested: unknown): Acc
   const type = requested as AccountType;
   const allowed: readonly AccountType[] = view.kind === "provider" ? PROVIDER_ACCOUNT_TYPES : ["system"];
   if (!allowed.includes(type)) throw fieldFailure(ctx, "user_type", view.kind === "provider" ? "accounts.provider_types_only" : "accounts.system_type_only");
-  // v1 has no provider staff generation: such an account could never sign in
-  if (type === "service_schadmin" && view.kind === "provider" && view.provider?.servicerVer !== "v2") throw fieldFailure(ctx, "user_type", "accounts.staff_needs_v2");
+  if (V2_ONLY_TYPES.includes(type) && view.kind === "provider" && view.provider?.servicerVer !== "v2") throw fieldFailure(ctx, "user_type", "accounts.staff_needs_v2");
   return type;
 }
 

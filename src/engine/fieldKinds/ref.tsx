@@ -36,6 +36,8 @@ function RefSelect({ field, t, value, onChange, id, block, filter, "data-testid"
   const permanent: CrudFilter[] = [
     ...(narrowed ? [{ field: narrowBy!, operator: "eq" as const, value: narrowValue }] : []),
     ...(entity.scope === "school" && school ? [{ field: "sch_id", operator: "eq" as const, value: school }] : []),
+    // only the records the server takes (a pickup point's verifiers: pickup accounts)
+    ...Object.entries(field.ref?.where ?? {}).map(([name, value]) => ({ field: name, operator: "eq" as const, value })),
   ];
   const narrowTitle = narrowBy && !narrowed ? refTitleKey(narrowBy) : undefined;
   const { selectProps } = useSelect<BaseRecord>({
@@ -110,7 +112,8 @@ export const refKind: UiFieldKind = {
   filterValueProps: (field) => (field.filter === "like" ? {} : idValueProps(field)),
   display: (field, value, t, record) => {
     const titles = record?.[refTitleKey(field.name)];
-    if (Array.isArray(titles)) return titles.map((title, i) => <Tag key={i}>{String(title)}</Tag>);
+    // a long name wraps inside its tag, within the column's width
+    if (Array.isArray(titles)) return titles.map((title, i) => <Tag key={i} style={{ whiteSpace: "normal", maxWidth: "100%", marginBlock: 1 }}>{String(title)}</Tag>);
     return titles === undefined || titles === null ? `#${String(value)}` : String(refShownTitle(field, record!, t));
   },
   cellStyle: NAMES,

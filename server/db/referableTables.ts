@@ -1,0 +1,17 @@
+/**
+ * Hand-written tables that catalogue records refer to, seen by the engine as it sees a generated table: by the
+ * API names of their columns (tableColumn). Only the columns a reference reads: the id, the title, the tenant and
+ * what a reference's `where` compares. Kept apart from schema.ts, whose tables drizzle-kit migrates: these are
+ * second views of tables declared there.
+ */
+import { integer, pgTable, serial, varchar } from "drizzle-orm/pg-core";
+
+/** Accounts (schema.ts `users`), referred to by a pickup point's verifiers. */
+export const usersByApiName = pgTable("users", {
+  id: serial("id").primaryKey(),
+  username: varchar("username", { length: 50 }).notNull(),
+  name: varchar("name", { length: 100 }).notNull(),
+  user_type: varchar("user_type", { length: 20 }).notNull(),
+  sysid: integer("sysid"),
+  status: varchar("status", { length: 1 }).notNull(),
+});
