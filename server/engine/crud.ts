@@ -1040,6 +1040,11 @@ class EntityCrud {
 
 /** The generic operations of every entity, with the behaviour its domain adds (`hooks`, by entity name). */
 export function registerCatalogueOperations(registry: OperationRegistry, entities: readonly EntityDecl[], hooks: EntityHooksByName = {}): void {
+  // a domain's hooks under a misspelt or a hand-implemented entity's name would never run: refused at start
+  for (const name of Object.keys(hooks)) {
+    const entity = entities.find((e) => e.name === name);
+    if (!entity || entity.implementedBy === "domain") throw new Error(`hooks are given for "${name}", which is no entity of the generic operations`);
+  }
   for (const entity of entities) {
     if (entity.implementedBy === "domain") continue;
     const table = catalogueTables[entity.name];

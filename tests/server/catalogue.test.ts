@@ -8,6 +8,7 @@ import * as schema from "../../server/db/schema";
 import { tableColumn } from "../../server/db/catalogueTables";
 import { queryRows } from "../../server/db/client";
 import { registerOperations } from "../../server/domains";
+import { registerCatalogueOperations } from "../../server/engine/crud";
 import { translator } from "../../server/lib/i18n";
 import { OperationRegistry } from "../../server/protocol/registry";
 import { describeOnEmbedded } from "../helpers/db";
@@ -59,6 +60,15 @@ describe("schema", () => {
       expect(getTableName(catalogueTables[entity.name])).toBe(entity.table);
       expect(exportedTables.has(catalogueTables[entity.name])).toBe(true);
     }
+  });
+});
+
+describe("domain hooks", () => {
+  it("refuses at start hooks given under no entity of the generic operations, naming the key", () => {
+    expect(() => registerCatalogueOperations(new OperationRegistry(), entities, { studnet: {} })).toThrow(/hooks are given for "studnet"/);
+    // the accounts are implemented by their domain: hooks there would never run either
+    expect(() => registerCatalogueOperations(new OperationRegistry(), entities, { users: {} })).toThrow(/"users"/);
+    expect(() => registerCatalogueOperations(new OperationRegistry(), entities, { student: {} })).not.toThrow();
   });
 });
 
