@@ -22,7 +22,7 @@ export interface TenantFilterOptions {
    * shape; `part` names the value's place in the shape.
    */
   bind?: (part: string, value: number) => unknown;
-  /** told when the scope holds no school, so the condition is always false (a shape of its own) */
+  /** told when the condition is always false (no school in the scope, or a clerk's points on a table without them): a shape of its own */
   onNoSchool?: () => void;
 }
 

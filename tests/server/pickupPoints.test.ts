@@ -4,7 +4,7 @@
  * anything else named there is refused naming the field. A clerk reads the points it verifies at and nothing of
  * another point, takes a point it is made verifier of at its next call, and writes none. The tenant filter fails
  * closed for a clerk on a table without a pickup-point column, and the catalogue refuses an entity clerks may use
- * that names none. Embedded only: nothing here differs between the databases.
+ * that names none. On both databases: a clerk's list is a statement of its own shape, prepared per database.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { CatalogueDomain, EntityDecl } from "../../common/catalogue";
@@ -13,7 +13,7 @@ import { pickupPointEntity } from "../../catalogue/retail";
 import { tenantFilter } from "../../server/auth/tenantFilter";
 import { providers, schools, students, users } from "../../server/db/schema";
 import { translator } from "../../server/lib/i18n";
-import { describeOnEmbedded } from "../helpers/db";
+import { describeOnDatabases } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 import { and, count } from "drizzle-orm";
 
@@ -28,7 +28,7 @@ it("refuses to load a catalogue whose entity a pickup clerk may read without a p
   expect(() => assembleCatalogue({ retail: domain(pickupPointEntity) }, [])).not.toThrow();
 });
 
-describeOnEmbedded("pickup points", (kind) => {
+describeOnDatabases("pickup points", (kind) => {
   let t: TestApp;
   const tokens: Record<string, string> = {};
   let sunrise: number;
