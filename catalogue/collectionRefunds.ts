@@ -60,10 +60,16 @@ export const refundReview: ActionDecl = {
   ],
 };
 
-/** A refund of a fee order (refundlist / refundinfo): read-only, moved by its actions, its job and the gateway. */
+/** What a refund gives money back for: the payment kind of its payment order (server/payments/kinds.ts). */
+export const refundPaymentKinds: FieldOption[] = [{ value: "fee", label: "refunds.payment_kind.fee" }];
+
+/**
+ * A refund of a payment order of any kind (refundlist / refundinfo): read-only, moved by its actions, its job and
+ * the gateway. It names its payment (`pay_no`) and, by the column of its kind, the kind's own order.
+ */
 export const refundEntity: EntityDecl = {
   name: "refund",
-  table: "fee_refunds",
+  table: "refunds",
   scope: "school",
   title: "refunds.entity.refund",
   // a request has no number yet: a refund is named by its order
@@ -80,8 +86,10 @@ export const refundEntity: EntityDecl = {
     { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
     // given when the refund is accepted, never changed: every retry at the gateway names it
     { name: "refund_no", type: "string", label: "refunds.field.refund_no", max: 64, unique: true, list: true, filter: "eq", detail: true },
-    { name: "order_id", type: "ref", ref: { entity: "order" }, label: "refunds.field.order", required: true, list: true, filter: "eq", detail: true },
+    { name: "payment_kind", type: "enum", label: "refunds.field.payment_kind", required: true, default: "fee", options: refundPaymentKinds, filter: "eq", detail: true },
     { name: "pay_no", type: "string", label: "collection.field.pay_no", required: true, max: 32, filter: "eq", detail: true },
+    // the fee order refunded, for a refund of a fee
+    { name: "order_id", type: "ref", ref: { entity: "order" }, label: "refunds.field.order", list: true, filter: "eq", detail: true },
     schoolField,
     { name: "student_id", type: "ref", ref: { entity: "student" }, label: "collection.field.student", required: true, list: true, filter: "eq", detail: true },
     { name: "amount", type: "money", label: "refunds.field.amount", required: true, list: true, sortable: true, detail: true },

@@ -717,13 +717,14 @@ export const feePayments = pgTable(
 );
 
 /** refund (refunds.entity.refund) */
-export const feeRefunds = pgTable(
-  "fee_refunds",
+export const refunds = pgTable(
+  "refunds",
   {
     id: serial("id").primaryKey(),
     refund_no: varchar("refund_no", { length: 64 }),
-    order_id: integer("order_id").notNull().references((): AnyPgColumn => feeOrders.id),
+    payment_kind: varchar("payment_kind", { length: 32 }).default("fee").notNull(),
     pay_no: varchar("pay_no", { length: 32 }).notNull(),
+    order_id: integer("order_id").references((): AnyPgColumn => feeOrders.id),
     sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
     student_id: integer("student_id").notNull().references((): AnyPgColumn => students.id),
     amount: bigint("amount", { mode: "number" }).notNull(),
@@ -744,18 +745,19 @@ export const feeRefunds = pgTable(
     sysid: integer("sysid").notNull(),
   },
   (t) => [
-    index("fee_refunds_sch_id_id_idx").on(t.sch_id, t.id),
-    index("fee_refunds_sysid_id_idx").on(t.sysid, t.id),
-    index("fee_refunds_order_id_sch_id_sysid_id_idx").on(t.order_id, t.sch_id, t.sysid, t.id),
-    index("fee_refunds_pay_no_idx").on(t.pay_no),
-    index("fee_refunds_student_id_sch_id_sysid_id_idx").on(t.student_id, t.sch_id, t.sysid, t.id),
-    index("fee_refunds_amount_idx").on(t.amount),
-    index("fee_refunds_status_idx").on(t.status),
-    index("fee_refunds_kind_idx").on(t.kind),
-    index("fee_refunds_success_time_idx").on(t.success_time),
-    index("fee_refunds_created_at_idx").on(t.created_at),
-    index("fee_refunds_submitted_at_idx").on(t.submitted_at),
-    uniqueIndex("fee_refunds_refund_no_unique").on(t.refund_no),
+    index("refunds_sch_id_id_idx").on(t.sch_id, t.id),
+    index("refunds_sysid_id_idx").on(t.sysid, t.id),
+    index("refunds_payment_kind_idx").on(t.payment_kind),
+    index("refunds_pay_no_idx").on(t.pay_no),
+    index("refunds_order_id_sch_id_sysid_id_idx").on(t.order_id, t.sch_id, t.sysid, t.id),
+    index("refunds_student_id_sch_id_sysid_id_idx").on(t.student_id, t.sch_id, t.sysid, t.id),
+    index("refunds_amount_idx").on(t.amount),
+    index("refunds_status_idx").on(t.status),
+    index("refunds_kind_idx").on(t.kind),
+    index("refunds_success_time_idx").on(t.success_time),
+    index("refunds_created_at_idx").on(t.created_at),
+    index("refunds_submitted_at_idx").on(t.submitted_at),
+    uniqueIndex("refunds_refund_no_unique").on(t.refund_no),
   ],
 );
 
@@ -914,7 +916,7 @@ export const catalogueTablesByEntity = {
   formanswer: formAnswers,
   payendaction: payEndActions,
   payment: feePayments,
-  refund: feeRefunds,
+  refund: refunds,
   recon: reconBatches,
   reconitem: reconItems,
   settlement: settlements,

@@ -6,6 +6,7 @@ import { CLOSE_EXPIRED_ORDERS, CLOSE_EXPIRED_ORDERS_EVERY_SECONDS, closeExpiredO
 import { COMPACT_STATE_TOTALS, COMPACT_STATE_TOTALS_EVERY_SECONDS, compactAllStateTotals } from "./compactStateTotals";
 import { PRUNE_FINISHED_JOBS, PRUNE_FINISHED_JOBS_EVERY_SECONDS, pruneFinishedJobs } from "./pruneFinishedJobs";
 import { jobKinds, registerJobKind } from "./registry";
+import { SEND_REFUND, sendRefundJob, SYNC_REFUNDS, SYNC_REFUNDS_EVERY_SECONDS, syncRefundsJob } from "../payments/refunds";
 
 if (!jobKinds.get(CLOSE_EXPIRED_ORDERS)) {
   registerJobKind(CLOSE_EXPIRED_ORDERS, closeExpiredOrders, { everySeconds: CLOSE_EXPIRED_ORDERS_EVERY_SECONDS });
@@ -13,6 +14,9 @@ if (!jobKinds.get(CLOSE_EXPIRED_ORDERS)) {
 if (!jobKinds.get(PRUNE_FINISHED_JOBS)) {
   registerJobKind(PRUNE_FINISHED_JOBS, pruneFinishedJobs, { everySeconds: PRUNE_FINISHED_JOBS_EVERY_SECONDS });
 }
+// refunds of every payment kind: sent once accepted, then asked after until they end
+if (!jobKinds.get(SEND_REFUND)) registerJobKind(SEND_REFUND, sendRefundJob, { maxAttempts: 1 });
+if (!jobKinds.get(SYNC_REFUNDS)) registerJobKind(SYNC_REFUNDS, syncRefundsJob, { everySeconds: SYNC_REFUNDS_EVERY_SECONDS });
 if (!jobKinds.get(COMPACT_STATE_TOTALS)) {
   registerJobKind(COMPACT_STATE_TOTALS, compactAllStateTotals, { everySeconds: COMPACT_STATE_TOTALS_EVERY_SECONDS });
 }

@@ -5,9 +5,8 @@
  * `applyPaid` in the transaction that marks it paid, so a payment can do only what its kind does: a fee can never
  * extend a term, and an order of a kind no domain registered is never applied.
  */
-import type { Db, DbOrTx } from "../db/client";
-import type { RefundResult } from "./gateway";
-import type { paymentOrders } from "../db/schema";
+import type { DbOrTx } from "../db/client";
+import type { paymentOrders, refunds } from "../db/schema";
 
 export type PaymentOrder = typeof paymentOrders.$inferSelect;
 
@@ -30,6 +29,28 @@ export interface PaidFacts {
   paidAt: Date;
 }
 
+/** A kind's order as a refund of it records it, read under the order's row lock. */
+export interface RefundableOrder {
+  /** what the order was paid, in fen: its refunds together never exceed it */
+  paidFen: number;
+  sysid: number;
+  sch_id: number;
+  student_id: number;
+  gateway: string;
+  /** the kind's own columns on the refund: the id of its order */
+  columns: Partial<typeof refunds.$inferInsert>;
+}
+
+export interface RefundHooks {
+  /** Locks the kind's order of the payment (FOR UPDATE) and answers it; undefined when the payment has none. */
+  lockOrder(tx: DbOrTx, payNo: string): Promise<RefundableOrder | undefined>;
+  /**
+   * A refund of it is done at the gateway: the money given back on the kind's own records (a fee order's lines, bills
+   * and daily figures; a shop order's items and stock), in the transaction that records the success, once.
+   */
+  refunded(tx: DbOrTx, refund: typeof refunds.$inferSelect, now: Date): Promise<void>;
+}
+
 export interface PaymentKind {
   kind: string;
   payee: Payee;
@@ -40,11 +61,8 @@ export interface PaymentKind {
    * CLOSED; it may be told more than once (a close repeated), and a payment that still comes applies it after all.
    */
   applyClosed?(tx: DbOrTx, order: PaymentOrder, now: Date, reason?: CloseReason): Promise<void>;
-  /**
-   * A refund of one of its orders reached its end at the gateway (a verified notification): applied once, whatever
-   * arrives twice; answers false when no refund of the kind has that number. A kind without it takes no refunds.
-   */
-  applyRefund?(db: Db, result: RefundResult, now: Date): Promise<boolean>;
+  /** What a refund of one of its orders does (./refunds.ts); a kind without them takes no refunds. */
+  refunds?: RefundHooks;
   /** What the order pays for, line by line (a fee order's bills), for the pages that show it to the payer. */
   lines?(db: DbOrTx, order: PaymentOrder): Promise<{ title: string; amountFen: number }[]>;
 }

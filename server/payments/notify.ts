@@ -3,7 +3,7 @@
  * with the merchant's WeChat Pay public key (by serial or PUB_KEY_ID, timestamp within five minutes), its
  * AEAD_AES_256_GCM resource decrypted with the APIv3 key, and the paid order applied once (amount and merchant
  * checked against it). WeChat Pay reads any 2xx as received and retries otherwise. POST .../:merchantId/refund
- * takes refunds' notifications the same way, applied by the order's kind.
+ * takes refunds' notifications the same way, applied to the refund of that number (./refunds.ts).
  */
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -11,7 +11,7 @@ import { writeAudit } from "../auth/audit";
 import { paymentOrders } from "../db/schema";
 import type { AppServices } from "../protocol/registry";
 import { applyPaidOrder, PaymentMismatchError } from "./apply";
-import { paymentKind } from "./kinds";
+import { applyRefundResult } from "./refunds";
 import { GatewayVerificationError } from "./gateway";
 import { wechatPayGatewayOf, wechatPayMerchantById } from "./merchants";
 
@@ -76,14 +76,13 @@ export function registerNotifyRoutes(app: FastifyInstance, services: AppServices
         const notice = await wechatPayGatewayOf(services, merchant).verifyRefundNotification(lowerCaseHeaders(request.headers), typeof request.body === "string" ? request.body : "");
         // the refund named must be one this merchant made for the payee it names, as for a payment
         const [order] = await services.db
-          .select({ kind: paymentOrders.kind, merchantId: paymentOrders.merchantId, spMerchantId: paymentOrders.spMerchantId })
+          .select({ merchantId: paymentOrders.merchantId, spMerchantId: paymentOrders.spMerchantId })
           .from(paymentOrders)
           .where(eq(paymentOrders.payNo, notice.payNo));
         if (!order || order.merchantId !== notice.merchantId || (order.spMerchantId || order.merchantId) !== (notice.spMchid ?? notice.merchantId) || merchant.merchantId !== (notice.spMchid ?? notice.merchantId)) {
           throw new PaymentMismatchError("refund notification names another merchant or order");
         }
-        const applyRefund = paymentKind(order.kind)?.applyRefund;
-        const applied = applyRefund ? await applyRefund(services.db, notice, services.clock.now()) : false;
+        const applied = await applyRefundResult(services.db, notice, services.clock.now(), "notification");
         if (!applied) {
           request.log.warn({ refundNo: notice.refundNo }, "refund notification for an unknown refund");
           return refuse(reply, 404, "unknown refund");

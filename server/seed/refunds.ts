@@ -7,8 +7,8 @@
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client";
-import { activities, bills, feeOrders, feeRefunds, sandboxRefunds, userSchools, users } from "../db/schema";
-import { nextRefundNo, syncRefund } from "../domains/collection/refunds";
+import { activities, bills, feeOrders, refunds, sandboxRefunds, userSchools, users } from "../db/schema";
+import { nextRefundNo, syncRefund } from "../payments/refunds";
 import type { JobServices } from "../jobs/registry";
 import { orderForBills, paidAtSandbox, seedContext } from "./feeOrders";
 
@@ -45,10 +45,10 @@ export async function seedDemoRefunds(tx: DbOrTx, schoolIds: readonly number[], 
     const asker = people.find((p) => p.userType === "school" && p.schid === schId) ?? people.find((p) => p.userType === "service_schadmin" && p.assigned === schId);
     // a few days after the payment, never after now
     const after = (order: FeeOrder, days: number) => new Date(Math.min(now.getTime(), (order.paid_at ?? now).getTime() + days * DAY_MS));
-    const add = async (order: FeeOrder, values: Partial<typeof feeRefunds.$inferInsert> & { amount: number; reason: string; status: string; applied_by: string }) => {
+    const add = async (order: FeeOrder, values: Partial<typeof refunds.$inferInsert> & { amount: number; reason: string; status: string; applied_by: string }) => {
       const numbered = values.status === "applied" || values.status === "rejected" ? {} : { refund_no: nextRefundNo(order.pay_no, 0) };
       const [row] = await tx
-        .insert(feeRefunds)
+        .insert(refunds)
         .values({ order_id: order.id, pay_no: order.pay_no, sch_id: order.sch_id, sysid: order.sysid, student_id: order.student_id, gateway: order.gateway, created_at: after(order, 2), ...numbered, ...values })
         .returning();
       return row;
@@ -101,8 +101,8 @@ async function seedDuplicatePayments(tx: DbOrTx, services: JobServices, schId: n
     await paidAtSandbox(tx, second, new Date(madeAt.getTime() + 120_000));
   }
   const duplicates = await tx
-    .select({ id: feeRefunds.id, created_at: feeRefunds.created_at })
-    .from(feeRefunds)
-    .where(and(eq(feeRefunds.sch_id, schId), eq(feeRefunds.kind, "duplicate"), inArray(feeRefunds.status, ["processing"])));
+    .select({ id: refunds.id, created_at: refunds.created_at })
+    .from(refunds)
+    .where(and(eq(refunds.sch_id, schId), eq(refunds.kind, "duplicate"), inArray(refunds.status, ["processing"])));
   for (const refund of duplicates) await syncRefund(at(services, refund.created_at), tx as Db, refund.id, refund.created_at);
 }

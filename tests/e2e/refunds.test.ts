@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { and, asc, eq, notExists } from "drizzle-orm";
 import { expect, test } from "vitest";
 import { fenToYuan } from "../../common/money";
-import { feeOrders, feeRefunds, providers, schools } from "../../server/db/schema";
+import { feeOrders, refunds, providers, schools } from "../../server/db/schema";
 import { animationsSettled, choose, describeInBrowser, dismissExpiryReminder, login } from "../helpers/browser";
 import { en } from "../helpers/locales";
 
@@ -36,7 +36,7 @@ describeInBrowser("refunds", (suite) => {
     return db
       .select()
       .from(feeOrders)
-      .where(and(eq(feeOrders.sch_id, school.id), eq(feeOrders.status, "paid"), notExists(db.select().from(feeRefunds).where(eq(feeRefunds.order_id, feeOrders.id)))))
+      .where(and(eq(feeOrders.sch_id, school.id), eq(feeOrders.status, "paid"), notExists(db.select().from(refunds).where(eq(refunds.order_id, feeOrders.id)))))
       .orderBy(asc(feeOrders.id))
       .limit(count);
   };
@@ -105,7 +105,7 @@ describeInBrowser("refunds", (suite) => {
     // what waits for Sunrise's decision, as the database holds it
     const db = suite.server.server.database.db;
     const [sunrise] = await db.select({ id: providers.id }).from(providers).where(eq(providers.title, "Sunrise Campus Services"));
-    const waiting = async () => (await db.select({ id: feeRefunds.id }).from(feeRefunds).where(and(eq(feeRefunds.sysid, sunrise.id), eq(feeRefunds.status, "applied")))).length;
+    const waiting = async () => (await db.select({ id: refunds.id }).from(refunds).where(and(eq(refunds.sysid, sunrise.id), eq(refunds.status, "applied")))).length;
     const before = await waiting();
 
     const provider = await (await suite.newContext()).newPage();
@@ -149,7 +149,7 @@ describeInBrowser("refunds", (suite) => {
   test("on a phone, the review shows the order's money, the amount asked, the reason and who asked, within the screen", async () => {
     const [order] = await untouched(1);
     const db = suite.server.server.database.db;
-    await db.insert(feeRefunds).values({
+    await db.insert(refunds).values({
       order_id: order.id, pay_no: order.pay_no, sch_id: order.sch_id, sysid: order.sysid, student_id: order.student_id,
       amount: 100, reason: "Uniform too small", status: "applied", kind: "request", applied_by: "school", gateway: order.gateway, created_at: new Date(),
     });

@@ -14,7 +14,7 @@ import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { fenToYuan } from "../../common/money";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, businessDay, businessDayStart } from "../../common/term";
-import { feeOrders, feeRefunds, paymentChannels, paymentOrders, reconBatches, reconItems, sandboxPayments, schoolChannels, settlements } from "../../server/db/schema";
+import { feeOrders, refunds, paymentChannels, paymentOrders, reconBatches, reconItems, sandboxPayments, schoolChannels, settlements } from "../../server/db/schema";
 import { SandboxGateway } from "../../server/payments/sandbox";
 import { parseTradeBill } from "../../server/payments/tradeBill";
 import { describeOnDatabases } from "../helpers/db";
@@ -68,9 +68,9 @@ describeOnDatabases("reconciliation with the sandbox", (kind) => {
     expect((await call("refundadd", { order_id: done.id, amount: "1.00", reason: "Textbooks returned" })).return_code).toBe("SUCCESS");
     await t.app.jobs.runDueJobs();
     expect((await call("refundadd", { order_id: done.id, amount: "2.00", reason: "Uniform returned" })).return_code).toBe("SUCCESS");
-    const [, unasked] = await t.db.select().from(feeRefunds).where(eq(feeRefunds.order_id, done.id)).orderBy(asc(feeRefunds.id));
+    const [, unasked] = await t.db.select().from(refunds).where(eq(refunds.order_id, done.id)).orderBy(asc(refunds.id));
     await new SandboxGateway(t.db, t.clock, "").refund({ payNo: done.pay_no, refundNo: unasked.refund_no!, amountFen: 200, totalFen: done.amount });
-    await t.db.update(feeRefunds).set({ submitted_at: t.clock.now() }).where(eq(feeRefunds.id, unasked.id));
+    await t.db.update(refunds).set({ submitted_at: t.clock.now() }).where(eq(refunds.id, unasked.id));
 
     // the bill, in WeChat Pay's format
     const [channel] = await t.db.select().from(paymentChannels).where(eq(paymentChannels.id, channelId));
@@ -113,7 +113,7 @@ describeOnDatabases("reconciliation with the sandbox", (kind) => {
     expect((await feeOrderOf(t, lost.pay_no)).status).toBe("paid");
     const finished = await resolve(outcome(done.pay_no, "refund") && items.find((i) => i.refund_no === unasked.refund_no));
     expect(finished.return_msg).toBe("The refund is finished as the gateway has it");
-    const [refund] = await t.db.select().from(feeRefunds).where(eq(feeRefunds.id, unasked.id));
+    const [refund] = await t.db.select().from(refunds).where(eq(refunds.id, unasked.id));
     expect(refund.status).toBe("success");
     // no fix mends an amount: it needs a note; a difference is resolved once
     const noNote = await resolve(outcome(altered.pay_no));
@@ -158,9 +158,9 @@ describeOnDatabases("reconciliation with the sandbox", (kind) => {
     const before = await settledRefund();
     expect((await call("refundadd", { order_id: done.id, amount: "0.50", reason: "Card cancelled" })).return_code).toBe("SUCCESS");
     await t.app.jobs.runDueJobs();
-    const [, , closing] = await t.db.select().from(feeRefunds).where(eq(feeRefunds.order_id, done.id)).orderBy(asc(feeRefunds.id));
+    const [, , closing] = await t.db.select().from(refunds).where(eq(refunds.order_id, done.id)).orderBy(asc(refunds.id));
     expect(closing.submitted_at).not.toBeNull();
-    await t.db.update(feeRefunds).set({ status: "closed" }).where(eq(feeRefunds.id, closing.id));
+    await t.db.update(refunds).set({ status: "closed" }).where(eq(refunds.id, closing.id));
     expect((await call("reconrun", { paychnl_id: channelId, bill_date: today })).return_code).toBe("SUCCESS");
     expect(await settledRefund()).toMatchObject({ refund: before.refund, refunds: before.refunds, net: before.net });
   });
@@ -276,7 +276,7 @@ describe("reconciliation with WeChat Pay in service-provider mode", () => {
     const paid = await feeOrderOf(t, agreed.pay_no);
     expect((await call("refundadd", { order_id: paid.id, amount: "1.50", reason: "退还多收费用" })).return_code).toBe("SUCCESS");
     await t.app.jobs.runDueJobs();
-    const [refund] = await t.db.select().from(feeRefunds).where(eq(feeRefunds.order_id, paid.id));
+    const [refund] = await t.db.select().from(refunds).where(eq(refunds.order_id, paid.id));
     fake.finishRefund(refund.refund_no!, "SUCCESS");
     // a payment of ours that another merchant took, in this sub-merchant's bill: not this channel's to match
     const [elsewhere] = await t.db.select().from(paymentOrders).where(and(eq(paymentOrders.status, "SUCCESS"), ne(paymentOrders.merchantId, SUB_MCHID))).limit(1);
@@ -303,11 +303,11 @@ describe("reconciliation with WeChat Pay in service-provider mode", () => {
     expect(byPayNo.get(unknown.pay_no)).toMatchObject({ outcome: "missing_gateway" });
     expect(byPayNo.get(stranger.outTradeNo)).toMatchObject({ outcome: "missing_local", local_amount: null });
     expect(byPayNo.get(borrowed.outTradeNo)).toMatchObject({ outcome: "missing_local", local_amount: null, sch_id: null });
-    const refunds = new Map(items.filter((i) => i.kind === "refund").map((i) => [i.refund_no, i]));
+    const refundItems = new Map(items.filter((i) => i.kind === "refund").map((i) => [i.refund_no, i]));
     // the refund row's state is the bill's snapshot (the refund was still processing when the bill was made), ours
     // still processing: the gateway's success is a difference to resolve
-    expect(refunds.get(refund.refund_no)).toMatchObject({ outcome: "status_mismatch", bill_amount: 150 });
-    expect(refunds.get(strangeRefund)).toMatchObject({ outcome: "missing_local", status: "open", bill_amount: 100, local_amount: null });
+    expect(refundItems.get(refund.refund_no)).toMatchObject({ outcome: "status_mismatch", bill_amount: 150 });
+    expect(refundItems.get(strangeRefund)).toMatchObject({ outcome: "missing_local", status: "open", bill_amount: 100, local_amount: null });
 
     // the lost payment is applied from WeChat Pay's answer
     const fixed = await call("reconresolve", { id: byPayNo.get(lost.pay_no)!.id });

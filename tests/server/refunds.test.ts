@@ -11,7 +11,7 @@ import { and, asc, eq, inArray, notExists, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { fenToYuan } from "../../common/money";
 import { queryRows } from "../../server/db/client";
-import { auditLog, bills, feeOrderEvents, feeOrderLines, feeOrders, feeRefunds, jobs, paymentChannels, schoolChannels, schools } from "../../server/db/schema";
+import { auditLog, bills, feeOrderEvents, feeOrderLines, feeOrders, refunds, jobs, paymentChannels, schoolChannels, schools } from "../../server/db/schema";
 import type { Voucher } from "../../common/voucher";
 import { describeOnDatabases } from "../helpers/db";
 import { pdfPageTexts } from "../helpers/pdfText";
@@ -28,13 +28,13 @@ async function untouchedPaidOrders(t: TestApp, schId: number, count: number): Pr
   return t.db
     .select()
     .from(feeOrders)
-    .where(and(eq(feeOrders.sch_id, schId), eq(feeOrders.status, "paid"), eq(feeOrders.duplicate, "N"), notExists(t.db.select().from(feeRefunds).where(eq(feeRefunds.order_id, feeOrders.id)))))
+    .where(and(eq(feeOrders.sch_id, schId), eq(feeOrders.status, "paid"), eq(feeOrders.duplicate, "N"), notExists(t.db.select().from(refunds).where(eq(refunds.order_id, feeOrders.id)))))
     .orderBy(asc(feeOrders.id))
     .limit(count);
 }
 
 async function refundsOf(t: TestApp, orderId: number) {
-  return t.db.select().from(feeRefunds).where(eq(feeRefunds.order_id, orderId)).orderBy(asc(feeRefunds.id));
+  return t.db.select().from(refunds).where(eq(refunds.order_id, orderId)).orderBy(asc(refunds.id));
 }
 
 /** The bill an order's only line paid. */
@@ -141,7 +141,7 @@ describeOnDatabases("refunds", (kind) => {
     expect(held.reduce((sum, r) => sum + r.amount, 0)).toBeLessThanOrEqual(order.amount);
 
     // 50 refunds an order at most, closed ones counted (the gateway counts them), rejected requests not
-    await t.db.insert(feeRefunds).values(
+    await t.db.insert(refunds).values(
       Array.from({ length: 50 }, (_, i) => ({
         order_id: many.id, pay_no: many.pay_no, sch_id: many.sch_id, sysid: many.sysid, student_id: many.student_id, gateway: many.gateway,
         amount: 1, reason: "Old", status: i < 49 ? "closed" : "rejected", applied_by: "svc", refund_no: i < 49 ? `${many.pay_no}X${i}` : null,
@@ -233,11 +233,11 @@ describeOnDatabases("refunds", (kind) => {
   });
 
   it("holds demo refunds of every state", async () => {
-    const states = await t.db.selectDistinct({ status: feeRefunds.status }).from(feeRefunds).where(inArray(feeRefunds.sch_id, [world.schId]));
+    const states = await t.db.selectDistinct({ status: refunds.status }).from(refunds).where(inArray(refunds.sch_id, [world.schId]));
     expect(states.map((s) => s.status).sort()).toEqual(["abnormal", "applied", "closed", "rejected", "success"]);
     const [audit] = await t.db.select().from(auditLog).where(eq(auditLog.action, "refund_success")).limit(1);
     expect(audit).toBeDefined();
-    const demoDuplicates = await t.db.select().from(feeRefunds).where(and(eq(feeRefunds.kind, "duplicate"), eq(feeRefunds.status, "success")));
+    const demoDuplicates = await t.db.select().from(refunds).where(and(eq(refunds.kind, "duplicate"), eq(refunds.status, "success")));
     expect(demoDuplicates.length).toBeGreaterThan(0);
     // every bill's refunded amount is what the refunds gave back on the lines that paid it
     const [{ off }] = await queryRows<{ off: number }>(
@@ -319,7 +319,7 @@ describeOnDatabases("refunds through WeChat Pay in service-provider mode", (kind
     ]);
     expect((await refundsOf(t, order.id))[0]).toMatchObject({ status: "processing", attempts: waiting.attempts + 1, last_error: null });
     // sent again under its number (its acceptance was lost), it is the same refund at the gateway
-    await t.db.update(feeRefunds).set({ submitted_at: null }).where(eq(feeRefunds.id, failed.id));
+    await t.db.update(refunds).set({ submitted_at: null }).where(eq(refunds.id, failed.id));
     t.clock.advance(61_000);
     await t.app.jobs.runDueJobs();
     expect(sent().map((body) => body.out_refund_no)).toEqual([failed.refund_no, failed.refund_no]);

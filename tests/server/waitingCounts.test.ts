@@ -8,7 +8,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WaitingCount } from "../../common/waiting";
-import { feeOrders, feeRefunds, paymentChannels, providers } from "../../server/db/schema";
+import { feeOrders, refunds, paymentChannels, providers } from "../../server/db/schema";
 import { translator } from "../../server/lib/i18n";
 import { describeOnDatabases } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
@@ -32,7 +32,7 @@ describeOnDatabases("waiting counts", (kind) => {
   }
   /** the refund requests of a provider as the database holds them: how many, and the oldest */
   async function appliedOf(sysid: number): Promise<{ count: number; first: number | undefined }> {
-    const rows = await t.db.select({ id: feeRefunds.id }).from(feeRefunds).where(and(eq(feeRefunds.sysid, sysid), eq(feeRefunds.status, "applied"))).orderBy(asc(feeRefunds.id));
+    const rows = await t.db.select({ id: refunds.id }).from(refunds).where(and(eq(refunds.sysid, sysid), eq(refunds.status, "applied"))).orderBy(asc(refunds.id));
     return { count: rows.length, first: rows[0]?.id };
   }
   async function submittedChannels(sysid?: number): Promise<number> {
@@ -46,9 +46,9 @@ describeOnDatabases("waiting counts", (kind) => {
   async function requestIn(sysid: number): Promise<number> {
     const [order] = await t.db.select().from(feeOrders).where(and(eq(feeOrders.sysid, sysid), eq(feeOrders.status, "paid"))).orderBy(asc(feeOrders.id)).limit(1);
     const [refund] = await t.db
-      .insert(feeRefunds)
+      .insert(refunds)
       .values({ order_id: order.id, pay_no: order.pay_no, sch_id: order.sch_id, sysid, student_id: order.student_id, amount: 1, reason: "Asked", status: "applied", kind: "request", applied_by: "someone", gateway: order.gateway, created_at: t.clock.now() })
-      .returning({ id: feeRefunds.id });
+      .returning({ id: refunds.id });
     return refund.id;
   }
 

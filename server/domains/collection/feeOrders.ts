@@ -29,7 +29,8 @@ import type { OperationContext } from "../../protocol/registry";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import { collectionSettings, schoolChannel } from "../fees";
 import { nextReceiptNo } from "./receiptNumbers";
-import { applyRefundResult, refundDuplicatePayment } from "./refunds";
+import { addOrderEvent } from "./orderEvents";
+import { feeRefundHooks, refundDuplicatePayment } from "./refunds";
 
 export const FEE_KIND = "fee";
 export const CLOSE_SIBLING_ORDERS = "collection.close_sibling_orders";
@@ -39,14 +40,6 @@ const OPEN_PAYMENTS = ["NOTPAY", "USERPAYING"];
 export const MAX_BILLS_PER_ORDER = 20;
 /** WeChat Pay's description is at most 127 bytes: a title of this many characters stays well within */
 const DESCRIPTION_CHARS = 30;
-
-/** Adds an entry to the order's timeline (its next position; the caller holds the order's lock). */
-export async function addOrderEvent(tx: DbOrTx, order: { id: number; sch_id: number; sysid: number }, event: string, at: Date, note: string | null = null): Promise<void> {
-  await tx.execute(sql`
-    INSERT INTO ${feeOrderEvents} (order_id, sch_id, sysid, sort, at, event, note)
-    SELECT ${order.id}, ${order.sch_id}, ${order.sysid}, count(*), ${at.toISOString()}::timestamptz, ${event}, ${note}
-    FROM ${feeOrderEvents} WHERE order_id = ${order.id}`);
-}
 
 /** The fee order of a payment order, or undefined. */
 async function feeOrderOf(tx: DbOrTx, payNo: string) {
@@ -168,9 +161,7 @@ export const FEE_PAYMENT: PaymentKind = {
     // closed here only, its merchant removed: the timeline says so, with the merchant's number
     if (closed) await addOrderEvent(tx, closed, reason ?? "closed", now, reason === "merchant_gone" ? order.spMerchantId || order.merchantId : null);
   },
-  async applyRefund(db, result, now) {
-    return (await applyRefundResult(db, result, now, "notification")) !== null;
-  },
+  refunds: feeRefundHooks,
   async lines(db, order) {
     const rows = await db
       .select({ title: feeOrderLines.title, amount: feeOrderLines.amount })

@@ -19,7 +19,7 @@ import { registerPayerApi } from "./payerApi";
 import { PRUNE_PAYER_TICKETS, PRUNE_PAYER_TICKETS_EVERY_SECONDS, prunePayerTickets } from "./payerTickets";
 import { qrChannelHooks } from "./qrChannels";
 import { RECON_DAILY, RECON_DAILY_EVERY_SECONDS, reconDailyJob, registerReconciliation } from "./reconciliation";
-import { refundAddEffect, refundReviewEffect, SEND_REFUND, sendRefundJob, SYNC_REFUNDS, SYNC_REFUNDS_EVERY_SECONDS, syncRefundsJob } from "./refunds";
+import { refundAddEffect, refundReviewEffect } from "./refunds";
 import { registerSettleSummary } from "./settlements";
 import { registerVoucherOperations } from "./vouchers";
 
@@ -54,9 +54,6 @@ export function registerCollectionOperations(registry: OperationRegistry, school
   registerPayerApi(registry);
   registerVoucherOperations(registry);
   if (!jobKinds.get(CLOSE_SIBLING_ORDERS)) registerJobKind(CLOSE_SIBLING_ORDERS, closeSiblingOrders, { maxAttempts: 10, retryDelaySeconds: 30 });
-  // refunds: sent once accepted, then asked after until they end
-  if (!jobKinds.get(SEND_REFUND)) registerJobKind(SEND_REFUND, sendRefundJob, { maxAttempts: 1 });
-  if (!jobKinds.get(SYNC_REFUNDS)) registerJobKind(SYNC_REFUNDS, syncRefundsJob, { everySeconds: SYNC_REFUNDS_EVERY_SECONDS });
   // reconciliation: a day's trade bill against our records, now or every day
   registerReconciliation(registry);
   registerSettleSummary(registry);

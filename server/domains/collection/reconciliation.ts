@@ -25,7 +25,7 @@ import { paychnlEntity } from "../../../catalogue/fees";
 import { addDays, businessDay, businessDayStart, businessTime } from "../../../common/term";
 import { writeAudit } from "../../auth/audit";
 import type { DbOrTx } from "../../db/client";
-import { feeRefunds, paymentChannels, paymentOrders, reconBatches, reconItems } from "../../db/schema";
+import { refunds, paymentChannels, paymentOrders, reconBatches, reconItems } from "../../db/schema";
 import { actionFieldFailure } from "../../engine/actions";
 import { entityTenantConditions, serialiseRow, wrongState } from "../../engine/crud";
 import { checkPayload } from "../../engine/declared";
@@ -41,7 +41,7 @@ import { SandboxGateway } from "../../payments/sandbox";
 import { readTradeBillStream, TradeBillFormatError, type TradeBillLine, type TradeBillSummary } from "../../payments/tradeBill";
 import { parseTenantId, resolveScope } from "../../auth/scope";
 import { collectGarbage } from "../../lib/heap";
-import { syncRefund } from "./refunds";
+import { syncRefund } from "../../payments/refunds";
 import { settleDay, settleOpenDays } from "./settlements";
 
 export const RECON_DAILY = "recon.daily";
@@ -135,15 +135,15 @@ interface LocalRefund {
 }
 
 const localPaymentColumns = { payNo: paymentOrders.payNo, amount: paymentOrders.totalFeeFen, status: paymentOrders.status, schId: paymentOrders.schId, merchantId: paymentOrders.merchantId };
-const localRefundColumns = { refundNo: feeRefunds.refund_no, payNo: feeRefunds.pay_no, amount: feeRefunds.amount, status: feeRefunds.status, schId: feeRefunds.sch_id };
+const localRefundColumns = { refundNo: refunds.refund_no, payNo: refunds.pay_no, amount: refunds.amount, status: refunds.status, schId: refunds.sch_id };
 
 /** Our payment orders and refunds of the numbers some lines of the bill name, whatever their day (a payment at midnight, a refund taken late). */
 async function localOf(tx: DbOrTx, lines: readonly TradeBillLine[]) {
   const payNos = [...new Set(lines.filter((l) => l.tradeState !== "REFUND").map((l) => l.payNo))];
   const refundNos = [...new Set(lines.filter((l) => l.tradeState === "REFUND").map((l) => l.refundNo))];
   const payments = payNos.length ? ((await tx.select(localPaymentColumns).from(paymentOrders).where(inArray(paymentOrders.payNo, payNos))) as LocalPayment[]) : [];
-  const refunds = refundNos.length ? ((await tx.select(localRefundColumns).from(feeRefunds).where(inArray(feeRefunds.refund_no, refundNos))) as LocalRefund[]) : [];
-  return { payments: new Map(payments.map((p) => [p.payNo, p])), refunds: new Map(refunds.map((r) => [r.refundNo, r])) };
+  const localRefunds = refundNos.length ? ((await tx.select(localRefundColumns).from(refunds).where(inArray(refunds.refund_no, refundNos))) as LocalRefund[]) : [];
+  return { payments: new Map(payments.map((p) => [p.payNo, p])), refunds: new Map(localRefunds.map((r) => [r.refundNo, r])) };
 }
 
 /** A payment row of the bill against our payment order of its number. */
@@ -234,11 +234,11 @@ async function writeItems(tx: DbOrTx, batch: Batch, channel: Channel, billDate: 
   }
   for (let after = 0; ; ) {
     const page = await tx
-      .select({ id: feeRefunds.id, ...localRefundColumns })
-      .from(feeRefunds)
-      .innerJoin(paymentOrders, eq(paymentOrders.payNo, feeRefunds.pay_no))
-      .where(and(dayRefunds(channel, from, to), gt(feeRefunds.id, after)))
-      .orderBy(asc(feeRefunds.id))
+      .select({ id: refunds.id, ...localRefundColumns })
+      .from(refunds)
+      .innerJoin(paymentOrders, eq(paymentOrders.payNo, refunds.pay_no))
+      .where(and(dayRefunds(channel, from, to), gt(refunds.id, after)))
+      .orderBy(asc(refunds.id))
       .limit(ITEM_CHUNK);
     if (page.length === 0) break;
     after = page[page.length - 1].id;
@@ -263,7 +263,7 @@ function dayPayments(channel: Channel, from: Date, to: Date) {
 
 /** The refunds the gateway took that day of the channel's payments (refunds joined to their payment orders). */
 function dayRefunds(channel: Channel, from: Date, to: Date) {
-  return and(eq(paymentOrders.merchantId, channel.sub_mchid ?? ""), eq(paymentOrders.gateway, channel.gateway), gte(feeRefunds.submitted_at, from), lt(feeRefunds.submitted_at, to));
+  return and(eq(paymentOrders.merchantId, channel.sub_mchid ?? ""), eq(paymentOrders.gateway, channel.gateway), gte(refunds.submitted_at, from), lt(refunds.submitted_at, to));
 }
 
 /** Our side's figures of the day: payments and refunds, counted and summed. */
@@ -271,12 +271,12 @@ async function localFigures(tx: DbOrTx, channel: Channel, billDate: string) {
   const { from, to } = dayOf(billDate);
   const figures = { n: sql<number>`count(*)::int`, fen: sql<string>`coalesce(sum(${paymentOrders.totalFeeFen}), 0)::text` };
   const [payments] = await tx.select(figures).from(paymentOrders).where(dayPayments(channel, from, to));
-  const [refunds] = await tx
-    .select({ ...figures, fen: sql<string>`coalesce(sum(${feeRefunds.amount}), 0)::text` })
-    .from(feeRefunds)
-    .innerJoin(paymentOrders, eq(paymentOrders.payNo, feeRefunds.pay_no))
+  const [refunded] = await tx
+    .select({ ...figures, fen: sql<string>`coalesce(sum(${refunds.amount}), 0)::text` })
+    .from(refunds)
+    .innerJoin(paymentOrders, eq(paymentOrders.payNo, refunds.pay_no))
     .where(dayRefunds(channel, from, to));
-  return { local_count: payments.n + refunds.n, local_paid: Number(payments.fen), local_refund: Number(refunds.fen) };
+  return { local_count: payments.n + refunded.n, local_paid: Number(payments.fen), local_refund: Number(refunded.fen) };
 }
 
 /** Matches a checked bill into a batch just made: its items written, its figures set. Answers the batch. */
@@ -393,10 +393,10 @@ async function applyFix(ctx: OperationContext, item: typeof reconItems.$inferSel
     if (outcome !== "applied") throw new ApiFailure("recon.fix_not_paid");
     return "recon.resolved_payment";
   }
-  const [refund] = await ctx.db.select({ id: feeRefunds.id }).from(feeRefunds).where(eq(feeRefunds.refund_no, item.refund_no ?? ""));
+  const [refund] = await ctx.db.select({ id: refunds.id }).from(refunds).where(eq(refunds.refund_no, item.refund_no ?? ""));
   if (!refund) throw new ApiFailure("recon.fix_impossible");
   await syncRefund(ctx.services, ctx.db, refund.id, ctx.now);
-  const [after] = await ctx.db.select({ status: feeRefunds.status }).from(feeRefunds).where(eq(feeRefunds.id, refund.id));
+  const [after] = await ctx.db.select({ status: refunds.status }).from(refunds).where(eq(refunds.id, refund.id));
   if (after && UNFINISHED_REFUNDS.has(after.status)) throw new ApiFailure("recon.fix_refund_open");
   return "recon.resolved_refund";
 }

@@ -10,7 +10,7 @@
 import { and, eq, gte, inArray, lt, ne, sql } from "drizzle-orm";
 import { addDays, businessDay, businessDayStart } from "../../../common/term";
 import { queryRows, type Db, type DbOrTx } from "../../db/client";
-import { feePayments, feeRefunds, paymentChannels, reconBatches, reconItems, settlements } from "../../db/schema";
+import { feePayments, refunds, paymentChannels, reconBatches, reconItems, settlements } from "../../db/schema";
 import { SANDBOX_RATE_PER_MILLE } from "../../payments/tradeBill";
 import { settleSummaryOperation, settlementEntity } from "../../../catalogue/settlements";
 import { fenToYuan } from "../../../common/money";
@@ -43,18 +43,18 @@ interface SchoolDay {
 export async function settleDay(tx: DbOrTx, channel: SettledChannel, day: string, settled: boolean, now: Date): Promise<void> {
   const from = businessDayStart(day);
   const to = businessDayStart(addDays(day, 1));
-  const rate = (amount: typeof feePayments.amount | typeof feeRefunds.amount) => sql<string>`coalesce(sum(round(${amount} * ${SANDBOX_RATE_PER_MILLE} / 1000.0)), 0)::text`;
+  const rate = (amount: typeof feePayments.amount | typeof refunds.amount) => sql<string>`coalesce(sum(round(${amount} * ${SANDBOX_RATE_PER_MILLE} / 1000.0)), 0)::text`;
   const paid = await tx
     .select({ schId: feePayments.sch_id, n: sql<number>`count(*)::int`, amount: sql<string>`sum(${feePayments.amount})::text`, fee: rate(feePayments.amount) })
     .from(feePayments)
     .where(and(eq(feePayments.paychnl_id, channel.id), gte(feePayments.paid_at, from), lt(feePayments.paid_at, to)))
     .groupBy(feePayments.sch_id);
   const refunded = await tx
-    .select({ schId: feeRefunds.sch_id, n: sql<number>`count(*)::int`, amount: sql<string>`sum(${feeRefunds.amount})::text`, fee: rate(feeRefunds.amount) })
-    .from(feeRefunds)
-    .innerJoin(feePayments, eq(feePayments.order_id, feeRefunds.order_id))
-    .where(and(eq(feePayments.paychnl_id, channel.id), ne(feeRefunds.status, "closed"), gte(feeRefunds.submitted_at, from), lt(feeRefunds.submitted_at, to)))
-    .groupBy(feeRefunds.sch_id);
+    .select({ schId: refunds.sch_id, n: sql<number>`count(*)::int`, amount: sql<string>`sum(${refunds.amount})::text`, fee: rate(refunds.amount) })
+    .from(refunds)
+    .innerJoin(feePayments, eq(feePayments.order_id, refunds.order_id))
+    .where(and(eq(feePayments.paychnl_id, channel.id), ne(refunds.status, "closed"), gte(refunds.submitted_at, from), lt(refunds.submitted_at, to)))
+    .groupBy(refunds.sch_id);
   const [batch] = await tx
     .select({ id: reconBatches.id, status: reconBatches.status })
     .from(reconBatches)
@@ -122,7 +122,7 @@ export async function settleOpenDays(db: Db, now: Date): Promise<number> {
       db,
       sql`SELECT DISTINCT p.paychnl_id AS id FROM ${feePayments} p WHERE p.paid_at >= ${from.toISOString()}::timestamptz AND p.paid_at < ${to.toISOString()}::timestamptz AND p.paychnl_id IS NOT NULL
           UNION
-          SELECT p.paychnl_id FROM ${feeRefunds} r JOIN ${feePayments} p ON p.order_id = r.order_id
+          SELECT p.paychnl_id FROM ${refunds} r JOIN ${feePayments} p ON p.order_id = r.order_id
            WHERE r.submitted_at >= ${from.toISOString()}::timestamptz AND r.submitted_at < ${to.toISOString()}::timestamptz AND p.paychnl_id IS NOT NULL`,
     );
     if (moved.length === 0) continue;

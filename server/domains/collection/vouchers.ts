@@ -22,7 +22,7 @@ import { fenToYuan } from "../../../common/money";
 import { businessTime } from "../../../common/term";
 import { writeAudit } from "../../auth/audit";
 import { resolveScope } from "../../auth/scope";
-import { classes, feeOrderLines, feeOrders, feeRefunds, grades, schools, students } from "../../db/schema";
+import { classes, feeOrderLines, feeOrders, refunds, grades, schools, students } from "../../db/schema";
 import { entityTenantConditions } from "../../engine/crud";
 import { recordTitleSql } from "../../engine/references";
 import type { Translate } from "../../lib/i18n";
@@ -82,12 +82,12 @@ async function readVouchers(ctx: OperationContext, ids: readonly number[]): Prom
     .from(feeOrderLines)
     .where(inArray(feeOrderLines.order_id, [...ids]))
     .orderBy(asc(feeOrderLines.order_id), asc(feeOrderLines.sort), asc(feeOrderLines.id));
-  const refunds = await ctx.db
+  const doneRefunds = await ctx.db
     .select()
-    .from(feeRefunds)
-    .where(and(inArray(feeRefunds.order_id, [...ids]), eq(feeRefunds.status, "success")))
-    .orderBy(asc(feeRefunds.order_id), asc(feeRefunds.id));
-  const receiptOf = (refund: (typeof refunds)[number]): RefundReceipt => ({
+    .from(refunds)
+    .where(and(inArray(refunds.order_id, [...ids]), eq(refunds.status, "success")))
+    .orderBy(asc(refunds.order_id), asc(refunds.id));
+  const receiptOf = (refund: (typeof doneRefunds)[number]): RefundReceipt => ({
     refund_no: refund.refund_no ?? "",
     amount: fenToYuan(refund.amount),
     amount_in_words: amountInWords(refund.amount),
@@ -123,7 +123,7 @@ async function readVouchers(ctx: OperationContext, ids: readonly number[]): Prom
       status: row.status,
       refunded_amount: fenToYuan(row.refunded_amount ?? 0),
       duplicate: row.duplicate,
-      refunds: refunds.filter((refund) => refund.order_id === id).map(receiptOf),
+      refunds: doneRefunds.filter((refund) => refund.order_id === id).map(receiptOf),
     };
   });
   return { vouchers, schools: perSchool };

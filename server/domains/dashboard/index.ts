@@ -14,7 +14,7 @@ import { addDays, BUSINESS_TIME_ZONE, businessDay, businessDayStart, daysLeft } 
 import { resolveScope } from "../../auth/scope";
 import { tenantFilter } from "../../auth/tenantFilter";
 import type { DbOrTx } from "../../db/client";
-import { activities, bills, classes, feePayments, feeRefunds, grades, providerExtensions, providers, schoolRenewals, schools, students } from "../../db/schema";
+import { activities, bills, classes, feePayments, refunds, grades, providerExtensions, providers, schoolRenewals, schools, students } from "../../db/schema";
 import { COLLECTION_DAYS, UNPAID_ACTIVITIES, type Dashboard, type DashboardCollection, type DashboardFigure, type DashboardLink, type LinkFilter } from "../../../common/dashboard";
 import { notFound } from "../../protocol/envelope";
 import { ANY_SIGNED_IN, type OperationContext, type OperationRegistry } from "../../protocol/registry";
@@ -121,7 +121,7 @@ type Within = { sysid: number; schids: number[] | null };
 
 const paymentsWithin = (within: Within) => tenantFilter(within, { sysid: feePayments.sysid, schid: feePayments.sch_id });
 /** the refunds the gateway finished: money that went back */
-const refundsWithin = (within: Within) => [...tenantFilter(within, { sysid: feeRefunds.sysid, schid: feeRefunds.sch_id }), eq(feeRefunds.status, "success")];
+const refundsWithin = (within: Within) => [...tenantFilter(within, { sysid: refunds.sysid, schid: refunds.sch_id }), eq(refunds.status, "success")];
 const sumOf = (column: AnyPgColumn, condition?: SQL) =>
   (condition ? sql<number>`coalesce(sum(${column}) filter (where ${condition}), 0)` : sql<number>`coalesce(sum(${column}), 0)`).mapWith(Number);
 
@@ -140,9 +140,9 @@ async function collectionFigures(db: DbOrTx, days: Days, within: Within): Promis
       .from(feePayments)
       .where(and(...paymentsWithin(within), gte(feePayments.paid_at, days.monthStart))),
     db
-      .select({ month: sumOf(feeRefunds.amount) })
-      .from(feeRefunds)
-      .where(and(...refundsWithin(within), gte(feeRefunds.success_time, days.monthStart))),
+      .select({ month: sumOf(refunds.amount) })
+      .from(refunds)
+      .where(and(...refundsWithin(within), gte(refunds.success_time, days.monthStart))),
     db
       .select({
         activities: sql<number>`count(distinct ${activities.id})`.mapWith(Number),
@@ -182,7 +182,7 @@ async function collectionOf(db: DbOrTx, days: Days, within: Within): Promise<Das
   const first = addDays(days.today, 1 - COLLECTION_DAYS);
   const since = businessDayStart(first);
   const paidDay = dayOf(feePayments.paid_at);
-  const refundDay = dayOf(feeRefunds.success_time);
+  const refundDay = dayOf(refunds.success_time);
   const unpaidBills = count(bills.id);
   const [paid, refunded, unpaid] = await Promise.all([
     db
@@ -191,9 +191,9 @@ async function collectionOf(db: DbOrTx, days: Days, within: Within): Promise<Das
       .where(and(...paymentsWithin(within), gte(feePayments.paid_at, since)))
       .groupBy(paidDay),
     db
-      .select({ day: refundDay, amount: sumOf(feeRefunds.amount) })
-      .from(feeRefunds)
-      .where(and(...refundsWithin(within), gte(feeRefunds.success_time, since)))
+      .select({ day: refundDay, amount: sumOf(refunds.amount) })
+      .from(refunds)
+      .where(and(...refundsWithin(within), gte(refunds.success_time, since)))
       .groupBy(refundDay),
     db
       .select({ activity_id: activities.id, title: activities.title, sch_id: activities.sch_id, school: schools.title, unpaid_bills: unpaidBills, unpaid_amount: sumOf(bills.amount) })
