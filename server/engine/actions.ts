@@ -15,6 +15,7 @@ import { ApiFailure, notFound } from "../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../protocol/registry";
 import { entityTenantConditions, serialiseRow, wrongState } from "./crud";
 import { checkPayload, DEFAULT_OPERATION_PATH, type DeclaredPayload } from "./declared";
+import { checkFieldRelations } from "./fieldRelations";
 import type { Row } from "./hooks";
 
 /** What an action's effect is given: the record as it stands, locked, and the checked fields. */
@@ -99,7 +100,7 @@ async function runAction(ctx: OperationContext, entity: EntityDecl, table: Catal
     const [unlocked] = (await ctx.db.select().from(table).where(and(eq(tableColumn(table, "id"), id), ...conditions))) as Row[];
     // a missing record or one in another state is refused below, as without it
     if (unlocked && (!action.from || action.from.includes(String(unlocked[stateField!])))) {
-      await effect.beforeLock({ ctx, scope, entity, row: unlocked, input: checkPayload(ctx, action.fields ?? []) });
+      await effect.beforeLock({ ctx, scope, entity, row: unlocked, input: actionInput(ctx, action) });
     }
   }
   const after = await ctx.db.transaction(async (tx) => {
@@ -114,7 +115,7 @@ async function runAction(ctx: OperationContext, entity: EntityDecl, table: Catal
     // another state is refused before its fields are asked for (a review's decision, a waiver's reason)
     const from = stateField ? String(row[stateField]) : undefined;
     if (action.from && !action.from.includes(from!)) throw wrongState(ctx, entity, from, action.label);
-    const input = checkPayload(ctx, action.fields ?? []);
+    const input = actionInput(ctx, action);
     const outcome = (await effect?.({ ctx, tx, scope, entity, row, input })) ?? {};
     const changes: Row = { ...outcome.changes };
     const targets = targetStates(action);
@@ -142,6 +143,13 @@ async function runAction(ctx: OperationContext, entity: EntityDecl, table: Catal
     messageParams: after.outcome.messageParams ?? { action: ctx.t(action.label) },
     data: { items: serialiseRow(entity, after.updated) },
   };
+}
+
+/** An action's fields as sent, each checked by its kind and then by the rules between them (`requiredWhen`, `atLeast`). */
+function actionInput(ctx: OperationContext, action: ActionDecl): DeclaredPayload {
+  const input = checkPayload(ctx, action.fields ?? []);
+  checkFieldRelations(ctx, action.fields ?? [], input);
+  return input;
 }
 
 function tenantValue(row: Row, column: string | undefined): number | null {

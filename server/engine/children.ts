@@ -12,6 +12,7 @@ import { labelText } from "../lib/i18n";
 import { ApiFailure } from "../protocol/envelope";
 import type { OperationContext } from "../protocol/registry";
 import { fieldErrors, recordSchema } from "./fieldSchemas";
+import { brokenFieldRelation, inapplicableValues } from "./fieldRelations";
 import type { Row } from "./hooks";
 
 export const DEFAULT_MAX_CHILDREN = 50;
@@ -73,7 +74,11 @@ export class ChildRecords {
             const [first] = fieldErrors(entity, parsed.error, ctx.t);
             throw this.failure(ctx, `${decl.name}.${i}.${first?.field ?? ""}`, `${label} ${i + 1}: ${first?.message ?? ""}`);
           }
-          return parsed.data;
+          // the rules between the row's fields; a field its condition hides keeps no value
+          const rowValues = { ...parsed.data, ...inapplicableValues(entity.fields, parsed.data) };
+          const broken = brokenFieldRelation(ctx, entity.fields, rowValues);
+          if (broken) throw this.failure(ctx, `${decl.name}.${i}.${broken.field}`, `${label} ${i + 1}: ${broken.message}`);
+          return rowValues;
         }),
       );
     }

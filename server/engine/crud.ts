@@ -22,6 +22,7 @@ import { refShownTitle } from "../../common/fieldRules";
 import type { ListSummary, ListTabs } from "../../common/listAnswer";
 import { fenToYuan } from "../../common/money";
 import { kindOf } from "./fieldKinds";
+import { checkFieldRelations, inapplicableValues } from "./fieldRelations";
 import { fieldErrors, fieldsSchema, formFields, recordSchema } from "./fieldSchemas";
 import type { EntityHooks, EntityHooksByName, Row } from "./hooks";
 import { multipleReferenceFields, References, stillReferenced } from "./references";
@@ -912,6 +913,9 @@ class EntityCrud {
     const { scope } = await this.scoped(ctx);
     const record = this.validate(ctx, "add");
     const childRows = this.children.check(ctx, "add");
+    // the rules between its fields, as the form checks them; a field its condition hides keeps no value
+    Object.assign(record, inapplicableValues(this.entity.fields, record));
+    checkFieldRelations(ctx, this.entity.fields, record);
     this.hooks.beforeAdd?.(ctx, scope, record);
     const virtual: Row = {};
     for (const field of formFields(this.entity, "add")) {
@@ -953,7 +957,10 @@ class EntityCrud {
         this.assertEditable(ctx, before, "crud.edit");
         // a field set only on add (a school's first term) sent back as it stands is no change; another value is refused
         refuseChangedAddOnlyFields(this.entity, ctx, before);
+        // the rules between fields hold for the record as it will be stored; a field its condition now hides is emptied
+        Object.assign(record, inapplicableValues(this.entity.fields, { ...before, ...record }));
         const merged = { ...before, ...record };
+        checkFieldRelations(ctx, this.entity.fields, merged);
         await this.assertUnique(ctx, tx, record, merged, id);
         await this.references.check(tx, ctx.t, merged, record);
         const updated =

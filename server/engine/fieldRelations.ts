@@ -1,8 +1,8 @@
 /**
  * The rules between fields of one record that a declaration states (common/fieldExtras.ts `requiredWhen`,
  * `atLeast`), checked on the server as the form checks them: a failure names the field, with its message in
- * `data.errors` as every field check gives it. A domain's hooks call it with the record as it
- * will be stored (after an edit: the whole record), and an action's effect with its checked input. The answer's
+ * `data.errors` as every field check gives it. The engine calls it on every add and edit with the record as it will
+ * be stored (after an edit: the whole record), on each child row, and on an action's checked input. The answer's
  * message is the field's own (an action's dialog shows only the answer's message), not "invalid parameter".
  */
 import type { FieldDecl } from "../../common/catalogue";
@@ -12,14 +12,20 @@ import { ApiFailure } from "../protocol/envelope";
 import type { OperationContext } from "../protocol/registry";
 import type { Row } from "./hooks";
 
-/** Throws the failure of the first rule between fields that `record` (stored form, by field name) breaks. */
-export function checkFieldRelations(ctx: OperationContext, fields: readonly FieldDecl[], record: Row): void {
+/** The first rule between fields that `record` (stored form, by field name) breaks: its field, message key and text. */
+export function brokenFieldRelation(ctx: OperationContext, fields: readonly FieldDecl[], record: Row): { field: string; key: string; params: Record<string, string>; message: string } | undefined {
   const broken = brokenRelation(fields, (name) => record[name]);
-  if (!broken) return;
+  if (!broken) return undefined;
   const { field, rule } = broken;
   const params = { label: labelText(ctx.t, field.label, field.name) };
   const key = rule === "required" ? "api.validation.required" : field.atLeast!.message;
-  throw new ApiFailure(key, params, { errors: [{ field: field.name, message: ctx.t(key, params) }] });
+  return { field: field.name, key, params, message: ctx.t(key, params) };
+}
+
+/** Throws the failure of the first rule between fields that `record` (stored form, by field name) breaks. */
+export function checkFieldRelations(ctx: OperationContext, fields: readonly FieldDecl[], record: Row): void {
+  const broken = brokenFieldRelation(ctx, fields, record);
+  if (broken) throw new ApiFailure(broken.key, broken.params, { errors: [{ field: broken.field, message: broken.message }] });
 }
 
 /**

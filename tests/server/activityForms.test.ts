@@ -97,6 +97,13 @@ describeOnDatabases("activity forms and after-payment actions", (kind) => {
       expect(refused.return_code).toBe("FAIL");
       expect((refused.data?.errors as Row[])[0].field).toBe("questions.0.options");
 
+      // a choice's options are required of the row itself, by the rule its declaration states, before anything is saved
+      const noOptions = formPayload([otherActivityId]);
+      noOptions.questions[0].options = "";
+      const bare = await admin("activityformadd", noOptions);
+      expect(bare.return_code).toBe("FAIL");
+      expect(bare.data?.errors).toEqual([{ field: "questions.0.options", message: expect.stringMatching(/^问题 1: 选项/) }]);
+
       const twice = formPayload([otherActivityId]);
       twice.questions[1].label = "Going home";
       expect(((await admin("activityformadd", twice)).data?.errors as Row[])[0].field).toBe("questions.1.label");

@@ -13,7 +13,6 @@ import type { DbOrTx } from "../../db/client";
 import { activities, activityForms, formAnswers, formQuestions, payEndActions } from "../../db/schema";
 import { entityTenantConditions } from "../../engine/crud";
 import { registerDeclared } from "../../engine/declared";
-import { checkFieldRelations, inapplicableValues } from "../../engine/fieldRelations";
 import type { EntityHooks, Row } from "../../engine/hooks";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
@@ -74,19 +73,6 @@ async function checkForm(ctx: OperationContext, tx: DbOrTx, form: Row): Promise<
 export const activityFormHooks: EntityHooks = {
   afterAdd: (ctx, tx, row) => checkForm(ctx, tx, row),
   afterEdit: (ctx, tx, _before, after) => checkForm(ctx, tx, after),
-};
-
-/** A link asks its address, a group QR code its image; the other kind's value is not kept. */
-export const payEndActionHooks: EntityHooks = {
-  beforeAdd(ctx, _scope, record) {
-    Object.assign(record, inapplicableValues(payEndActionEntity.fields, record));
-    checkFieldRelations(ctx, payEndActionEntity.fields, record);
-  },
-  async afterEdit(ctx, tx, _before, after) {
-    const cleared = inapplicableValues(payEndActionEntity.fields, after);
-    checkFieldRelations(ctx, payEndActionEntity.fields, { ...after, ...cleared });
-    if (Object.keys(cleared).length > 0) await tx.update(payEndActions).set(cleared).where(eq(payEndActions.id, Number(after.id)));
-  },
 };
 
 /** payendactionbind {id, activity_ids}: the action's activities, each of the provider's schools (none: unbound). */

@@ -14,7 +14,7 @@ import { registerActivityBoard } from "./board";
 import { registerBillImport } from "./billImport";
 import { ACTIVITY_DATES, ACTIVITY_DATES_EVERY_SECONDS, activityDatesJob } from "./jobs";
 import { CLOSE_SIBLING_ORDERS, closeSiblingOrders, feeOrderHooks, feePaymentHooks } from "./feeOrders";
-import { activityFormHooks, payEndActionHooks, registerPayEndActionBind } from "./forms";
+import { activityFormHooks, registerPayEndActionBind } from "./forms";
 import { registerPayerApi } from "./payerApi";
 import { PRUNE_PAYER_TICKETS, PRUNE_PAYER_TICKETS_EVERY_SECONDS, prunePayerTickets } from "./payerTickets";
 import { qrChannelHooks } from "./qrChannels";
@@ -36,9 +36,8 @@ export function collectionEffects(schoolChannel: SchoolChannelLookup): ActionEff
 export const collectionHooks: EntityHooksByName = {
   student: studentBillingHooks,
   qrchnl: qrChannelHooks,
-  // activity forms and after-payment actions (forms.ts)
+  // activity forms (forms.ts)
   activityform: activityFormHooks,
-  payendaction: payEndActionHooks,
   // an order's activity filter finds it by any of its lines' (feeOrders.ts)
   order: feeOrderHooks,
   payment: feePaymentHooks,

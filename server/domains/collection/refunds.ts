@@ -5,14 +5,12 @@
  * payment kind's, in server/payments/refunds.ts.
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { refundReview } from "../../../catalogue/collectionRefunds";
 import { fenToYuan } from "../../../common/money";
 import { hasAnyRole, PROVIDER_ROLES } from "../../../common/roleKeys";
 import { writeAudit } from "../../auth/audit";
 import { queryRows, type DbOrTx } from "../../db/client";
 import { bills, feeOrderLines, feeOrders, feeRefundShares } from "../../db/schema";
 import { actionFieldFailure, type ActionEffect } from "../../engine/actions";
-import { checkFieldRelations } from "../../engine/fieldRelations";
 import { translator } from "../../lib/i18n";
 import type { RefundHooks } from "../../payments/kinds";
 import { acceptRefund, createRefund, RefundRefused, type Refund } from "../../payments/refunds";
@@ -43,7 +41,6 @@ export const refundAddEffect: ActionEffect = async ({ ctx, tx, row: order, input
 
 /** refundreview on a request, locked by the action engine: rejected with its reason, or accepted and queued. */
 export const refundReviewEffect: ActionEffect = async ({ ctx, tx, row: refund, input }) => {
-  checkFieldRelations(ctx, refundReview.fields ?? [], input);
   const decided = { reviewed_by: ctx.auth!.username, review_reason: (input.reason as string | null) ?? null };
   if (input.result === "reject") return { changes: { ...decided, status: "rejected" }, messageKey: "refunds.rejected" };
   const accepted = await acceptRefund(tx, { id: Number(refund.id), pay_no: String(refund.pay_no) }, ctx.now);

@@ -14,7 +14,6 @@ import type { DbOrTx } from "../../db/client";
 import { paymentChannels, schoolChannels, schools } from "../../db/schema";
 import { actionFieldFailure, type ActionEffects } from "../../engine/actions";
 import { registerDeclared } from "../../engine/declared";
-import { checkFieldRelations } from "../../engine/fieldRelations";
 import type { EntityHooks, Row } from "../../engine/hooks";
 import { labelText } from "../../lib/i18n";
 import { notFound } from "../../protocol/envelope";
@@ -79,8 +78,6 @@ export const channelEffects: ActionEffects = {
   },
 
   async paychnlreview({ ctx, tx, row, input }) {
-    // a rejection says why (the declared rule between its fields)
-    checkFieldRelations(ctx, paychnlReview.fields ?? [], input);
     if (input.result === "reject") {
       return { changes: { status: "rejected", reject_reason: String(input.reason).trim(), reviewed_at: ctx.now }, messageKey: "fees.done.rejected" };
     }
