@@ -40,6 +40,7 @@ export const refundReview: ActionDecl = {
   roles: PROVIDER_ROLES,
   from: ["applied"],
   to: ["processing", "rejected"],
+  result: { field: "result", to: { approve: "processing", reject: "rejected" } },
   bulk: true,
   // a request waits for its provider: counted on its menu entry and home page
   waiting: "refunds",

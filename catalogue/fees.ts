@@ -103,6 +103,7 @@ export const paychnlReview: ActionDecl = {
   roles: OPERATOR_ROLES,
   from: ["submitted"],
   to: ["approved", "rejected"],
+  result: { field: "result", to: { approve: "approved", reject: "rejected" } },
   // a submitted channel waits for the platform's operators
   waiting: "channels",
   fields: [

@@ -129,8 +129,13 @@ export interface ActionDecl {
   roles: readonly string[];
   /** the states of the entity's `stateField` it may start from; absent for an entity without states */
   from?: readonly string[];
-  /** the state it leads to; several: the domain's effect chooses one (an approval or a rejection) */
+  /** the state it leads to; several: its `result` field or the domain's effect chooses one (an approval or a rejection) */
   to?: string | readonly string[];
+  /**
+   * the field of its input whose value chooses the state it leads to, one of `to` per option (a review's decision:
+   * approve -> processing, reject -> rejected); the engine sets that state, the effect does the rest
+   */
+  result?: { field: string; to: Readonly<Record<string, string>> };
   /** a small form asked with the confirmation (an amount, a reason, a new password), sent beside the id */
   fields?: FieldDecl[];
   /**

@@ -76,7 +76,8 @@ export function registerEntityActions(registry: OperationRegistry, entities: rea
       if (!table) throw new Error(`entity ${entity.name} has no table for its action ${action.name}`);
       if (action.from && !entity.stateField) throw new Error(`${action.name}: ${entity.name} declares no stateField`);
       const effect = effects[action.name];
-      if (targetStates(action).length > 1 && !effect) throw new Error(`${action.name} leads to several states: its domain must give the effect choosing one`);
+      if (targetStates(action).length > 1 && !effect && !action.result) throw new Error(`${action.name} leads to several states: its result field or its domain's effect must choose one`);
+      checkResultDecl(action);
       registry.add({
         path: entity.apiPath ?? DEFAULT_OPERATION_PATH,
         method: action.name,
@@ -120,6 +121,7 @@ async function runAction(ctx: OperationContext, entity: EntityDecl, table: Catal
     const changes: Row = { ...outcome.changes };
     const targets = targetStates(action);
     if (stateField && targets.length === 1) changes[stateField] = targets[0];
+    if (stateField && action.result) changes[stateField] = action.result.to[String(input[action.result.field])];
     const to = stateField ? changes[stateField] : undefined;
     if (targets.length > 1 && !targets.includes(String(to))) throw new Error(`${action.name}: its effect chose no state of ${targets.join(", ")}`);
     const updated = Object.keys(changes).length === 0 ? row : ((await tx.update(table).set(changes).where(eq(tableColumn(table, "id"), id)).returning()) as Row[])[0];
@@ -143,6 +145,18 @@ async function runAction(ctx: OperationContext, entity: EntityDecl, table: Catal
     messageParams: after.outcome.messageParams ?? { action: ctx.t(action.label) },
     data: { items: serialiseRow(entity, after.updated) },
   };
+}
+
+/** A result field is a required enum field of the action, each of its options leading to one of the action's states. */
+function checkResultDecl(action: ActionDecl): void {
+  if (!action.result) return;
+  const field = action.fields?.find((f) => f.name === action.result!.field);
+  if (!field || field.type !== "enum" || !field.required) throw new Error(`${action.name}: its result ${action.result.field} is no required enum field of the action`);
+  const targets = targetStates(action);
+  for (const option of field.options ?? []) {
+    const to = action.result.to[option.value];
+    if (!to || !targets.includes(to)) throw new Error(`${action.name}: its result ${option.value} leads to no state of ${targets.join(", ")}`);
+  }
 }
 
 /** An action's fields as sent, each checked by its kind and then by the rules between them (`requiredWhen`, `atLeast`). */

@@ -130,14 +130,14 @@ export async function createRefund(tx: DbOrTx, request: RefundRequest, now: Date
 
 /**
  * A request accepted: numbered under its order's lock, as a refund accepted at once is (its amount was held back when
- * it was asked), and queued. Answers the columns the caller sets on the refund with its decision.
+ * it was asked), and queued. Answers its number, which the caller stores with the decision (state processing).
  */
-export async function acceptRefund(tx: DbOrTx, refund: { id: number; pay_no: string }, now: Date): Promise<{ status: "processing"; refund_no: string }> {
+export async function acceptRefund(tx: DbOrTx, refund: { id: number; pay_no: string }, now: Date): Promise<string> {
   const { hooks } = await hooksOfPayment(tx, refund.pay_no);
   await hooks.lockOrder(tx, refund.pay_no);
   const held = await refundsOfPayment(tx, refund.pay_no);
   await queueSending(tx, refund.id, now);
-  return { status: "processing", refund_no: nextRefundNo(refund.pay_no, held.numbered) };
+  return nextRefundNo(refund.pay_no, held.numbered);
 }
 
 /**

@@ -13,6 +13,9 @@ import { termExpired } from "../../server/auth/expiry";
 import { tableColumn, tenantColumnNames } from "../../server/db/catalogueTables";
 import { auditLog, bills, catalogueTables, paymentChannels, reconBatches, reconItems } from "../../server/db/schema";
 import { entities } from "../../resources.config";
+import { refundEntity, refundReview } from "../../catalogue/collectionRefunds";
+import { registerEntityActions } from "../../server/engine/actions";
+import { OperationRegistry } from "../../server/protocol/registry";
 import { describeOnEmbedded } from "../helpers/db";
 import { findStudent, h5, payerWorld, unpaidStudents } from "./payerSupport";
 import { demoAccountCases, sessionOf, type DemoAccountCase } from "./registryCases";
@@ -81,6 +84,20 @@ describe("the declarations hold the expected state rules", () => {
       }
     });
   }
+});
+
+describe("an action's result field", () => {
+  const withReview = (review: typeof refundReview) => [{ ...refundEntity, actions: [review] }];
+  const register = (review: typeof refundReview) => () => registerEntityActions(new OperationRegistry(), withReview(review));
+
+  it("chooses the state of each decision, declared for every option and only among the action's states", () => {
+    expect(register(refundReview)).not.toThrow();
+    expect(register({ ...refundReview, result: { field: "result", to: { approve: "processing" } } })).toThrow("refundreview: its result reject leads to no state of processing, rejected");
+    expect(register({ ...refundReview, result: { field: "result", to: { approve: "success", reject: "rejected" } } })).toThrow("refundreview: its result approve leads to no state");
+    expect(register({ ...refundReview, result: { field: "reason", to: {} } })).toThrow("refundreview: its result reason is no required enum field of the action");
+    // without a result, an action of several states needs an effect to choose one
+    expect(register({ ...refundReview, result: undefined })).toThrow("refundreview leads to several states");
+  });
 });
 
 describeOnEmbedded("record actions on the server", (kind) => {

@@ -39,12 +39,12 @@ export const refundAddEffect: ActionEffect = async ({ ctx, tx, row: order, input
   return { messageKey: accepted ? "refunds.accepted" : "refunds.requested", messageParams: { amount: fenToYuan(refund!.amount), refund_no: refund!.refund_no ?? "" } };
 };
 
-/** refundreview on a request, locked by the action engine: rejected with its reason, or accepted and queued. */
+/** refundreview on a request, locked by the action engine (which sets the state its decision leads to): rejected with its reason, or accepted, numbered and queued. */
 export const refundReviewEffect: ActionEffect = async ({ ctx, tx, row: refund, input }) => {
   const decided = { reviewed_by: ctx.auth!.username, review_reason: (input.reason as string | null) ?? null };
-  if (input.result === "reject") return { changes: { ...decided, status: "rejected" }, messageKey: "refunds.rejected" };
-  const accepted = await acceptRefund(tx, { id: Number(refund.id), pay_no: String(refund.pay_no) }, ctx.now);
-  return { changes: { ...decided, ...accepted }, messageKey: "refunds.approved" };
+  if (input.result === "reject") return { changes: decided, messageKey: "refunds.rejected" };
+  const refundNo = await acceptRefund(tx, { id: Number(refund.id), pay_no: String(refund.pay_no) }, ctx.now);
+  return { changes: { ...decided, refund_no: refundNo }, messageKey: "refunds.approved" };
 };
 
 async function lockOrder(tx: DbOrTx, where: { id: number } | { payNo: string }) {

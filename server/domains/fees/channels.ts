@@ -79,7 +79,7 @@ export const channelEffects: ActionEffects = {
 
   async paychnlreview({ ctx, tx, row, input }) {
     if (input.result === "reject") {
-      return { changes: { status: "rejected", reject_reason: String(input.reason).trim(), reviewed_at: ctx.now }, messageKey: "fees.done.rejected" };
+      return { changes: { reject_reason: String(input.reason).trim(), reviewed_at: ctx.now }, messageKey: "fees.done.rejected" };
     }
     let subMchid = isBlank(input.sub_mchid) ? null : String(input.sub_mchid);
     if (row.gateway === "sandbox") {
@@ -95,7 +95,7 @@ export const channelEffects: ActionEffects = {
       .where(and(eq(paymentChannels.sub_mchid, subMchid), ne(paymentChannels.id, Number(row.id))))
       .limit(1);
     if (taken) throw actionFieldFailure(ctx, "sub_mchid", "fees.error.sub_mchid_taken", { sub_mchid: subMchid });
-    return { changes: { status: "approved", sub_mchid: subMchid, reject_reason: null, reviewed_at: ctx.now }, messageKey: "fees.done.approved", messageParams: { sub_mchid: subMchid } };
+    return { changes: { sub_mchid: subMchid, reject_reason: null, reviewed_at: ctx.now }, messageKey: "fees.done.approved", messageParams: { sub_mchid: subMchid } };
   },
 
   async paychnlenable({ ctx, row }) {
