@@ -4,9 +4,22 @@
  * pages. A binding no menu uses, a route bound twice, an entity or operation declared twice or a page
  * (or an operation's refresh) naming an undeclared entity, or an entity pickup clerks may use without a pickup-point
  * column, is a mistake in the catalogue: it throws when the catalogue loads, before anything serves it.
+ *
+ * So is every convention the engine relies on while it serves (checkConventions below): a reference to an
+ * undeclared entity, a state field that is no enum, an action's states that are no states of it, a rule between
+ * fields naming a field that is not beside it, a child entity without its sort field, a summary or a total that is
+ * no number of its entity, a page's filter or an entity's default sort naming a field it does not have, a report's
+ * drill or rate naming what it does not have. Each message names the declaration.
  */
-import type { Catalogue, CatalogueDomain, MenuGroup, MenuTree, OperationDecl, PageRef, ReportDecl, SettingsDecl } from "../common/catalogue";
+import type { ActionDecl, Catalogue, CatalogueDomain, EntityDecl, FieldDecl, MenuGroup, MenuTree, OperationDecl, PageRef, ReportDecl, SettingsDecl } from "../common/catalogue";
+import "../common/fieldExtras";
 import { PICKUP_ROLES } from "../common/roleKeys";
+
+/**
+ * The int field of a child entity keeping its rows in the order the form gave them: the engine writes it and reads
+ * the rows by it (server/engine/children.ts CHILD_ORDER_FIELD, which a server test holds equal to this).
+ */
+export const CHILD_SORT_FIELD = "sort";
 
 /** `domains` in the order their entities are listed (domain name -> module). */
 export function assembleCatalogue(domains: Record<string, CatalogueDomain>, trees: readonly MenuTree[]): Catalogue {
@@ -72,6 +85,7 @@ export function assembleCatalogue(domains: Record<string, CatalogueDomain>, tree
   for (const [route, { domain }] of bindings) {
     if (!used.has(route)) throw new Error(`catalogue: ${domain} binds route "${route}", which no menu names`);
   }
+  checkConventions(declared, operations, settings, reports, bindings);
 
   return { entities: Object.values(domains).flatMap((d) => d.entities), operations, settings, reports, menus };
 }
@@ -105,4 +119,286 @@ function assembleOperations(domains: Record<string, CatalogueDomain>, entityDoma
     }
   }
   return operations;
+}
+
+/**
+ * The conventions the engine relies on while it serves, which a declaration could otherwise break silently (a
+ * filter never applied, a state never reached) or only on the first call that meets it: checked once, when the
+ * catalogue loads. Runs after the checks above, so every entity and report a page names is declared.
+ */
+function checkConventions(
+  entities: readonly EntityDecl[],
+  operations: readonly OperationDecl[],
+  settings: readonly SettingsDecl[],
+  reports: readonly ReportDecl[],
+  bindings: ReadonlyMap<string, { domain: string; page: PageRef }>,
+): void {
+  const byName = new Map(entities.map((entity) => [entity.name, entity]));
+  for (const entity of entities) checkEntity(entity, byName);
+  for (const operation of operations) checkFields(`operation ${operation.name}`, operation.fields, byName);
+  for (const decl of settings) checkFields(`settings ${decl.name}`, decl.fields, byName);
+  for (const report of reports) checkReport(report, reports, byName);
+  for (const [route, { domain, page }] of bindings) checkPage(`${domain} binds route "${route}"`, page, byName, reports);
+}
+
+const NUMBER_TYPES: ReadonlySet<string> = new Set(["int", "money"]);
+
+/** Whether a field is a column of its entity's table (server/db/catalogueTables.ts isColumnField). */
+function isColumn(field: FieldDecl): boolean {
+  return !field.virtual && field.type !== "password";
+}
+
+/** The columns of an entity's table: its column fields, its id and its tenant columns (server/db/generateTables.ts). */
+function columnsOf(entity: EntityDecl): Set<string> {
+  const names = new Set(entity.fields.filter(isColumn).map((f) => f.name));
+  names.add("id");
+  if (entity.scope !== "platform") names.add(entity.tenantColumns?.sysid ?? "sysid");
+  if (entity.scope === "school") names.add(entity.tenantColumns?.schid ?? "sch_id");
+  return names;
+}
+
+/** The states of an entity (the options of its `stateField`); undefined when it declares none. */
+function statesOf(entity: EntityDecl): Set<string> | undefined {
+  if (!entity.stateField) return undefined;
+  return new Set(entity.fields.find((f) => f.name === entity.stateField)?.options?.map((o) => o.value) ?? []);
+}
+
+function checkEntity(entity: EntityDecl, byName: ReadonlyMap<string, EntityDecl>): void {
+  const name = entity.name;
+  const field = (fieldName: string) => entity.fields.find((f) => f.name === fieldName);
+  const columns = columnsOf(entity);
+  checkFields(name, entity.fields, byName, columns);
+  if (!field(entity.titleField)) throw new Error(`catalogue: ${name}'s titleField ${entity.titleField} is no field of it`);
+  const within = entity.refTitle?.within;
+  if (within !== undefined && field(within)?.type !== "ref") throw new Error(`catalogue: ${name} is named within ${within}, which is no reference field of it`);
+  const number = entity.refTitle?.number;
+  if (number !== undefined && !field(number)) throw new Error(`catalogue: ${name} is named with the number ${number}, which is no field of it`);
+  for (const f of entity.fields) {
+    const unique = f.unique;
+    if (typeof unique === "object" && !(field(unique.within)?.type === "ref" && isColumn(field(unique.within)!))) {
+      throw new Error(`catalogue: ${name}.${f.name} is unique within ${unique.within}, which is no reference field of ${name}`);
+    }
+  }
+  if (entity.defaultSort && !columns.has(entity.defaultSort.field)) {
+    throw new Error(`catalogue: ${name} sorts by default by ${entity.defaultSort.field}, which is no column of it`);
+  }
+
+  // states: the options of an enum column, and everything that names a state names one of them
+  if (entity.stateField !== undefined) {
+    const state = field(entity.stateField);
+    if (!state || state.type !== "enum" || !state.options?.length || !isColumn(state)) {
+      throw new Error(`catalogue: ${name}'s stateField ${entity.stateField} is no enum field with options of it`);
+    }
+  }
+  const states = statesOf(entity);
+  const stateOf = (what: string, values: readonly string[]) => {
+    if (values.length === 0) return;
+    if (!states) throw new Error(`catalogue: ${what} "${values[0]}", but ${name} declares no stateField`);
+    const unknown = values.find((v) => !states.has(v));
+    if (unknown !== undefined) throw new Error(`catalogue: ${what} "${unknown}", which is no state of ${name} (an option of ${name}.${entity.stateField})`);
+  };
+  stateOf(`${name} is editable in`, entity.editableIn ?? []);
+  if (entity.stateTotals && !entity.stateField) throw new Error(`catalogue: ${name} keeps state totals but declares no stateField`);
+
+  // a list's summary: money columns summed over its filter, and their sums over some of its states
+  for (const summed of entity.summary ?? []) {
+    const f = field(summed);
+    if (!f || f.type !== "money" || !isColumn(f)) throw new Error(`catalogue: ${name}'s summary names ${summed}, which is no money column of it`);
+  }
+  for (const sum of entity.summaryInStates ?? []) {
+    if (!entity.summary?.includes(sum.field)) throw new Error(`catalogue: ${name}'s summary in states ${sum.name} sums ${sum.field}, which is not in its summary`);
+    if (sum.states.length === 0) throw new Error(`catalogue: ${name}'s summary in states ${sum.name} names no state`);
+    stateOf(`${name}'s summary in states ${sum.name} counts the state`, sum.states);
+  }
+
+  for (const action of entity.actions ?? []) checkAction(entity, action, byName, stateOf);
+  for (const decl of entity.children ?? []) checkChildren(entity, decl, byName);
+
+  const imported = entity.import;
+  if (imported) {
+    for (const column of imported.columns) {
+      const f = field(column);
+      if (!f || !isColumn(f) || !(f.form === true || f.form === "add") || (f.type === "ref" && f.multiple)) {
+        throw new Error(`catalogue: ${name} imports the column ${column}, which is no single-valued column field of its add form`);
+      }
+    }
+    const into = imported.into;
+    if (into) {
+      const target = byName.get(into.entity);
+      if (!target) throw new Error(`catalogue: ${name} imports into records of the undeclared entity "${into.entity}"`);
+      if (field(into.field)?.type !== "ref" || field(into.field)?.ref?.entity !== into.entity) {
+        throw new Error(`catalogue: ${name} imports into the ${into.entity} named by ${into.field}, which is no reference field of ${name} to it`);
+      }
+      const targetStates = statesOf(target);
+      const unknown = (into.states ?? []).find((s) => !targetStates?.has(s));
+      if (unknown !== undefined) throw new Error(`catalogue: ${name} imports into ${into.entity} records in the state "${unknown}", which is no state of ${into.entity}`);
+    }
+  }
+}
+
+function checkAction(entity: EntityDecl, action: ActionDecl, byName: ReadonlyMap<string, EntityDecl>, stateOf: (what: string, values: readonly string[]) => void): void {
+  const where = `${entity.name}.${action.name}`;
+  const to = action.to === undefined ? [] : typeof action.to === "string" ? [action.to] : action.to;
+  stateOf(`${where} starts from`, action.from ?? []);
+  stateOf(`${where} leads to`, to);
+  stateOf(`${where} is labelled for the state`, Object.keys(action.byState ?? {}));
+  if (action.waiting !== undefined && !action.from?.length) throw new Error(`catalogue: ${where} waits for a decision (${action.waiting}) but names no state it is taken from`);
+  for (const other of [action.creates, ...(action.refreshes ?? [])]) {
+    if (other !== undefined && !byName.has(other)) throw new Error(`catalogue: ${where} creates or refreshes the undeclared entity "${other}"`);
+  }
+  const link = action.answerLink;
+  if (link) {
+    const related = entity.related?.find((r) => r.entity === link.related);
+    if (!related) throw new Error(`catalogue: ${where} links its answer to related ${link.related} records, which ${entity.name} does not list (related)`);
+    const linked = byName.get(link.related)!;
+    if (!statesOf(linked)?.has(link.state)) throw new Error(`catalogue: ${where} links its answer to ${link.related} records in the state "${link.state}", which is no state of ${link.related}`);
+  }
+  checkFields(where, action.fields ?? [], byName, undefined, entity);
+}
+
+function checkChildren(parent: EntityDecl, decl: NonNullable<EntityDecl["children"]>[number], byName: ReadonlyMap<string, EntityDecl>): void {
+  const where = `${parent.name}'s child records ${decl.name}`;
+  const child = byName.get(decl.entity);
+  if (!child) throw new Error(`catalogue: ${where} are of the undeclared entity "${decl.entity}"`);
+  const field = (name: string) => child.fields.find((f) => f.name === name);
+  if (child.scope !== parent.scope) throw new Error(`catalogue: ${where} are ${child.name} records, ${child.scope}-scoped: a child has the tenant scope of its parent (${parent.scope})`);
+  const parentField = field(decl.parentField);
+  if (!parentField || parentField.type !== "ref" || parentField.ref?.entity !== parent.name || !isColumn(parentField)) {
+    throw new Error(`catalogue: ${where} name their parent by ${child.name}.${decl.parentField}, which is no reference field of ${child.name} to ${parent.name}`);
+  }
+  const sort = field(CHILD_SORT_FIELD);
+  if (!sort || sort.type !== "int" || !isColumn(sort)) {
+    throw new Error(`catalogue: ${child.name}, the child records ${decl.name} of ${parent.name}, has no int field "${CHILD_SORT_FIELD}" keeping its rows' order`);
+  }
+  if (Object.values(child.roles).some((roles) => roles?.length)) {
+    throw new Error(`catalogue: ${child.name}, the child records ${decl.name} of ${parent.name}, has roles of its own: its rows are written with their parent only`);
+  }
+  if ((decl.min ?? 0) > (decl.max ?? Infinity)) throw new Error(`catalogue: ${where} are at least ${decl.min} and at most ${decl.max}`);
+  const total = decl.total;
+  if (total) {
+    const summed = field(total.field);
+    if (!summed || !NUMBER_TYPES.has(summed.type) || !isColumn(summed)) {
+      throw new Error(`catalogue: ${where} are totalled by ${child.name}.${total.field}, which is no number or money column of ${child.name}`);
+    }
+    const into = parent.fields.find((f) => f.name === total.into);
+    if (!into || !NUMBER_TYPES.has(into.type) || !isColumn(into)) {
+      throw new Error(`catalogue: ${where} are totalled into ${parent.name}.${total.into}, which is no number or money column of ${parent.name}`);
+    }
+    if (into.type !== summed.type) throw new Error(`catalogue: ${where} are totalled from ${child.name}.${total.field} (${summed.type}) into ${parent.name}.${total.into} (${into.type}): a total keeps its kind`);
+    for (const counted of Object.keys(total.when ?? {})) {
+      if (!field(counted)) throw new Error(`catalogue: ${where} count into their total by ${child.name}.${counted}, which is no field of ${child.name}`);
+    }
+  }
+  for (const start of decl.startFrom ?? []) {
+    const source = byName.get(start.entity);
+    if (!source) throw new Error(`catalogue: ${where} start from records of the undeclared entity "${start.entity}"`);
+    for (const [to, from] of Object.entries(start.copy)) {
+      if (!field(to)) throw new Error(`catalogue: ${where} copy ${start.entity} records into ${child.name}.${to}, which is no field of ${child.name}`);
+      const unknown = from.find((name) => !source.fields.some((f) => f.name === name));
+      if (unknown !== undefined) throw new Error(`catalogue: ${where} copy ${start.entity}.${unknown} into ${child.name}.${to}, which is no field of ${start.entity}`);
+    }
+  }
+}
+
+/**
+ * A record's fields (an entity's, an action's, an operation's payload, a settings record's, a report's filters):
+ * the entities they refer to, the fields their rules name beside them, an enum's options. `beside`: a stored
+ * record's columns, which a reference narrowed by another must be among (the server compares the two); a form's
+ * fields (a report's filters, an operation's payload) narrow a reference only when the other is among them. `acted`:
+ * the entity whose record an action's fields are filled in from.
+ */
+function checkFields(holder: string, fields: readonly FieldDecl[], byName: ReadonlyMap<string, EntityDecl>, beside?: ReadonlySet<string>, acted?: EntityDecl): void {
+  const named = (name: string) => fields.find((f) => f.name === name);
+  for (const field of fields) {
+    const where = `${holder}.${field.name}`;
+    if (field.type === "enum" && !field.options?.length) {
+      throw new Error(`catalogue: ${where} is an enum without options`);
+    }
+    if (field.type === "ref") {
+      const ref = field.ref;
+      if (!ref?.entity) throw new Error(`catalogue: ${where} is a reference naming no entity`);
+      const target = byName.get(ref.entity);
+      if (!target) throw new Error(`catalogue: ${where} refers to the undeclared entity "${ref.entity}"`);
+      if (ref.narrowBy !== undefined) {
+        if (beside && !named(ref.narrowBy) && !beside.has(ref.narrowBy)) throw new Error(`catalogue: ${where} is narrowed by ${ref.narrowBy}, which is no field beside it`);
+        if (!columnsOf(target).has(ref.narrowBy)) throw new Error(`catalogue: ${where} is narrowed by ${ref.narrowBy}, which is no column of ${ref.entity}`);
+      }
+      if (ref.countField !== undefined && !NUMBER_TYPES.has(named(ref.countField)?.type ?? "")) {
+        throw new Error(`catalogue: ${where} counts the records it stands for in ${ref.countField}, which is no number field beside it`);
+      }
+      const unknown = Object.keys(ref.where ?? {}).find((name) => !target.fields.some((f) => f.name === name));
+      if (unknown !== undefined) throw new Error(`catalogue: ${where} requires a value of ${ref.entity}.${unknown}, which is no field of ${ref.entity}`);
+    }
+    for (const [rule, condition] of [
+      ["required", field.requiredWhen],
+      ["in the form", field.formWhen],
+    ] as const) {
+      if (!condition) continue;
+      const other = named(condition.field);
+      if (!other) throw new Error(`catalogue: ${where} is ${rule} when ${condition.field} is "${condition.value}", but ${condition.field} is no field beside it`);
+      if (other.options && !other.options.some((o) => o.value === condition.value)) {
+        throw new Error(`catalogue: ${where} is ${rule} when ${condition.field} is "${condition.value}", which is no option of ${holder}.${condition.field}`);
+      }
+    }
+    if (field.atLeast && !NUMBER_TYPES.has(named(field.atLeast.field)?.type ?? "")) {
+      throw new Error(`catalogue: ${where} is at least ${field.atLeast.field}, which is no number or money field beside it`);
+    }
+    if (field.prefill) {
+      for (const from of [field.prefill.field, field.prefill.less]) {
+        if (from !== undefined && !acted?.fields.some((f) => f.name === from)) {
+          throw new Error(`catalogue: ${where} is filled in from ${acted?.name ?? "the record"}.${from}, which is no field of ${acted?.name ?? "the record it acts on"}`);
+        }
+      }
+    }
+  }
+}
+
+function checkReport(report: ReportDecl, reports: readonly ReportDecl[], byName: ReadonlyMap<string, EntityDecl>): void {
+  const where = `report ${report.name}`;
+  const dimensions = report.dimensions ?? [report.dimension];
+  checkFields(where, [...report.filters], byName);
+  for (const dimension of [report.dimension, ...dimensions]) checkFields(where, [dimension], byName);
+  for (const measure of report.measures) if (measure.value) checkFields(`${where}'s measure ${measure.name}`, [measure.value.field], byName);
+  const filter = (name: string) => report.filters.find((f) => f.name === name);
+  if (report.period !== undefined && filter(report.period)?.filter !== "range") throw new Error(`catalogue: ${where}'s period ${report.period} is no range filter of it`);
+  const measures = new Set(report.measures.map((m) => m.name));
+  for (const measure of report.measures) {
+    if (measure.type === "rate" && !(measure.of && measure.of.every((m) => measures.has(m) && m !== measure.name))) {
+      throw new Error(`catalogue: ${where}'s rate ${measure.name} is of ${measure.of?.join(" and ") ?? "nothing"}, which are not two other measures of it`);
+    }
+  }
+  const unknownChart = (report.chartMeasures ?? []).find((m) => !measures.has(m));
+  if (unknownChart !== undefined) throw new Error(`catalogue: ${where} charts ${unknownChart}, which is no measure of it`);
+  for (const [from, to] of Object.entries(report.drill ?? {})) {
+    if (!dimensions.some((d) => d.name === from)) throw new Error(`catalogue: ${where} drills down from ${from}, which is no dimension of it`);
+    if ("dimension" in to) {
+      if (!dimensions.some((d) => d.name === to.dimension)) throw new Error(`catalogue: ${where} drills down from ${from} to ${to.dimension}, which is no dimension of it`);
+      if (!filter(from)) throw new Error(`catalogue: ${where} drills down from ${from}, which is no filter of it to narrow the next dimension by`);
+    } else if (!reports.some((r) => r.name === to.report)) {
+      throw new Error(`catalogue: ${where} drills down from ${from} to the undeclared report "${to.report}"`);
+    }
+  }
+}
+
+function checkPage(binding: string, page: PageRef, byName: ReadonlyMap<string, EntityDecl>, reports: readonly ReportDecl[]): void {
+  if (page.kind === "report" && page.recordFilter !== undefined) {
+    const report = reports.find((r) => r.name === page.report)!;
+    if (!report.filters.some((f) => f.name === page.recordFilter)) {
+      throw new Error(`catalogue: ${binding} to the report ${report.name} filtered by the record's id in ${page.recordFilter}, which is no filter of it`);
+    }
+  }
+  if (page.kind !== "list") return;
+  const entity = byName.get(page.entity)!;
+  // the list applies its filter fields only (server/engine/crud.ts listFilters): any other name would be ignored
+  const filterField = (name: string) => entity.fields.find((f) => f.name === name && f.filter !== undefined && isColumn(f));
+  for (const [name, value] of Object.entries(page.filters ?? {})) {
+    const field = filterField(name);
+    if (!field) throw new Error(`catalogue: ${binding} to a list of ${entity.name} filtered by ${name}, which is no filter field of ${entity.name}`);
+    if (field.options && !field.options.some((o) => o.value === value)) {
+      throw new Error(`catalogue: ${binding} to a list of ${entity.name} filtered by ${name} "${value}", which is no option of ${entity.name}.${name}`);
+    }
+  }
+  if (page.recordFilter !== undefined && !filterField(page.recordFilter)) {
+    throw new Error(`catalogue: ${binding} to a list of ${entity.name} filtered by the record's id in ${page.recordFilter}, which is no filter field of ${entity.name}`);
+  }
 }

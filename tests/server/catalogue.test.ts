@@ -1,6 +1,7 @@
 import { and, eq, getTableColumns, getTableName, is, isNull, sql } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHILD_SORT_FIELD } from "../../catalogue/assemble";
 import type { EntityDecl } from "../../common/catalogue";
 import { entities } from "../../resources.config";
 import { auditLog, catalogueTables, providers, sessions, users } from "../../server/db/schema";
@@ -8,6 +9,7 @@ import * as schema from "../../server/db/schema";
 import { tableColumn } from "../../server/db/catalogueTables";
 import { queryRows } from "../../server/db/client";
 import { registerOperations } from "../../server/domains";
+import { CHILD_ORDER_FIELD } from "../../server/engine/children";
 import { registerCatalogueOperations } from "../../server/engine/crud";
 import { translator } from "../../server/lib/i18n";
 import { OperationRegistry } from "../../server/protocol/registry";
@@ -69,6 +71,15 @@ describe("domain hooks", () => {
     // the accounts are implemented by their domain: hooks there would never run either
     expect(() => registerCatalogueOperations(new OperationRegistry(), entities, { users: {} })).toThrow(/"users"/);
     expect(() => registerCatalogueOperations(new OperationRegistry(), entities, { student: {} })).not.toThrow();
+  });
+});
+
+describe("child records", () => {
+  it("are kept in order by the field the catalogue requires of every child entity when it loads", () => {
+    expect(CHILD_ORDER_FIELD).toBe(CHILD_SORT_FIELD);
+    const children = entities.flatMap((e) => e.children ?? []);
+    expect(children.length).toBeGreaterThan(0);
+    for (const decl of children) expect(entities.find((e) => e.name === decl.entity)?.fields.find((f) => f.name === CHILD_ORDER_FIELD)?.type, decl.entity).toBe("int");
   });
 });
 

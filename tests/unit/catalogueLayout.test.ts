@@ -92,7 +92,7 @@ describe("assembleCatalogue", () => {
     scope: "platform",
     title: `entity.${name}`,
     titleField: "title",
-    fields: [],
+    fields: [{ name: "title", type: "string", label: "field.title" }],
     roles: {},
   });
   const tree = (generation: "v1" | "v2", ...routes: string[]): MenuTree => ({
