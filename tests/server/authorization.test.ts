@@ -27,6 +27,7 @@ import { ANY_SIGNED_IN, type Operation, type SessionOperation } from "../../serv
 import { describeOnEmbedded } from "../helpers/db";
 import {
   demoAccountCases,
+  demoRowsNeeded,
   entityOf,
   foreignNameIn,
   foreignRecordIn,
@@ -289,6 +290,7 @@ describeOnEmbedded("authorisation matrix", (kind) => {
       const providerColumn = entity.providerColumn;
       if (!tenant.sysid && !tenant.schid && !providerColumn) continue;
       const rows = (await t.db.select().from(table)) as Record<string, unknown>[];
+      if (rows.length === 0) demoRowsNeeded(entity, 0, `${label(operation)} is tried on, as another tenant's record`);
       for (const account of accounts.filter((a) => a.sysid !== null && allows(operation, a))) {
         const foreignRow = rows.find((row) => {
           const sysid = Number(row[tenant.sysid ?? providerColumn ?? ""]);

@@ -15,6 +15,7 @@ import { JsonText } from "../../server/protocol/envelope";
 import { OperationRegistry, type AppServices, type OperationContext, type SessionOperation } from "../../server/protocol/registry";
 import { DEMO_ACCOUNTS } from "../../server/seed/demo";
 import { describeOnDatabases } from "../helpers/db";
+import { demoRowCount, demoRowsNeeded, entityOf } from "./registryCases";
 import { createTestApp, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
@@ -73,6 +74,11 @@ describeOnDatabases("list pages written from the database's text", (kind) => {
       // as the answer carries them: the text's JSON, and the objects' JSON
       expect(JSON.parse(JSON.stringify(read.data)), `${operation.method} as ${username}`).toEqual(JSON.parse(JSON.stringify(asObjects)));
       rowsCompared += (asObjects?.items as unknown[]).length;
+      // an entity's list is compared on a page of its demo rows (but an entity without any on purpose)
+      const entity = entityOf(operation);
+      if (entity && operation.method === `${entity.name}list` && (asObjects?.items as unknown[]).length === 0) {
+        demoRowsNeeded(entity, await demoRowCount(t, entity), `${operation.method} as ${username} (the first demo account allowed it) reads to compare its page from the database's text`);
+      }
     }
     // the pages compared hold rows of every kind of value, and the lists SQL can write are written so
     expect(rowsCompared).toBeGreaterThan(300);

@@ -3,7 +3,7 @@
  * tenants each may act in, and a live session for each, made straight in the database (no password needed, so a
  * test that changes a password or logs out cannot lock the next one out).
  */
-import { eq, inArray } from "drizzle-orm";
+import { count, eq, inArray } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import type { EntityDecl, FieldDecl } from "../../common/catalogue";
 import { entities, reports } from "../../resources.config";
@@ -27,6 +27,41 @@ export function entityOf(operation: Operation<unknown>) {
   return entities.find((e) =>
     [`${e.name}list`, `${e.name}info`, `${e.name}add`, `${e.name}edit`, `${e.name}del`, e.exportOperation, ...(e.actions ?? []).map((a) => a.name)].includes(operation.method),
   );
+}
+
+/**
+ * Entities the demo data seeds no rows of, on purpose, and why: their rows come from using the product. The tests
+ * generated from the catalogue compare no row of theirs; every other entity they read must have demo rows (seeded by
+ * server/seed/), or they fail naming it (demoRowsNeeded), so that a new entity is not passed over for want of rows.
+ */
+export const WITHOUT_DEMO_ROWS: Readonly<Record<string, string>> = {
+  schoolrenew: "a school's renewal, written when one is paid",
+  servicedelay: "a provider's term extended by an operator",
+  schoolimportlog: "the log of an import, written when one runs",
+  qrchnl: "a channel QR code, made on its page",
+  formanswer: "a payer's answer to an activity form",
+};
+
+/** How many rows of the entity the database holds (its generated table). */
+export async function demoRowCount(t: TestApp, entity: EntityDecl): Promise<number> {
+  const table = catalogueTables[entity.name];
+  if (!table) throw new Error(`${entity.name} has no generated table`);
+  const [row] = await t.db.select({ n: count() }).from(table);
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Fails naming the entity when a generated test found none of its demo rows where it needs some (`need`: what for),
+ * unless the entity is one of those without demo rows on purpose. `rows`: how many the database holds, all tenants'.
+ */
+export function demoRowsNeeded(entity: EntityDecl, rows: number, need: string): void {
+  if (entity.name in WITHOUT_DEMO_ROWS) return;
+  if (rows === 0) {
+    throw new Error(
+      `the demo data has no rows of ${entity.name}, which ${need}: seed some (server/seed/), or name ${entity.name} in WITHOUT_DEMO_ROWS (tests/server/registryCases.ts) saying why it has none`,
+    );
+  }
+  throw new Error(`none of the ${rows} demo rows of ${entity.name} reached the test, which ${need}: seed rows a demo account allowed to read them may see (server/seed/)`);
 }
 
 export interface DemoAccountCase {
