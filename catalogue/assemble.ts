@@ -242,6 +242,15 @@ function checkAction(entity: EntityDecl, action: ActionDecl, byName: ReadonlyMap
   stateOf(`${where} starts from`, action.from ?? []);
   stateOf(`${where} leads to`, to);
   stateOf(`${where} is labelled for the state`, Object.keys(action.byState ?? {}));
+  const result = action.result;
+  if (result) {
+    const field = action.fields?.find((f) => f.name === result.field);
+    if (!field || field.type !== "enum" || !field.required) throw new Error(`catalogue: ${where}'s result ${result.field} is no required enum field of the action`);
+    for (const option of field.options ?? []) {
+      const state = result.to[option.value];
+      if (state === undefined || !to.includes(state)) throw new Error(`catalogue: ${where}'s result "${option.value}" leads to no state of those it leads to (${to.join(", ")})`);
+    }
+  }
   if (action.waiting !== undefined && !action.from?.length) throw new Error(`catalogue: ${where} waits for a decision (${action.waiting}) but names no state it is taken from`);
   for (const other of [action.creates, ...(action.refreshes ?? [])]) {
     if (other !== undefined && !byName.has(other)) throw new Error(`catalogue: ${where} creates or refreshes the undeclared entity "${other}"`);

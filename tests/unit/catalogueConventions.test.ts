@@ -265,6 +265,22 @@ describe("states and actions", () => {
     expect(assembledAfter((d) => (entity(d, "paychnl").editableIn = ["draft", "rejectd"]))).toThrow(message(`catalogue: paychnl is editable in "rejectd", which is no state of paychnl`));
   });
 
+  it("refuse an action whose result field is no required enum of it, or an option of it leading to no state the action leads to", () => {
+    const result = { field: "result", to: { approve: "approved", reject: "rejected" } };
+    expect(assembledAfter((d) => setAction(entity(d, "paychnl"), "paychnlreview", { result: { ...result, field: "decision" } }))).toThrow(
+      message(`catalogue: paychnl.paychnlreview's result decision is no required enum field of the action`),
+    );
+    expect(assembledAfter((d) => setAction(entity(d, "paychnl"), "paychnlreview", { result: { ...result, field: "reason" } }))).toThrow(
+      message(`catalogue: paychnl.paychnlreview's result reason is no required enum field of the action`),
+    );
+    expect(assembledAfter((d) => setAction(entity(d, "refund"), "refundreview", { result: { field: "result", to: { approve: "processing" } } }))).toThrow(
+      message(`catalogue: refund.refundreview's result "reject" leads to no state of those it leads to (processing, rejected)`),
+    );
+    expect(assembledAfter((d) => setAction(entity(d, "refund"), "refundreview", { result: { field: "result", to: { approve: "done", reject: "rejected" } } }))).toThrow(
+      message(`catalogue: refund.refundreview's result "approve" leads to no state of those it leads to`),
+    );
+  });
+
   it("refuse an action waiting in no state, creating or refreshing an undeclared entity, or linking to a list its entity does not show", () => {
     expect(assembledAfter((d) => setAction(entity(d, "refund"), "refundreview", { from: undefined }))).toThrow(
       message(`catalogue: refund.refundreview waits for a decision (refunds) but names no state it is taken from`),
