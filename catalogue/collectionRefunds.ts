@@ -83,6 +83,8 @@ export const refundEntity: EntityDecl = {
   indexes: [["submitted_at"]],
   roles: { list: ORDER_READERS, info: ORDER_READERS },
   actions: [refundReview],
+  // asked or made, decided, sent, and ended by the gateway
+  timeline: Object.fromEntries(["refund_created", "refundreview", "refund_sent", "refund_success", "refund_closed", "refund_abnormal"].map((event) => [event, `refunds.timeline.${event}`])),
   fields: [
     { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
     // given when the refund is accepted, never changed: every retry at the gateway names it

@@ -323,6 +323,13 @@ export interface EntityDecl {
   /** records of other entities pointing at it, listed on its detail page */
   related?: RelatedDecl[];
   /**
+   * The record's timeline on its page (server/engine/timeline.ts): the events shown, each an action of the entity or
+   * an event its domain writes to the audit log under the entity's name and the record's id, with the translation
+   * key of its text, whose parameters are `who`, `from` and `to` (the states, as the reader reads them) and the
+   * event's details (a reason, a refund number)
+   */
+  timeline?: Readonly<Record<string, string>>;
+  /**
    * Tools of the browser offered on each record beside its actions (a QR code's printable poster): ids of the
    * SPA's record tools (src/domains/index.ts), which work from the record as its list read it and call nothing.
    */

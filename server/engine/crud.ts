@@ -23,6 +23,7 @@ import type { ListSummary, ListTabs } from "../../common/listAnswer";
 import { fenToYuan } from "../../common/money";
 import { kindOf } from "./fieldKinds";
 import { checkFieldRelations, inapplicableValues } from "./fieldRelations";
+import { recordTimeline } from "./timeline";
 import { fieldErrors, fieldsSchema, formFields, recordSchema } from "./fieldSchemas";
 import type { EntityHooks, EntityHooksByName, Row } from "./hooks";
 import { multipleReferenceFields, References, stillReferenced } from "./references";
@@ -906,7 +907,9 @@ class EntityCrud {
     const { conditions } = await this.scoped(ctx);
     const row = await this.findOne(ctx.db, this.recordId(ctx.payload), conditions);
     if (!row) throw notFound();
-    return { data: { items: await this.answer(ctx.db, row) } };
+    const items = await this.answer(ctx.db, row);
+    if (this.entity.timeline) items.timeline = await recordTimeline(ctx.db, this.entity, Number(row.id));
+    return { data: { items } };
   }
 
   async add(ctx: OperationContext) {

@@ -125,6 +125,15 @@ export async function createRefund(tx: DbOrTx, request: RefundRequest, now: Date
     })
     .returning();
   if (request.acceptedBy) await queueSending(tx, refund.id, now);
+  await writeAudit(tx, {
+    username: request.appliedBy,
+    action: "refund_created",
+    entity: "refund",
+    entityId: String(refund.id),
+    sysid: refund.sysid,
+    schId: refund.sch_id,
+    detail: { to: refund.status, amount: fenToYuan(amount), kind: request.cause, pay_no: request.payNo },
+  });
   return refund;
 }
 
@@ -217,10 +226,13 @@ export async function syncRefund(services: JobServices, db: Db, refundId: number
         notifyUrl: services.publicUrl && payment.gateway === "wechatpay" ? `${services.publicUrl}${wechatPayNotifyPath(notifyMerchant)}/refund` : undefined,
         subMchid: payee?.subMchid,
       });
-      await db
-        .update(refunds)
-        .set({ submitted_at: now, refund_id: taken.refundId ?? null, attempts: sql`${refunds.attempts} + 1`, last_error: null })
-        .where(eq(refunds.id, refund.id));
+      await db.transaction(async (tx) => {
+        await tx
+          .update(refunds)
+          .set({ submitted_at: now, refund_id: taken.refundId ?? null, attempts: sql`${refunds.attempts} + 1`, last_error: null })
+          .where(eq(refunds.id, refund.id));
+        await writeAudit(tx, { username: "system", action: "refund_sent", entity: "refund", entityId: String(refund.id), sysid: refund.sysid, schId: refund.sch_id, detail: { refund_no: refund.refund_no!, attempts: refund.attempts + 1 } });
+      });
     } catch (err) {
       await noteFailure(db, refund, err, true);
       return "failed";

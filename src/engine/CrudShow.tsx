@@ -12,6 +12,7 @@ import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources"
 import { currentTabs } from "../shell/tabs";
 import { useRecordTools } from "./RecordTools";
 import { offeredOn, useLinkedPages } from "./linkedPages";
+import { RecordTimeline } from "./Timeline";
 
 export default function CrudShow({ resource }: { resource: string }) {
   const { entity, pages } = resourceByIdentifier(resource);
@@ -76,6 +77,7 @@ export default function CrudShow({ resource }: { resource: string }) {
             <ChildRowsTable key={decl.name} decl={decl} rows={result?.[decl.name] as BaseRecord[] | undefined} />
           ))}
           {id && (entity.related ?? []).map((decl) => <RelatedRecords key={decl.entity} decl={decl} id={id} />)}
+          <RecordTimeline entity={entity} entries={result?.timeline} t={t} />
         </Spin>
       )}
       {tools.dialog}

@@ -178,6 +178,17 @@ describeOnDatabases("refunds", (kind) => {
     await t.app.jobs.runDueJobs();
     expect((await refundsOf(t, asked.id))[0].status).toBe("success");
     expect((await feeOrderOf(t, asked.pay_no)).status).toBe("refunded");
+    // its page tells its story: who asked, who decided, when it was sent and when the money went back
+    const story = ((await call("svc", "refundinfo", { id: applied.id })).data?.items as Row).timeline as Row[];
+    expect(story.map((e) => [e.event, e.who, e.from, e.to])).toEqual([
+      ["refund_created", "school", null, "applied"],
+      ["refundreview", "svc", "applied", "processing"],
+      ["refund_sent", "system", null, null],
+      ["refund_success", "system", null, null],
+    ]);
+    expect(story[0].params).toMatchObject({ amount: fenToYuan(asked.amount), kind: "request" });
+    expect(story[1].params).toMatchObject({ result: "approve" });
+    expect(story[2].params).toMatchObject({ refund_no: `${asked.pay_no}R01`, attempts: 1 });
     // decided once: a second decision finds it in another state
     expect((await call("svc", "refundreview", { id: applied.id, result: "reject", reason: "Late" })).return_msg).toMatch(/is not possible: the record is Refunded/);
 

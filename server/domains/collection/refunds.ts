@@ -7,7 +7,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { fenToYuan } from "../../../common/money";
 import { hasAnyRole, PROVIDER_ROLES } from "../../../common/roleKeys";
-import { writeAudit } from "../../auth/audit";
 import { queryRows, type DbOrTx } from "../../db/client";
 import { bills, feeOrderLines, feeOrders, feeRefundShares } from "../../db/schema";
 import { actionFieldFailure, type ActionEffect } from "../../engine/actions";
@@ -69,9 +68,7 @@ export async function refundDuplicatePayment(tx: DbOrTx, orderId: number, now: D
     { payNo: order.pay_no, amount: Number(owed), upToRemaining: true, reason: translator("zh")("refunds.duplicate_reason"), cause: "duplicate", appliedBy: "system", acceptedBy: "system" },
     now,
   );
-  if (!refund) return null;
-  await writeAudit(tx, { username: "system", action: "refundadd", entity: "refund", entityId: String(refund.id), sysid: order.sysid, schId: order.sch_id, detail: { order_id: order.id, amount: refund.amount, kind: "duplicate" } });
-  return refund.id;
+  return refund?.id ?? null;
 }
 
 /** A fee order's refunds: what it paid, and on success its money back on lines, bills, daily figures and the payer's notice. */

@@ -1,0 +1,42 @@
+/**
+ * A record's timeline on its detail page (EntityDecl.timeline, server/engine/timeline.ts): each event's text from the
+ * entity's template, in the reader's language, with who, when and the states it moved between.
+ */
+import { Card, Timeline, Typography } from "antd";
+import type { EntityDecl } from "../../common/catalogue";
+import { displayValue, type Translate } from "./fields";
+
+interface TimelineEntry {
+  at: string;
+  who: string;
+  event: string;
+  from: string | null;
+  to: string | null;
+  params: Record<string, string | number>;
+}
+
+const AT_FIELD = { name: "at", type: "datetime", label: "" } as const;
+
+export function RecordTimeline({ entity, entries, t }: { entity: EntityDecl; entries: unknown; t: Translate }) {
+  if (!entity.timeline || !Array.isArray(entries) || entries.length === 0) return null;
+  const states = entity.fields.find((f) => f.name === entity.stateField)?.options ?? [];
+  const stateText = (value: string | null) => {
+    const option = states.find((o) => o.value === value);
+    return option ? t(option.label) : (value ?? "");
+  };
+  return (
+    <Card size="small" title={t("crud.timeline")} style={{ marginTop: 16 }} data-testid="record-timeline">
+      <Timeline
+        items={(entries as TimelineEntry[]).map((entry, i) => ({
+          key: i,
+          children: (
+            <>
+              <div>{t(entity.timeline![entry.event] ?? entry.event, { ...entry.params, who: entry.who, from: stateText(entry.from), to: stateText(entry.to) })}</div>
+              <Typography.Text type="secondary">{displayValue(AT_FIELD, entry.at, t)}</Typography.Text>
+            </>
+          ),
+        }))}
+      />
+    </Card>
+  );
+}
