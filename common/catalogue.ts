@@ -20,7 +20,11 @@ export type FieldType =
   | "ref" // the id of a record of another entity (`ref`), shown by that record's name
   | "phone" // a mainland mobile or landline number
   | "image" // an image by its http(s) URL
-  | "idcard"; // a resident identity card number (18 characters, checksum), masked in lists and exports
+  | "idcard" // a resident identity card number (18 characters, checksum), masked in lists and exports
+  | "richtext" // HTML, kept to an allow-list on the server (a goods item's description)
+  | "images" // several image URLs in order, at most `max` (default 9): a goods item's pictures
+  | "strings" // several short texts, each at most `max` characters (default 20), at most 5: a goods item's spec names
+  | "specs"; // a short text per name, at most 5 names: a SKU's spec values {"尺码": "130", "颜色": "藏青"}
 
 /** What a `ref` field refers to. */
 export interface FieldRef {
@@ -214,6 +218,12 @@ export interface ChildDecl {
    * chosen one's rows as its info answers them (so within the caller's tenant, the server's scope checked)
    */
   copyFromEarlier?: boolean;
+  /**
+   * the rows are the combinations of values chosen for each name of the parent's `names` field (a `strings` field:
+   * a goods item's spec names), each row's `values` field (a `specs` field) holding its combination: the form builds
+   * them from the values typed per name, keeping what rows already had; the domain checks them on the server
+   */
+  product?: { names: string; values: string };
 }
 
 /** Records of another entity that point at this one, listed on its detail page (an activity's bills). */

@@ -1,6 +1,6 @@
 // Generated from the catalogue's entity declarations by `npm run generate:tables` (server/db/generateTables.ts).
 // Do not edit: change the declaration, run the generator, then `npx drizzle-kit generate`.
-import { bigint, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex, varchar, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { bigint, date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, varchar, type AnyPgColumn } from "drizzle-orm/pg-core";
 
 /** service (entity.service) */
 export const providers = pgTable(
@@ -887,6 +887,83 @@ export const pickupPoints = pgTable(
   ],
 );
 
+/** goodscate (retail.entity.goodscate) */
+export const goodsCategories = pgTable(
+  "goods_categories",
+  {
+    id: serial("id").primaryKey(),
+    title: varchar("title", { length: 30 }).notNull(),
+    parent_id: integer("parent_id").references((): AnyPgColumn => goodsCategories.id),
+    level: varchar("level", { length: 32 }).default("1").notNull(),
+    sort: integer("sort").default(0).notNull(),
+    status: varchar("status", { length: 1 }).default("1").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("goods_categories_sysid_sort_id_idx").on(t.sysid, t.sort, t.id),
+    index("goods_categories_parent_id_sysid_sort_id_idx").on(t.parent_id, t.sysid, t.sort, t.id),
+    index("goods_categories_level_idx").on(t.level),
+    index("goods_categories_sort_idx").on(t.sort),
+    index("goods_categories_status_idx").on(t.status),
+    uniqueIndex("goods_categories_parent_id_title_unique").on(t.parent_id, t.title),
+  ],
+);
+
+/** goods (retail.entity.goods) */
+export const goods = pgTable(
+  "goods",
+  {
+    id: serial("id").primaryKey(),
+    images: varchar("images", { length: 500 }).array(),
+    title: varchar("title", { length: 60 }).notNull(),
+    cate_id: integer("cate_id").notNull().references((): AnyPgColumn => goodsCategories.id),
+    spec_names: varchar("spec_names", { length: 10 }).array().notNull(),
+    price: bigint("price", { mode: "number" }),
+    stock: integer("stock"),
+    sales: integer("sales").default(0).notNull(),
+    delivery: varchar("delivery", { length: 32 }).default("both").notNull(),
+    sch_scope: varchar("sch_scope", { length: 32 }).default("all").notNull(),
+    sch_ids: integer("sch_ids").array(),
+    status: varchar("status", { length: 32 }).default("off").notNull(),
+    sort: integer("sort").default(0).notNull(),
+    description: text("description"),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("goods_sysid_id_idx").on(t.sysid, t.id),
+    index("goods_title_idx").on(t.title),
+    index("goods_cate_id_sysid_id_idx").on(t.cate_id, t.sysid, t.id),
+    index("goods_price_idx").on(t.price),
+    index("goods_stock_idx").on(t.stock),
+    index("goods_sales_idx").on(t.sales),
+    index("goods_delivery_idx").on(t.delivery),
+    index("goods_status_idx").on(t.status),
+    index("goods_created_at_idx").on(t.created_at),
+  ],
+);
+
+/** goodssku (retail.entity.goodssku) */
+export const goodsSkus = pgTable(
+  "goods_skus",
+  {
+    id: serial("id").primaryKey(),
+    goods_id: integer("goods_id").notNull().references((): AnyPgColumn => goods.id),
+    sort: integer("sort").default(0).notNull(),
+    spec_values: jsonb("spec_values").$type<Record<string, string>>().notNull(),
+    price: bigint("price", { mode: "number" }).notNull(),
+    stock: integer("stock").default(0).notNull(),
+    barcode: varchar("barcode", { length: 32 }),
+    image: varchar("image", { length: 500 }),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("goods_skus_sysid_sort_id_idx").on(t.sysid, t.sort, t.id),
+    index("goods_skus_goods_id_sort_id_idx").on(t.goods_id, t.sort, t.id),
+  ],
+);
+
 /** Every catalogue entity's table by entity name. */
 export const catalogueTablesByEntity = {
   service: providers,
@@ -921,4 +998,7 @@ export const catalogueTablesByEntity = {
   reconitem: reconItems,
   settlement: settlements,
   pickuppoint: pickupPoints,
+  goodscate: goodsCategories,
+  goods: goods,
+  goodssku: goodsSkus,
 } as const;

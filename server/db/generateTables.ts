@@ -114,7 +114,7 @@ ${indexes.map((i) => `    ${i},`).join("\n")}
 );`;
 }
 
-const BUILDERS = ["bigint", "date", "index", "integer", "pgTable", "serial", "text", "timestamp", "uniqueIndex", "varchar"];
+const BUILDERS = ["bigint", "date", "index", "integer", "jsonb", "pgTable", "serial", "text", "timestamp", "uniqueIndex", "varchar"];
 
 export function renderCatalogueTables(declared: readonly EntityDecl[]): string {
   // an entity its domain implements keeps its own hand-written table

@@ -21,6 +21,7 @@ import { collectionEffects, collectionHooks, registerCollectionOperations } from
 import { registerDownloadOperations } from "./downloads";
 import { registerNoticeOperations } from "./notices";
 import { registerGuardianPhoneOperation } from "./notices/guardianPhone";
+import { goodsHooksByEntity } from "./retail/goods";
 
 export function registerOperations(registry: OperationRegistry): void {
   registerSessionOperations(registry);
@@ -30,7 +31,7 @@ export function registerOperations(registry: OperationRegistry): void {
   registerMerchantOperations(registry);
   registerRenewalOperations(registry);
   registerDailyReportOperations(registry);
-  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks });
+  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity });
   registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel) });
   registerFeeOperations(registry);
   registerCollectionOperations(registry, schoolChannel);

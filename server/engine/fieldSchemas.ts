@@ -80,7 +80,7 @@ export function fieldErrors(entity: { readonly fields: readonly FieldDecl[] }, e
       message = labelText(t, field.patternMessage, t("api.validation.pattern", { label }));
     } else {
       const bounds = field?.type === "int" ? { min: field.min ?? MIN_INT, max: field.max ?? MAX_INT } : { min: field?.min ?? "", max: field?.max ?? "" };
-      message = t(`api.validation.${code}`, { label, ...bounds });
+      message = t(`api.validation.${code}`, { label, ...bounds, count: field ? (kindOf(field).maxItems?.(field) ?? "") : "" });
     }
     out.push({ field: name, message });
   }

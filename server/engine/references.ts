@@ -82,7 +82,8 @@ export function recordTitleSql(entity: EntityDecl, table: PgTable, within?: { en
   const own = tableColumn(table, entity.titleField);
   const number = entity.refTitle?.number;
   const title = number ? sql`${own} || ' (' || ${tableColumn(table, number)} || ')'` : sql`${own}`;
-  return within ? sql`concat_ws(' ', ${tableColumn(within.table, within.entity.titleField)}, ${title})` : title;
+  // no record referred (a left join's nulls): no name, where concat_ws would give an empty one
+  return within ? sql`nullif(concat_ws(' ', ${tableColumn(within.table, within.entity.titleField)}, ${title}), '')` : title;
 }
 
 export class References {

@@ -16,6 +16,7 @@ import { seedFees } from "./fees";
 import { seedDemoFeeOrders } from "./feeOrders";
 import { seedDemoReconciliation } from "./reconciliation";
 import { seedDemoRefunds } from "./refunds";
+import { seedDemoGoods } from "./goods";
 import { seedDemoNotices } from "./notices";
 import { rebuildFeeDaily } from "../domains/collection/feeDaily";
 import { seedSchoolWorld, type WorldSchool } from "./schoolWorld";
@@ -186,6 +187,8 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
       { sysid: sunrise, title: "Sunrise Middle School Shop", address: "8 Dawn Avenue", phone: "021-5551020", opening_hours: "Mon-Sat 08:00-18:00", verifiers: [], sch_ids: [sunriseMiddle] },
       { sysid: harbour, title: "Harbour Bay Front Desk", address: "10 Bay Street", opening_hours: "Mon-Fri 08:00-16:00", verifiers: [], sch_ids: [harbourBay, harbourHill] },
     ]);
+    // the shop's goods: uniforms in sizes and colours, an exercise book, a lunch card off sale; one of Harbour's
+    await seedDemoGoods(tx, { sysid: sunrise, no1: sunriseNo1 }, { sysid: harbour });
     // refunds of every state, asked and decided by these accounts, and a few duplicate payments refunded by themselves
     await seedDemoRefunds(tx, world.map((s) => s.id), options.now);
     // the sandbox channels' last days reconciled, one with a payment whose notification was lost

@@ -16,6 +16,7 @@ import { entityByName } from "../../resources.config";
 import { CopyChildRowsButton } from "./CopyChildRows";
 import { ActionButton, actionAllowed, relatedAnchor, useEntityActions } from "./EntityActions";
 import { displayValue, FieldControl, fieldRules, inForm, valueProps, type Translate } from "./fields";
+import { ProductRowsBuilder, ProductRowsTable } from "./ProductRows";
 import { ALL_STATES, StateTabs } from "./StateTabs";
 
 /** related records shown a page at a time */
@@ -60,7 +61,9 @@ export function ChildRowsEditor({ decl }: { decl: ChildDecl }) {
       >
         {(items, { add, remove }, { errors }) => (
           <div data-testid={`children-${decl.name}`}>
-            {items.map((item, index) => (
+            {decl.product && <ProductRowsBuilder decl={decl} defaults={defaults} max={decl.max ?? 50} />}
+            {decl.product && <ProductRowsTable decl={decl} fields={fields} items={items} remove={remove} />}
+            {!decl.product && items.map((item, index) => (
               <Card key={item.key} size="small" style={{ marginBottom: 8 }} data-testid={`child-${decl.name}-${index}`}>
                 <Space wrap align="start" className="child-row-fields" style={{ width: "100%" }}>
                   {fields.map((f) => (
@@ -90,9 +93,11 @@ export function ChildRowsEditor({ decl }: { decl: ChildDecl }) {
             ))}
             <Space wrap style={{ justifyContent: "space-between", width: "100%" }}>
               <Space wrap>
-                <Button icon={<PlusOutlined />} onClick={() => add(defaults)} disabled={items.length >= (decl.max ?? 50)} data-testid={`child-add-${decl.name}`}>
-                  {translate("crud.add_row")}
-                </Button>
+                {!decl.product && (
+                  <Button icon={<PlusOutlined />} onClick={() => add(defaults)} disabled={items.length >= (decl.max ?? 50)} data-testid={`child-add-${decl.name}`}>
+                    {translate("crud.add_row")}
+                  </Button>
+                )}
                 {decl.copyFromEarlier && <CopyChildRowsButton decl={decl} room={(decl.max ?? 50) - items.length} onChoose={(rows) => rows.forEach((row) => add({ ...defaults, ...row }))} />}
                 {(decl.startFrom ?? []).map((source) => (
                   <StartFromButton key={source.entity} decl={decl} source={source} room={(decl.max ?? 50) - items.length} onChoose={(rows) => rows.forEach((row) => add({ ...defaults, ...row }))} />

@@ -98,6 +98,11 @@ export const expectedStateRules: Readonly<Record<string, ExpectedEntity>> = {
       actcodevoid: { from: ["unused"], roles: OPERATORS },
     },
   },
+  goods: {
+    // on sale in the shop, or taken off it: the provider moves it in its form, no action of its own
+    states: ["on", "off"],
+    actions: {},
+  },
 };
 
 /**

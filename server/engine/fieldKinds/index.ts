@@ -5,7 +5,8 @@ import { idcardKind, imageKind, phoneKind } from "./formats";
 import type { ServerFieldKind } from "./kind";
 import { intKind, moneyKind } from "./number";
 import { refKind } from "./ref";
-import { passwordKind, stringKind, textKind } from "./text";
+import { imagesKind, specsKind, stringsKind } from "./lists";
+import { passwordKind, richtextKind, stringKind, textKind } from "./text";
 import { dateKind, datetimeKind } from "./time";
 
 export type { FieldMessage, ServerFieldKind } from "./kind";
@@ -26,6 +27,10 @@ export const serverFieldKinds: Record<FieldType, ServerFieldKind> = {
   phone: phoneKind,
   image: imageKind,
   idcard: idcardKind,
+  richtext: richtextKind,
+  images: imagesKind,
+  strings: stringsKind,
+  specs: specsKind,
 };
 
 export function kindOf(field: FieldDecl): ServerFieldKind {

@@ -27,6 +27,8 @@ export interface ServerFieldKind {
   exportCell?(field: FieldDecl, value: unknown, t: Translate): string | number | null;
   /** whether the stored value is trimmed before the check (not a password, not free text) */
   keepsWhitespace?: boolean;
+  /** a kind holding several values: the most it holds (its `over_count` message's count) */
+  maxItems?(field: FieldDecl): number;
 }
 
 /** Message codes of field checks; each is api.validation.{code}. */
@@ -46,7 +48,9 @@ export type FieldMessage =
   | "reference"
   | "phone"
   | "image"
-  | "idcard";
+  | "idcard"
+  | "over_count"
+  | "duplicate";
 
 export const FIELD_MESSAGES: ReadonlySet<string> = new Set<FieldMessage>([
   "required",
@@ -65,4 +69,6 @@ export const FIELD_MESSAGES: ReadonlySet<string> = new Set<FieldMessage>([
   "phone",
   "image",
   "idcard",
+  "over_count",
+  "duplicate",
 ]);

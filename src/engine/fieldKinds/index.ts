@@ -5,6 +5,7 @@ import { idcardKind, imageKind, phoneKind } from "./formats";
 import type { UiFieldKind } from "./kind";
 import { intKind, moneyKind } from "./number";
 import { refKind } from "./ref";
+import { imagesKind, richtextKind, specsKind, stringsKind } from "./lists";
 import { passwordKind, stringKind, textKind } from "./text";
 import { dateKind, datetimeKind } from "./time";
 
@@ -28,6 +29,10 @@ export const uiFieldKinds: Record<FieldType, UiFieldKind> = {
   phone: phoneKind,
   image: imageKind,
   idcard: idcardKind,
+  richtext: richtextKind,
+  images: imagesKind,
+  strings: stringsKind,
+  specs: specsKind,
 };
 
 export function uiKindOf(field: FieldDecl): UiFieldKind {

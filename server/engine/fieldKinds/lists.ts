@@ -1,0 +1,64 @@
+/**
+ * Kinds holding several values: images in order (a goods item's pictures), short texts (a goods item's spec names:
+ * 尺码, 颜色) and a record of a value per name (a SKU's spec values: {"尺码": "130", "颜色": "藏青"}). None is a list
+ * filter; lists and details carry them as JSON.
+ */
+import { z } from "zod";
+import type { FieldDecl } from "../../../common/catalogue";
+import { isImageUrl } from "../../../common/fieldRules";
+import type { ServerFieldKind } from "./kind";
+
+/** the most images a field holds unless it says (`max`: a count for this kind) */
+export const DEFAULT_MAX_IMAGES = 9;
+/** the most texts a `strings` field holds, and the most names a `specs` value has */
+export const MAX_LIST_TEXTS = 5;
+/** a spec's name or value, at most this many characters unless the field says (`max`) */
+export const DEFAULT_SHORT_TEXT = 20;
+
+const shortText = (field: FieldDecl) =>
+  z
+    .string({ error: "text" })
+    .trim()
+    .min(1, { error: "required" })
+    .max(field.max ?? DEFAULT_SHORT_TEXT, { error: "too_long" });
+
+export const imagesKind: ServerFieldKind = {
+  value: (field) =>
+    z
+      .array(z.string({ error: "image" }).trim().refine(isImageUrl, { error: "image" }), { error: "image" })
+      .max(field.max ?? DEFAULT_MAX_IMAGES, { error: "over_count" })
+      // each image once, in the order given
+      .transform((urls) => [...new Set(urls)]),
+  column: (field) => `varchar(${JSON.stringify(field.name)}, { length: 500 }).array()`,
+  filterValue: () => undefined,
+  exportCell: (_field, value) => (Array.isArray(value) ? value.join("\n") : null),
+  maxItems: (field) => field.max ?? DEFAULT_MAX_IMAGES,
+};
+
+export const stringsKind: ServerFieldKind = {
+  value: (field) =>
+    z
+      .array(shortText(field), { error: "text" })
+      .max(MAX_LIST_TEXTS, { error: "over_count" })
+      .refine((texts) => new Set(texts).size === texts.length, { error: "duplicate" }),
+  column: (field) => `varchar(${JSON.stringify(field.name)}, { length: ${field.max ?? DEFAULT_SHORT_TEXT} }).array()`,
+  filterValue: () => undefined,
+  exportCell: (_field, value) => (Array.isArray(value) ? value.join(" / ") : null),
+  maxItems: () => MAX_LIST_TEXTS,
+};
+
+export const specsKind: ServerFieldKind = {
+  value: (field) =>
+    z
+      .record(shortText(field), shortText(field), { error: "text" })
+      .refine((specs) => Object.keys(specs).length >= 1 && Object.keys(specs).length <= MAX_LIST_TEXTS, { error: "over_count" }),
+  column: (field) => `jsonb(${JSON.stringify(field.name)}).$type<Record<string, string>>()`,
+  filterValue: () => undefined,
+  maxItems: () => MAX_LIST_TEXTS,
+  exportCell: (_field, value) =>
+    value && typeof value === "object" && !Array.isArray(value)
+      ? Object.entries(value as Record<string, string>)
+          .map(([name, v]) => `${name}: ${v}`)
+          .join(" / ")
+      : null,
+};

@@ -1,0 +1,128 @@
+/**
+ * Demo goods: Sunrise's shop (summer and winter uniforms in sizes and colours, an exercise book for one school, a
+ * lunch card taken off sale) in two levels of categories, and one of Harbour's, so that each provider sees its own.
+ * The goods items' price and stock are their SKUs' lowest price and total stock, as the server keeps them.
+ */
+import { eq, sql } from "drizzle-orm";
+import type { DbOrTx } from "../db/client";
+import { goods, goodsCategories, goodsSkus } from "../db/schema";
+import { combinations } from "../../common/specs";
+
+interface DemoGoods {
+  title: string;
+  cate: number;
+  specs: Record<string, string[]>;
+  /** fen, by the SKU's specs */
+  price: (specs: Record<string, string>) => number;
+  stock: (specs: Record<string, string>, i: number) => number;
+  delivery: "both" | "express" | "pickup";
+  status: "on" | "off";
+  schIds?: number[];
+  description: string;
+}
+
+async function category(tx: DbOrTx, sysid: number, title: string, sort: number, parentId: number | null = null): Promise<number> {
+  const [row] = await tx
+    .insert(goodsCategories)
+    .values({ sysid, title, sort, parent_id: parentId, level: parentId === null ? "1" : "2" })
+    .returning({ id: goodsCategories.id });
+  return row.id;
+}
+
+async function addGoods(tx: DbOrTx, sysid: number, item: DemoGoods, sort: number): Promise<void> {
+  const names = Object.keys(item.specs);
+  const [row] = await tx
+    .insert(goods)
+    .values({
+      sysid,
+      title: item.title,
+      cate_id: item.cate,
+      spec_names: names,
+      delivery: item.delivery,
+      status: item.status,
+      sch_scope: item.schIds ? "chosen" : "all",
+      sch_ids: item.schIds ?? null,
+      sort,
+      description: item.description,
+    })
+    .returning({ id: goods.id });
+  const skus = combinations(names, item.specs).map((specs, i) => ({
+    sysid,
+    goods_id: row.id,
+    sort: i,
+    spec_values: specs,
+    price: item.price(specs),
+    stock: item.stock(specs, i),
+    barcode: `69${String(row.id).padStart(4, "0")}${String(i + 1).padStart(3, "0")}`,
+  }));
+  await tx.insert(goodsSkus).values(skus);
+  await tx
+    .update(goods)
+    .set({
+      price: sql`(SELECT min(price) FROM ${goodsSkus} WHERE goods_id = ${row.id})`,
+      stock: sql`(SELECT sum(stock) FROM ${goodsSkus} WHERE goods_id = ${row.id})`,
+    })
+    .where(eq(goods.id, row.id));
+}
+
+export async function seedDemoGoods(tx: DbOrTx, sunrise: { sysid: number; no1: number }, harbour: { sysid: number }): Promise<void> {
+  const uniforms = await category(tx, sunrise.sysid, "校服", 1);
+  const summer = await category(tx, sunrise.sysid, "夏季校服", 1, uniforms);
+  const winter = await category(tx, sunrise.sysid, "冬季校服", 2, uniforms);
+  const books = await category(tx, sunrise.sysid, "教辅资料", 2);
+  const cards = await category(tx, sunrise.sysid, "餐卡", 3);
+  const sizes = ["110", "120", "130", "140", "150", "160", "170"];
+  const items: DemoGoods[] = [
+    {
+      title: "夏季校服短袖套装",
+      cate: summer,
+      specs: { 尺码: sizes, 颜色: ["藏青", "白色"] },
+      price: (s) => (Number(s["尺码"]) >= 150 ? 13_800 : 12_800),
+      // the smallest white size is sold out
+      stock: (s, i) => (s["尺码"] === "110" && s["颜色"] === "白色" ? 0 : 20 + ((i * 7) % 30)),
+      delivery: "both",
+      status: "on",
+      description: "<p>纯棉面料，透气吸汗。<strong>请按身高选择尺码</strong>：110 适合身高 105-115 cm，以此类推。</p><ul><li>短袖 POLO 衫一件</li><li>短裤（裙）一条</li></ul>",
+    },
+    {
+      title: "冬季校服冲锋衣",
+      cate: winter,
+      specs: { 尺码: sizes.slice(1), 颜色: ["藏青"] },
+      price: () => 26_800,
+      stock: (_s, i) => 12 + i * 3,
+      delivery: "pickup",
+      status: "on",
+      description: "<p>三合一冲锋衣，内胆可拆，防风防水。</p>",
+    },
+    {
+      title: "三年级数学同步练习",
+      cate: books,
+      specs: { 版本: ["人教版", "北师大版"] },
+      price: () => 3_250,
+      stock: () => 80,
+      delivery: "express",
+      status: "on",
+      schIds: [sunrise.no1],
+      description: "<p>与课本同步的练习册，含答案。</p>",
+    },
+    {
+      title: "午餐卡（月卡）",
+      cate: cards,
+      specs: { 月份: ["九月", "十月"] },
+      price: () => 30_000,
+      stock: () => 200,
+      delivery: "pickup",
+      status: "off",
+      description: "<p>每月 20 个工作日午餐，下月起售。</p>",
+    },
+  ];
+  for (const [i, item] of items.entries()) await addGoods(tx, sunrise.sysid, item, i);
+
+  const harbourUniforms = await category(tx, harbour.sysid, "校服", 1);
+  await addGoods(
+    tx,
+    harbour.sysid,
+    { title: "Harbour 运动校服", cate: harbourUniforms, specs: { 尺码: ["S", "M", "L"] }, price: () => 15_900, stock: () => 30, delivery: "both", status: "on", description: "<p>Sports uniform.</p>" },
+    0,
+  );
+}
