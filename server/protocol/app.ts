@@ -32,6 +32,7 @@ import { JobWorker, type JobKinds } from "../jobs";
 import { registerNotifyRoutes } from "../payments/notify";
 import { DEFAULT_ORDER_MAX_FEN } from "../payments/orders";
 import { registerSandboxRoutes } from "../payments/sandbox";
+import { registerUploadRoutes } from "../uploads";
 import { PaymentSecrets, type PaymentKeyOptions } from "../payments/secrets";
 import { ApiFailure, envelopeText, fail, success, tokenError, type Envelope } from "./envelope";
 import { ANY_SIGNED_IN, OperationRegistry, type AppServices, type Operation, type OperationContext, type SessionOperation } from "./registry";
@@ -278,6 +279,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerNotifyRoutes(app, services);
   registerDailyReportBinding(app, services, (request) => originOf(services, request));
   registerDownloadRoutes(app, services);
+  await registerUploadRoutes(app, services, options);
 
   const jobs = new JobWorker({ services, log: app.log, pollIntervalMs: options.jobs?.pollIntervalMs, kinds: options.jobs?.kinds });
   app.decorate("jobs", jobs);

@@ -1,4 +1,5 @@
 /** Kinds of text with a format: a phone number, an image by URL and an identity card number (masked in lists). */
+import { lazy, Suspense } from "react";
 import { Image, Input, Space } from "antd";
 import { isIdCard, isImageUrl, isPhone, maskIdCard } from "../../../common/fieldRules";
 import type { FieldDecl } from "../../../common/catalogue";
@@ -32,13 +33,23 @@ export const phoneKind: UiFieldKind = {
   Filter: TextFilter,
 };
 
+// antd's upload and the control load with the first form that shows an image field, not with the console
+const ImageUpload = lazy(() => import("../ImageUpload"));
+
 export const imageKind: UiFieldKind = {
-  Control: ({ field, t, value, onChange, block: _block, ...rest }) => (
-    <Space.Compact block>
-      <Input {...rest} inputMode="url" value={value as string | undefined} onChange={(e) => onChange?.(e.target.value)} placeholder="https://" />
-      {typeof value === "string" && isImageUrl(value) && <Image src={value} alt={t(field.label)} width={32} height={32} style={{ objectFit: "contain" }} />}
-    </Space.Compact>
-  ),
+  // an image uploaded (its URL), or an address pasted in the box under it; the box keeps the field's id and test id
+  Control: ({ field: _field, t, value, onChange, block: _block, ...rest }) => {
+    const url = typeof value === "string" ? value : "";
+    const testId = rest["data-testid"];
+    return (
+      <Space direction="vertical" size={4} style={{ width: "100%" }}>
+        <Suspense fallback={null}>
+          <ImageUpload value={url && isImageUrl(url) ? url : null} onChange={(next) => onChange?.(typeof next === "string" ? next : "")} data-testid={testId ? `${testId}-upload` : undefined} />
+        </Suspense>
+        <Input {...rest} inputMode="url" value={url} onChange={(e) => onChange?.(e.target.value)} placeholder={t("uploads.paste_url")} allowClear />
+      </Space>
+    );
+  },
   rules: formatRule(isImageUrl, "validation.image"),
   display: (field, value) => <Image src={String(value)} alt={field.name} width={40} height={40} style={{ objectFit: "contain" }} />,
   cellStyle: NO_BREAK,

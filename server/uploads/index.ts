@@ -1,0 +1,401 @@
+/**
+ * Uploads: images and files through one operation, `POST /weapi/upload` (multipart/form-data: a `kind` field,
+ * `image` or `file`, then one `file` part; the session's token in X-Token), and the files served back at
+ * `GET /files/<key>` (./keys.ts).
+ *
+ * - The session is checked before a byte of the body is read, as every /weapi/ call checks it (token_error), and
+ *   the term rule of a write applies. Uploads are throttled per user (@fastify/rate-limit keyed by the session's
+ *   user) and a few are received at a time per process, more wait, beyond that the server is busy: memory holds at
+ *   most UPLOADS_AT_ONCE files, each at most its kind's cap, read as it arrives and refused once it passes the cap.
+ * - The type is what the content is (file-type's magic bytes), never the name or the declared type: an image is a
+ *   JPEG, PNG, WebP or GIF that sharp decodes; a file a PDF, an .xlsx, a zip or such an image.
+ * - An image is stored by the sha256 of its bytes as WebP variants of a few widths (./images.ts): the same image
+ *   uploaded twice is the same objects, and they are served to anybody with `Cache-Control: immutable`.
+ * - A file is stored as sent under its uploader's tenant (`private/<sysid>/<sch_id>/<sha256>.<ext>`) and served
+ *   only to a signed-in caller of that tenant (./access.ts) who sends the X-Token header; another tenant gets the
+ *   answer of a file that does not exist.
+ * - Storage (./storage.ts): `DATA_DIR/uploads/` on the embedded database, an S3-compatible bucket with S3_*.
+ *
+ * Answers: the /weapi/ envelope; `data.items` {url, key, width?, height?, variants?}; a refusal is FAIL with a
+ * message naming the field (`file`, or `kind`) and `data.errors` [{field, message}]. Logs name the user, the
+ * kind, the key, the size and the type, never the content.
+ */
+import { createHash } from "node:crypto";
+import type { Readable } from "node:stream";
+import fastifyMultipart from "@fastify/multipart";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import pLimit from "p-limit";
+import { termExpired } from "../auth/expiry";
+import { resolveSession, type ResolvedSession } from "../auth/sessions";
+import { requestLanguage, translator, type Translate } from "../lib/i18n";
+import type { AppOptions } from "../protocol/app";
+import { fail, success, tokenError, type Envelope } from "../protocol/envelope";
+import type { AppServices } from "../protocol/registry";
+import { mayReadPrivateFile } from "./access";
+import { MAX_IMAGE_PIXELS, prepareImage, UnreadableImage } from "./images";
+import {
+  CONTENT_TYPES,
+  FILE_TYPES,
+  filePath,
+  FILES_PATH,
+  IMAGE_TYPES,
+  imageManifestKey,
+  parseKey,
+  privateFileKey,
+  UPLOAD_KINDS,
+  UPLOAD_MAX_BYTES,
+  uploaderTenant,
+  type ParsedKey,
+  type UploadKind,
+} from "./keys";
+import { uploadStorageFromEnv, type UploadStorage } from "./storage";
+
+export { FILES_PATH } from "./keys";
+export type { UploadStorage } from "./storage";
+
+export interface UploadOptions {
+  /** where files are kept; default: S3 when the S3_* variables are set, else `uploads/` of the data directory */
+  storage?: UploadStorage;
+  /** uploads per user and window; default UPLOAD_RATE_LIMIT (off when the app's own rateLimit is false); false: none */
+  rateLimit?: { max: number; timeWindowMs: number } | false;
+}
+
+declare module "../protocol/app" {
+  interface AppOptions {
+    /** uploads (server/uploads/): their storage and throttle */
+    uploads?: UploadOptions;
+  }
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** where uploaded files are kept (server/uploads/) */
+    uploadStorage: UploadStorage;
+  }
+}
+
+export const UPLOAD_PATH = "/weapi/upload";
+export const UPLOAD_RATE_LIMIT = { max: 60, timeWindowMs: 60_000 };
+/** uploads received and handled at once per process (each holds its file), and how many more may wait */
+export const UPLOADS_AT_ONCE = 6;
+export const UPLOADS_WAITING = 24;
+/** images resized at once per process (decoding takes memory: MAX_IMAGE_PIXELS) */
+const IMAGES_AT_ONCE = 2;
+/** the form's own bytes beside the file (boundaries, part headers, the kind field) */
+const FORM_OVERHEAD_BYTES = 64 * 1024;
+/** how much more of a refused body is read and thrown away before its connection is ended */
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+const receiving = pLimit(UPLOADS_AT_ONCE);
+const resizing = pLimit(IMAGES_AT_ONCE);
+
+interface ImageManifest {
+  width: number;
+  height: number;
+  variants: { key: string; width: number; height: number }[];
+}
+
+/** A refusal: the message's key and parameters, and the field it names. */
+class Refusal {
+  constructor(
+    readonly messageKey: string,
+    readonly field: "file" | "kind" | null,
+    readonly params: Record<string, string | number> = {},
+    /** what the log says beside the message (the type found, the size): never the content */
+    readonly detail: Record<string, unknown> = {},
+  ) {}
+
+  envelope(t: Translate): Envelope {
+    const message = t(this.messageKey, this.params);
+    return this.field ? fail(message, { errors: [{ field: this.field, message }] }) : fail(message);
+  }
+}
+
+const megabytes = (bytes: number) => Math.round(bytes / (1024 * 1024));
+const tooLarge = (kind: UploadKind) => new Refusal("uploads.too_large", "file", { max: megabytes(UPLOAD_MAX_BYTES[kind]) });
+
+function headerValue(value: string | string[] | undefined): string {
+  return Array.isArray(value) ? (value[0] ?? "") : (value ?? "");
+}
+
+function parseKind(value: unknown): UploadKind | undefined {
+  return UPLOAD_KINDS.find((kind) => kind === value);
+}
+
+/** file-type's mime as the sharp format its decoder reports */
+const SHARP_FORMATS: Record<string, string> = { "image/jpeg": "jpeg", "image/png": "png", "image/webp": "webp", "image/gif": "gif" };
+
+/** The embedded database's directory (start.ts keeps the payment key file there), else DATA_DIR. */
+function dataDirectory(options: AppOptions): string {
+  return options.paymentKey?.keyFileDir ?? (process.env.DATA_DIR || "./data");
+}
+
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.trim() === "*" || header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+}
+
+/** The bytes of a part up to `cap`, or null once it passes it (the rest is never read into memory). */
+async function readCapped(stream: Readable, cap: number): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const bytes = chunk as Buffer;
+    size += bytes.length;
+    // leaving the loop destroys the part's stream, and the form's reader lets go of the request
+    if (size > cap) return null;
+    chunks.push(bytes);
+  }
+  if ((stream as Readable & { truncated?: boolean }).truncated) return null;
+  return Buffer.concat(chunks, size);
+}
+
+/**
+ * After a refusal of a body not read to its end (no session, over the cap, a bad form): the answer goes at once,
+ * and the rest of the body is read and thrown away meanwhile, so that a client still sending reads the answer
+ * rather than a reset connection; past DRAIN_MAX_BYTES more the connection is ended.
+ */
+function discardRest(request: FastifyRequest): void {
+  const raw = request.raw;
+  if (raw.complete || raw.readableEnded || raw.destroyed) return;
+  // the form's reader may still hold the request (a refusal between parts): nothing more goes to it
+  raw.unpipe();
+  let discarded = 0;
+  raw.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > DRAIN_MAX_BYTES) raw.socket?.destroy();
+  });
+  raw.on("error", () => undefined);
+  raw.resume();
+}
+
+export async function registerUploadRoutes(app: FastifyInstance, services: AppServices, options: AppOptions): Promise<void> {
+  const storage = options.uploads?.storage ?? uploadStorageFromEnv(process.env, dataDirectory(options));
+  app.decorate("uploadStorage", storage);
+  // a store the app made is the app's to close; one handed in is its owner's
+  if (!options.uploads?.storage) app.addHook("onClose", () => storage.close());
+
+  const sessions = new WeakMap<FastifyRequest, Promise<ResolvedSession | null>>();
+  /** the caller's live session, read once a request (the throttle's key asks first) */
+  const sessionOf = (request: FastifyRequest): Promise<ResolvedSession | null> => {
+    let session = sessions.get(request);
+    if (!session) {
+      const token = headerValue(request.headers["x-token"]);
+      session = token ? resolveSession(services.db, token, services.clock.now(), services.sessionLifetime).then((s) => (s?.auth.usable ? s : null)) : Promise.resolve(null);
+      sessions.set(request, session);
+    }
+    return session;
+  };
+
+  const origin = (request: FastifyRequest) => services.publicUrl ?? `${request.protocol}://${request.host}`;
+  const languageOf = (request: FastifyRequest) => translator(requestLanguage(request.headers));
+
+  const rateLimit = options.uploads?.rateLimit ?? (options.rateLimit === false ? false : UPLOAD_RATE_LIMIT);
+  const routeConfig = rateLimit
+    ? {
+        rateLimit: {
+          max: rateLimit.max,
+          timeWindow: rateLimit.timeWindowMs,
+          // per user: a session's account, or the address of a call without one (refused anyway)
+          keyGenerator: async (request: FastifyRequest) => {
+            const session = await sessionOf(request);
+            return session ? `upload:user:${session.auth.userId}` : `upload:ip:${request.ip}`;
+          },
+        },
+      }
+    : {};
+
+  /** The upload: the caller, then the form read part by part, then the content checked and stored. */
+  async function upload(request: FastifyRequest<{ Querystring: { kind?: string } }>): Promise<Envelope | Refusal> {
+    const session = await sessionOf(request);
+    const t = languageOf(request);
+    if (!session) return tokenError(t("api.token_invalid"));
+    const auth = session.auth;
+    if (termExpired(auth, services.clock.now())) return fail(t("api.term_expired"));
+    if (!request.isMultipart()) return new Refusal("uploads.no_file", "file");
+
+    let kind: UploadKind | undefined;
+    if (request.query.kind !== undefined) {
+      kind = parseKind(request.query.kind);
+      if (!kind) return new Refusal("uploads.bad_kind", "kind");
+    }
+    // a body that says it is larger than any upload is refused before it is read
+    const declared = Number(headerValue(request.headers["content-length"]));
+    if (Number.isFinite(declared) && declared > UPLOAD_MAX_BYTES[kind ?? "file"] + FORM_OVERHEAD_BYTES) return tooLarge(kind ?? "file");
+    if (receiving.activeCount + receiving.pendingCount >= UPLOADS_AT_ONCE + UPLOADS_WAITING) return new Refusal("uploads.busy", null);
+
+    return receiving(async () => {
+      let file: Buffer | undefined;
+      try {
+        const parts = request.parts({
+          limits: { files: 1, fields: 4, fieldSize: 100, fieldNameSize: 100, parts: 8, headerPairs: 20, fileSize: UPLOAD_MAX_BYTES.file + 1 },
+        });
+        for await (const part of parts) {
+          if (part.type === "field") {
+            // the kind the file was read as stays its kind
+            if (part.fieldname === "kind" && file === undefined) {
+              kind = parseKind(part.value);
+              if (!kind) return new Refusal("uploads.bad_kind", "kind");
+            }
+            continue;
+          }
+          if (part.fieldname !== "file") {
+            part.file.destroy();
+            return new Refusal("uploads.no_file", "file");
+          }
+          // the cap is the kind's: it must be known before the file (browsers send a form's fields in order)
+          if (!kind) {
+            part.file.destroy();
+            return new Refusal("uploads.bad_kind", "kind");
+          }
+          const read = await readCapped(part.file, UPLOAD_MAX_BYTES[kind]);
+          if (!read) return tooLarge(kind);
+          file = read;
+        }
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (code === "FST_FILES_LIMIT") return new Refusal("uploads.one_file", "file");
+        if (code === "FST_REQ_FILE_TOO_LARGE") return tooLarge(kind ?? "file");
+        if (code === "FST_PARTS_LIMIT" || code === "FST_FIELDS_LIMIT" || code === "FST_PROTO_VIOLATION") return new Refusal("uploads.bad_form", null);
+        // the client went away, or sent something that is no form
+        request.log.info({ upload: { user: auth.userId, error: (err as Error).message } }, "upload form unreadable");
+        return new Refusal("uploads.bad_form", null);
+      }
+      if (!kind) return new Refusal("uploads.bad_kind", "kind");
+      if (!file || file.length === 0) return new Refusal("uploads.no_file", "file");
+      return store(request, session, kind, file, t);
+    });
+  }
+
+  async function store(request: FastifyRequest, session: ResolvedSession, kind: UploadKind, file: Buffer, t: Translate): Promise<Envelope | Refusal> {
+    const started = Date.now();
+    let type: { mime: string; ext: string } | undefined;
+    try {
+      // loaded with the first upload, not with the server
+      const { fileTypeFromBuffer } = await import("file-type");
+      type = await fileTypeFromBuffer(file);
+    } catch {
+      type = undefined;
+    }
+    const accepted = kind === "image" ? IMAGE_TYPES : FILE_TYPES;
+    if (!type || !accepted[type.mime]) {
+      return new Refusal(kind === "image" ? "uploads.not_image" : "uploads.not_accepted", "file", {}, { kind, bytes: file.length, detected: type?.mime ?? null });
+    }
+    const hash = createHash("sha256").update(file).digest("hex");
+    const base = origin(request);
+    const logged = (key: string, stored: "new" | "existing") =>
+      request.log.info({ upload: { user: session.auth.userId, kind, key, bytes: file.length, type: type.mime, stored, ms: Date.now() - started } }, "upload stored");
+
+    if (kind === "file") {
+      const key = privateFileKey(uploaderTenant(session.auth), hash, accepted[type.mime]!);
+      const existed = await storage.exists(key);
+      if (!existed) await storage.put(key, file, CONTENT_TYPES[accepted[type.mime]!]!);
+      logged(key, existed ? "existing" : "new");
+      return success(t("uploads.done"), { items: { url: `${base}${filePath(key)}`, key } });
+    }
+
+    const manifestKey = imageManifestKey(hash);
+    let manifest = await readManifest(manifestKey);
+    const existed = manifest !== null;
+    if (!manifest) {
+      let prepared;
+      try {
+        prepared = await resizing(() => prepareImage(file, hash, SHARP_FORMATS[type.mime]!));
+      } catch (err) {
+        if (!(err instanceof UnreadableImage)) throw err;
+        const detail = { kind, bytes: file.length, detected: type.mime };
+        return err.tooManyPixels ? new Refusal("uploads.too_many_pixels", "file", { max: MAX_IMAGE_PIXELS / 1_000_000 }, detail) : new Refusal("uploads.unreadable", "file", {}, detail);
+      }
+      await Promise.all(prepared.variants.map((v) => storage.put(v.key, v.data, CONTENT_TYPES.webp!)));
+      manifest = { width: prepared.width, height: prepared.height, variants: prepared.variants.map(({ key, width, height }) => ({ key, width, height })) };
+      // last: its presence says every variant is stored
+      await storage.put(manifestKey, Buffer.from(JSON.stringify(manifest)), "application/json");
+    }
+    const largest = manifest.variants[manifest.variants.length - 1]!;
+    logged(largest.key, existed ? "existing" : "new");
+    return success(t("uploads.done"), {
+      items: {
+        url: `${base}${filePath(largest.key)}`,
+        key: largest.key,
+        width: largest.width,
+        height: largest.height,
+        variants: manifest.variants.map((v) => ({ width: v.width, height: v.height, key: v.key, url: `${base}${filePath(v.key)}` })),
+      },
+    });
+  }
+
+  async function readManifest(key: string): Promise<ImageManifest | null> {
+    const text = await storage.read(key);
+    if (!text) return null;
+    try {
+      const manifest = JSON.parse(text.toString("utf8")) as ImageManifest;
+      return Array.isArray(manifest.variants) && manifest.variants.length > 0 ? manifest : null;
+    } catch {
+      return null;
+    }
+  }
+
+  // the form's parser lives in this scope alone: the other /weapi/ routes take JSON only
+  await app.register(async (scope) => {
+    await scope.register(fastifyMultipart, { throwFileSizeLimit: false });
+    scope.post<{ Querystring: { kind?: string } }>(UPLOAD_PATH, { config: routeConfig }, async (request, reply) => {
+      const t = languageOf(request);
+      let answer: Envelope | Refusal;
+      try {
+        answer = await upload(request);
+      } catch (err) {
+        request.log.error({ err }, "upload failed");
+        answer = fail(t("api.system_error"));
+      }
+      const envelope = answer instanceof Refusal ? answer.envelope(t) : answer;
+      if (envelope.return_code !== "SUCCESS") {
+        const user = (await sessionOf(request).catch(() => null))?.auth.userId ?? null;
+        const reason = answer instanceof Refusal ? answer.messageKey : envelope.return_code;
+        request.log.info({ upload: { user, refused: reason, ...(answer instanceof Refusal ? answer.detail : {}) } }, "upload refused");
+      }
+      discardRest(request);
+      return reply.status(200).type("application/json; charset=utf-8").send(envelope);
+    });
+  });
+
+  /** A stored file to the client: its type, size and tag; 304 when the client holds it already. */
+  async function sendStored(request: FastifyRequest, reply: FastifyReply, parsed: ParsedKey, cacheControl: string): Promise<FastifyReply> {
+    const etag = `"${parsed.kind === "image" ? `${parsed.hash}_${parsed.width}` : parsed.hash}"`;
+    if (matchesEtag(request.headers["if-none-match"], etag)) return reply.status(304).header("etag", etag).header("cache-control", cacheControl).send();
+    let object;
+    try {
+      object = await storage.get(parsed.key);
+    } catch (err) {
+      request.log.error({ err, key: parsed.key }, "stored file unreadable");
+      return reply.status(503).header("cache-control", "no-store").send(fail(languageOf(request)("api.system_error")));
+    }
+    if (!object) return notFound(request, reply);
+    reply.header("etag", etag).header("cache-control", cacheControl).header("content-type", CONTENT_TYPES[parsed.ext]!).header("content-length", String(object.size));
+    if (parsed.kind === "private" && !/^(jpg|png|webp|gif)$/.test(parsed.ext)) {
+      reply.header("content-disposition", `attachment; filename="${parsed.hash.slice(0, 16)}.${parsed.ext}"`);
+    }
+    return reply.send(object.body);
+  }
+
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => reply.status(404).header("cache-control", "no-store").send(fail(languageOf(request)("uploads.not_found")));
+
+  // public images: anybody, cached for good (the key names the content)
+  app.get<{ Params: { name: string } }>(`${FILES_PATH}/img/:name`, async (request, reply) => {
+    const parsed = parseKey(`img/${request.params.name}`);
+    if (parsed?.kind !== "image") return notFound(request, reply);
+    // they may be shown by pages of other origins (a CDN in front, a mini program's web view)
+    reply.header("cross-origin-resource-policy", "cross-origin");
+    return sendStored(request, reply, parsed, IMMUTABLE);
+  });
+
+  // private files: a signed-in caller of the file's tenant, by the X-Token header
+  app.get<{ Params: { sysid: string; schid: string; name: string } }>(`${FILES_PATH}/private/:sysid/:schid/:name`, async (request, reply) => {
+    const t = languageOf(request);
+    const parsed = parseKey(`private/${request.params.sysid}/${request.params.schid}/${request.params.name}`);
+    const session = await sessionOf(request);
+    if (!session) return reply.status(401).header("cache-control", "no-store").send(tokenError(t("api.token_invalid")));
+    if (parsed?.kind !== "private" || !(await mayReadPrivateFile(services.db, session.auth, parsed.tenant))) return notFound(request, reply);
+    return sendStored(request, reply, parsed, "private, no-store");
+  });
+}
