@@ -15,6 +15,7 @@ import type { UploadFile, UploadProps } from "antd";
 import { useEffect, useRef, useState, type DragEvent, type ReactNode } from "react";
 import { getToken, resetToken } from "../../providers/session";
 import { page, TOKEN_ERROR_RELOAD_MS } from "../../providers/weapi";
+import { shownImageUrl } from "./fieldKinds/formats";
 
 export const UPLOAD_URL = "/weapi/upload";
 /** the largest image the server takes (server/uploads/keys.ts UPLOAD_MAX_BYTES.image) */
@@ -101,6 +102,8 @@ export function ImageUpload({ value, onChange, multiple = false, max, disabled =
     }
     inFlight.current += 1;
     setFailure(null);
+    // a new choice clears the cards of earlier failures
+    setPending((list) => list.filter((f) => f.status !== "error"));
     return true;
   };
 
@@ -181,7 +184,7 @@ export function ImageUpload({ value, onChange, multiple = false, max, disabled =
   const done: UploadFile[] = urls.map((url) => {
     const copy = (copies.get(url) ?? 0) + 1;
     copies.set(url, copy);
-    return { uid: `image:${copy}:${url}`, name: nameOf(url), status: "done", url, thumbUrl: thumbs.current.get(url) ?? url };
+    return { uid: `image:${copy}:${url}`, name: nameOf(url), status: "done", url, thumbUrl: shownImageUrl(thumbs.current.get(url) ?? url) };
   });
   const uploading = pending.filter((f) => f.status === "uploading").length;
   const full = urls.length + uploading >= limit;
@@ -243,7 +246,7 @@ export function ImageUpload({ value, onChange, multiple = false, max, disabled =
         beforeUpload={beforeUpload}
         customRequest={customRequest}
         onRemove={onRemove}
-        onPreview={(file) => setPreview(file.url ?? null)}
+        onPreview={(file) => setPreview(file.url ? shownImageUrl(file.url) : null)}
         itemRender={itemRender}
         showUploadList={{ showPreviewIcon: true, showRemoveIcon: !disabled }}
         locale={{ uploading: t("uploads.uploading"), uploadError: t("uploads.failed"), removeFile: t("uploads.remove"), previewFile: t("uploads.preview") }}

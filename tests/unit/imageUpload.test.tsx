@@ -7,12 +7,13 @@
  */
 import { useState } from "react";
 import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+import { ConfigProvider } from "antd";
 import { Route } from "react-router";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { FieldDecl } from "../../common/catalogue";
 import { changeLanguage, i18n } from "../../providers/i18n";
 import { ImageUpload } from "../../src/engine/ImageUpload";
-import { imageKind } from "../../src/engine/fieldKinds/formats";
+import { imageKind, shownImageUrl } from "../../src/engine/fieldKinds/formats";
 import { renderCrud } from "../helpers/renderCrud";
 import { clearCookies, setCookies } from "../helpers/weapiFetch";
 
@@ -71,7 +72,8 @@ function Harness({ initial, multiple, max }: { initial: string | string[] | null
   );
 }
 
-const render = (ui: React.ReactElement) => renderCrud("/uploadtest", <Route path="uploadtest" element={ui} />);
+// without motion a card removed leaves at once (jsdom ends no CSS transition)
+const render = (ui: React.ReactElement) => renderCrud("/uploadtest", <Route path="uploadtest" element={<ConfigProvider theme={{ token: { motion: false } }}>{ui}</ConfigProvider>} />);
 const shown = () => JSON.parse(screen.getByTestId("value").textContent ?? "null") as unknown;
 
 function choose(files: File[], within = "pics") {
@@ -117,6 +119,18 @@ describe("image upload control", { timeout: 20000 }, () => {
     await waitFor(() => expect(screen.getByTestId("pics").querySelector('img[src="http://console.test/files/img/b_160.webp"]')).not.toBeNull());
   });
 
+  it("shows the server's images from the console's own address, whichever address their URL names", async () => {
+    const hash = "ab".repeat(32);
+    const kept = `http://192.168.1.20:8080/files/img/${hash}_480.webp`;
+    const elsewhere = "https://cdn.example.com/files/img/logo.png";
+    render(<Harness initial={[kept, elsewhere]} multiple />);
+    await screen.findByTestId("pics-add");
+    const sources = [...screen.getByTestId("pics").querySelectorAll("img")].map((img) => img.getAttribute("src"));
+    expect(sources).toEqual([`/files/img/${hash}_480.webp`, elsewhere]);
+    expect(shownImageUrl(`${kept}?x=1`)).toBe(`${kept}?x=1`);
+    expect(shownImageUrl("not a url")).toBe("not a url");
+  });
+
   it("shows the server's refusal and keeps the value", async () => {
     render(<Harness initial={null} />);
     choose([png("notes.png")]);
@@ -126,6 +140,13 @@ describe("image upload control", { timeout: 20000 }, () => {
     expect((await screen.findByTestId("pics-error")).textContent).toBe(message);
     expect(shown()).toBeNull();
     expect(screen.getByTestId("pics").querySelector(".ant-upload-list-item-error")).not.toBeNull();
+    // the next choice clears it
+    choose([png("photo.png")]);
+    await waitFor(() => expect(FakeXhr.sent).toHaveLength(2));
+    FakeXhr.sent[1]!.answer(uploadedAs("e"));
+    await waitFor(() => expect(shown()).toBe("http://console.test/files/img/e_1080.webp"));
+    expect(screen.getByTestId("pics").querySelector(".ant-upload-list-item-error")).toBeNull();
+    expect(screen.queryByTestId("pics-error")).toBeNull();
   });
 
   it("checks the type and the size before sending anything", async () => {

@@ -36,6 +36,22 @@ export const phoneKind: UiFieldKind = {
 // antd's upload and the control load with the first form that shows an image field, not with the console
 const ImageUpload = lazy(() => import("../ImageUpload"));
 
+/** the path of an image the server keeps (server/uploads/keys.ts) */
+const UPLOADED_IMAGE_PATH = /^\/files\/img\/[0-9a-f]{64}_[1-9][0-9]{0,3}\.webp$/;
+
+/**
+ * An image the server keeps is shown from the console's own address, whichever address its URL names (PUBLIC_URL,
+ * which phones reach, may not be the one the console was opened at, and the page's CSP loads images from itself).
+ */
+export function shownImageUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return UPLOADED_IMAGE_PATH.test(parsed.pathname) && parsed.search === "" ? parsed.pathname : url;
+  } catch {
+    return url;
+  }
+}
+
 export const imageKind: UiFieldKind = {
   // an image uploaded (its URL), or an address pasted in the box under it; the box keeps the field's id and test id
   Control: ({ field: _field, t, value, onChange, block: _block, ...rest }) => {
@@ -51,7 +67,7 @@ export const imageKind: UiFieldKind = {
     );
   },
   rules: formatRule(isImageUrl, "validation.image"),
-  display: (field, value) => <Image src={String(value)} alt={field.name} width={40} height={40} style={{ objectFit: "contain" }} />,
+  display: (field, value) => <Image src={shownImageUrl(String(value))} alt={field.name} width={40} height={40} style={{ objectFit: "contain" }} />,
   cellStyle: NO_BREAK,
 };
 
