@@ -43,7 +43,7 @@ export const orderEventKinds: FieldOption[] = [
 /** a refund's reason as the gateway takes it: WeChat Pay allows 80 bytes, which 26 Chinese characters fill */
 export const REFUND_REASON_MAX = 26;
 /** the most one refund may be, in yuan: far above any order, a bound on what a client may send */
-const MAX_REFUND_YUAN = 100_000_000;
+export const MAX_REFUND_YUAN = 100_000_000;
 
 /**
  * refundadd {order_id, amount, reason}: on a paid order's row, record page or a selection, a refund of it

@@ -30,6 +30,8 @@ export const COMMITTED_REFUND_STATES = ["applied", "processing", "success", "abn
 export const refundKinds: FieldOption[] = [
   { value: "request", label: "refunds.kind.request" },
   { value: "duplicate", label: "refunds.kind.duplicate" },
+  // paid after its order closed, when what it bought was no longer there: the payment goes back whole
+  { value: "unavailable", label: "refunds.kind.unavailable" },
 ];
 
 /** refundreview {id, result, reason}: the provider approves a request (it is then sent) or rejects it. */
@@ -62,7 +64,10 @@ export const refundReview: ActionDecl = {
 };
 
 /** What a refund gives money back for: the payment kind of its payment order (server/payments/kinds.ts). */
-export const refundPaymentKinds: FieldOption[] = [{ value: "fee", label: "refunds.payment_kind.fee" }];
+export const refundPaymentKinds: FieldOption[] = [
+  { value: "fee", label: "refunds.payment_kind.fee" },
+  { value: "shop_order", label: "refunds.payment_kind.shop_order" },
+];
 
 /**
  * A refund of a payment order of any kind (refundlist / refundinfo): read-only, moved by its actions, its job and
@@ -93,6 +98,8 @@ export const refundEntity: EntityDecl = {
     { name: "pay_no", type: "string", label: "collection.field.pay_no", required: true, max: 32, filter: "eq", detail: true },
     // the fee order refunded, for a refund of a fee
     { name: "order_id", type: "ref", ref: { entity: "order" }, label: "refunds.field.order", list: true, filter: "eq", detail: true },
+    // the shop order refunded, for a refund of a shop order
+    { name: "shop_order_id", type: "ref", ref: { entity: "shoporder" }, label: "retail.entity.shoporder", filter: "eq", detail: true },
     schoolField,
     { name: "student_id", type: "ref", ref: { entity: "student" }, label: "collection.field.student", required: true, list: true, filter: "eq", detail: true },
     { name: "amount", type: "money", label: "refunds.field.amount", required: true, list: true, sortable: true, detail: true },

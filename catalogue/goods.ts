@@ -11,8 +11,8 @@ import { statusOptions } from "./shared";
 /** who keeps goods and their categories: the v2 provider (spec 2.3, /goods) */
 export const GOODS_MANAGERS = ["servicev2"];
 
-/** a SKU's price, at most (yuan in fen): a payment's limit is far above any goods item's */
-const MAX_SKU_PRICE_FEN = 10_000_000;
+/** a SKU's price, at most, in yuan (a money field's bounds are in yuan) */
+const MAX_SKU_PRICE_YUAN = 100_000;
 /** the most SKUs a goods item has (a uniform: 12 sizes x 4 colours is 48) */
 export const MAX_SKUS = 200;
 
@@ -77,7 +77,7 @@ export const goodsSkuEntity: EntityDecl = {
     { name: "sort", type: "int", label: "field.sort", default: 0, min: 0, max: 9999 },
     // {"尺码": "130", "颜色": "藏青"}: a value for each of the goods item's spec names, built by its form
     { name: "spec_values", type: "specs", label: "retail.field.spec_values", required: true, max: 20, form: true },
-    { name: "price", type: "money", label: "retail.field.price", required: true, min: 1, max: MAX_SKU_PRICE_FEN, form: true },
+    { name: "price", type: "money", label: "retail.field.price", required: true, min: 0.01, max: MAX_SKU_PRICE_YUAN, form: true },
     { name: "stock", type: "int", label: "retail.field.stock", required: true, default: 0, min: 0, max: 999_999, form: true },
     { name: "barcode", type: "string", label: "retail.field.barcode", max: 32, pattern: "^[0-9A-Za-z-]*$", form: true },
     { name: "image", type: "image", label: "retail.field.sku_image", form: true },

@@ -725,6 +725,7 @@ export const refunds = pgTable(
     payment_kind: varchar("payment_kind", { length: 32 }).default("fee").notNull(),
     pay_no: varchar("pay_no", { length: 32 }).notNull(),
     order_id: integer("order_id").references((): AnyPgColumn => feeOrders.id),
+    shop_order_id: integer("shop_order_id").references((): AnyPgColumn => shopOrders.id),
     sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
     student_id: integer("student_id").notNull().references((): AnyPgColumn => students.id),
     amount: bigint("amount", { mode: "number" }).notNull(),
@@ -750,6 +751,7 @@ export const refunds = pgTable(
     index("refunds_payment_kind_idx").on(t.payment_kind),
     index("refunds_pay_no_idx").on(t.pay_no),
     index("refunds_order_id_sch_id_sysid_id_idx").on(t.order_id, t.sch_id, t.sysid, t.id),
+    index("refunds_shop_order_id_sch_id_sysid_id_idx").on(t.shop_order_id, t.sch_id, t.sysid, t.id),
     index("refunds_student_id_sch_id_sysid_id_idx").on(t.student_id, t.sch_id, t.sysid, t.id),
     index("refunds_amount_idx").on(t.amount),
     index("refunds_status_idx").on(t.status),
@@ -964,6 +966,80 @@ export const goodsSkus = pgTable(
   ],
 );
 
+/** shoporder (retail.entity.shoporder) */
+export const shopOrders = pgTable(
+  "shop_orders",
+  {
+    id: serial("id").primaryKey(),
+    order_no: varchar("order_no", { length: 32 }).notNull(),
+    pay_no: varchar("pay_no", { length: 32 }).notNull(),
+    sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
+    student_id: integer("student_id").notNull().references((): AnyPgColumn => students.id),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    status: varchar("status", { length: 32 }).default("unpaid").notNull(),
+    refund_status: varchar("refund_status", { length: 32 }).default("none").notNull(),
+    refunded_amount: bigint("refunded_amount", { mode: "number" }).default(0).notNull(),
+    delivery: varchar("delivery", { length: 32 }).notNull(),
+    pickup_point_id: integer("pickup_point_id").references((): AnyPgColumn => pickupPoints.id),
+    pickup_code: varchar("pickup_code", { length: 8 }),
+    pickup_token: varchar("pickup_token", { length: 32 }),
+    receiver_name: varchar("receiver_name", { length: 30 }),
+    receiver_phone: varchar("receiver_phone", { length: 20 }),
+    receiver_address: varchar("receiver_address", { length: 200 }),
+    express_code: varchar("express_code", { length: 16 }),
+    tracking_no: varchar("tracking_no", { length: 40 }),
+    gateway: varchar("gateway", { length: 32 }).notNull(),
+    transaction_id: varchar("transaction_id", { length: 64 }),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    paid_at: timestamp("paid_at", { withTimezone: true, mode: "date" }),
+    delivered_at: timestamp("delivered_at", { withTimezone: true, mode: "date" }),
+    completed_at: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    cancelled_at: timestamp("cancelled_at", { withTimezone: true, mode: "date" }),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("shop_orders_sch_id_id_idx").on(t.sch_id, t.id),
+    index("shop_orders_sysid_id_idx").on(t.sysid, t.id),
+    index("shop_orders_student_id_sch_id_sysid_id_idx").on(t.student_id, t.sch_id, t.sysid, t.id),
+    index("shop_orders_amount_idx").on(t.amount),
+    index("shop_orders_status_idx").on(t.status),
+    index("shop_orders_refund_status_idx").on(t.refund_status),
+    index("shop_orders_delivery_idx").on(t.delivery),
+    index("shop_orders_pickup_point_id_sch_id_sysid_id_idx").on(t.pickup_point_id, t.sch_id, t.sysid, t.id),
+    index("shop_orders_tracking_no_idx").on(t.tracking_no),
+    index("shop_orders_created_at_idx").on(t.created_at),
+    index("shop_orders_paid_at_idx").on(t.paid_at),
+    index("shop_orders_sch_id_status_id_sysid_amount_idx").on(t.sch_id, t.status, t.id, t.sysid, t.amount),
+    uniqueIndex("shop_orders_order_no_unique").on(t.order_no),
+    uniqueIndex("shop_orders_pay_no_unique").on(t.pay_no),
+  ],
+);
+
+/** shoporderitem (retail.entity.shoporderitem) */
+export const shopOrderItems = pgTable(
+  "shop_order_items",
+  {
+    id: serial("id").primaryKey(),
+    order_id: integer("order_id").notNull().references((): AnyPgColumn => shopOrders.id),
+    sort: integer("sort").default(0).notNull(),
+    goods_id: integer("goods_id").notNull().references((): AnyPgColumn => goods.id),
+    sku_id: integer("sku_id").notNull().references((): AnyPgColumn => goodsSkus.id),
+    title: varchar("title", { length: 60 }).notNull(),
+    spec_values: jsonb("spec_values").$type<Record<string, string>>().notNull(),
+    image: varchar("image", { length: 500 }),
+    price: bigint("price", { mode: "number" }).notNull(),
+    qty: integer("qty").notNull(),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    sysid: integer("sysid").notNull(),
+    sch_id: integer("sch_id").notNull(),
+  },
+  (t) => [
+    index("shop_order_items_sch_id_sort_id_idx").on(t.sch_id, t.sort, t.id),
+    index("shop_order_items_sysid_sort_id_idx").on(t.sysid, t.sort, t.id),
+    index("shop_order_items_order_id_sort_id_idx").on(t.order_id, t.sort, t.id),
+  ],
+);
+
 /** Every catalogue entity's table by entity name. */
 export const catalogueTablesByEntity = {
   service: providers,
@@ -1001,4 +1077,6 @@ export const catalogueTablesByEntity = {
   goodscate: goodsCategories,
   goods: goods,
   goodssku: goodsSkus,
+  shoporder: shopOrders,
+  shoporderitem: shopOrderItems,
 } as const;

@@ -22,6 +22,8 @@ import { registerDownloadOperations } from "./downloads";
 import { registerNoticeOperations } from "./notices";
 import { registerGuardianPhoneOperation } from "./notices/guardianPhone";
 import { goodsHooksByEntity } from "./retail/goods";
+import { registerShopApi } from "./retail/shop";
+import { shopOrderRefundEffect } from "./retail/shopOrders";
 
 export function registerOperations(registry: OperationRegistry): void {
   registerSessionOperations(registry);
@@ -32,7 +34,7 @@ export function registerOperations(registry: OperationRegistry): void {
   registerRenewalOperations(registry);
   registerDailyReportOperations(registry);
   registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity });
-  registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel) });
+  registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel), shoporderrefund: shopOrderRefundEffect });
   registerFeeOperations(registry);
   registerCollectionOperations(registry, schoolChannel);
   registerImportOperations(registry, entities);
@@ -42,4 +44,6 @@ export function registerOperations(registry: OperationRegistry): void {
   registerDownloadOperations(registry);
   registerNoticeOperations(registry);
   registerGuardianPhoneOperation(registry);
+  // the school shop of the payer page
+  registerShopApi(registry);
 }

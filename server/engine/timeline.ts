@@ -7,6 +7,7 @@
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { EntityDecl } from "../../common/catalogue";
+import { fenToYuan } from "../../common/money";
 import type { DbOrTx } from "../db/client";
 import { auditLog } from "../db/schema";
 
@@ -35,8 +36,12 @@ export async function recordTimeline(db: DbOrTx, entity: EntityDecl, id: number)
   return rows.map((row) => {
     const detail = (row.detail ?? {}) as Record<string, unknown>;
     const params: Record<string, string | number> = {};
+    // an action's entry holds its fields as stored: its money in fen, shown in yuan
+    const money = new Set((entity.actions?.find((a) => a.name === row.action)?.fields ?? []).filter((f) => f.type === "money").map((f) => f.name));
     for (const [key, value] of Object.entries(detail)) {
-      if (key !== "from" && key !== "to" && (typeof value === "string" || typeof value === "number")) params[key] = value;
+      if (key === "from" || key === "to") continue;
+      if (typeof value === "number" && money.has(key)) params[key] = fenToYuan(value);
+      else if (typeof value === "string" || typeof value === "number") params[key] = value;
     }
     return {
       at: row.at.toISOString(),

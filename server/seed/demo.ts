@@ -17,6 +17,7 @@ import { seedDemoFeeOrders } from "./feeOrders";
 import { seedDemoReconciliation } from "./reconciliation";
 import { seedDemoRefunds } from "./refunds";
 import { seedDemoGoods } from "./goods";
+import { seedDemoShopOrders } from "./shopOrders";
 import { seedDemoNotices } from "./notices";
 import { rebuildFeeDaily } from "../domains/collection/feeDaily";
 import { seedSchoolWorld, type WorldSchool } from "./schoolWorld";
@@ -189,6 +190,8 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     ]);
     // the shop's goods: uniforms in sizes and colours, an exercise book, a lunch card off sale; one of Harbour's
     await seedDemoGoods(tx, { sysid: sunrise, no1: sunriseNo1 }, { sysid: harbour });
+    // shop orders of Sunrise No.1's payers: to collect, to send, unpaid, closed
+    await seedDemoShopOrders(tx, { sysid: sunrise, schId: sunriseNo1 }, options.now);
     // refunds of every state, asked and decided by these accounts, and a few duplicate payments refunded by themselves
     await seedDemoRefunds(tx, world.map((s) => s.id), options.now);
     // the sandbox channels' last days reconciled, one with a payment whose notification was lost

@@ -41,6 +41,7 @@ function payloadOf(action: string, state: string): Row {
     case "billadjust":
       return { amount: "1.00", reason: "Sibling discount" };
     case "refundadd":
+    case "shoporderrefund":
       return { amount: "0.01", reason: "Overpaid" };
     case "refundreview":
     case "paychnlreview":

@@ -71,17 +71,24 @@ it("registers every operation that needs a session with its roles and its effect
     expect(["read", "write", "renewal", "account"], label(operation)).toContain(operation.effect);
   }
   // what may be called without a session is short and known
-  // (the payer page's calls: tests/server/payerApi.test.ts checks they answer one student's records only, and
-  // feePayments.test.ts the WeChat sign-in)
+  // (the payer page's calls: tests/server/payerApi.test.ts checks they answer one student's records only,
+  // feePayments.test.ts the WeChat sign-in, shopOrders.test.ts the school shop's)
   expect(operations.filter((o) => !o.needsToken).map(label).sort()).toEqual([
     "adminapi:login",
     "adminapiv2:getwebsetinfo",
     "h5api:h5checkpay",
     "h5api:h5entry",
     "h5api:h5find",
+    "h5api:h5goodsinfo",
+    "h5api:h5goodslist",
     "h5api:h5oauth",
     "h5api:h5pay",
+    "h5api:h5pickuppoints",
     "h5api:h5receipt",
+    "h5api:h5shoporder",
+    "h5api:h5shopordercancel",
+    "h5api:h5shoporderinfo",
+    "h5api:h5shoporders",
   ]);
 });
 

@@ -228,7 +228,8 @@ describeOnDatabases("bench scale", (kind) => {
     const more = await seedScale(t.db, { scale: 1, now: t.clock.now() });
     const titles = (await t.db.select({ title: schools.title }).from(schools).where(inArray(schools.id, more.schoolIds))).map((s) => s.title).sort();
     expect(titles).toEqual(["Sunrise Bench School 0005", "Sunrise Bench School 0006", "Sunrise Bench School 0007", "Sunrise Bench School 0008"]);
-  });
+    // two seeds of 10,000 students: about 25 s on an idle embedded database, more on a busy machine; not what is tested
+  }, 120_000);
 
   it("lists a bench class for the provider", async () => {
     const [klass] = await t.db.select().from(classes).where(eq(classes.title, "10班")).limit(1);

@@ -98,6 +98,14 @@ export const expectedStateRules: Readonly<Record<string, ExpectedEntity>> = {
       actcodevoid: { from: ["unused"], roles: OPERATORS },
     },
   },
+  shoporder: {
+    // paid: undelivered until sent (delivered) or collected (completed); closed unpaid or refunded in full: cancelled
+    states: ["unpaid", "undelivered", "delivered", "completed", "cancelled"],
+    actions: {
+      // money comes back only from an order that took some (its refunds hold what is left)
+      shoporderrefund: { from: ["undelivered", "delivered", "completed"], roles: ["servicev2"] },
+    },
+  },
   goods: {
     // on sale in the shop, or taken off it: the provider moves it in its form, no action of its own
     states: ["on", "off"],

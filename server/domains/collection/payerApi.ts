@@ -99,7 +99,7 @@ interface QrCodeRow {
 }
 
 /** The QR code in use with this code, or undefined. */
-async function qrCodeOf(db: DbOrTx, code: string): Promise<QrCodeRow | undefined> {
+export async function qrCodeOf(db: DbOrTx, code: string): Promise<QrCodeRow | undefined> {
   const [row] = await db
     .select({ id: qrChannels.id, sch_id: qrChannels.sch_id, sysid: qrChannels.sysid, activity_id: qrChannels.activity_id })
     .from(qrChannels)
@@ -167,7 +167,7 @@ async function entry(ctx: OperationContext, payload: z.infer<typeof entryPayload
   };
 }
 
-function throttled(lockedMs: number): ApiFailure {
+export function throttled(lockedMs: number): ApiFailure {
   return new ApiFailure("collection.payer.throttled", { minutes: Math.max(1, Math.ceil(lockedMs / 60_000)) });
 }
 
@@ -300,7 +300,7 @@ async function openOrdersOf(db: DbOrTx, ticket: PayerTicket, now: Date) {
 }
 
 /** What h5pay answers of an order, new or asked for again. */
-function orderAnswer(order: { orderid: string; payNo: string; totalFeeFen: number; gateway: string; codeUrl: string; payParams?: unknown }) {
+export function orderAnswer(order: { orderid: string; payNo: string; totalFeeFen: number; gateway: string; codeUrl: string; payParams?: unknown }) {
   return {
     data: {
       items: {

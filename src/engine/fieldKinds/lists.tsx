@@ -3,7 +3,9 @@
  * names) and a value per name (a SKU's specs); and rich text, HTML the server keeps to an allow-list.
  */
 import { Image, Input, Select, Space, Tag, Typography } from "antd";
+import { lazy, Suspense } from "react";
 import { isImageUrl } from "../../../common/fieldRules";
+import { shownImageUrl } from "./formats";
 import { WRAPS, type ControlProps, type UiFieldKind } from "./kind";
 import { textRules } from "./text";
 
@@ -18,7 +20,7 @@ function asSpecs(value: unknown): [string, string][] {
 }
 
 /** Texts typed one by one (Enter or a comma ends each), each kept once. */
-function TextsControl({ field, t, value, onChange, block: _block, ...rest }: ControlProps & { urls?: boolean }) {
+function TextsControl({ field, t, value, onChange, block: _block, ...rest }: ControlProps) {
   return (
     <Select
       {...rest}
@@ -33,8 +35,16 @@ function TextsControl({ field, t, value, onChange, block: _block, ...rest }: Con
   );
 }
 
+// antd's upload loads with the first form showing an image field (as the image kind's)
+const ImageUpload = lazy(() => import("../ImageUpload"));
+
 export const imagesKind: UiFieldKind = {
-  Control: (props) => <TextsControl {...props} />,
+  // uploaded in order, reordered and removed in place, at most the field's count
+  Control: ({ field, value, onChange, "data-testid": testId }) => (
+    <Suspense fallback={null}>
+      <ImageUpload multiple max={field.max ?? DEFAULT_MAX_IMAGES} value={asList(value)} onChange={(next) => onChange?.(Array.isArray(next) ? next : [])} data-testid={testId} />
+    </Suspense>
+  ),
   rules: (field, t) => [
     {
       validator: (_rule, value: unknown) => {
@@ -52,7 +62,7 @@ export const imagesKind: UiFieldKind = {
       <Image.PreviewGroup>
         <Space size={4} wrap>
           {urls.map((url) => (
-            <Image key={url} src={url} alt={field.name} width={40} height={40} style={{ objectFit: "cover" }} />
+            <Image key={url} src={shownImageUrl(url)} alt={field.name} width={40} height={40} style={{ objectFit: "cover" }} />
           ))}
         </Space>
       </Image.PreviewGroup>

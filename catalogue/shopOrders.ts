@@ -1,0 +1,132 @@
+/**
+ * Shop orders (/shop orderlist, shoporderinfo; servicev2): what a payer bought in the school shop of the payer page
+ * (server/domains/retail/shop.ts), paid through the school's channel as payment kind `shop_order`. Each order keeps
+ * its items as they were bought (title, specs, price: never the live goods row), goes unpaid -> undelivered (paid)
+ * -> delivered (sent by express) or completed (collected at its pickup point), or cancelled (closed unpaid, or
+ * refunded in full), and is refunded through the refund path of every payment kind (server/payments/refunds.ts).
+ * Labels in locales/<lang>/retail.json.
+ */
+import type { ActionDecl, CatalogueDomain, EntityDecl, FieldOption } from "../common/catalogue";
+import { MAX_REFUND_YUAN, orderGateways, REFUND_REASON_MAX } from "./collectionOrders";
+import { GOODS_MANAGERS } from "./goods";
+import { schoolField } from "./shared";
+
+export const shopOrderStates: FieldOption[] = [
+  { value: "unpaid", label: "retail.order_status.unpaid", tone: "warning" },
+  { value: "undelivered", label: "retail.order_status.undelivered", tone: "processing", hint: "retail.order_hint.undelivered" },
+  { value: "delivered", label: "retail.order_status.delivered", tone: "processing" },
+  { value: "completed", label: "retail.order_status.completed", tone: "success" },
+  { value: "cancelled", label: "retail.order_status.cancelled", tone: "default" },
+];
+
+/** the states of an order paid for: money taken, refunded since or not */
+export const PAID_SHOP_ORDER_STATES = ["undelivered", "delivered", "completed"] as const;
+
+export const refundStates: FieldOption[] = [
+  { value: "none", label: "retail.refund_status.none" },
+  { value: "part", label: "retail.refund_status.part", tone: "warning" },
+  { value: "all", label: "retail.refund_status.all", tone: "default" },
+];
+
+export const shopDeliveries: FieldOption[] = [
+  { value: "express", label: "retail.delivery.express" },
+  { value: "pickup", label: "retail.delivery.pickup" },
+];
+
+/** shoporderrefund {id, amount, reason}: the provider gives money of a paid order back, through its payment's gateway. */
+export const shopOrderRefund: ActionDecl = {
+  name: "shoporderrefund",
+  label: "retail.action.refund",
+  confirm: "retail.action.refund_confirm",
+  roles: GOODS_MANAGERS,
+  from: [...PAID_SHOP_ORDER_STATES],
+  creates: "refund",
+  fields: [
+    // what the order paid less what its refunds gave back; the server checks it against what they hold back
+    { name: "amount", type: "money", label: "refunds.field.amount", required: true, min: 0.01, max: MAX_REFUND_YUAN, prefill: { field: "amount", less: "refunded_amount" } },
+    { name: "reason", type: "string", label: "refunds.field.reason", required: true, max: REFUND_REASON_MAX },
+  ],
+};
+
+/** An item of a shop order, as it was bought: the SKU's title, specs and price then, and how many. */
+export const shopOrderItemEntity: EntityDecl = {
+  name: "shoporderitem",
+  table: "shop_order_items",
+  scope: "school",
+  title: "retail.entity.shoporderitem",
+  titleField: "title",
+  defaultSort: { field: "sort", order: "asc" },
+  roles: {},
+  fields: [
+    { name: "id", type: "int", label: "field.id" },
+    { name: "order_id", type: "ref", ref: { entity: "shoporder" }, label: "retail.entity.shoporder", required: true },
+    { name: "sort", type: "int", label: "field.sort", default: 0, min: 0, max: 9999 },
+    { name: "goods_id", type: "ref", ref: { entity: "goods" }, label: "retail.entity.goods", required: true },
+    { name: "sku_id", type: "ref", ref: { entity: "goodssku" }, label: "retail.entity.goodssku", required: true },
+    { name: "title", type: "string", label: "retail.field.goods_title", required: true, max: 60, form: true },
+    { name: "spec_values", type: "specs", label: "retail.field.spec_values", required: true, max: 20, form: true },
+    { name: "image", type: "image", label: "retail.field.sku_image", form: true },
+    { name: "price", type: "money", label: "retail.field.price", required: true, min: 0, form: true },
+    { name: "qty", type: "int", label: "retail.field.qty", required: true, min: 1, max: 99, form: true },
+    { name: "amount", type: "money", label: "retail.field.item_amount", required: true, min: 0, form: true },
+  ],
+};
+
+/** A payer's shop order (read-only in the console: made on the payer page, moved by its payment and its actions). */
+export const shopOrderEntity: EntityDecl = {
+  name: "shoporder",
+  table: "shop_orders",
+  scope: "school",
+  // a pickup order belongs to its pickup point too: a clerk reads those of its points only
+  tenantColumns: { pickupPoint: "pickup_point_id" },
+  title: "retail.entity.shoporder",
+  titleField: "order_no",
+  defaultSort: { field: "id", order: "desc" },
+  stateField: "status",
+  summary: ["amount", "refunded_amount"],
+  summaryInStates: [{ name: "paid_amount", field: "amount", states: PAID_SHOP_ORDER_STATES, label: "retail.field.received_amount" }],
+  indexes: [["sch_id", "status", "id", "sysid", "amount"]],
+  roles: { list: GOODS_MANAGERS, info: GOODS_MANAGERS },
+  actions: [shopOrderRefund],
+  children: [{ name: "items", entity: "shoporderitem", parentField: "order_id", label: "retail.field.items", min: 1, max: 20 }],
+  related: [{ entity: "refund", field: "shop_order_id", label: "refunds.related" }],
+  timeline: Object.fromEntries(["shop_order_created", "shop_order_paid", "shop_order_closed", "shoporderrefund", "shop_order_refunded"].map((event) => [event, `retail.timeline.${event}`])),
+  fields: [
+    { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
+    { name: "order_no", type: "string", label: "collection.field.order_no", required: true, max: 32, unique: true, list: true, filter: "eq", detail: true },
+    { name: "pay_no", type: "string", label: "collection.field.pay_no", required: true, max: 32, unique: true, filter: "eq", detail: true },
+    schoolField,
+    { name: "student_id", type: "ref", ref: { entity: "student" }, label: "collection.field.student", required: true, list: true, filter: "like", detail: true },
+    { name: "amount", type: "money", label: "retail.field.order_amount", required: true, list: true, sortable: true, detail: true },
+    { name: "status", type: "enum", label: "retail.field.order_status", required: true, default: "unpaid", options: shopOrderStates, list: true, filter: "eq", detail: true },
+    { name: "refund_status", type: "enum", label: "retail.field.refund_status", required: true, default: "none", options: refundStates, list: true, filter: "eq", detail: true },
+    { name: "refunded_amount", type: "money", label: "collection.field.refunded_amount", required: true, default: "0.00", list: true, detail: true },
+    { name: "delivery", type: "enum", label: "retail.field.delivery", required: true, options: shopDeliveries, list: true, filter: "eq", detail: true },
+    { name: "pickup_point_id", type: "ref", ref: { entity: "pickuppoint" }, label: "retail.entity.pickuppoint", list: true, filter: "eq", detail: true },
+    // 8 digits the clerk types; given when the order is paid, unique among the provider's orders waiting to be collected
+    { name: "pickup_code", type: "string", label: "retail.field.pickup_code", max: 8, detail: true },
+    // the payer's QR code: an opaque token of 128 bits, not the digits
+    { name: "pickup_token", type: "string", label: "retail.field.pickup_token", max: 32 },
+    { name: "receiver_name", type: "string", label: "retail.field.receiver_name", max: 30, detail: true },
+    { name: "receiver_phone", type: "phone", label: "retail.field.receiver_phone", detail: true },
+    { name: "receiver_address", type: "string", label: "retail.field.receiver_address", max: 200, detail: true },
+    { name: "express_code", type: "string", label: "retail.field.express_company", max: 16, detail: true },
+    { name: "tracking_no", type: "string", label: "retail.field.tracking_no", max: 40, filter: "eq", detail: true },
+    { name: "gateway", type: "enum", label: "collection.field.gateway", required: true, options: orderGateways, detail: true },
+    { name: "transaction_id", type: "string", label: "collection.field.transaction_id", max: 64, detail: true },
+    { name: "created_at", type: "datetime", label: "field.created_at", list: true, filter: "range", sortable: true, detail: true },
+    { name: "paid_at", type: "datetime", label: "collection.field.paid_at", list: true, filter: "range", sortable: true, detail: true },
+    { name: "delivered_at", type: "datetime", label: "retail.field.delivered_at", detail: true },
+    { name: "completed_at", type: "datetime", label: "retail.field.completed_at", detail: true },
+    { name: "cancelled_at", type: "datetime", label: "retail.field.cancelled_at", detail: true },
+  ],
+};
+
+export const shopOrders: CatalogueDomain = {
+  entities: [shopOrderEntity, shopOrderItemEntity],
+  pages: {
+    // v2's retail orders (v1's orderlist is the fee orders)
+    "shop/orderlist": { kind: "list", entity: "shoporder" },
+    shoporderinfo: { kind: "info", entity: "shoporder" },
+  },
+};

@@ -1,0 +1,174 @@
+/**
+ * Shop orders as a payment kind (`shop_order`, catalogue/shopOrders.ts): made on the payer page (./shop.ts), paid to
+ * the school's channel. Stock is taken when an order is made, by one conditional update per SKU (never below zero),
+ * and given back exactly once when the unpaid order closes (the conditional move to cancelled decides who gives it
+ * back). Paying moves it to undelivered and gives a pickup order its code (8 digits, unique among the provider's
+ * orders waiting to be collected) and its QR token (128 bits); a payment that comes after the order closed takes the
+ * stock again if it is there, else it is refunded whole. A refund (server/payments/refunds.ts) gives the money back on
+ * the order: its refunded amount and refund status; refunded in full, it is cancelled.
+ */
+import { randomBytes, randomInt } from "node:crypto";
+import { and, asc, eq, gte, sql } from "drizzle-orm";
+import { fenToYuan } from "../../../common/money";
+import { writeAudit } from "../../auth/audit";
+import type { DbOrTx } from "../../db/client";
+import { goods, goodsSkus, shopOrderItems, shopOrders } from "../../db/schema";
+import { actionFieldFailure, type ActionEffect } from "../../engine/actions";
+import { translator } from "../../lib/i18n";
+import { registerPaymentKind, type PaymentKind, type RefundHooks } from "../../payments/kinds";
+import { createRefund, RefundRefused } from "../../payments/refunds";
+
+export const SHOP_ORDER_KIND = "shop_order";
+/** tries at a pickup code free among the provider's open pickup orders (10^8 codes: a clash is rare) */
+const PICKUP_CODE_TRIES = 5;
+
+type ShopOrder = typeof shopOrders.$inferSelect;
+
+async function orderEvent(tx: DbOrTx, order: Pick<ShopOrder, "id" | "sysid" | "sch_id">, action: string, detail: Record<string, unknown>, username = "system"): Promise<void> {
+  await writeAudit(tx, { username, action, entity: "shoporder", entityId: String(order.id), sysid: order.sysid, schId: order.sch_id, detail });
+}
+
+/** The order's items: what each took of its SKU's stock. */
+async function itemsOf(tx: DbOrTx, orderId: number) {
+  return tx.select({ sku_id: shopOrderItems.sku_id, goods_id: shopOrderItems.goods_id, qty: shopOrderItems.qty }).from(shopOrderItems).where(eq(shopOrderItems.order_id, orderId)).orderBy(asc(shopOrderItems.sku_id));
+}
+
+/**
+ * Takes `qty` of each SKU, in SKU order (two orders taking the same SKUs follow each other), each one conditional
+ * update that never goes below zero. Answers the first SKU short of stock, or null when all were taken; the caller's
+ * transaction is rolled back (or given back) on a shortage.
+ */
+export async function takeStock(tx: DbOrTx, lines: readonly { sku_id: number; goods_id: number; qty: number }[]): Promise<number | null> {
+  for (const line of [...lines].sort((a, b) => a.sku_id - b.sku_id)) {
+    const taken = await tx
+      .update(goodsSkus)
+      .set({ stock: sql`${goodsSkus.stock} - ${line.qty}` })
+      .where(and(eq(goodsSkus.id, line.sku_id), gte(goodsSkus.stock, line.qty)))
+      .returning({ id: goodsSkus.id });
+    if (taken.length === 0) return line.sku_id;
+    await tx.update(goods).set({ stock: sql`${goods.stock} - ${line.qty}`, sales: sql`${goods.sales} + ${line.qty}` }).where(eq(goods.id, line.goods_id));
+  }
+  return null;
+}
+
+async function giveStockBack(tx: DbOrTx, orderId: number): Promise<void> {
+  for (const line of await itemsOf(tx, orderId)) {
+    await tx.update(goodsSkus).set({ stock: sql`${goodsSkus.stock} + ${line.qty}` }).where(eq(goodsSkus.id, line.sku_id));
+    await tx.update(goods).set({ stock: sql`${goods.stock} + ${line.qty}`, sales: sql`greatest(${goods.sales} - ${line.qty}, 0)` }).where(eq(goods.id, line.goods_id));
+  }
+}
+
+/** A pickup code free among the provider's open pickup orders, from a cryptographic generator. */
+async function freePickupCode(tx: DbOrTx, sysid: number): Promise<string> {
+  for (let i = 0; i < PICKUP_CODE_TRIES; i++) {
+    const code = String(randomInt(0, 100_000_000)).padStart(8, "0");
+    const [taken] = await tx
+      .select({ id: shopOrders.id })
+      .from(shopOrders)
+      .where(and(eq(shopOrders.sysid, sysid), eq(shopOrders.pickup_code, code), eq(shopOrders.status, "undelivered")))
+      .limit(1);
+    if (!taken) return code;
+  }
+  throw new Error(`no free pickup code for provider ${sysid} after ${PICKUP_CODE_TRIES} tries`);
+}
+
+const SHOP_PAYMENT: PaymentKind = {
+  kind: SHOP_ORDER_KIND,
+  payee: "school_channel",
+  async applyPaid(tx, payment, _actor, now, paid) {
+    const [order] = await tx.select().from(shopOrders).where(eq(shopOrders.pay_no, payment.payNo)).for("update");
+    if (!order) throw new Error(`shop payment ${payment.payNo} has no shop order`);
+    const pickup = order.delivery === "pickup";
+    if (order.status === "cancelled") {
+      // paid after it closed: its stock was given back; taken again if it is still there, else the payment goes back
+      const short = await takeStock(tx, await itemsOf(tx, order.id));
+      if (short !== null) {
+        await giveStockBackTaken(tx, order.id, short);
+        await tx.update(shopOrders).set({ paid_at: paid.paidAt, transaction_id: paid.transactionId }).where(eq(shopOrders.id, order.id));
+        await orderEvent(tx, order, "shop_order_paid", { transaction_id: paid.transactionId, late: "Y" });
+        await createRefund(
+          tx,
+          { payNo: order.pay_no, amount: order.amount, reason: translator("zh")("retail.shop.unavailable_refund"), cause: "unavailable", appliedBy: "system", acceptedBy: "system" },
+          now,
+        );
+        return { appliedEnd: null };
+      }
+    }
+    await tx
+      .update(shopOrders)
+      .set({
+        status: "undelivered",
+        paid_at: paid.paidAt,
+        transaction_id: paid.transactionId,
+        cancelled_at: null,
+        ...(pickup ? { pickup_code: await freePickupCode(tx, order.sysid), pickup_token: randomBytes(16).toString("base64url") } : {}),
+      })
+      .where(eq(shopOrders.id, order.id));
+    await orderEvent(tx, order, "shop_order_paid", { from: order.status, to: "undelivered", transaction_id: paid.transactionId });
+    return { appliedEnd: null };
+  },
+  async applyClosed(tx, payment, now) {
+    // the one move to cancelled gives the stock back: a close told twice finds it cancelled already
+    const [closed] = await tx
+      .update(shopOrders)
+      .set({ status: "cancelled", cancelled_at: now })
+      .where(and(eq(shopOrders.pay_no, payment.payNo), eq(shopOrders.status, "unpaid")))
+      .returning();
+    if (!closed) return;
+    await giveStockBack(tx, closed.id);
+    await orderEvent(tx, closed, "shop_order_closed", { from: "unpaid", to: "cancelled" });
+  },
+  async lines(db, payment) {
+    const rows = await db
+      .select({ title: shopOrderItems.title, amount: shopOrderItems.amount })
+      .from(shopOrderItems)
+      .innerJoin(shopOrders, eq(shopOrders.id, shopOrderItems.order_id))
+      .where(eq(shopOrders.pay_no, payment.payNo))
+      .orderBy(asc(shopOrderItems.sort), asc(shopOrderItems.id));
+    return rows.map((row) => ({ title: row.title, amountFen: Number(row.amount) }));
+  },
+};
+
+/** A late payment found one SKU short: what it took of the SKUs before that one goes back. */
+async function giveStockBackTaken(tx: DbOrTx, orderId: number, shortSku: number): Promise<void> {
+  for (const line of await itemsOf(tx, orderId)) {
+    if (line.sku_id >= shortSku) break;
+    await tx.update(goodsSkus).set({ stock: sql`${goodsSkus.stock} + ${line.qty}` }).where(eq(goodsSkus.id, line.sku_id));
+    await tx.update(goods).set({ stock: sql`${goods.stock} + ${line.qty}`, sales: sql`greatest(${goods.sales} - ${line.qty}, 0)` }).where(eq(goods.id, line.goods_id));
+  }
+}
+
+/** A shop order's refunds: what it paid, and on success its refunded amount and state (cancelled once all is back). */
+export const shopRefundHooks: RefundHooks = {
+  async lockOrder(tx, payNo) {
+    const [order] = await tx.select().from(shopOrders).where(eq(shopOrders.pay_no, payNo)).for("update");
+    return order && { paidFen: order.amount, sysid: order.sysid, sch_id: order.sch_id, student_id: order.student_id, gateway: order.gateway, columns: { shop_order_id: order.id } };
+  },
+  async refunded(tx, refund, now) {
+    const [order] = await tx.select().from(shopOrders).where(eq(shopOrders.pay_no, refund.pay_no)).for("update");
+    const refunded = order.refunded_amount + refund.amount;
+    const all = refunded >= order.amount;
+    await tx
+      .update(shopOrders)
+      .set({ refunded_amount: refunded, refund_status: all ? "all" : "part", ...(all && order.status !== "cancelled" ? { status: "cancelled", cancelled_at: now } : {}) })
+      .where(eq(shopOrders.id, order.id));
+    await orderEvent(tx, order, "shop_order_refunded", { amount: fenToYuan(refund.amount), refund_no: refund.refund_no ?? "", ...(all && order.status !== "cancelled" ? { from: order.status, to: "cancelled" } : {}) });
+  },
+};
+
+registerPaymentKind({ ...SHOP_PAYMENT, refunds: shopRefundHooks });
+
+/** shoporderrefund on a paid order, locked by the action engine: the provider's refund, accepted and sent at once. */
+export const shopOrderRefundEffect: ActionEffect = async ({ ctx, tx, row: order, input }) => {
+  try {
+    const refund = await createRefund(
+      tx,
+      { payNo: String(order.pay_no), amount: Number(input.amount), reason: String(input.reason), cause: "request", appliedBy: ctx.auth!.username, acceptedBy: ctx.auth!.username },
+      ctx.now,
+    );
+    return { messageKey: "refunds.accepted", messageParams: { amount: fenToYuan(refund!.amount), refund_no: refund!.refund_no ?? "" } };
+  } catch (err) {
+    if (err instanceof RefundRefused) throw actionFieldFailure(ctx, "amount", err.messageKey, err.params);
+    throw err;
+  }
+};

@@ -1,0 +1,44 @@
+/**
+ * Demo shop orders of Sunrise No.1's payers, made and paid the way the payer page makes them (createShopOrder, the
+ * sandbox's payment): a uniform waiting to be collected at the North Gate (its pickup code given), an exercise book
+ * waiting to be sent, an order not yet paid, and one closed unpaid (its stock given back).
+ */
+import { and, asc, eq } from "drizzle-orm";
+import type { DbOrTx } from "../db/client";
+import { goods, goodsSkus, paymentOrders, pickupPoints, students } from "../db/schema";
+import { createShopOrder } from "../domains/retail/shop";
+import { recordOrderClosed } from "../payments/close";
+import { paidAtSandbox, seedContext } from "./feeOrders";
+
+const HOUR_MS = 3_600_000;
+
+async function skuOf(tx: DbOrTx, title: string, specs: Record<string, string>): Promise<number> {
+  const rows = await tx.select({ id: goodsSkus.id, specs: goodsSkus.spec_values }).from(goodsSkus).innerJoin(goods, eq(goods.id, goodsSkus.goods_id)).where(eq(goods.title, title));
+  const found = rows.find((r) => Object.entries(specs).every(([k, v]) => r.specs[k] === v));
+  if (!found) throw new Error(`demo SKU ${title} ${JSON.stringify(specs)} is missing`);
+  return found.id;
+}
+
+export async function seedDemoShopOrders(tx: DbOrTx, school: { sysid: number; schId: number }, now: Date): Promise<void> {
+  const pupils = await tx.select({ id: students.id }).from(students).where(and(eq(students.sch_id, school.schId), eq(students.status, "1"))).orderBy(asc(students.id)).limit(4);
+  const [point] = await tx.select({ id: pickupPoints.id }).from(pickupPoints).where(and(eq(pickupPoints.sysid, school.sysid), eq(pickupPoints.title, "Sunrise North Gate Pickup")));
+  if (pupils.length < 4 || !point) return;
+  const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * HOUR_MS);
+  const make = (hoursAgo: number, studentId: number, items: { sku_id: number; qty: number }[], delivery: "pickup" | "express") =>
+    createShopOrder(seedContext(tx, at(hoursAgo)), {
+      ...school,
+      studentId,
+      items,
+      delivery,
+      ...(delivery === "pickup" ? { pickupPointId: point.id } : { address: { name: "王芳", phone: "13800138000", detail: "上海市浦东新区朝阳路 1 号 3 栋 301" } }),
+    });
+
+  const uniform = await make(30, pupils[0].id, [{ sku_id: await skuOf(tx, "冬季校服冲锋衣", { 尺码: "140" }), qty: 1 }, { sku_id: await skuOf(tx, "夏季校服短袖套装", { 尺码: "140", 颜色: "藏青" }), qty: 2 }], "pickup");
+  await paidAtSandbox(tx, uniform.payment, at(29.5));
+  const book = await make(20, pupils[1].id, [{ sku_id: await skuOf(tx, "三年级数学同步练习", { 版本: "人教版" }), qty: 1 }], "express");
+  await paidAtSandbox(tx, book.payment, at(19.8));
+  await make(0.5, pupils[2].id, [{ sku_id: await skuOf(tx, "夏季校服短袖套装", { 尺码: "120", 颜色: "白色" }), qty: 1 }], "pickup");
+  const closed = await make(50, pupils[3].id, [{ sku_id: await skuOf(tx, "夏季校服短袖套装", { 尺码: "150", 颜色: "藏青" }), qty: 1 }], "pickup");
+  const [payment] = await tx.select({ id: paymentOrders.id }).from(paymentOrders).where(eq(paymentOrders.payNo, closed.payment.payNo));
+  await recordOrderClosed(tx as never, payment.id, at(47));
+}
