@@ -4,7 +4,7 @@
  * (tenantColumns.pickupPoint, the one tenant filter); every entity a clerk may read declares that column, or the
  * catalogue refuses to load (assemble.ts). Labels in locales/<lang>/retail.json.
  */
-import type { CatalogueDomain, EntityDecl } from "../common/catalogue";
+import type { CatalogueDomain, EntityDecl, FieldOption, OperationDecl } from "../common/catalogue";
 import { anyOf, PICKUP_ROLES } from "../common/roleKeys";
 import { statusOptions } from "./shared";
 
@@ -39,9 +39,75 @@ export const pickupPointEntity: EntityDecl = {
   ],
 };
 
+/** who verifies pickups and reads their records: the v2 provider (all its points) and its clerks (their own) */
+const PICKUP_VERIFIERS = anyOf(POINT_MANAGERS, PICKUP_ROLES);
+
+const verifyWays: FieldOption[] = [
+  { value: "code", label: "retail.via.code" },
+  { value: "scan", label: "retail.via.scan" },
+];
+
+/**
+ * A pickup verified: the order handed over at a point, by whom (a snapshot of the verifier's name and phone, kept
+ * whatever becomes of the account), typed or scanned, when. Written by pickupverify only (server/domains/retail/pickup.ts).
+ */
+export const pickupRecordEntity: EntityDecl = {
+  name: "pickuprec",
+  table: "pickup_records",
+  scope: "school",
+  tenantColumns: { pickupPoint: "pickup_point_id" },
+  title: "retail.entity.pickuprec",
+  titleField: "order_no",
+  defaultSort: { field: "id", order: "desc" },
+  summary: ["amount"],
+  roles: { list: PICKUP_VERIFIERS, info: PICKUP_VERIFIERS },
+  fields: [
+    { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
+    { name: "order_id", type: "ref", ref: { entity: "shoporder" }, label: "retail.entity.shoporder", required: true, unique: true, detail: true },
+    { name: "order_no", type: "string", label: "collection.field.order_no", required: true, max: 32, list: true, filter: "eq", detail: true },
+    { name: "pickup_point_id", type: "ref", ref: { entity: "pickuppoint" }, label: "retail.entity.pickuppoint", required: true, list: true, filter: "eq", detail: true },
+    { name: "sch_id", type: "ref", ref: { entity: "school" }, label: "field.school", required: true, list: true, filter: "eq", detail: true },
+    { name: "student_id", type: "ref", ref: { entity: "student" }, label: "collection.field.student", required: true, list: true, detail: true },
+    { name: "amount", type: "money", label: "retail.field.order_amount", required: true, list: true, detail: true },
+    { name: "verifier_id", type: "ref", ref: { entity: "users" }, label: "retail.field.verifier", required: true, filter: "eq", detail: true },
+    { name: "verifier_name", type: "string", label: "retail.field.verifier", required: true, max: 50, list: true, detail: true },
+    { name: "verifier_phone", type: "string", label: "retail.field.verifier_phone", max: 20, detail: true },
+    { name: "via", type: "enum", label: "retail.field.via", required: true, options: verifyWays, list: true, filter: "eq", detail: true },
+    { name: "created_at", type: "datetime", label: "retail.field.verified_at", list: true, filter: "range", sortable: true, detail: true },
+  ],
+};
+
+const pickupCodeField = { name: "code", type: "string", label: "retail.field.pickup_code_or_qr", required: true, min: 8, max: 32, pattern: "^[0-9A-Za-z_-]+$" } as const;
+
+/** pickupfind {code}: the order a pickup code (the digits, or the QR's token) names, within the caller's points. */
+export const pickupFindOperation: OperationDecl = {
+  name: "pickupfind",
+  roles: PICKUP_VERIFIERS,
+  effect: "read",
+  title: "menu.pickuprec",
+  submit: "retail.action.find",
+  fields: [{ ...pickupCodeField }],
+};
+
+/** pickupverify {code, via}: the order handed over: collected, with its verification record, once. */
+export const pickupVerifyOperation: OperationDecl = {
+  name: "pickupverify",
+  roles: PICKUP_VERIFIERS,
+  effect: "write",
+  title: "menu.pickuprec",
+  submit: "retail.action.verify",
+  invalidates: ["pickuprec", "shoporder"],
+  fields: [{ ...pickupCodeField }, { name: "via", type: "enum", label: "retail.field.via", required: true, options: verifyWays }],
+};
+
 export const retail: CatalogueDomain = {
-  entities: [pickupPointEntity],
+  entities: [pickupPointEntity, pickupRecordEntity],
+  operations: [pickupFindOperation, pickupVerifyOperation],
   pages: {
     distrilist: { kind: "list", entity: "pickuppoint" },
+    // v2's pickup records, in its shop group and in its order group alike
+    pickupreclist: { kind: "list", entity: "pickuprec" },
+    pickuprecinfo: { kind: "info", entity: "pickuprec" },
+    pickuprec: { kind: "custom", id: "pickupverify", calls: ["pickupfind", "pickupverify"] },
   },
 };

@@ -90,7 +90,7 @@ export const shopOrderEntity: EntityDecl = {
   actions: [shopOrderRefund],
   children: [{ name: "items", entity: "shoporderitem", parentField: "order_id", label: "retail.field.items", min: 1, max: 20 }],
   related: [{ entity: "refund", field: "shop_order_id", label: "refunds.related" }],
-  timeline: Object.fromEntries(["shop_order_created", "shop_order_paid", "shop_order_closed", "shoporderrefund", "shop_order_refunded"].map((event) => [event, `retail.timeline.${event}`])),
+  timeline: Object.fromEntries(["shop_order_created", "shop_order_paid", "shop_order_closed", "pickupverify", "shoporderrefund", "shop_order_refunded"].map((event) => [event, `retail.timeline.${event}`])),
   fields: [
     { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
     { name: "order_no", type: "string", label: "collection.field.order_no", required: true, max: 32, unique: true, list: true, filter: "eq", detail: true },

@@ -889,6 +889,36 @@ export const pickupPoints = pgTable(
   ],
 );
 
+/** pickuprec (retail.entity.pickuprec) */
+export const pickupRecords = pgTable(
+  "pickup_records",
+  {
+    id: serial("id").primaryKey(),
+    order_id: integer("order_id").notNull().references((): AnyPgColumn => shopOrders.id),
+    order_no: varchar("order_no", { length: 32 }).notNull(),
+    pickup_point_id: integer("pickup_point_id").notNull().references((): AnyPgColumn => pickupPoints.id),
+    sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
+    student_id: integer("student_id").notNull().references((): AnyPgColumn => students.id),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    verifier_id: integer("verifier_id").notNull(),
+    verifier_name: varchar("verifier_name", { length: 50 }).notNull(),
+    verifier_phone: varchar("verifier_phone", { length: 20 }),
+    via: varchar("via", { length: 32 }).notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("pickup_records_sch_id_id_idx").on(t.sch_id, t.id),
+    index("pickup_records_sysid_id_idx").on(t.sysid, t.id),
+    index("pickup_records_order_no_idx").on(t.order_no),
+    index("pickup_records_pickup_point_id_sch_id_sysid_id_idx").on(t.pickup_point_id, t.sch_id, t.sysid, t.id),
+    index("pickup_records_verifier_id_sch_id_sysid_id_idx").on(t.verifier_id, t.sch_id, t.sysid, t.id),
+    index("pickup_records_via_idx").on(t.via),
+    index("pickup_records_created_at_idx").on(t.created_at),
+    uniqueIndex("pickup_records_order_id_unique").on(t.order_id),
+  ],
+);
+
 /** goodscate (retail.entity.goodscate) */
 export const goodsCategories = pgTable(
   "goods_categories",
@@ -1074,6 +1104,7 @@ export const catalogueTablesByEntity = {
   reconitem: reconItems,
   settlement: settlements,
   pickuppoint: pickupPoints,
+  pickuprec: pickupRecords,
   goodscate: goodsCategories,
   goods: goods,
   goodssku: goodsSkus,

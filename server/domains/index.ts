@@ -23,6 +23,7 @@ import { registerNoticeOperations } from "./notices";
 import { registerGuardianPhoneOperation } from "./notices/guardianPhone";
 import { goodsHooksByEntity } from "./retail/goods";
 import { registerShopApi } from "./retail/shop";
+import { registerPickupOperations } from "./retail/pickup";
 import { shopOrderRefundEffect } from "./retail/shopOrders";
 
 export function registerOperations(registry: OperationRegistry): void {
@@ -46,4 +47,6 @@ export function registerOperations(registry: OperationRegistry): void {
   registerGuardianPhoneOperation(registry);
   // the school shop of the payer page
   registerShopApi(registry);
+  // pickup verification at the pickup points
+  registerPickupOperations(registry);
 }

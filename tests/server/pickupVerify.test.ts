@@ -1,0 +1,95 @@
+/**
+ * Pickup verification (pickupfind, pickupverify, pickupreclist): a clerk finds a paid pickup order by its code or
+ * its QR token at its own points only, hands it over once (of clerks verifying one order at once exactly one
+ * succeeds; the others are told who verified it and when), and reads the records of its points; codes not found are
+ * throttled per account and audited. On both databases: the verification is one conditional update under load.
+ */
+import { and, eq, gt } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { auditLog, goodsSkus, pickupPoints, shopOrders, students } from "../../server/db/schema";
+import { describeOnDatabases } from "../helpers/db";
+import { confirmSandbox, h5, itemsOf, payerWorld, type PayerWorld, type Row } from "./payerSupport";
+import { createTestApp, type TestApp } from "./support";
+
+describeOnDatabases("pickup verification", (kind) => {
+  let t: TestApp;
+  const tokens: Record<string, string> = {};
+  let world: PayerWorld;
+  let ticket: string;
+  let northGate: number;
+
+  const call = (user: string, method: string, payload: Row = {}) => t.call("adminapiv2", method, payload, { token: tokens[user], headers: { "accept-language": "en" } });
+
+  /** A paid pickup order of one item at a point: its id, number, code and QR token. */
+  async function paidPickupOrder(pointId: number): Promise<{ id: number; code: string; token: string; order_no: string }> {
+    const [sku] = await t.db.select({ id: goodsSkus.id }).from(goodsSkus).where(gt(goodsSkus.stock, 5)).limit(1);
+    const made = await h5(t, "h5shoporder", { ticket, items: [{ sku_id: sku.id, qty: 1 }], delivery: "pickup", pickup_point_id: pointId });
+    expect(made.return_code, made.return_msg).toBe("SUCCESS");
+    const order = itemsOf(made) as { id: number; order_no: string; payparam: { code_url: string } };
+    await confirmSandbox(t, order.payparam.code_url);
+    const info = itemsOf(await h5(t, "h5shoporderinfo", { ticket, id: order.id }));
+    return { id: order.id, order_no: order.order_no, code: String(info.pickup_code), token: String(info.pickup_token) };
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    for (const u of ["svc", "pickup", "harbour", "staff"]) tokens[u] = await t.login(u);
+    world = await payerWorld(t, tokens.svc);
+    const [student] = await t.db.select().from(students).where(and(eq(students.sch_id, world.schId), eq(students.status, "1"))).limit(1);
+    ticket = String(itemsOf(await h5(t, "h5find", { code: world.code, name: student.name, student_no: student.student_no })).ticket);
+    [{ id: northGate }] = await t.db.select({ id: pickupPoints.id }).from(pickupPoints).where(eq(pickupPoints.title, "Sunrise North Gate Pickup"));
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("finds a paid order by its code or its QR token at the clerk's points, and hands it over once", async () => {
+    const order = await paidPickupOrder(northGate);
+    const byCode = await call("pickup", "pickupfind", { code: order.code });
+    expect(byCode.return_code, byCode.return_msg).toBe("SUCCESS");
+    expect(itemsOf(byCode)).toMatchObject({ order_no: order.order_no, status: "undelivered", pickup_point: "Sunrise North Gate Pickup", verified: null });
+    expect((itemsOf(byCode).items as Row[])[0]).toMatchObject({ qty: 1 });
+    expect(itemsOf(await call("pickup", "pickupfind", { code: order.token }))).toMatchObject({ order_no: order.order_no });
+
+    const handed = await call("pickup", "pickupverify", { code: order.token, via: "scan" });
+    expect(handed.return_code, handed.return_msg).toBe("SUCCESS");
+    expect(handed.return_msg).toBe(`Handed over: order ${order.order_no}`);
+    expect((await t.db.select().from(shopOrders).where(eq(shopOrders.id, order.id)))[0]).toMatchObject({ status: "completed" });
+    // a second attempt is told who verified it and when
+    const again = await call("svc", "pickupverify", { code: order.code, via: "code" });
+    expect(again.return_code).toBe("FAIL");
+    expect(again.return_msg).toMatch(/^Already collected: verified by Sunrise Pickup Clerk at \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    // its record, in the clerk's list and on the order's timeline
+    const records = (await call("pickup", "pickupreclist", { order_no: order.order_no })).data?.items as Row[];
+    expect(records).toEqual([expect.objectContaining({ order_no: order.order_no, via: "scan", verifier_name: "Sunrise Pickup Clerk", pickup_point_id: northGate })]);
+    const timeline = (itemsOf(await call("svc", "shoporderinfo", { id: order.id })).timeline as Row[]).map((e) => e.event);
+    expect(timeline).toContain("pickupverify");
+  });
+
+  it("lets exactly one of clerks verifying one order at once hand it over", async () => {
+    const order = await paidPickupOrder(northGate);
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => call(i % 2 === 0 ? "pickup" : "svc", "pickupverify", { code: order.code, via: "code" })));
+    expect(answers.filter((a) => a.return_code === "SUCCESS")).toHaveLength(1);
+    expect(answers.filter((a) => a.return_code === "FAIL").every((a) => a.return_msg.startsWith("Already collected: verified by"))).toBe(true);
+  });
+
+  it("finds nothing of another point or provider, throttles codes not found per account, and audits them", async () => {
+    const [middle] = await t.db.select({ id: pickupPoints.id }).from(pickupPoints).where(eq(pickupPoints.title, "Sunrise Middle School Shop"));
+    // an order of a point the clerk does not verify at: Sunrise Middle serves another school, so the point is given to this one first
+    await t.db.update(pickupPoints).set({ sch_ids: [world.schId] }).where(eq(pickupPoints.id, middle.id));
+    const elsewhere = await paidPickupOrder(middle.id);
+    expect((await call("pickup", "pickupfind", { code: elsewhere.code })).return_msg).toBe("No order waiting to be collected at your pickup points has this code");
+    expect((await call("pickup", "pickupverify", { code: elsewhere.token, via: "scan" })).return_code).toBe("FAIL");
+    expect((await call("harbour", "pickupfind", { code: elsewhere.code })).return_code).toBe("FAIL");
+    // the provider finds it at any of its points; its staff may not verify
+    expect((await call("svc", "pickupfind", { code: elsewhere.code })).return_code).toBe("SUCCESS");
+    expect((await call("staff", "pickupfind", { code: elsewhere.code })).return_msg).toBe("You are not allowed to do this");
+    expect(await t.db.select().from(auditLog).where(eq(auditLog.action, "pickup_not_found"))).not.toHaveLength(0);
+
+    // guessing: ten misses lock the account out for a while, whatever it sends then
+    const misses = [];
+    for (let i = 0; i < 12; i++) misses.push(await call("pickup", "pickupfind", { code: String(10_000_000 + i) }));
+    expect(misses.at(-1)!.return_msg).toMatch(/^Too many codes not found: try again in \d+ minutes$/);
+    expect((await call("pickup", "pickupfind", { code: elsewhere.code })).return_msg).toMatch(/^Too many codes not found/);
+  });
+});
