@@ -4,7 +4,7 @@
  * collection domain (catalogue/collection.ts binds the pages); the server side is server/domains/collection/
  * (feeOrders.ts, payerApi.ts, qrChannels.ts); labels in locales/<lang>/collection.json.
  */
-import type { ActionDecl, EntityDecl, FieldOption } from "../common/catalogue";
+import type { ActionDecl, EntityDecl, FieldDecl, FieldOption } from "../common/catalogue";
 import { anyOf, PROVIDER_STAFF_ROLES, SCHOOL_ROLES } from "../common/roleKeys";
 import { schoolField, statusOptions, yesNo } from "./shared";
 
@@ -43,7 +43,16 @@ export const orderEventKinds: FieldOption[] = [
 /** a refund's reason as the gateway takes it: WeChat Pay allows 80 bytes, which 26 Chinese characters fill */
 export const REFUND_REASON_MAX = 26;
 /** the most one refund may be, in yuan: far above any order, a bound on what a client may send */
-export const MAX_REFUND_YUAN = 100_000_000;
+const MAX_REFUND_YUAN = 100_000_000;
+
+/**
+ * What a refund of an order asks: the amount, started at what the order paid less what its refunds gave back (the
+ * server checks it against what they hold back), and the reason the payer reads at the gateway.
+ */
+export const refundRequestFields: FieldDecl[] = [
+  { name: "amount", type: "money", label: "refunds.field.amount", required: true, min: 0.01, max: MAX_REFUND_YUAN, prefill: { field: "amount", less: "refunded_amount" } },
+  { name: "reason", type: "string", label: "refunds.field.reason", required: true, max: REFUND_REASON_MAX },
+];
 
 /**
  * refundadd {order_id, amount, reason}: on a paid order's row, record page or a selection, a refund of it
@@ -59,10 +68,7 @@ export const refundAdd: ActionDecl = {
   idField: "order_id",
   creates: "refund",
   bulk: true,
-  fields: [
-    { name: "amount", type: "money", label: "refunds.field.amount", required: true, min: 0.01, max: MAX_REFUND_YUAN, prefill: { field: "amount", less: "refunded_amount" } },
-    { name: "reason", type: "string", label: "refunds.field.reason", required: true, max: REFUND_REASON_MAX },
-  ],
+  fields: refundRequestFields,
 };
 
 /** A bill an order pays: a child record written with the order, never edited. */

@@ -7,7 +7,7 @@
  * Labels in locales/<lang>/retail.json.
  */
 import type { ActionDecl, CatalogueDomain, EntityDecl, FieldOption } from "../common/catalogue";
-import { MAX_REFUND_YUAN, orderGateways, REFUND_REASON_MAX } from "./collectionOrders";
+import { orderGateways, refundRequestFields } from "./collectionOrders";
 import { GOODS_MANAGERS } from "./goods";
 import { schoolField } from "./shared";
 
@@ -41,11 +41,7 @@ export const shopOrderRefund: ActionDecl = {
   roles: GOODS_MANAGERS,
   from: [...PAID_SHOP_ORDER_STATES],
   creates: "refund",
-  fields: [
-    // what the order paid less what its refunds gave back; the server checks it against what they hold back
-    { name: "amount", type: "money", label: "refunds.field.amount", required: true, min: 0.01, max: MAX_REFUND_YUAN, prefill: { field: "amount", less: "refunded_amount" } },
-    { name: "reason", type: "string", label: "refunds.field.reason", required: true, max: REFUND_REASON_MAX },
-  ],
+  fields: refundRequestFields,
 };
 
 /** An item of a shop order, as it was bought: the SKU's title, specs and price then, and how many. */

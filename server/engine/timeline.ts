@@ -8,21 +8,12 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { EntityDecl } from "../../common/catalogue";
 import { fenToYuan } from "../../common/money";
+import type { TimelineEntry } from "../../common/timeline";
 import type { DbOrTx } from "../db/client";
 import { auditLog } from "../db/schema";
 
 /** the most entries a record's timeline answers: the oldest first */
 const MAX_TIMELINE_ENTRIES = 200;
-
-export interface TimelineEntry {
-  at: string;
-  who: string;
-  event: string;
-  from: string | null;
-  to: string | null;
-  /** the entry's other details that are a text or a number (a reason, a tracking number) */
-  params: Record<string, string | number>;
-}
 
 export async function recordTimeline(db: DbOrTx, entity: EntityDecl, id: number): Promise<TimelineEntry[]> {
   const events = Object.keys(entity.timeline ?? {});

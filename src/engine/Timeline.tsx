@@ -4,16 +4,8 @@
  */
 import { Card, Timeline, Typography } from "antd";
 import type { EntityDecl } from "../../common/catalogue";
+import type { TimelineEntry } from "../../common/timeline";
 import { displayValue, type Translate } from "./fields";
-
-interface TimelineEntry {
-  at: string;
-  who: string;
-  event: string;
-  from: string | null;
-  to: string | null;
-  params: Record<string, string | number>;
-}
 
 const AT_FIELD = { name: "at", type: "datetime", label: "" } as const;
 

@@ -167,7 +167,21 @@ async function entry(ctx: OperationContext, payload: z.infer<typeof entryPayload
   };
 }
 
-export function throttled(lockedMs: number): ApiFailure {
+/**
+ * Reserves an order made by a payer, per address and per ticket (a fee order or a shop order alike); the caller gives
+ * the keys back when none is made. Throws while either is locked out.
+ */
+export async function reserveOrderMade(ctx: OperationContext, payerKey: string): Promise<string[]> {
+  const made: ThrottleKey[] = [
+    { key: `h5pay:ip:${ctx.ip}`, rule: PAYER_ORDERS_PER_IP },
+    { key: `h5pay:ticket:${payerKey}`, rule: PAYER_ORDERS_PER_TICKET },
+  ];
+  const lockedMs = await reserveAttempts(ctx.db, made, ctx.now);
+  if (lockedMs > 0) throw throttled(lockedMs);
+  return made.map((k) => k.key);
+}
+
+function throttled(lockedMs: number): ApiFailure {
   return new ApiFailure("collection.payer.throttled", { minutes: Math.max(1, Math.ceil(lockedMs / 60_000)) });
 }
 
@@ -337,15 +351,10 @@ async function pay(ctx: OperationContext, payload: z.infer<typeof payPayload>) {
   const payer = await wechatIdOf(ctx.db, payload.wx_token, ctx.now);
   const payerKey = ticketKey(payload.ticket);
 
-  const made: ThrottleKey[] = [
-    { key: `h5pay:ip:${ctx.ip}`, rule: PAYER_ORDERS_PER_IP },
-    { key: `h5pay:ticket:${payerKey}`, rule: PAYER_ORDERS_PER_TICKET },
-  ];
-  const lockedMs = await reserveAttempts(ctx.db, made, ctx.now);
-  if (lockedMs > 0) throw throttled(lockedMs);
+  const made = await reserveOrderMade(ctx, payerKey);
   const oneAtATime = `h5pay:student:${ticket.studentId}`;
   if ((await reserveAttempts(ctx.db, [{ key: oneAtATime, rule: ONE_ORDER_AT_A_TIME }], ctx.now)) > 0) {
-    await releaseAttempts(ctx.db, made.map((k) => k.key));
+    await releaseAttempts(ctx.db, made);
     throw new ApiFailure("api.payer_order_in_progress");
   }
   // an order made counts against the ticket and the address; anything else gives its attempt back
@@ -380,7 +389,7 @@ async function pay(ctx: OperationContext, payload: z.infer<typeof payPayload>) {
     await storeAnswers(ctx.db, { sysid: ticket.sysid, schId: ticket.schId, studentId: ticket.studentId, orderId, at: ctx.now }, chosen, forms, answers);
     return orderAnswer(payment);
   } finally {
-    await releaseAttempts(ctx.db, madeOne ? [oneAtATime] : [...made.map((k) => k.key), oneAtATime]);
+    await releaseAttempts(ctx.db, madeOne ? [oneAtATime] : [...made, oneAtATime]);
   }
 }
 

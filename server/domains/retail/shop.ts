@@ -9,7 +9,7 @@ import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { fenToYuan } from "../../../common/money";
 import { writeAudit } from "../../auth/audit";
-import { releaseAttempts, reserveAttempts, type ThrottleKey } from "../../auth/throttle";
+import { releaseAttempts } from "../../auth/throttle";
 import type { DbOrTx } from "../../db/client";
 import { goods, goodsCategories, goodsSkus, paymentOrders, pickupPoints, shopOrderItems, shopOrders } from "../../db/schema";
 import { closeUnpaidOrder, unpaidOrderColumns } from "../../jobs/closeExpiredOrders";
@@ -18,7 +18,7 @@ import { translator, type Language } from "../../lib/i18n";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { collectionSettings, schoolChannel } from "../fees";
-import { orderAnswer, PAYER_API_PATH, PAYER_ORDERS_PER_IP, PAYER_ORDERS_PER_TICKET, qrCodeOf, throttled } from "../collection/payerApi";
+import { orderAnswer, PAYER_API_PATH, qrCodeOf, reserveOrderMade } from "../collection/payerApi";
 import { ticketKey, ticketOf } from "../collection/payerTickets";
 import { SHOP_ORDER_KIND, takeStock } from "./shopOrders";
 
@@ -236,12 +236,7 @@ export async function createShopOrder(ctx: OrderContext, request: NewShopOrder):
 async function order(ctx: OperationContext, payload: z.infer<typeof orderPayload>) {
   const ticket = await ticketOf(ctx.db, payload.ticket, ctx.now);
   const payerKey = ticketKey(payload.ticket);
-  const made: ThrottleKey[] = [
-    { key: `h5pay:ip:${ctx.ip}`, rule: PAYER_ORDERS_PER_IP },
-    { key: `h5pay:ticket:${payerKey}`, rule: PAYER_ORDERS_PER_TICKET },
-  ];
-  const lockedMs = await reserveAttempts(ctx.db, made, ctx.now);
-  if (lockedMs > 0) throw throttled(lockedMs);
+  const made = await reserveOrderMade(ctx, payerKey);
   try {
     const { payment, orderId } = await createShopOrder(ctx, {
       sysid: ticket.sysid,
@@ -258,7 +253,7 @@ async function order(ctx: OperationContext, payload: z.infer<typeof orderPayload
     return { data: { items: { ...answer.data.items, id: orderId, order_no: payment.orderid } } };
   } catch (err) {
     // a refused order counts against nobody
-    await releaseAttempts(ctx.db, made.map((k) => k.key));
+    await releaseAttempts(ctx.db, made);
     throw err;
   }
 }
