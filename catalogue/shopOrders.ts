@@ -22,7 +22,7 @@ export const shopOrderStates: FieldOption[] = [
 /** the states of an order paid for: money taken, refunded since or not */
 export const PAID_SHOP_ORDER_STATES = ["undelivered", "delivered", "completed"] as const;
 
-export const refundStates: FieldOption[] = [
+export const shopRefundStates: FieldOption[] = [
   { value: "none", label: "retail.refund_status.none" },
   { value: "part", label: "retail.refund_status.part", tone: "warning" },
   { value: "all", label: "retail.refund_status.all", tone: "default" },
@@ -95,7 +95,7 @@ export const shopOrderEntity: EntityDecl = {
     { name: "student_id", type: "ref", ref: { entity: "student" }, label: "collection.field.student", required: true, list: true, filter: "like", detail: true },
     { name: "amount", type: "money", label: "retail.field.order_amount", required: true, list: true, sortable: true, detail: true },
     { name: "status", type: "enum", label: "retail.field.order_status", required: true, default: "unpaid", options: shopOrderStates, list: true, filter: "eq", detail: true },
-    { name: "refund_status", type: "enum", label: "retail.field.refund_status", required: true, default: "none", options: refundStates, list: true, filter: "eq", detail: true },
+    { name: "refund_status", type: "enum", label: "retail.field.refund_status", required: true, default: "none", options: shopRefundStates, list: true, filter: "eq", detail: true },
     { name: "refunded_amount", type: "money", label: "collection.field.refunded_amount", required: true, default: "0.00", list: true, detail: true },
     { name: "delivery", type: "enum", label: "retail.field.delivery", required: true, options: shopDeliveries, list: true, filter: "eq", detail: true },
     { name: "pickup_point_id", type: "ref", ref: { entity: "pickuppoint" }, label: "retail.entity.pickuppoint", list: true, filter: "eq", detail: true },

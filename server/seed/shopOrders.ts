@@ -1,8 +1,9 @@
 /**
  * Demo shop orders of Sunrise No.1's payers, made and paid the way the payer page makes them (createShopOrder, the
  * sandbox's payment): a uniform waiting to be collected at the North Gate (its pickup code given), an exercise book
- * waiting to be sent, an order not yet paid, one closed unpaid (its stock given back), and one the pickup clerk handed
- * over at the North Gate (its pickup record).
+ * waiting to be sent, one closed unpaid (its stock given back), and one the pickup clerk handed over at the North Gate
+ * (its pickup record). None is left unpaid: an open order would fall due within hours of the seed, as the demo's fee
+ * orders never do.
  */
 import { and, asc, eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client";
@@ -22,10 +23,10 @@ async function skuOf(tx: DbOrTx, title: string, specs: Record<string, string>): 
 }
 
 export async function seedDemoShopOrders(tx: DbOrTx, school: { sysid: number; schId: number }, now: Date): Promise<void> {
-  const pupils = await tx.select({ id: students.id }).from(students).where(and(eq(students.sch_id, school.schId), eq(students.status, "1"))).orderBy(asc(students.id)).limit(5);
+  const pupils = await tx.select({ id: students.id }).from(students).where(and(eq(students.sch_id, school.schId), eq(students.status, "1"))).orderBy(asc(students.id)).limit(4);
   const [point] = await tx.select({ id: pickupPoints.id }).from(pickupPoints).where(and(eq(pickupPoints.sysid, school.sysid), eq(pickupPoints.title, "Sunrise North Gate Pickup")));
   const [clerk] = await tx.select({ id: users.id, username: users.username, name: users.name }).from(users).where(eq(users.username, "pickup"));
-  if (pupils.length < 5 || !point || !clerk) return;
+  if (pupils.length < 4 || !point || !clerk) return;
   const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * HOUR_MS);
   const make = (hoursAgo: number, studentId: number, items: { sku_id: number; qty: number }[], delivery: "pickup" | "express") =>
     createShopOrder(seedContext(tx, at(hoursAgo)), {
@@ -40,12 +41,11 @@ export async function seedDemoShopOrders(tx: DbOrTx, school: { sysid: number; sc
   await paidAtSandbox(tx, uniform.payment, at(29.5));
   const book = await make(20, pupils[1].id, [{ sku_id: await skuOf(tx, "三年级数学同步练习", { 版本: "人教版" }), qty: 1 }], "express");
   await paidAtSandbox(tx, book.payment, at(19.8));
-  await make(0.5, pupils[2].id, [{ sku_id: await skuOf(tx, "夏季校服短袖套装", { 尺码: "120", 颜色: "白色" }), qty: 1 }], "pickup");
   const closed = await make(50, pupils[3].id, [{ sku_id: await skuOf(tx, "夏季校服短袖套装", { 尺码: "150", 颜色: "藏青" }), qty: 1 }], "pickup");
   const [payment] = await tx.select({ id: paymentOrders.id }).from(paymentOrders).where(eq(paymentOrders.payNo, closed.payment.payNo));
   await recordOrderClosed(tx as Db, payment.id, at(47));
   // collected at the North Gate: the clerk scanned its QR code the next morning
-  const collected = await make(70, pupils[4].id, [{ sku_id: await skuOf(tx, "夏季校服短袖套装", { 尺码: "130", 颜色: "白色" }), qty: 1 }], "pickup");
+  const collected = await make(70, pupils[2].id, [{ sku_id: await skuOf(tx, "夏季校服短袖套装", { 尺码: "130", 颜色: "白色" }), qty: 1 }], "pickup");
   await paidAtSandbox(tx, collected.payment, at(69.5));
   const [{ token }] = await tx.select({ token: shopOrders.pickup_token }).from(shopOrders).where(eq(shopOrders.id, collected.orderId));
   await handOver(tx as Db, token!, "scan", { userId: clerk.id, username: clerk.username, name: clerk.name, sysid: school.sysid, points: [point.id] }, at(52));

@@ -15,6 +15,9 @@ import { TEST_PASSWORD_COST, createTestApp } from "./support";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const LOCK_RACER = fileURLToPath(new URL("./fixtures/lockRacer.ts", import.meta.url));
 
+/** a test that starts a server process seeding the demo data waits this long at most */
+const SEEDING_PROCESS_TIMEOUT_MS = 120_000;
+
 /** Polls until the condition holds (or fails after the timeout). */
 async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -104,7 +107,8 @@ describe("server/main.ts", () => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // a process seeding the whole demo (its shop included): about 30 s on a busy machine; not what is tested
+  }, SEEDING_PROCESS_TIMEOUT_MS);
 });
 
 describe("the embedded data directory", () => {
@@ -290,7 +294,8 @@ describe("npm run serve", () => {
     await until(async () => !(await answers(url)) && dataDirLockOwner(dataDir) === null, "the server to stop");
     await exited;
     expect(output.text).toContain("SIGTERM received, shutting down");
-  });
+    // the first to start seeds the demo data in its directory
+  }, SEEDING_PROCESS_TIMEOUT_MS);
 
   it("stops the server when npm is killed outright", async () => {
     const { npm, url } = await serve();

@@ -75,7 +75,8 @@ async function goodsList(ctx: OperationContext, payload: z.infer<typeof goodsLis
     data: {
       items: {
         categories,
-        goods: items.map((g) => ({ ...g, image: g.images?.[0] ?? null, images: undefined, price: fenToYuan(g.price ?? 0) })),
+        // a goods item shows its first image in the list
+        goods: items.map(({ images, price, ...g }) => ({ ...g, image: images?.[0] ?? null, price: fenToYuan(price ?? 0) })),
       },
     },
   };
