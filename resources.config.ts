@@ -21,6 +21,7 @@ import { reconciliation } from "./catalogue/reconciliation";
 import { reports as reportsDomain } from "./catalogue/reports";
 import { retail } from "./catalogue/retail";
 import { goods } from "./catalogue/goods";
+import { goodsStatistics } from "./catalogue/goodsStatistics";
 import { shopOrders } from "./catalogue/shopOrders";
 import { schools } from "./catalogue/schools";
 import { settlements } from "./catalogue/settlements";
@@ -31,7 +32,7 @@ export { serviceEntity } from "./catalogue/providers";
 export { schoolEntity } from "./catalogue/schools";
 export { actcodeAddOperation, actcodeEntity, actcodeVoid, mealEntity, schoolRenewEntity, serviceDelayEntity, serviceDelayOperation } from "./catalogue/renewals";
 
-export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees, collection, forms, payments, refunds, reconciliation, settlements, statistics, notices, retail, goods, shopOrders }, [v1Menus, v2Menus]);
+export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees, collection, forms, payments, refunds, reconciliation, settlements, statistics, notices, retail, goods, shopOrders, goodsStatistics }, [v1Menus, v2Menus]);
 
 export const entities: EntityDecl[] = catalogue.entities;
 

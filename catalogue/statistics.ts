@@ -16,19 +16,19 @@ const PROVIDER_COLLECTION_READERS = ["service", "servicev2", "service_schadminv2
 const SCHOOL_READERS = ["school", "schoolv2"];
 
 const byProvider: FieldDecl = { name: "sysid", type: "ref", ref: { entity: "service" }, label: "reports.dimension.provider" };
-const bySchool: FieldDecl = { name: "sch_id", type: "ref", ref: { entity: "school" }, label: "reports.dimension.school" };
+export const bySchool: FieldDecl = { name: "sch_id", type: "ref", ref: { entity: "school" }, label: "reports.dimension.school" };
 const byActivity: FieldDecl = { name: "activity_id", type: "ref", ref: { entity: "activity" }, label: "reports.dimension.activity" };
 const byGrade: FieldDecl = { name: "grade_id", type: "ref", ref: { entity: "grade" }, label: "reports.dimension.grade" };
 // each row is titled "grade / class"
 const byClass: FieldDecl = { name: "class_id", type: "ref", ref: { entity: "classes" }, label: "reports.dimension.class" };
 const byStudent: FieldDecl = { name: "student_id", type: "ref", ref: { entity: "student" }, label: "reports.dimension.student" };
-const byDay: FieldDecl = { name: "day", type: "date", label: "reports.dimension.day" };
-const byMonth: FieldDecl = { name: "month", type: "string", label: "reports.dimension.month" };
+export const byDay: FieldDecl = { name: "day", type: "date", label: "reports.dimension.day" };
+export const byMonth: FieldDecl = { name: "month", type: "string", label: "reports.dimension.month" };
 
 /** the period: when the money came in or went back (the bills are counted as they stand) */
 export const PERIOD = "at";
 const periodFilter: FieldDecl = { name: PERIOD, type: "datetime", label: "reports.filter.period", filter: "range" };
-const schoolFilter: FieldDecl = { name: "sch_id", type: "ref", ref: { entity: "school" }, label: "field.school", filter: "eq" };
+export const schoolFilter: FieldDecl = { name: "sch_id", type: "ref", ref: { entity: "school" }, label: "field.school", filter: "eq" };
 const activityFilter: FieldDecl = { name: "activity_id", type: "ref", ref: { entity: "activity", narrowBy: "sch_id" }, label: "collection.field.activity", filter: "eq" };
 const gradeFilter: FieldDecl = { name: "grade_id", type: "ref", ref: { entity: "grade", narrowBy: "sch_id" }, label: "field.grade", filter: "eq" };
 const classFilter: FieldDecl = { name: "class_id", type: "ref", ref: { entity: "classes", narrowBy: "grade_id" }, label: "field.classes", filter: "eq" };

@@ -19,7 +19,7 @@ import type { DbOrTx } from "../db/client";
 import { labelText, type Translate } from "../lib/i18n";
 import { ApiFailure, notFound } from "../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../protocol/registry";
-import { listFilters, listPaging, type ColumnOf } from "./crud";
+import { listFilters, listPaging, type ColumnOf, type FilterConditions } from "./crud";
 import { DEFAULT_OPERATION_PATH } from "./declared";
 import { registerExportOperation, type Exporter } from "./exports";
 
@@ -38,16 +38,24 @@ export interface ReportQuery {
   where(column: ColumnOf, skip?: readonly string[]): SQL | undefined;
 }
 
+/**
+ * A source's rows; `totals`, when given, are the measures over every row that adding the rows up would get wrong
+ * (orders counted once, where an order of two goods is a row of each).
+ */
+export type ReportRows = ReportRow[] & { totals?: ReportRow };
+
 /** Where a report's figures come from (server/domains/<domain>/): one grouped query per table it reads. */
 export interface ReportSource {
   /** filters the source applies itself, to its rows rather than to a column (the students owing) */
   ownFilters?: readonly string[];
+  /** filters whose condition is more than their column's comparison (a category and the categories within it) */
+  conditions?: FilterConditions;
   /**
    * One row per value of the dimension: the value under the dimension's name, a reference's title under
    * `{name}_title` (refTitleKey), each count or sum measure under its name (money in fen; the engine computes the
    * rates). In the order the rows are shown.
    */
-  rows(db: DbOrTx, query: ReportQuery): Promise<ReportRow[]>;
+  rows(db: DbOrTx, query: ReportQuery): Promise<ReportRows>;
 }
 
 export type ReportSources = Record<string, ReportSource>;
@@ -91,7 +99,7 @@ function filterConditions(report: ReportDecl, source: ReportSource, column: Colu
   }
   // the filters read like a list's: `field`, or `field_start` / `field_end` for a range
   const filters = { fields: report.filters } as Pick<EntityDecl, "fields"> as EntityDecl;
-  return listFilters(filters, payload, column, undefined, [...own, ...skip]);
+  return listFilters(filters, payload, column, undefined, [...own, ...skip], source.conditions);
 }
 
 /** A rate in percent with one decimal; 0 of nothing. */
@@ -114,7 +122,7 @@ function apiMeasures(report: ReportDecl, row: ReportRow): ReportRow {
 }
 
 /** The rows in API form: every option of a choice dimension (zeros where none), titles, measures, shares; a page. */
-function apiFigures(report: ReportDecl, dimension: FieldDecl, rows: ReportRow[], t: Translate, paging: { page: number; limit: number } | undefined): ReportFigures {
+function apiFigures(report: ReportDecl, dimension: FieldDecl, rows: ReportRows, t: Translate, paging: { page: number; limit: number } | undefined): ReportFigures {
   const titleKey = refTitleKey(dimension.name);
   let ordered = rows;
   if (dimension.options) {
@@ -124,10 +132,11 @@ function apiFigures(report: ReportDecl, dimension: FieldDecl, rows: ReportRow[],
       ...rows.filter((row) => !dimension.options!.some((option) => option.value === String(row[dimension.name]))),
     ];
   }
-  // every count and sum over all rows (a rate's two measures are among them)
+  // every count and sum over all rows (a rate's two measures are among them), or the source's own total of it
   const sumsRaw: ReportRow = {};
   for (const m of report.measures) {
-    if (m.type !== "rate") sumsRaw[m.name] = ordered.reduce((sum: number, row) => sum + (Number(row[m.name] ?? 0) || 0), 0);
+    if (m.type === "rate") continue;
+    sumsRaw[m.name] = rows.totals && Object.hasOwn(rows.totals, m.name) ? Number(rows.totals[m.name]) || 0 : ordered.reduce((sum: number, row) => sum + (Number(row[m.name] ?? 0) || 0), 0);
   }
   const first = report.measures[0];
   const shown = paging ? ordered.slice((paging.page - 1) * paging.limit, paging.page * paging.limit) : ordered;
