@@ -14,11 +14,11 @@ import { queryRows } from "../../server/db/client";
 import { orderEntity } from "../../catalogue/collectionOrders";
 import { paymentEntity } from "../../catalogue/collectionPayments";
 import { refShownTitle } from "../../common/fieldRules";
-import { activities, bills, classes, feeOrderLines, notices, students } from "../../server/db/schema";
+import { activities, bills, classes, feeOrderLines, goods, goodsSkus, notices, pickupPoints, shopOrders, students } from "../../server/db/schema";
 import { settleOpenDays } from "../../server/domains/collection/settlements";
 import { translator } from "../../server/lib/i18n";
 import { describeOnDatabases } from "../helpers/db";
-import { confirmSandbox, dailyFiguresAndLedger, feeOrderOf, findStudent, itemsOf, payBills, payerWorld, type PayerWorld } from "./payerSupport";
+import { confirmSandbox, dailyFiguresAndLedger, feeOrderOf, findStudent, h5, itemsOf, payBills, payerWorld, type PayerWorld } from "./payerSupport";
 import { createTestApp, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
@@ -356,5 +356,73 @@ describeOnDatabases("figures that agree on every page", (kind) => {
     const stats = await sums("svc", "payservicestatis", { at_start: first, at_end: last });
     expect(collection.total).toEqual({ paid: stats.paid_amount, refunded: stats.refund_amount });
     expect(collection.total.paid).toBeGreaterThan(0);
+  });
+
+  it("sells in the goods statistics, by every dimension, what the shop order list sums: its amount, its refunds and its paid figure", async () => {
+    // two orders paid now: one of two goods refunded in part, one refunded in full (and so cancelled)
+    const skus = await t.db.select({ id: goodsSkus.id, title: goods.title, specs: goodsSkus.spec_values }).from(goodsSkus).innerJoin(goods, eq(goods.id, goodsSkus.goods_id));
+    const skuOf = (title: string, specs: Record<string, string>) => skus.find((s) => s.title === title && Object.entries(specs).every(([k, v]) => s.specs[k] === v))!.id;
+    const [point] = await t.db.select({ id: pickupPoints.id }).from(pickupPoints).where(eq(pickupPoints.title, "Sunrise North Gate Pickup"));
+    const [pupil] = await t.db.select().from(students).where(and(eq(students.sch_id, world.schId), eq(students.status, "1"))).orderBy(asc(students.id)).offset(10).limit(1);
+    const ip = "203.0.113.71";
+    const ticket = String(itemsOf(await h5(t, "h5find", { code: world.code, name: pupil!.name, student_no: pupil!.student_no }, ip)).ticket);
+    const shopOrder = async (items: { sku_id: number; qty: number }[]) => {
+      const made = await h5(t, "h5shoporder", { ticket, items, delivery: "pickup", pickup_point_id: point!.id }, ip);
+      expect(made.return_code, made.return_msg).toBe("SUCCESS");
+      const order = itemsOf(made) as { id: number; payparam: { code_url: string } };
+      expect((await confirmSandbox(t, order.payparam.code_url)).return_code).toBe("SUCCESS");
+      return order.id;
+    };
+    const twoGoods = await shopOrder([
+      { sku_id: skuOf("夏季校服短袖套装", { 尺码: "140", 颜色: "白色" }), qty: 1 },
+      { sku_id: skuOf("冬季校服冲锋衣", { 尺码: "150" }), qty: 1 },
+    ]);
+    const whole = await shopOrder([{ sku_id: skuOf("夏季校服短袖套装", { 尺码: "120", 颜色: "藏青" }), qty: 3 }]);
+    for (const [id, amount] of [[twoGoods, "33.33"], [whole, "384.00"]] as const) await call("svc", "shoporderrefund", { id, amount, reason: "退货" });
+    await t.app.jobs.runDueJobs();
+    expect((await t.db.select({ status: shopOrders.status }).from(shopOrders).where(eq(shopOrders.id, whole)))[0]!.status).toBe("cancelled");
+
+    const goodsSums = async (payload: Row) => {
+      const all = await sums("svc", "goodsstatis", payload);
+      for (const dimension of ["goods_id", "sku_id", "day", "month"]) expect(await sums("svc", "goodsstatis", { ...payload, dimension }), `${JSON.stringify(payload)} by ${dimension}`).toEqual(all);
+      // sums() reads the fee pages' money in fen: the shop's amount is still in yuan
+      return { orders: all.orders, qty: all.qty, amount: fen(all.amount), refunded: all.refund_amount, net: all.net_amount };
+    };
+    const shopListed = async (payload: Row) => {
+      const res = await call("svc", "shoporderlist", { limit: 1, ...payload });
+      const summary = res.data?.summary as Row;
+      return { count: Number(res.data?.total), amount: fen(summary.amount), refunded: fen(summary.refunded_amount), paid_amount: fen(summary.paid_amount) };
+    };
+    for (const period of [{ paid_at_start: today, paid_at_end: today }, { paid_at_start: tomorrow, paid_at_end: tomorrow }, { paid_at_start: addDays(today, -60), paid_at_end: tomorrow }, {}]) {
+      const label = JSON.stringify(period);
+      const sold = await goodsSums(period);
+      expect(sold.net, label).toBe(sold.amount - sold.refunded);
+      // the orders paid in the period (a filter on paid_at: never an order unpaid), refunded since or not
+      const paid = await shopListed({ paid_at_start: "2000-01-01", ...period });
+      expect({ orders: sold.orders, amount: sold.amount, refunded: sold.refunded }, label).toEqual({ orders: paid.count, amount: paid.amount, refunded: paid.refunded });
+      // the list's paid figure is of the orders in a paid state: an order refunded in full is cancelled and left out
+      const refundedInFull = await shopListed({ paid_at_start: "2000-01-01", ...period, status: "cancelled" });
+      expect(paid.paid_amount + refundedInFull.amount, label).toBe(sold.amount);
+      expect(refundedInFull.refunded, label).toBe(refundedInFull.amount);
+    }
+    const everything = await goodsSums({});
+    // the shop order list's paid summary over every order (unpaid and closed ones too), and the shop's refunds done
+    const listedAll = await shopListed({});
+    const cancelledPaid = await shopListed({ status: "cancelled", refund_status: "all" });
+    expect(everything.amount).toBe(listedAll.paid_amount + cancelledPaid.amount);
+    expect(everything.amount).toBeGreaterThan(0);
+    const refunds = await listed("svc", "refundlist", { payment_kind: "shop_order", status: "success" });
+    expect(everything.refunded).toBe(refunds.amount);
+    expect(everything.refunded).toBe(3_333 + 38_400);
+    // the order of two goods (128.00 and 268.00): its 33.33 split by their amounts, rounded down on the first (10.77)
+    // and the rest on the last (22.56), on the day it was paid
+    const bySku = (await call("svc", "goodsstatis", { dimension: "sku_id", paid_at_start: tomorrow, paid_at_end: tomorrow, sch_id: world.schId })).data?.items as Row[];
+    expect(new Map(bySku.map((row) => [row.sku_title, fen(row.refund_amount)]))).toEqual(
+      new Map([
+        ["夏季校服短袖套装 (尺码 140 · 颜色 白色)", 1_077],
+        ["冬季校服冲锋衣 (尺码 150 · 颜色 藏青)", 2_256],
+        ["夏季校服短袖套装 (尺码 120 · 颜色 藏青)", 38_400],
+      ]),
+    );
   });
 });
