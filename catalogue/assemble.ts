@@ -251,6 +251,12 @@ function checkAction(entity: EntityDecl, action: ActionDecl, byName: ReadonlyMap
       if (state === undefined || !to.includes(state)) throw new Error(`catalogue: ${where}'s result "${option.value}" leads to no state of those it leads to (${to.join(", ")})`);
     }
   }
+  for (const [name, allowed] of Object.entries(action.onlyWhere ?? {})) {
+    const field = entity.fields.find((f) => f.name === name);
+    if (!field?.options) throw new Error(`catalogue: ${where} is only for records whose "${name}" is given, which is no field of ${entity.name} with options`);
+    const unknown = allowed.find((value) => !field.options!.some((o) => o.value === value));
+    if (unknown !== undefined) throw new Error(`catalogue: ${where} is only for records whose ${name} is "${unknown}", which is no option of it`);
+  }
   if (action.waiting !== undefined && !action.from?.length) throw new Error(`catalogue: ${where} waits for a decision (${action.waiting}) but names no state it is taken from`);
   for (const other of [action.creates, ...(action.refreshes ?? [])]) {
     if (other !== undefined && !byName.has(other)) throw new Error(`catalogue: ${where} creates or refreshes the undeclared entity "${other}"`);

@@ -6,7 +6,8 @@
  * refunded in full), and is refunded through the refund path of every payment kind (server/payments/refunds.ts).
  * Labels in locales/<lang>/retail.json.
  */
-import type { ActionDecl, CatalogueDomain, EntityDecl, FieldOption } from "../common/catalogue";
+import type { ActionDecl, CatalogueDomain, EntityDecl, FieldDecl, FieldOption } from "../common/catalogue";
+import { EXPRESS_COMPANIES, expressNameKey, TRACKING_NO_PATTERN } from "../common/expressCompanies";
 import { orderGateways, refundRequestFields } from "./collectionOrders";
 import { GOODS_MANAGERS } from "./goods";
 import { schoolField } from "./shared";
@@ -32,6 +33,54 @@ export const shopDeliveries: FieldOption[] = [
   { value: "express", label: "retail.delivery.express" },
   { value: "pickup", label: "retail.delivery.pickup" },
 ];
+
+/** The express companies (common/expressCompanies.ts), by our code. */
+export const expressCompanyOptions: FieldOption[] = EXPRESS_COMPANIES.map((c) => ({ value: c.code, label: expressNameKey(c.code) }));
+
+export const expressCodeField: FieldDecl = { name: "express_code", type: "enum", label: "retail.field.express_company", required: true, options: expressCompanyOptions };
+export const trackingNoField: FieldDecl = {
+  name: "tracking_no",
+  type: "string",
+  label: "retail.field.tracking_no",
+  required: true,
+  max: 40,
+  pattern: TRACKING_NO_PATTERN,
+  patternMessage: "retail.errors.tracking_no",
+};
+
+/** shoporderdeliver {id, express_code, tracking_no}: a paid express order handed to its express company. */
+export const shopOrderDeliver: ActionDecl = {
+  name: "shoporderdeliver",
+  label: "retail.action.deliver",
+  confirm: "retail.action.deliver_confirm",
+  roles: GOODS_MANAGERS,
+  from: ["undelivered"],
+  onlyWhere: { delivery: ["express"] },
+  to: "delivered",
+  fields: [expressCodeField, trackingNoField],
+};
+
+/** shoporderreceive {id}: a delivered order received (the payer said so); a job completes the others after some days. */
+export const shopOrderReceive: ActionDecl = {
+  name: "shoporderreceive",
+  label: "retail.action.receive",
+  confirm: "retail.action.receive_confirm",
+  roles: GOODS_MANAGERS,
+  from: ["delivered"],
+  to: "completed",
+};
+
+/** shopordercancel {id}: an unpaid order closed at its gateway and here, its stock given back (domain: the gateway is asked). */
+export const shopOrderCancel: ActionDecl = {
+  name: "shopordercancel",
+  label: "retail.action.cancel",
+  confirm: "retail.action.cancel_confirm",
+  roles: GOODS_MANAGERS,
+  from: ["unpaid"],
+  to: "cancelled",
+  danger: true,
+  implementedBy: "domain",
+};
 
 /** shoporderrefund {id, amount, reason}: the provider gives money of a paid order back, through its payment's gateway. */
 export const shopOrderRefund: ActionDecl = {
@@ -81,12 +130,28 @@ export const shopOrderEntity: EntityDecl = {
   stateField: "status",
   summary: ["amount", "refunded_amount"],
   summaryInStates: [{ name: "paid_amount", field: "amount", states: PAID_SHOP_ORDER_STATES, label: "retail.field.received_amount" }],
-  indexes: [["sch_id", "status", "id", "sysid", "amount"]],
+  indexes: [
+    ["sch_id", "status", "id", "sysid", "amount"],
+    // the delivered orders the job completes once their days have passed
+    ["status", "delivered_at"],
+  ],
   roles: { list: GOODS_MANAGERS, info: GOODS_MANAGERS },
-  actions: [shopOrderRefund],
+  actions: [shopOrderDeliver, shopOrderReceive, shopOrderCancel, shopOrderRefund],
+  exportOperation: "shoporderexport",
   children: [{ name: "items", entity: "shoporderitem", parentField: "order_id", label: "retail.field.items", min: 1, max: 20 }],
   related: [{ entity: "refund", field: "shop_order_id", label: "refunds.related" }],
-  timeline: Object.fromEntries(["shop_order_created", "shop_order_paid", "shop_order_closed", "pickupverify", "shoporderrefund", "shop_order_refunded"].map((event) => [event, `retail.timeline.${event}`])),
+  timeline: Object.fromEntries([
+      "shop_order_created",
+      "shop_order_paid",
+      "shop_order_closed",
+      "shoporderdeliver",
+      "shoporderreceive",
+      "shop_order_auto_completed",
+      "shopordercancel",
+      "pickupverify",
+      "shoporderrefund",
+      "shop_order_refunded",
+    ].map((event) => [event, `retail.timeline.${event}`])),
   fields: [
     { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
     { name: "order_no", type: "string", label: "collection.field.order_no", required: true, max: 32, unique: true, list: true, filter: "eq", detail: true },
@@ -103,17 +168,17 @@ export const shopOrderEntity: EntityDecl = {
     { name: "pickup_code", type: "string", label: "retail.field.pickup_code", max: 8, detail: true },
     // the payer's QR code: an opaque token of 128 bits, not the digits
     { name: "pickup_token", type: "string", label: "retail.field.pickup_token", max: 32 },
-    { name: "receiver_name", type: "string", label: "retail.field.receiver_name", max: 30, detail: true },
-    { name: "receiver_phone", type: "phone", label: "retail.field.receiver_phone", detail: true },
-    { name: "receiver_address", type: "string", label: "retail.field.receiver_address", max: 200, detail: true },
-    { name: "express_code", type: "string", label: "retail.field.express_company", max: 16, detail: true },
-    { name: "tracking_no", type: "string", label: "retail.field.tracking_no", max: 40, filter: "eq", detail: true },
+    { name: "receiver_name", type: "string", label: "retail.field.receiver_name", max: 30, detail: true, exported: true },
+    { name: "receiver_phone", type: "phone", label: "retail.field.receiver_phone", detail: true, exported: true },
+    { name: "receiver_address", type: "string", label: "retail.field.receiver_address", max: 200, detail: true, exported: true },
+    { ...expressCodeField, required: false, detail: true, exported: true },
+    { ...trackingNoField, required: false, filter: "eq", detail: true, exported: true },
     { name: "gateway", type: "enum", label: "collection.field.gateway", required: true, options: orderGateways, detail: true },
     { name: "transaction_id", type: "string", label: "collection.field.transaction_id", max: 64, detail: true },
     { name: "created_at", type: "datetime", label: "field.created_at", list: true, filter: "range", sortable: true, detail: true },
     { name: "paid_at", type: "datetime", label: "collection.field.paid_at", list: true, filter: "range", sortable: true, detail: true },
-    { name: "delivered_at", type: "datetime", label: "retail.field.delivered_at", detail: true },
-    { name: "completed_at", type: "datetime", label: "retail.field.completed_at", detail: true },
+    { name: "delivered_at", type: "datetime", label: "retail.field.delivered_at", detail: true, exported: true },
+    { name: "completed_at", type: "datetime", label: "retail.field.completed_at", detail: true, exported: true },
     { name: "cancelled_at", type: "datetime", label: "retail.field.cancelled_at", detail: true },
   ],
 };

@@ -92,6 +92,8 @@ export interface FieldDecl {
   unique?: boolean | "tenant" | { within: string };
   /** shown as a list column */
   list?: boolean;
+  /** written in the list's export beside its columns (a tracking number, too long for the list's width) */
+  exported?: boolean;
   /**
    * list filter: 'like' for text search, 'eq' for exact match, 'range' for date and time ranges (chosen by day);
    * 'like' on a reference searches the referred records' titles (and their `refTitle.number`), typed, not picked
@@ -133,6 +135,11 @@ export interface ActionDecl {
   roles: readonly string[];
   /** the states of the entity's `stateField` it may start from; absent for an entity without states */
   from?: readonly string[];
+  /**
+   * values the record's other fields must hold besides its state, each field's allowed values (a delivery by express
+   * only is sent): a record without them is refused, and offers no button
+   */
+  onlyWhere?: Readonly<Record<string, readonly string[]>>;
   /** the state it leads to; several: its `result` field or the domain's effect chooses one (an approval or a rejection) */
   to?: string | readonly string[];
   /**

@@ -24,7 +24,7 @@ import { registerGuardianPhoneOperation } from "./notices/guardianPhone";
 import { goodsHooksByEntity } from "./retail/goods";
 import { registerShopApi } from "./retail/shop";
 import { registerPickupOperations } from "./retail/pickup";
-import { shopOrderRefundEffect } from "./retail/shopOrders";
+import { registerShopOrderOperations, shopOrderEffects } from "./retail/shopOrders";
 
 export function registerOperations(registry: OperationRegistry): void {
   registerSessionOperations(registry);
@@ -35,7 +35,7 @@ export function registerOperations(registry: OperationRegistry): void {
   registerRenewalOperations(registry);
   registerDailyReportOperations(registry);
   registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity });
-  registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel), shoporderrefund: shopOrderRefundEffect });
+  registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel), ...shopOrderEffects });
   registerFeeOperations(registry);
   registerCollectionOperations(registry, schoolChannel);
   registerImportOperations(registry, entities);
@@ -47,6 +47,7 @@ export function registerOperations(registry: OperationRegistry): void {
   registerGuardianPhoneOperation(registry);
   // the school shop of the payer page
   registerShopApi(registry);
-  // pickup verification at the pickup points
+  // the provider's shop orders, and pickup verification at the pickup points
+  registerShopOrderOperations(registry);
   registerPickupOperations(registry);
 }

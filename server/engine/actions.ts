@@ -116,6 +116,8 @@ async function runAction(ctx: OperationContext, entity: EntityDecl, table: Catal
     // another state is refused before its fields are asked for (a review's decision, a waiver's reason)
     const from = stateField ? String(row[stateField]) : undefined;
     if (action.from && !action.from.includes(from!)) throw wrongState(ctx, entity, from, action.label);
+    const unmet = unmetCondition(entity, action, row);
+    if (unmet) throw new ApiFailure("api.action_not_for_record", { action: ctx.t(action.label), field: ctx.t(unmet.label), value: unmet.value === undefined ? "-" : ctx.t(unmet.value) });
     const input = actionInput(ctx, action);
     const outcome = (await effect?.({ ctx, tx, scope, entity, row, input })) ?? {};
     const changes: Row = { ...outcome.changes };
@@ -145,6 +147,17 @@ async function runAction(ctx: OperationContext, entity: EntityDecl, table: Catal
     messageParams: after.outcome.messageParams ?? { action: ctx.t(action.label) },
     data: { items: serialiseRow(entity, after.updated) },
   };
+}
+
+/** The first of the action's `onlyWhere` fields the record does not meet: its label and its value's label. */
+function unmetCondition(entity: EntityDecl, action: ActionDecl, row: Row): { label: string; value: string | undefined } | undefined {
+  for (const [name, allowed] of Object.entries(action.onlyWhere ?? {})) {
+    const value = row[name] === null || row[name] === undefined ? "" : String(row[name]);
+    if (allowed.includes(value)) continue;
+    const field = entity.fields.find((f) => f.name === name)!;
+    return { label: field.label, value: field.options?.find((o) => o.value === value)?.label ?? (value || undefined) };
+  }
+  return undefined;
 }
 
 /** A result field is a required enum field of the action, each of its options leading to one of the action's states. */

@@ -592,7 +592,8 @@ class EntityCrud {
   }
 
   /**
-   * The export of the list (a job of the download centre, server/engine/exports.ts): the list columns with labels
+   * The export of the list (a job of the download centre, server/engine/exports.ts): the list columns (and the fields
+   * written in exports only) with labels
    * and option texts in the caller's language, read in pages that follow the list's order from where the last one
    * ended, so that every page is a short indexed read however long the list.
    */
@@ -605,7 +606,7 @@ class EntityCrud {
       write: async (ctx, out) => {
         const { where, sort } = await this.exportQuery(ctx);
         const total = await this.exportCount(ctx, where);
-        const fields = this.entity.fields.filter((f) => f.list);
+        const fields = this.entity.fields.filter((f) => f.list || f.exported);
         out.begin(
           labelText(ctx.t, this.entity.title, this.entity.name),
           fields.map((f) => ({ key: f.name, header: this.label(ctx, f), format: f.type === "money" || f.type === "date" || f.type === "datetime" ? f.type : undefined })),

@@ -32,9 +32,10 @@ export function useEntityActions(entity: EntityDecl): ActionDecl[] {
   return roles ? (entity.actions ?? []).filter((action) => hasAnyRole(roles, action.roles)) : [];
 }
 
-/** Whether the record's state allows the action. */
+/** Whether the record's state, and its fields the action names in `onlyWhere`, allow the action. */
 export function actionAllowed(entity: EntityDecl, action: ActionDecl, record: BaseRecord): boolean {
-  return !action.from || !entity.stateField || action.from.includes(String(record[entity.stateField]));
+  const stateAllows = !action.from || !entity.stateField || action.from.includes(String(record[entity.stateField]));
+  return stateAllows && Object.entries(action.onlyWhere ?? {}).every(([field, allowed]) => allowed.includes(String(record[field] ?? "")));
 }
 
 /** Whether the record's state allows editing it (a channel only while draft or rejected). */

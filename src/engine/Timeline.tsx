@@ -16,6 +16,16 @@ export function RecordTimeline({ entity, entries, t }: { entity: EntityDecl; ent
     const option = states.find((o) => o.value === value);
     return option ? t(option.label) : (value ?? "");
   };
+  // an action's choice (an express company) is shown by its option's label
+  const paramText = (entry: TimelineEntry) => {
+    const fields = entity.actions?.find((a) => a.name === entry.event)?.fields ?? [];
+    return Object.fromEntries(
+      Object.entries(entry.params).map(([key, value]) => {
+        const option = fields.find((f) => f.name === key)?.options?.find((o) => o.value === String(value));
+        return [key, option ? t(option.label) : value];
+      }),
+    );
+  };
   return (
     <Card size="small" title={t("crud.timeline")} style={{ marginTop: 16 }} data-testid="record-timeline">
       <Timeline
@@ -23,7 +33,7 @@ export function RecordTimeline({ entity, entries, t }: { entity: EntityDecl; ent
           key: i,
           children: (
             <>
-              <div>{t(entity.timeline![entry.event] ?? entry.event, { ...entry.params, who: entry.who, from: stateText(entry.from), to: stateText(entry.to) })}</div>
+              <div>{t(entity.timeline![entry.event] ?? entry.event, { ...paramText(entry), who: entry.who, from: stateText(entry.from), to: stateText(entry.to) })}</div>
               <Typography.Text type="secondary">{displayValue(AT_FIELD, entry.at, t)}</Typography.Text>
             </>
           ),

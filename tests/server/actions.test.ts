@@ -19,7 +19,7 @@ import { OperationRegistry } from "../../server/protocol/registry";
 import { describeOnEmbedded } from "../helpers/db";
 import { findStudent, h5, payerWorld, unpaidStudents } from "./payerSupport";
 import { demoAccountCases, sessionOf, type DemoAccountCase } from "./registryCases";
-import { expectedPayableBillStates, expectedStateRules, type ExpectedEntity } from "./stateRules.expected";
+import { expectedPayableBillStates, expectedStateRules, type ExpectedAction, type ExpectedEntity } from "./stateRules.expected";
 import { createTestApp, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
@@ -50,6 +50,8 @@ function payloadOf(action: string, state: string): Row {
       return { bill_date: "2026-03-01" };
     case "reconresolve":
       return { note: "Checked with the bank" };
+    case "shoporderdeliver":
+      return { express_code: "SF", tracking_no: "SF1000000001" };
     default:
       return {};
   }
@@ -82,6 +84,7 @@ describe("the declarations hold the expected state rules", () => {
         const want = expected.actions[action.name]!;
         expect(sorted(action.from ?? []), `${action.name} starts from`).toEqual(sorted(want.from));
         expect(sorted(action.roles), `${action.name} is called by`).toEqual(sorted(want.roles));
+        expect(action.onlyWhere, `${action.name} is only for`).toEqual(want.onlyWhere);
       }
     });
   }
@@ -140,9 +143,11 @@ describeOnEmbedded("record actions on the server", (kind) => {
     return !tenant.schid || account.schids === null || account.schids.includes(Number(row[tenant.schid]));
   }
 
-  /** The record an account acts on: one of its own, or (refused by role anyway) any. */
-  async function recordOf(entity: EntityDecl, account: DemoAccountCase, mayCall: boolean): Promise<unknown> {
-    const rows = (await t.db.select().from(catalogueTables[entity.name]!)) as Row[];
+  /** The record an account acts on: one of its own the action is for, or (refused by role anyway) any. */
+  async function recordOf(entity: EntityDecl, account: DemoAccountCase, mayCall: boolean, rule: ExpectedAction): Promise<unknown> {
+    const rows = ((await t.db.select().from(catalogueTables[entity.name]!)) as Row[]).filter((r) =>
+      Object.entries(rule.onlyWhere ?? {}).every(([field, values]) => values.includes(String(r[field]))),
+    );
     const row = rows.find((r) => ownRow(entity, r, account)) ?? (mayCall ? undefined : rows[0]);
     expect(row, `the demo data holds a ${entity.name} record of ${account.username}`).toBeDefined();
     return row!.id;
@@ -174,7 +179,7 @@ describeOnEmbedded("record actions on the server", (kind) => {
         const idField = entity.actions?.find((a) => a.name === actionName)?.idField ?? "id";
         for (const account of accounts) {
           const mayCall = account.auth.roles.some((role) => rule.roles.includes(role));
-          const id = await recordOf(entity, account, mayCall);
+          const id = await recordOf(entity, account, mayCall, rule);
           const token = await sessionOf(t, account);
           const original = (await stored(entity, id))[entity.stateField!] as string;
           for (const state of expected.states) {

@@ -12,6 +12,8 @@ export interface ExpectedAction {
   from: readonly string[];
   /** the role keys that may call it: any other key is refused whatever the state */
   roles: readonly string[];
+  /** what the record's other fields must hold for it, besides its state (a delivery by express) */
+  onlyWhere?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface ExpectedEntity {
@@ -104,6 +106,12 @@ export const expectedStateRules: Readonly<Record<string, ExpectedEntity>> = {
     actions: {
       // money comes back only from an order that took some (its refunds hold what is left)
       shoporderrefund: { from: ["undelivered", "delivered", "completed"], roles: ["servicev2"] },
+      // a paid order goes to its express company once; a pickup order is collected instead
+      shoporderdeliver: { from: ["undelivered"], roles: ["servicev2"], onlyWhere: { delivery: ["express"] } },
+      // what was sent arrives; a pickup order is completed by its collection
+      shoporderreceive: { from: ["delivered"], roles: ["servicev2"] },
+      // only an order nobody paid is called off; a paid one is refunded instead
+      shopordercancel: { from: ["unpaid"], roles: ["servicev2"] },
     },
   },
   goods: {

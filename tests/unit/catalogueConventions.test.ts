@@ -265,6 +265,15 @@ describe("states and actions", () => {
     expect(assembledAfter((d) => (entity(d, "paychnl").editableIn = ["draft", "rejectd"]))).toThrow(message(`catalogue: paychnl is editable in "rejectd", which is no state of paychnl`));
   });
 
+  it("refuse an action only for records whose field is no field with options, or a value that is no option of it", () => {
+    expect(assembledAfter((d) => setAction(entity(d, "shoporder"), "shoporderdeliver", { onlyWhere: { delivry: ["express"] } }))).toThrow(
+      message(`catalogue: shoporder.shoporderdeliver is only for records whose "delivry" is given, which is no field of shoporder with options`),
+    );
+    expect(assembledAfter((d) => setAction(entity(d, "shoporder"), "shoporderdeliver", { onlyWhere: { delivery: ["courier"] } }))).toThrow(
+      message(`catalogue: shoporder.shoporderdeliver is only for records whose delivery is "courier", which is no option of it`),
+    );
+  });
+
   it("refuse an action whose result field is no required enum of it, or an option of it leading to no state the action leads to", () => {
     const result = { field: "result", to: { approve: "approved", reject: "rejected" } };
     expect(assembledAfter((d) => setAction(entity(d, "paychnl"), "paychnlreview", { result: { ...result, field: "decision" } }))).toThrow(

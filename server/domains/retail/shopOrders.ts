@@ -8,15 +8,24 @@
  * the order: its refunded amount and refund status; refunded in full, it is cancelled.
  */
 import { randomBytes, randomInt } from "node:crypto";
-import { and, asc, eq, gte, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { fenToYuan } from "../../../common/money";
-import { writeAudit } from "../../auth/audit";
-import type { DbOrTx } from "../../db/client";
-import { goods, goodsSkus, shopOrderItems, shopOrders } from "../../db/schema";
-import { actionFieldFailure, type ActionEffect } from "../../engine/actions";
+import { shopOrderCancel, shopOrderEntity } from "../../../catalogue/shopOrders";
+import { jobActor, writeAudit, type AuditActor } from "../../auth/audit";
+import { parseTenantId, resolveScope } from "../../auth/scope";
+import type { Db, DbOrTx } from "../../db/client";
+import { goods, goodsSkus, paymentOrders, shopOrderItems, shopOrders } from "../../db/schema";
+import { actionFieldFailure, type ActionEffect, type ActionEffects } from "../../engine/actions";
+import { entityTenantConditions, serialiseRow, wrongState } from "../../engine/crud";
+import type { Row } from "../../engine/hooks";
+import { closeUnpaidOrder, unpaidOrderColumns } from "../../jobs/closeExpiredOrders";
+import { jobKinds, registerJobKind, type JobContext, type JobServices } from "../../jobs/registry";
 import { translator } from "../../lib/i18n";
+import { GatewayRequestError } from "../../payments/gateway";
 import { registerPaymentKind, type PaymentKind, type RefundHooks } from "../../payments/kinds";
 import { createRefund, RefundRefused } from "../../payments/refunds";
+import { ApiFailure, notFound } from "../../protocol/envelope";
+import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 
 export const SHOP_ORDER_KIND = "shop_order";
 /** tries at a pickup code free among the provider's open pickup orders (10^8 codes: a clash is rare) */
@@ -159,7 +168,7 @@ export const shopRefundHooks: RefundHooks = {
 registerPaymentKind({ ...SHOP_PAYMENT, refunds: shopRefundHooks });
 
 /** shoporderrefund on a paid order, locked by the action engine: the provider's refund, accepted and sent at once. */
-export const shopOrderRefundEffect: ActionEffect = async ({ ctx, tx, row: order, input }) => {
+const shopOrderRefundEffect: ActionEffect = async ({ ctx, tx, row: order, input }) => {
   try {
     const refund = await createRefund(
       tx,
@@ -172,3 +181,84 @@ export const shopOrderRefundEffect: ActionEffect = async ({ ctx, tx, row: order,
     throw err;
   }
 };
+
+/** The engine's shop order actions: what each writes beside the state. */
+export const shopOrderEffects: ActionEffects = {
+  shoporderrefund: shopOrderRefundEffect,
+  shoporderdeliver: async ({ ctx, input }) => ({ changes: { express_code: input.express_code, tracking_no: input.tracking_no, delivered_at: ctx.now } }),
+  shoporderreceive: async ({ ctx }) => ({ changes: { completed_at: ctx.now } }),
+};
+
+/**
+ * Closes an unpaid shop order at its gateway, which gives its stock back here (the payment kind's applyClosed). The
+ * gateway is asked first: an order the payer paid meanwhile is applied, never closed. Answers the order's state
+ * after; an unreachable gateway is a failure the caller may retry.
+ */
+export async function closeShopOrder(services: JobServices, db: Db, payNo: string, actor: AuditActor): Promise<string> {
+  const [payment] = await db.select(unpaidOrderColumns).from(paymentOrders).where(eq(paymentOrders.payNo, payNo));
+  try {
+    await closeUnpaidOrder(services, db, payment, actor);
+  } catch (err) {
+    if (err instanceof GatewayRequestError) throw new ApiFailure("retail.errors.gateway_close_failed");
+    throw err;
+  }
+  const [after] = await db.select({ status: shopOrders.status }).from(shopOrders).where(eq(shopOrders.pay_no, payNo));
+  return after.status;
+}
+
+/** shopordercancel {id}: the provider closes an unpaid order of its schools (a payment found meanwhile keeps it). */
+async function cancelOperation(ctx: OperationContext) {
+  const id = parseTenantId(ctx.payload.id);
+  if (id === undefined) throw notFound();
+  const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);
+  const [order] = await ctx.db
+    .select()
+    .from(shopOrders)
+    .where(and(eq(shopOrders.id, id), ...entityTenantConditions(shopOrderEntity, shopOrders, ctx, scope)));
+  if (!order) throw notFound();
+  if (order.status !== "unpaid") throw wrongState(ctx, shopOrderEntity, order.status, shopOrderCancel.label);
+  const actor = { userId: ctx.auth!.userId, username: ctx.auth!.username };
+  const status = await closeShopOrder(ctx.services, ctx.db, order.pay_no, actor);
+  // paid before it could be closed: the payment stands
+  if (status !== "cancelled") throw wrongState(ctx, shopOrderEntity, status, shopOrderCancel.label);
+  await orderEvent(ctx.db, order, shopOrderCancel.name, { from: "unpaid", to: "cancelled" }, ctx.auth!.username);
+  const [after] = await ctx.db.select().from(shopOrders).where(eq(shopOrders.id, id));
+  return { messageKey: "api.action_done", messageParams: { action: ctx.t(shopOrderCancel.label) }, data: { items: serialiseRow(shopOrderEntity, after as unknown as Row) } };
+}
+
+export const COMPLETE_DELIVERED_ORDERS = "retail.complete_delivered_orders";
+export const COMPLETE_DELIVERED_ORDERS_EVERY_SECONDS = 3600;
+
+export function registerShopOrderOperations(registry: OperationRegistry): void {
+  registry.add({ path: "adminapiv2", method: shopOrderCancel.name, needsToken: true, roles: shopOrderCancel.roles, effect: "write", handler: cancelOperation });
+  if (!jobKinds.get(COMPLETE_DELIVERED_ORDERS)) registerJobKind(COMPLETE_DELIVERED_ORDERS, completeDeliveredOrders, { everySeconds: COMPLETE_DELIVERED_ORDERS_EVERY_SECONDS });
+}
+
+/** days after its delivery an order the payer never said was received completes by itself */
+export const SHOP_AUTO_COMPLETE_DAYS = 10;
+/** orders completed per run; the rest wait for the next run */
+const MAX_COMPLETED_PER_RUN = 500;
+const DAY_MS = 86_400_000;
+
+/** Completes the orders delivered longer ago than the shop's days, each audited on its timeline. */
+export async function completeDeliveredOrders({ services }: JobContext): Promise<{ completed: number }> {
+  const now = services.clock.now();
+  const cutoff = new Date(now.getTime() - SHOP_AUTO_COMPLETE_DAYS * DAY_MS);
+  const actor = jobActor(COMPLETE_DELIVERED_ORDERS);
+  return services.db.transaction(async (tx) => {
+    const due = tx
+      .select({ id: shopOrders.id })
+      .from(shopOrders)
+      .where(and(eq(shopOrders.status, "delivered"), lte(shopOrders.delivered_at, cutoff)))
+      .orderBy(asc(shopOrders.delivered_at))
+      .limit(MAX_COMPLETED_PER_RUN);
+    // conditional: an order received or refunded meanwhile is left as it is
+    const completed = await tx
+      .update(shopOrders)
+      .set({ status: "completed", completed_at: now })
+      .where(and(inArray(shopOrders.id, due), eq(shopOrders.status, "delivered")))
+      .returning();
+    for (const order of completed) await orderEvent(tx, order, "shop_order_auto_completed", { from: "delivered", to: "completed", days: SHOP_AUTO_COMPLETE_DAYS }, actor.username);
+    return { completed: completed.length };
+  });
+}
