@@ -50,10 +50,18 @@ interface Tokens {
   fontFamily: string;
 }
 
+/** values a wide axis names each of, at most */
+const FEW_CATEGORIES = 12;
+/** pixels of a tilted name on a wide axis, at most, and of a level one at least */
+const WIDE_LABEL_WIDTH = 160;
+/** pixels of a wide chart beside its values' names (the value axis), and between two names */
+const AXIS_ROOM = 80;
+const LABEL_GAP = 12;
+
 /** a day as reports name it: on a narrow axis its year is left to the tooltip and the table */
 const DAY = /^\d{4}-(\d{2}-\d{2})$/;
 
-export function chartOption({ kind, categories, categoryColours, series, title, valueText }: ReportChartProps, tokens: Tokens, narrow: boolean): EChartsCoreOption {
+export function chartOption({ kind, categories, categoryColours, series, title, valueText }: ReportChartProps, tokens: Tokens, narrow: boolean, width = 0): EChartsCoreOption {
   const figure = (value: unknown) => (valueText && typeof value === "number" ? valueText(value) : String(value ?? ""));
   const text = { color: tokens.colorText, fontFamily: tokens.fontFamily };
   const theme = seriesColour(tokens.colorPrimary, tokens.colorBgContainer, tokens.colorTextSecondary);
@@ -108,12 +116,18 @@ export function chartOption({ kind, categories, categoryColours, series, title, 
   const days = categories.length > 0 && categories.every((c) => DAY.test(c));
   // a narrow axis keeps its labels level (tilted ones run into each other there) and shows every few, each whole
   const levelLabels = { rotate: 0, interval: "auto", ...(days ? { formatter: (day: string) => DAY.exec(day)?.[1] ?? day } : {}) };
+  // a wide axis names every one of a few values (echarts' own spacing dropped every other long name, a goods item's
+  // SKU, with room to spare), tilted beyond six; a name longer than its value's room (or, tilted, 160 px) is cut,
+  // the tooltip and the table giving it whole
+  const tilted = categories.length > 6;
+  const room = width > 0 && !tilted ? Math.floor((width - AXIS_ROOM) / Math.max(categories.length, 1)) - LABEL_GAP : 0;
+  const wideLabels = { rotate: tilted ? 30 : 0, interval: categories.length <= FEW_CATEGORIES ? 0 : "auto", width: Math.max(room, WIDE_LABEL_WIDTH), overflow: "truncate" };
   const categoryAxis = {
     type: "category",
     data: categories,
     axisLine: { lineStyle: { color: tokens.colorBorderSecondary } },
     axisTick: { alignWithLabel: true },
-    axisLabel: { color: tokens.colorTextSecondary, hideOverlap: true, ...(sideways ? { width: 110, overflow: "truncate" } : narrow ? levelLabels : { rotate: categories.length > 6 ? 30 : 0 }) },
+    axisLabel: { color: tokens.colorTextSecondary, hideOverlap: true, ...(sideways ? { width: 110, overflow: "truncate" } : narrow ? levelLabels : wideLabels) },
     ...(sideways ? { inverse: true } : {}),
   };
   const valueAxis = {
@@ -167,9 +181,9 @@ export default function ReportChart(props: ReportChartProps) {
   const { kind, categories, categoryColours, series, title, valueText } = props;
   useEffect(() => {
     const tokens = { colorPrimary, colorBgContainer, colorText, colorTextSecondary, colorBorderSecondary, colorBgElevated, fontFamily };
-    chart.current?.setOption(chartOption({ kind, categories, categoryColours, series, title, valueText }, tokens, narrow), true);
+    chart.current?.setOption(chartOption({ kind, categories, categoryColours, series, title, valueText }, tokens, narrow, width), true);
     chart.current?.resize();
-  }, [kind, categories, categoryColours, series, title, valueText, narrow, height, colorPrimary, colorBgContainer, colorText, colorTextSecondary, colorBorderSecondary, colorBgElevated, fontFamily]);
+  }, [kind, categories, categoryColours, series, title, valueText, narrow, width, height, colorPrimary, colorBgContainer, colorText, colorTextSecondary, colorBorderSecondary, colorBgElevated, fontFamily]);
 
   return <div ref={element} style={{ width: "100%", height }} data-testid="report-chart" data-kind={props.kind} />;
 }
