@@ -10,6 +10,7 @@ import ExcelJS from "exceljs";
 import { randomBytes } from "node:crypto";
 import type { Locator, Page } from "playwright-core";
 import { expect, test } from "vitest";
+import { formatNumber, formatYuan } from "../../common/money";
 import { translator } from "../../server/lib/i18n";
 import { animationsSettled, describeInBrowser, dismissExpiryReminder, expectPath, exportThroughDownloadCentre, HOME_PATH, login } from "../helpers/browser";
 
@@ -220,6 +221,33 @@ describeInBrowser("report pages and the dashboard", (suite) => {
     const studentsTable = schoolPage.getByTestId("report-table").filter({ visible: true });
     await expect.poll(async () => (await studentsTable.locator(".ant-table-thead th").allInnerTexts())[0]?.trim()).toBe(en("reports.dimension.student"));
     await expect.poll(async () => (await cells(schoolPage.getByTestId("report-total").filter({ visible: true }))).slice(1)).toEqual(classFigures);
+  });
+
+  test("the provider's goods statistics: its schools' shop sales, a school opening its goods and a goods item its SKUs, each level adding up to the row it opened", async () => {
+    const { page } = suite;
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await login(page, suite.url, "svc");
+    await dismissExpiryReminder(page);
+    await page.goto(`${suite.url}/datacount/goods_statisv2`);
+    const header = async () => (await page.getByTestId("report-table").locator(".ant-table-thead th").allInnerTexts()).map((h) => h.trim());
+    const measures = ["shop_orders", "qty", "sales_amount", "refund_amount", "net_amount"].map((m) => en(`reports.measure.${m}`));
+    await expect.poll(header).toEqual([en("reports.dimension.school"), ...measures]);
+    await page.getByTestId("report-chart").locator("canvas").waitFor();
+    const cells = async (row: Locator) => (await row.locator("td").allInnerTexts()).map((c) => c.trim());
+    // the totals the server answers, as the page writes them
+    const sums = (await api("svc", "goodsstatis")).sums as Row;
+    const written = [formatNumber(Number(sums.orders), "en"), formatNumber(Number(sums.qty), "en"), ...["amount", "refund_amount", "net_amount"].map((m) => formatYuan(String(sums[m]), "en"))];
+    expect(Number(sums.orders)).toBeGreaterThan(0);
+    await expect.poll(async () => (await cells(page.getByTestId("report-total"))).slice(1)).toEqual(written);
+    for (const level of ["goods", "sku"]) {
+      const opened = tableRows(page).filter({ has: page.getByTestId("report-drill") }).first();
+      const [, ...figures] = await cells(opened);
+      await opened.getByTestId("report-drill").click();
+      await expect.poll(async () => (await header())[0]).toBe(en(`reports.dimension.${level}`));
+      // an order of several goods counts once in the goods' total too
+      await expect.poll(async () => (await cells(page.getByTestId("report-total"))).slice(1)).toEqual(figures);
+    }
+    await expect.poll(() => tableRows(page).first().innerText()).toMatch(/\(.+ · .+\)|\(\S+ \S+\)/);
   });
 
   test("in Chinese, the report speaks Chinese", async () => {
