@@ -13,7 +13,8 @@ import { releaseAttempts } from "../../auth/throttle";
 import type { DbOrTx } from "../../db/client";
 import { goods, goodsCategories, goodsSkus, paymentOrders, pickupPoints, shopOrderItems, shopOrders } from "../../db/schema";
 import { closeUnpaidOrder, unpaidOrderColumns } from "../../jobs/closeExpiredOrders";
-import { createPaymentOrder, type ChannelPayee, type CreatedPaymentOrder, type OrderContext } from "../../payments/orders";
+import { askGatewayIfDue } from "../../payments/checkpay";
+import { createPaymentOrder, polledOrder, type ChannelPayee, type CreatedPaymentOrder, type OrderContext } from "../../payments/orders";
 import { translator, type Language } from "../../lib/i18n";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
@@ -307,9 +308,19 @@ async function payerOrders(ctx: OperationContext, payload: z.infer<typeof ticket
   return { data: { items: await answerOrders(ctx.db, orders, false) } };
 }
 
+/**
+ * h5shoporderinfo, which the payer page also polls while the order is being paid: an order still unpaid has its
+ * gateway asked now and then (askGatewayIfDue, as h5checkpay does), so a payment whose notification was lost is
+ * applied while the payer waits.
+ */
 async function payerOrder(ctx: OperationContext, payload: z.infer<typeof ticketOrderPayload>) {
   const ticket = await ticketOf(ctx.db, payload.ticket, ctx.now);
-  const [answered] = await answerOrders(ctx.db, [await ticketShopOrder(ctx.db, ticket, payload.id)], true);
+  let found = await ticketShopOrder(ctx.db, ticket, payload.id);
+  if (found.status === "unpaid") {
+    const payment = await polledOrder(ctx.db, found.pay_no);
+    if (payment && (await askGatewayIfDue(ctx, payment)).status === "SUCCESS") found = await ticketShopOrder(ctx.db, ticket, payload.id);
+  }
+  const [answered] = await answerOrders(ctx.db, [found], true);
   return { data: { items: answered } };
 }
 
