@@ -1,58 +1,24 @@
 /**
  * The payer's pages, /h5/{code}: the school and its open collections, finding the student, choosing the bills,
  * paying (the payment page or its QR code, or inside WeChat WeChat's own payment sheet; the order's state polled)
- * and the e-receipt. One component per step;
- * the steps are entries of the browser's history, and what they hold is kept in sessionStorage (session.ts).
+ * and the e-receipt; and, when the school has goods on sale, its shop (shop/, a chunk loaded when it is opened).
+ * One component per step; the steps are entries of the browser's history, and what they hold is kept in
+ * sessionStorage (session.ts).
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { h5call, H5Failure, type Bill, type EntryInfo, type JsapiPayParams, type Lookup, type PayResult, type PayStatus, type Receipt } from "./api";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { h5call, H5Failure, type Bill, type EntryInfo, type FindResult, type GoodsListAnswer, type PayResult, type Receipt } from "./api";
+import { FindStep } from "./Find";
 import { H5_LANGUAGES, I18nContext, initialH5Language, rememberH5Language, translator, useI18n, type H5Language, type I18nValue } from "./i18n";
+import { PaymentPanel } from "./Payment";
 import { AfterPayActions, answerErrors, answersPayload, earlierAnswers, formsOf, QuestionsSection, questionDomId } from "./Questions";
-import { BUSINESS_ZONE_LABEL, instantOf, readerOutsideBusinessZone, timeText } from "../../common/businessTime";
-import { clearState, loadState, moneyText, saveState, toFen, type PayerState, type Step } from "./session";
-import { forgetWechatToken, insideWechat, keepWechatToken, openPaySheet, signInTried, startSignIn, takeReturnedCode, wechatToken, type SheetResult } from "./wechat";
+import { clearState, loadState, moneyText, saveState, toFen, type Go, type PayerState, type ShopRoute, type Step } from "./session";
+import { BusinessTime, Money, problemOf, ProblemText, type Problem } from "./ui";
+import { forgetWechatToken, insideWechat, keepWechatToken, signInTried, startSignIn, takeReturnedCode, wechatToken } from "./wechat";
 
-const QrImage = lazy(() => import("./QrImage"));
+// the shop's code and its messages travel apart: a payer of bills never loads them
+const Shop = lazy(() => import("./shop/Shop"));
 
-/** h5checkpay every 2 s while the order is open, for at most 10 minutes after it was made */
-export const POLL_INTERVAL_MS = 2000;
-export const POLL_WINDOW_MS = 10 * 60 * 1000;
-
-type Problem = { kind: "fail"; message: string } | { kind: "network" };
-
-function problemOf(err: unknown): Problem {
-  if (err instanceof H5Failure) return { kind: "fail", message: err.message };
-  return { kind: "network" };
-}
-
-function ProblemText({ problem, testId }: { problem: Problem; testId: string }) {
-  const { t } = useI18n();
-  return (
-    <p className="alert" role="alert" data-testid={testId}>
-      {problem.kind === "fail" ? problem.message || t("unknown_error") : t("network_error")}
-    </p>
-  );
-}
-
-/**
- * A time the server sends, as China time (the platform's business time) whatever the phone's zone: "2026-11-25
- * 17:02:11". Where the phone's clock reads it otherwise, a small "UTC+8" follows it (drawn by the style sheet).
- */
-function BusinessTime({ value }: { value: string | null | undefined }) {
-  const { t } = useI18n();
-  const at = instantOf(value);
-  if (!at) return <>{timeText(value)}</>;
-  return (
-    <time className="business-time" dateTime={at.toISOString()} title={t("china_time")} data-zone={readerOutsideBusinessZone(at) ? BUSINESS_ZONE_LABEL : undefined}>
-      {timeText(at)}
-    </time>
-  );
-}
-
-function Money({ yuan }: { yuan: string }) {
-  const { language, t } = useI18n();
-  return <>{t("currency", { amount: moneyText(toFen(yuan), language) })}</>;
-}
+export { POLL_INTERVAL_MS, POLL_WINDOW_MS } from "./Payment";
 
 function LanguageSwitch() {
   const { language, setLanguage, t } = useI18n();
@@ -75,13 +41,14 @@ function LanguageSwitch() {
   );
 }
 
-function Shell({ title, children }: { title: string; children: ReactNode }) {
+function Shell({ title, tabs, children }: { title: string; tabs?: ReactNode; children: ReactNode }) {
   return (
     <div className="page">
       <header className="top">
         <h1 data-testid="h5-school-title">{title}</h1>
         <LanguageSwitch />
       </header>
+      {tabs}
       <main>{children}</main>
     </div>
   );
@@ -138,11 +105,13 @@ function PayerPages({ code }: { code: string }) {
 
   // the current step is this history entry's; going back shows the step before with what it held
   useEffect(() => {
-    window.history.replaceState({ ...(window.history.state as object | null), h5step: payer.step }, "");
+    window.history.replaceState(historyState(payer), "");
     const onPop = (event: PopStateEvent) => {
-      const step = (event.state as { h5step?: Step } | null)?.h5step ?? "find";
+      const entry = event.state as { h5step?: Step; h5shop?: ShopRoute } | null;
+      const step = entry?.h5step ?? "find";
       setPayer((current) => {
         const next = { ...current, step };
+        if (step === "shop") next.shop = entry?.h5shop ?? { view: "list" };
         if ((step === "pay" || step === "done") && !current.order) next.step = current.ticket ? "bills" : "find";
         if (step === "bills" && !current.ticket) next.step = "find";
         // a paid order's pay step is its result
@@ -160,7 +129,7 @@ function PayerPages({ code }: { code: string }) {
     (next: PayerState, history: "push" | "replace" = "push") => {
       saveState(code, next);
       setPayer(next);
-      const state = { ...(window.history.state as object | null), h5step: next.step };
+      const state = historyState(next);
       if (history === "push") window.history.pushState(state, "");
       else window.history.replaceState(state, "");
       window.scrollTo(0, 0);
@@ -210,6 +179,24 @@ function PayerPages({ code }: { code: string }) {
     setWxToken(undefined);
   }, []);
 
+  // the school's goods, asked once the page stands: the shop's tab shows when there are some
+  const [shopGoods, setShopGoods] = useState<GoodsListAnswer>();
+  const entryReady = entry.state === "ready";
+  useEffect(() => {
+    if (!entryReady) return;
+    let cancelled = false;
+    h5call("h5goodslist", { code }).then(
+      (answer) => {
+        if (!cancelled && Array.isArray(answer.goods) && Array.isArray(answer.categories)) setShopGoods(answer);
+      },
+      // no shop tab: the fee pages are all there is
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [code, entryReady]);
+
   const schoolTitle = entry.state === "ready" ? entry.info.school_title : t("app_title");
   useEffect(() => {
     document.title = entry.state === "ready" ? `${entry.info.school_title} · ${t("app_title")}` : t("app_title");
@@ -239,12 +226,52 @@ function PayerPages({ code }: { code: string }) {
   }
 
   const info = entry.info;
+  const lookup = info.lookup === "name_and_phone4" ? "name_and_phone4" : "name_and_student_no";
   const restart = () => {
     clearState(code);
-    go({ step: "find" });
+    // the address typed for the shop stays; the student's orders and payments go with the student
+    go({ step: "find", checkout: payer.checkout });
   };
+  const found = (answer: FindResult): PayerState => {
+    const bills = answer.bills;
+    const selected = bills.filter((bill) => bill.status === "unpaid").map((bill) => String(bill.id));
+    return { ...payer, ticket: answer.ticket, student: answer.student, bills, selected, answers: earlierAnswers(bills), order: undefined, orderAt: undefined, receipt: undefined };
+  };
+  const inShop = payer.step === "shop";
+  const hasShop = (shopGoods?.goods.length ?? 0) > 0;
+  const tabs =
+    hasShop || inShop ? (
+      <nav className="tabs" aria-label={t("sections")}>
+        <button
+          type="button"
+          className={inShop ? "tab" : "tab current"}
+          aria-current={inShop ? undefined : "page"}
+          data-testid="h5-tab-fees"
+          onClick={() => {
+            if (inShop) go({ ...payer, step: payer.feeStep && payer.feeStep !== "shop" ? payer.feeStep : payer.ticket ? "bills" : "find" });
+          }}
+        >
+          {t("tab_fees")}
+        </button>
+        <button
+          type="button"
+          className={inShop ? "tab current" : "tab"}
+          aria-current={inShop ? "page" : undefined}
+          data-testid="h5-tab-shop"
+          onClick={() => go({ ...payer, step: "shop", feeStep: inShop ? payer.feeStep : payer.step, shop: { view: "list" } })}
+        >
+          {t("tab_shop")}
+        </button>
+      </nav>
+    ) : null;
   let body: ReactNode;
-  if (payer.step === "bills" && payer.ticket && payer.student && payer.bills) {
+  if (inShop) {
+    body = (
+      <Suspense fallback={<p className="muted center" data-testid="h5-loading">{t("loading")}</p>}>
+        <Shop code={code} lookup={lookup} payer={payer} go={go} keep={keep} goods={shopGoods} found={found} />
+      </Suspense>
+    );
+  } else if (payer.step === "bills" && payer.ticket && payer.student && payer.bills) {
     body = <BillsStep payer={payer} go={go} keep={keep} onAnotherStudent={restart} wxToken={wxToken} />;
   } else if (payer.step === "pay" && payer.ticket && payer.order) {
     body = <PayStep code={code} payer={payer} go={go} onPayByQr={payByQr} />;
@@ -254,11 +281,20 @@ function PayerPages({ code }: { code: string }) {
     body = (
       <>
         <Activities info={info} />
-        <FindStep code={code} lookup={info.lookup === "name_and_phone4" ? "name_and_phone4" : "name_and_student_no"} go={go} />
+        <FindStep code={code} lookup={lookup} onFound={(answer) => go({ ...found(answer), step: "bills" })} />
       </>
     );
   }
-  return <Shell title={schoolTitle}>{body}</Shell>;
+  return (
+    <Shell title={schoolTitle} tabs={tabs}>
+      {body}
+    </Shell>
+  );
+}
+
+/** What a history entry holds: the step, and in the shop where in it. */
+function historyState(payer: PayerState) {
+  return { ...(window.history.state as object | null), h5step: payer.step, h5shop: payer.step === "shop" ? payer.shop : undefined };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -284,100 +320,6 @@ function Activities({ info }: { info: EntryInfo }) {
   );
 }
 
-type Go = (next: PayerState, history?: "push" | "replace") => void;
-
-function FindStep({ code, lookup, go }: { code: string; lookup: Lookup; go: Go }) {
-  const { t } = useI18n();
-  const [name, setName] = useState("");
-  const [second, setSecond] = useState("");
-  const [touched, setTouched] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<Problem>();
-  const byPhone = lookup === "name_and_phone4";
-  const nameError = touched && !name.trim() ? t("field_required") : undefined;
-  const secondError = !touched ? undefined : !second.trim() ? t("field_required") : byPhone && !/^\d{4}$/.test(second.trim()) ? t("phone4_invalid") : undefined;
-
-  const submit = (event?: FormEvent) => {
-    event?.preventDefault();
-    setTouched(true);
-    if (busy || !name.trim() || !second.trim() || (byPhone && !/^\d{4}$/.test(second.trim()))) return;
-    setBusy(true);
-    setProblem(undefined);
-    const payload = byPhone ? { code, name: name.trim(), phone4: second.trim() } : { code, name: name.trim(), student_no: second.trim() };
-    h5call("h5find", payload).then(
-      (found) => {
-        const bills = Array.isArray(found.bills) ? found.bills : [];
-        const selected = bills.filter((bill) => bill.status === "unpaid").map((bill) => String(bill.id));
-        go({ step: "bills", ticket: found.ticket, student: found.student, bills, selected, answers: earlierAnswers(bills) });
-      },
-      (err: unknown) => {
-        setBusy(false);
-        setProblem(problemOf(err));
-      },
-    );
-  };
-
-  return (
-    <section className="card" aria-labelledby="h5-find">
-      <h2 id="h5-find">{t("find_title")}</h2>
-      <p className="muted">{byPhone ? t("find_hint_phone4") : t("find_hint_student_no")}</p>
-      <form onSubmit={submit} noValidate>
-        <label className="field">
-          <span>{t("field_name")}</span>
-          <input
-            name="name"
-            autoComplete="off"
-            placeholder={t("field_name_placeholder")}
-            value={name}
-            maxLength={50}
-            aria-invalid={nameError ? true : undefined}
-            data-testid="h5-find-name"
-            onChange={(e) => setName(e.target.value)}
-          />
-          {nameError ? <em className="field-error">{nameError}</em> : null}
-        </label>
-        {byPhone ? (
-          <label className="field">
-            <span>{t("field_phone4")}</span>
-            <input
-              name="phone4"
-              inputMode="numeric"
-              pattern="[0-9]*"
-              maxLength={4}
-              autoComplete="off"
-              placeholder={t("field_phone4_placeholder")}
-              value={second}
-              aria-invalid={secondError ? true : undefined}
-              data-testid="h5-find-phone4"
-              onChange={(e) => setSecond(e.target.value.replace(/\D/g, ""))}
-            />
-            {secondError ? <em className="field-error">{secondError}</em> : null}
-          </label>
-        ) : (
-          <label className="field">
-            <span>{t("field_student_no")}</span>
-            <input
-              name="student_no"
-              autoComplete="off"
-              autoCapitalize="off"
-              placeholder={t("field_student_no_placeholder")}
-              value={second}
-              maxLength={50}
-              aria-invalid={secondError ? true : undefined}
-              data-testid="h5-find-student-no"
-              onChange={(e) => setSecond(e.target.value)}
-            />
-            {secondError ? <em className="field-error">{secondError}</em> : null}
-          </label>
-        )}
-        {problem ? <ProblemText problem={problem} testId="h5-find-error" /> : null}
-        <button type="submit" className="btn primary" disabled={busy} data-testid="h5-find-submit">
-          {busy ? t("finding") : problem?.kind === "network" ? t("retry") : t("find_submit")}
-        </button>
-      </form>
-    </section>
-  );
-}
 
 // ---------------------------------------------------------------------------------------------------------
 
@@ -557,202 +499,36 @@ function BillsStep({
 
 // ---------------------------------------------------------------------------------------------------------
 
-type Poll = { state: "waiting" } | { state: "checking" } | { state: "expired" } | { state: "closed" } | { state: "problem"; problem: Problem };
-
-function isWebPage(url: string): boolean {
-  return /^https?:\/\//i.test(url);
-}
-
 function PayStep({ code, payer, go, onPayByQr }: { code: string; payer: PayerState; go: Go; onPayByQr: () => void }) {
   const { t } = useI18n();
   const order = payer.order as PayResult;
   const ticket = payer.ticket as string;
-  // paid on WeChat's own sheet, opened through its JS bridge
-  const jsapi = order.trade_type === "JSAPI";
-  const [sheet, setSheet] = useState<SheetResult | "opening">();
-  const codeUrl = order.payparam?.code_url ?? "";
-  const webPage = isWebPage(codeUrl);
-  const sandbox = order.sandbox === true || /\/pay\/sandbox\//.test(codeUrl);
-  const deadline = (payer.orderAt ?? Date.now()) + POLL_WINDOW_MS;
-  const [poll, setPoll] = useState<Poll>({ state: "waiting" });
-  const inFlight = useRef(false);
   const payerRef = useRef(payer);
   payerRef.current = payer;
 
-  const onStatus = useCallback(
-    (status: PayStatus): boolean => {
-      if (status === "paid") {
-        const current = payerRef.current;
-        const paidIds = new Set(current.selected ?? []);
-        const bills = (current.bills ?? []).map((bill) => (paidIds.has(String(bill.id)) && bill.status === "unpaid" ? { ...bill, status: "paid" } : bill));
-        go({ ...current, step: "done", bills, selected: [] }, "replace");
-        return true;
-      }
-      if (status === "closed") {
-        setPoll({ state: "closed" });
-        return true;
-      }
-      return false;
-    },
-    [go],
-  );
-
-  /** one h5checkpay; true when polling should stop */
-  const checkOnce = useCallback(async (): Promise<boolean> => {
-    if (inFlight.current) return false;
-    inFlight.current = true;
-    try {
-      const answer = await h5call("h5checkpay", { ticket, pay_no: order.pay_no });
-      return onStatus(answer.status);
-    } catch (err) {
-      const problem = problemOf(err);
-      setPoll({ state: "problem", problem });
-      // a FAIL (an expired ticket, an unknown order) will not change by asking again; the network may
-      return problem.kind === "fail";
-    } finally {
-      inFlight.current = false;
-    }
-  }, [ticket, order.pay_no, onStatus]);
-
-  const [round, setRound] = useState(0);
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const schedule = () => {
-      if (!stopped) timer = setTimeout(tick, POLL_INTERVAL_MS);
-    };
-    const tick = async () => {
-      if (stopped) return;
-      if (Date.now() > deadline) {
-        setPoll({ state: "expired" });
-        return;
-      }
-      // a page in the background (the payer is on the payment page) asks when it is shown again
-      if (document.visibilityState === "hidden") return;
-      const done = await checkOnce();
-      if (done) stopped = true;
-      else schedule();
-    };
-    const onVisible = () => {
-      if (document.visibilityState === "visible" && !stopped) {
-        if (timer) clearTimeout(timer);
-        void tick();
-      }
-    };
-    document.addEventListener("visibilitychange", onVisible);
-    window.addEventListener("pageshow", onVisible);
-    void tick();
-    return () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      document.removeEventListener("visibilitychange", onVisible);
-      window.removeEventListener("pageshow", onVisible);
-    };
-  }, [checkOnce, deadline, round]);
-
-  const checkNow = async () => {
-    setPoll({ state: "checking" });
-    const done = await checkOnce();
-    if (!done) {
-      if (Date.now() > deadline) setPoll({ state: "expired" });
-      else {
-        setPoll({ state: "waiting" });
-        setRound((r) => r + 1);
-      }
-    }
-  };
-
+  const check = useCallback(async () => (await h5call("h5checkpay", { ticket, pay_no: order.pay_no })).status, [ticket, order.pay_no]);
+  const onPaid = useCallback(() => {
+    const current = payerRef.current;
+    const paidIds = new Set(current.selected ?? []);
+    const bills = (current.bills ?? []).map((bill) => (paidIds.has(String(bill.id)) && bill.status === "unpaid" ? { ...bill, status: "paid" } : bill));
+    go({ ...current, step: "done", bills, selected: [] }, "replace");
+  }, [go]);
   const backToBills = () => go({ ...payer, step: "bills", order: undefined, orderAt: undefined }, "replace");
-  const payByQr = () => {
-    onPayByQr();
-    backToBills();
-  };
-
-  const openSheet = useCallback(async () => {
-    setSheet("opening");
-    const result = await openPaySheet(order.payparam as JsapiPayParams);
-    setSheet(result);
-    // WeChat says paid: the server hears it from WeChat Pay, asked now rather than at the next round
-    if (result === "ok") await checkOnce();
-  }, [order.payparam, checkOnce]);
-  // the sheet opens by itself when the order is made
-  const sheetOpened = useRef(false);
-  useEffect(() => {
-    if (!jsapi || sheetOpened.current) return;
-    sheetOpened.current = true;
-    void openSheet();
-  }, [jsapi, openSheet]);
 
   return (
     <>
       <StudentCard payer={payer} />
-      <section className="card pay" aria-labelledby="h5-pay-title">
-        <h2 id="h5-pay-title">{t("pay_title")}</h2>
-        <div className="amount-line">
-          <span className="muted">{t("pay_amount")}</span>
-          <strong className="amount" data-testid="h5-pay-amount">
-            <Money yuan={order.total_fee} />
-          </strong>
-        </div>
-        <div className="muted small">
-          {t("order_no")}: <span data-testid="h5-pay-no">{order.pay_no}</span>
-        </div>
-        {sandbox ? <p className="note" data-testid="h5-sandbox-note">{t("test_payment_note")}</p> : null}
-        {poll.state === "closed" ? (
-          <>
-            <p className="alert" data-testid="h5-order-closed">{t("order_closed")}</p>
-            <button type="button" className="btn primary" data-testid="h5-back-to-bills" onClick={backToBills}>
-              {t("back_to_bills")}
-            </button>
-          </>
-        ) : (
-          <>
-            {jsapi ? (
-              <>
-                <button type="button" className="btn primary" disabled={sheet === "opening"} data-testid="h5-wechat-pay" onClick={() => void openSheet()}>
-                  {t("wechat_pay")}
-                </button>
-                {sheet === "cancel" ? <p className="note" data-testid="h5-wechat-cancelled">{t("wechat_cancelled")}</p> : null}
-                {sheet === "fail" ? (
-                  <>
-                    <p className="alert" data-testid="h5-wechat-failed">{t("wechat_failed")}</p>
-                    <button type="button" className="btn" data-testid="h5-pay-by-qr" onClick={payByQr}>
-                      {t("pay_by_qr")}
-                    </button>
-                  </>
-                ) : null}
-              </>
-            ) : (
-              <>
-                {webPage ? (
-                  // the sandbox's page brings the payer straight back here once paid
-                  <a className="btn primary" href={`${codeUrl}?return=${encodeURIComponent(`/h5/${code}`)}`} data-testid="h5-open-pay-page">
-                    {t("open_pay_page")}
-                  </a>
-                ) : null}
-                <p className="muted small center">{webPage ? t("qr_other_phone") : t("qr_scan")}</p>
-                <Suspense fallback={<p className="muted center">{t("qr_loading")}</p>}>
-                  <QrImage value={codeUrl} label={t("qr_scan")} />
-                </Suspense>
-              </>
-            )}
-            <div className="status" aria-live="polite" data-testid="h5-pay-status">
-              {poll.state === "waiting" ? <span className="spinner" aria-hidden="true" /> : null}
-              {poll.state === "waiting" || poll.state === "checking" ? <span>{poll.state === "checking" ? t("checking") : t("waiting")}</span> : null}
-              {poll.state === "expired" ? <span>{t("wait_expired")}</span> : null}
-              {poll.state === "problem" ? (
-                poll.problem.kind === "network" ? <span>{t("check_error")}</span> : <ProblemText problem={poll.problem} testId="h5-check-error" />
-              ) : null}
-            </div>
-            <button type="button" className="btn" disabled={poll.state === "checking"} data-testid="h5-check-now" onClick={() => void checkNow()}>
-              {t("check_now")}
-            </button>
-            <button type="button" className="btn link block" data-testid="h5-back-to-bills" onClick={backToBills}>
-              {t("back_to_bills")}
-            </button>
-          </>
-        )}
-      </section>
+      <PaymentPanel
+        code={code}
+        order={order}
+        orderAt={payer.orderAt}
+        check={check}
+        onPaid={onPaid}
+        onBack={backToBills}
+        backLabel={t("back_to_bills")}
+        closedText={t("order_closed")}
+        onPayByQr={onPayByQr}
+      />
     </>
   );
 }

@@ -126,16 +126,137 @@ export interface Operations {
   h5pay: [{ ticket: string; bill_ids: (number | string)[]; answers?: { question_id: number | string; value: AnswerValue }[]; wx_token?: string }, PayResult];
   h5checkpay: [{ ticket: string; pay_no: string }, CheckResult];
   h5receipt: [{ ticket: string; pay_no: string }, Receipt];
+  h5goodslist: [{ code: string; cate_id?: number }, GoodsListAnswer];
+  h5goodsinfo: [{ code: string; id: number }, GoodsInfo];
+  h5pickuppoints: [{ code: string }, PickupPoint[]];
+  h5shoporder: [ShopOrderRequest, ShopOrderMade];
+  h5shoporders: [{ ticket: string }, ShopOrder[]];
+  h5shoporderinfo: [{ ticket: string; id: number }, ShopOrder];
+  h5shopordercancel: [{ ticket: string; id: number }, ShopOrder];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The school shop (server/domains/retail/shop.ts)
+
+export type Delivery = "pickup" | "express";
+/** how a goods item may reach the payer */
+export type GoodsDelivery = Delivery | "both";
+
+export interface GoodsCategory {
+  id: number;
+  title: string;
+  parent_id: number | null;
+}
+
+export interface GoodsSummary {
+  id: number;
+  title: string;
+  cate_id: number | null;
+  /** its first image, or null */
+  image: string | null;
+  /** its SKUs' lowest price */
+  price: string;
+  /** its SKUs' stock in all */
+  stock: number | null;
+  delivery: GoodsDelivery;
+}
+
+export interface GoodsListAnswer {
+  categories: GoodsCategory[];
+  goods: GoodsSummary[];
+}
+
+export interface Sku {
+  id: number;
+  /** spec name -> value, e.g. {"尺码": "130", "颜色": "藏青"} */
+  spec_values: Record<string, string>;
+  price: string;
+  stock: number;
+  image: string | null;
+}
+
+export interface GoodsInfo {
+  id: number;
+  title: string;
+  images: string[];
+  /** HTML the server keeps to its allow-list */
+  description: string;
+  spec_names: string[];
+  delivery: GoodsDelivery;
+  price: string;
+  skus: Sku[];
+}
+
+export interface PickupPoint {
+  id: number;
+  title: string;
+  address: string;
+  phone: string | null;
+  opening_hours: string | null;
+}
+
+export interface ShopAddress {
+  name: string;
+  phone: string;
+  detail: string;
+}
+
+export interface ShopOrderRequest {
+  ticket: string;
+  items: { sku_id: number; qty: number }[];
+  delivery: Delivery;
+  pickup_point_id?: number;
+  address?: ShopAddress;
+}
+
+/** h5shoporder's answer: h5pay's, with the shop order's id and number */
+export interface ShopOrderMade extends PayResult {
+  id: number;
+  order_no: string;
+}
+
+export type ShopOrderStatus = "unpaid" | "undelivered" | "delivered" | "completed" | "cancelled";
+
+export interface ShopOrderItem {
+  title: string;
+  spec_values: Record<string, string>;
+  image: string | null;
+  price: string;
+  qty: number;
+  amount: string;
+}
+
+export interface ShopOrder {
+  id: number;
+  order_no: string;
+  pay_no: string;
+  status: ShopOrderStatus;
+  refund_status: "none" | "part" | "all";
+  amount: string;
+  refunded_amount: string;
+  delivery: Delivery;
+  pickup_point: { id: number; title: string; address: string | null } | null;
+  express_code: string | null;
+  tracking_no: string | null;
+  created_at: string;
+  paid_at: string | null;
+  items: ShopOrderItem[];
+  /** h5shoporderinfo only, while a pickup order waits to be collected: the 8 digits and the QR code's token */
+  pickup_code?: string | null;
+  pickup_token?: string | null;
 }
 
 /** The server answered FAIL: its message is for the payer. */
 export class H5Failure extends Error {
   /** the question a refused answer is about: its message goes under it */
   questionId?: string;
+  /** the payload's field a refusal names (a shop order's address, its pickup point): its message goes under it */
+  field?: string;
 
-  constructor(message: string, questionId?: string) {
+  constructor(message: string, questionId?: string, field?: string) {
     super(message);
     this.questionId = questionId;
+    this.field = field;
     this.name = "H5Failure";
   }
 }
@@ -153,7 +274,7 @@ const TIMEOUT_MS = 15_000;
 interface Envelope {
   return_code?: string;
   return_msg?: string;
-  data?: { items?: unknown; errors?: { question_id?: number | string }[] } | null;
+  data?: { items?: unknown; errors?: { question_id?: number | string; field?: string }[] } | null;
 }
 
 export async function h5call<M extends keyof Operations>(method: M, payload: Operations[M][0]): Promise<Operations[M][1]> {
@@ -177,8 +298,9 @@ export async function h5call<M extends keyof Operations>(method: M, payload: Ope
     if (timer) clearTimeout(timer);
   }
   if (envelope.return_code !== "SUCCESS") {
-    const questionId = Array.isArray(envelope.data?.errors) ? envelope.data.errors[0]?.question_id : undefined;
-    throw new H5Failure(envelope.return_msg || "", questionId === undefined ? undefined : String(questionId));
+    const first = Array.isArray(envelope.data?.errors) ? envelope.data.errors[0] : undefined;
+    const questionId = first?.question_id;
+    throw new H5Failure(envelope.return_msg || "", questionId === undefined ? undefined : String(questionId), typeof first?.field === "string" ? first.field : undefined);
   }
   return (envelope.data?.items ?? {}) as Operations[M][1];
 }

@@ -5,7 +5,36 @@
  */
 import type { AnswerValue, Bill, PayResult, Receipt, Student } from "./api";
 
-export type Step = "find" | "bills" | "pay" | "done";
+export type Step = "find" | "bills" | "pay" | "done" | "shop";
+
+/** Where the payer is in the school shop (shop/): one history entry each. */
+export type ShopRoute =
+  | { view: "list"; cate?: number }
+  | { view: "goods"; id: number }
+  | { view: "cart" }
+  /** the student the order is for, found before checking out or reading the orders */
+  | { view: "find"; next: "checkout" | "orders" }
+  | { view: "checkout" }
+  | { view: "pay" }
+  | { view: "orders" }
+  | { view: "order"; id: number };
+
+/** A shop order being paid: its payment as h5shoporder answered it. */
+export interface ShopPayment {
+  id: number;
+  order_no: string;
+  order: PayResult;
+  orderAt: number;
+}
+
+/** What the checkout form holds (the address kept while the payer goes back and forth). */
+export interface CheckoutForm {
+  delivery?: "pickup" | "express";
+  pointId?: number;
+  name: string;
+  phone: string;
+  detail: string;
+}
 
 export interface PayerState {
   step: Step;
@@ -19,7 +48,15 @@ export interface PayerState {
   /** when the order was made (ms): polling stops 10 minutes after */
   orderAt?: number;
   receipt?: Receipt;
+  /** the fee step the payer left for the shop: the fees tab goes back to it */
+  feeStep?: Step;
+  shop?: ShopRoute;
+  shopPay?: ShopPayment;
+  checkout?: CheckoutForm;
 }
+
+/** Moves the payer to another step (or place in the shop): a new history entry, or this one replaced. */
+export type Go = (next: PayerState, history?: "push" | "replace") => void;
 
 const key = (code: string) => `h5:${code}`;
 
@@ -34,9 +71,11 @@ export function loadState(code: string): PayerState {
   return { step: "find" };
 }
 
-/** A step whose data is missing falls back to the last one it has. */
+/** A step whose data is missing falls back to the last one it has; the shop needs no student until checkout. */
 function sane(state: PayerState): PayerState {
-  if (!state.ticket || !state.bills || !state.student) return { step: "find" };
+  const shop = { shop: state.shop, shopPay: state.shopPay, checkout: state.checkout, feeStep: state.feeStep };
+  if (!state.ticket || !state.bills || !state.student) return state.step === "shop" ? { ...shop, step: "shop", shop: state.shop ?? { view: "list" } } : { ...shop, step: "find" };
+  if (state.step === "shop") return { ...state, shop: state.shop ?? { view: "list" } };
   if ((state.step === "pay" || state.step === "done") && !state.order) return { ...state, step: "bills" };
   return state;
 }

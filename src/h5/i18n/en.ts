@@ -82,6 +82,9 @@ export const en = {
   after_pay_title: "What's next",
   after_pay_open: "Open",
   after_pay_long_press: "Long-press the QR code to join the group.",
+  sections: "Sections",
+  tab_fees: "Fees",
+  tab_shop: "School shop",
   language: "Language",
 } as const;
 

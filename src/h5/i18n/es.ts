@@ -84,5 +84,8 @@ export const es: Messages = {
   after_pay_title: "A continuación",
   after_pay_open: "Abrir",
   after_pay_long_press: "Mantenga pulsado el código QR para unirse al grupo.",
+  sections: "Secciones",
+  tab_fees: "Cuotas",
+  tab_shop: "Tienda escolar",
   language: "Idioma",
 };

@@ -84,5 +84,8 @@ export const zh: Messages = {
   after_pay_title: "接下来",
   after_pay_open: "打开",
   after_pay_long_press: "长按识别二维码加入群聊。",
+  sections: "栏目",
+  tab_fees: "缴费",
+  tab_shop: "校园商城",
   language: "语言",
 };
