@@ -1,0 +1,195 @@
+/**
+ * The school shop on the payer's phone page, in Chromium at 390 px and in Chinese, against the real server: a parent
+ * opens the shop from the school's QR code address, picks the summer uniform in a size (a sold-out size disabled),
+ * adds it to the cart, checks out for the student found with pickup at the school's pickup point, pays in the
+ * sandbox from the phone and sees the 8-digit pickup code and its QR code; the pickup clerk types the code on the
+ * console's pickup page and hands the uniform over, and the parent's order then says it was collected. An express
+ * checkout without an address is refused under the address field, before any order is made; an unpaid order is
+ * cancelled by the payer, its stock given back.
+ */
+import { and, count, eq } from "drizzle-orm";
+import { expect, test } from "vitest";
+import { goods, goodsSkus, shopOrders, students } from "../../server/db/schema";
+import { shopZh } from "../../src/h5/i18n/shop.zh";
+import { clickMenuEntry, describeInBrowser, expectPath, login } from "../helpers/browser";
+import { demoPayer, type DemoPayer } from "../helpers/payers";
+
+const SCHOOL = "Sunrise No.1 Primary School";
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+const VERIFY = "/shop/pickuprec";
+
+describeInBrowser(
+  "the payer's school shop",
+  (suite) => {
+    let payer: DemoPayer | undefined;
+    const db = () => suite.server.server.database.db;
+    const skuOf = async (title: string, specs: Record<string, string>) => {
+      const rows = await db().select({ sku: goodsSkus }).from(goodsSkus).innerJoin(goods, eq(goods.id, goodsSkus.goods_id)).where(eq(goods.title, title));
+      return rows.map((r) => r.sku).find((s) => Object.entries(specs).every(([k, v]) => s.spec_values[k] === v))!;
+    };
+    const stockOf = async (skuId: number) => (await db().select({ stock: goodsSkus.stock }).from(goodsSkus).where(eq(goodsSkus.id, skuId)))[0].stock;
+    const ordersOf = async (studentNo: string) => {
+      const [student] = await db().select({ id: students.id }).from(students).where(and(eq(students.student_no, studentNo), eq(students.sch_id, payer!.schId)));
+      return (await db().select({ n: count() }).from(shopOrders).where(eq(shopOrders.student_id, student.id)))[0].n;
+    };
+
+    /** A parent's phone on the school's payer page, in its shop. */
+    const openShop = async () => {
+      payer ??= await demoPayer(suite, SCHOOL, "商城海报");
+      const phone = await suite.newContext("zh-CN", PHONE);
+      const page = await phone.newPage();
+      await page.goto(`${suite.url}/h5/${payer.code}`);
+      await page.getByTestId("h5-tab-shop").click();
+      await page.getByTestId("shop-goods").waitFor();
+      return page;
+    };
+    const openGoods = async (page: Awaited<ReturnType<typeof openShop>>, title: string) => {
+      await page.locator("[data-testid^='shop-goods-']").filter({ hasText: title }).click();
+      await expect.poll(() => page.getByTestId("shop-goods-title").innerText()).toBe(title);
+    };
+    const findStudent = async (page: Awaited<ReturnType<typeof openShop>>) => {
+      // the order is the student's: found first, as for the bills
+      await page.getByTestId("h5-find-name").fill(payer!.name);
+      await page.getByTestId("h5-find-student-no").fill(payer!.studentNo);
+      await page.getByTestId("h5-find-submit").click();
+      await page.getByTestId("shop-student").waitFor();
+    };
+
+    test("a parent buys a uniform in a size for pickup, pays, and the clerk hands it over by its code", async () => {
+      const page = await openShop();
+      // the page fits the phone's width
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      const sku = await skuOf("夏季校服短袖套装", { 尺码: "140", 颜色: "藏青" });
+      const stockBefore = await stockOf(sku.id);
+
+      await openGoods(page, "夏季校服短袖套装");
+      // adding before a size is chosen names what is missing
+      await page.getByTestId("shop-add").click();
+      expect(await page.getByTestId("shop-spec-missing").innerText()).toContain("尺码");
+      // the smallest white size is sold out: with white chosen, 110 cannot be chosen
+      await page.getByTestId("shop-spec-颜色-白色").click();
+      expect(await page.getByTestId("shop-spec-尺码-110").isDisabled()).toBe(true);
+      await page.getByTestId("shop-spec-颜色-藏青").click();
+      expect(await page.getByTestId("shop-spec-尺码-110").isDisabled()).toBe(false);
+      await page.getByTestId("shop-spec-尺码-140").click();
+      // the chosen SKU's price and stock
+      expect(await page.getByTestId("shop-price").innerText()).toBe("¥128.00");
+      expect(await page.getByTestId("shop-stock").innerText()).toContain(String(stockBefore));
+      await page.getByTestId("shop-add").click();
+      await page.getByTestId("shop-added").waitFor();
+      expect(await page.getByTestId("shop-cart-count").innerText()).toBe("1");
+
+      await page.getByTestId("shop-go-cart").click();
+      await page.getByTestId(`shop-line-${sku.id}`).waitFor();
+      expect(await page.getByTestId(`shop-line-${sku.id}`).innerText()).toContain("尺码 140 · 颜色 藏青");
+      expect(await page.getByTestId("shop-cart-total").innerText()).toBe("¥128.00");
+      await page.getByTestId("shop-checkout").click();
+      await findStudent(page);
+
+      // pickup at the school's point (its only one, chosen already)
+      await page.getByTestId("shop-delivery-pickup").check();
+      const point = page.locator("[data-testid^='shop-point-']");
+      await point.first().waitFor();
+      expect(await point.count()).toBe(1);
+      expect(await point.first().isChecked()).toBe(true);
+      expect(await point.locator("xpath=..").innerText()).toContain("Sunrise North Gate Pickup");
+      await page.getByTestId("shop-submit").click();
+
+      // paid as the fee bills are: the sandbox's page, opened from the phone, brings the parent back
+      await page.getByTestId("h5-pay-no").waitFor();
+      expect(await page.getByTestId("h5-pay-amount").innerText()).toBe("¥128.00");
+      await page.getByTestId("h5-qr-image").waitFor();
+      expect(await stockOf(sku.id)).toBe(stockBefore - 1);
+      await page.getByTestId("h5-open-pay-page").click();
+      await page.waitForURL((url) => url.pathname.startsWith("/pay/sandbox/"));
+      await page.getByTestId("sandbox-pay").click();
+      await page.waitForURL((url) => url.pathname.startsWith("/h5/"));
+
+      // the pickup code, large, and its QR code
+      const codeShown = page.getByTestId("shop-pickup-code");
+      await codeShown.waitFor({ timeout: 20000 });
+      const pickupCode = (await codeShown.innerText()).replace(/\s/g, "");
+      expect(pickupCode).toMatch(/^\d{8}$/);
+      expect(parseFloat(await codeShown.evaluate((el) => getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(32);
+      await page.getByTestId("h5-qr-image").waitFor();
+      expect(await page.getByTestId("shop-order-status").innerText()).toBe(shopZh.status_to_collect);
+      const orderNo = (await page.getByTestId("shop-order-no").innerText()).trim();
+      const [order] = await db().select().from(shopOrders).where(eq(shopOrders.order_no, orderNo));
+      expect(order).toMatchObject({ status: "undelivered", delivery: "pickup", pickup_code: pickupCode, amount: 12_800 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      // the cart was emptied by the order
+      await page.getByTestId("shop-back").click();
+      await page.getByTestId(`shop-order-card-${order.id}`).waitFor();
+      expect(await page.getByTestId(`shop-order-card-${order.id}`).innerText()).toContain(shopZh.status_to_collect);
+      await page.getByTestId(`shop-order-card-${order.id}`).click();
+      await codeShown.waitFor();
+
+      // the clerk at the North Gate types the code on the console's pickup page
+      const clerk = await (await suite.newContext()).newPage();
+      await login(clerk, suite.url, "pickup");
+      await clickMenuEntry(clerk, VERIFY);
+      await expectPath(clerk, VERIFY);
+      await clerk.setViewportSize({ width: 390, height: 844 });
+      await clerk.getByTestId("pickup-code").fill(pickupCode);
+      await clerk.getByTestId("pickup-find").click();
+      const found = clerk.getByTestId("pickup-order");
+      await found.waitFor();
+      expect(await found.innerText()).toContain(orderNo);
+      expect(await found.innerText()).toContain("尺码 140");
+      await clerk.getByTestId("pickup-verify").click();
+      await clerk.getByTestId("pickup-verified").waitFor();
+
+      // the parent's page, still open on the order, says it was collected
+      await page.getByTestId("shop-collected").waitFor({ timeout: 20000 });
+      expect(await page.getByTestId("shop-order-status").innerText()).toBe(shopZh.status_completed);
+      expect(await page.getByTestId("shop-pickup-code").count()).toBe(0);
+      expect((await db().select({ status: shopOrders.status }).from(shopOrders).where(eq(shopOrders.id, order.id)))[0].status).toBe("completed");
+    });
+
+    test("an express checkout without an address is refused under the address field; an unpaid order is cancelled", async () => {
+      const page = await openShop();
+      const sku = await skuOf("三年级数学同步练习", { 版本: "人教版" });
+      const stockBefore = await stockOf(sku.id);
+      await openGoods(page, "三年级数学同步练习");
+      await page.getByTestId("shop-spec-版本-人教版").click();
+      await page.getByTestId("shop-add").click();
+      await page.getByTestId("shop-go-cart").click();
+      await page.getByTestId("shop-checkout").click();
+      await findStudent(page);
+      const ordersBefore = await ordersOf(payer!.studentNo);
+
+      // sent by courier only: the one way offered, chosen already
+      expect(await page.getByTestId("shop-delivery-pickup").count()).toBe(0);
+      expect(await page.getByTestId("shop-delivery-express").isChecked()).toBe(true);
+      await page.getByTestId("shop-address-name").fill("王芳");
+      await page.getByTestId("shop-address-phone").fill("12345");
+      await page.getByTestId("shop-submit").click();
+      // each field says what is wrong with it, the missing address by its name
+      expect(await page.getByTestId("shop-address-detail-error").innerText()).toBe(shopZh.address_required);
+      expect(await page.getByTestId("shop-address-detail").getAttribute("aria-invalid")).toBe("true");
+      expect(await page.getByTestId("shop-address-phone-error").innerText()).toBe(shopZh.phone_invalid);
+      expect(await page.getByTestId("shop-address-name-error").count()).toBe(0);
+      expect(await page.getByTestId("h5-pay-no").count()).toBe(0);
+      expect(await ordersOf(payer!.studentNo)).toBe(ordersBefore);
+
+      await page.getByTestId("shop-address-phone").fill("13800138000");
+      await page.getByTestId("shop-address-detail").fill("上海市浦东新区朝阳路 1 号 3 栋 301");
+      expect(await page.getByTestId("shop-address-detail-error").count()).toBe(0);
+      await page.getByTestId("shop-submit").click();
+      await page.getByTestId("h5-pay-no").waitFor();
+      expect(await ordersOf(payer!.studentNo)).toBe(ordersBefore + 1);
+      expect(await stockOf(sku.id)).toBe(stockBefore - 1);
+
+      // not paid after all: cancelled from the payer's orders, its stock back
+      await page.getByTestId("h5-back-to-bills").click();
+      const unpaid = page.locator("[data-testid^='shop-order-card-']").filter({ hasText: shopZh.status_unpaid }).first();
+      await unpaid.click();
+      await page.getByTestId("shop-cancel").click();
+      await page.getByTestId("shop-cancel-yes").click();
+      await expect.poll(() => page.getByTestId("shop-order-status").innerText()).toBe(shopZh.status_cancelled);
+      expect(await page.getByTestId("shop-cancel").count()).toBe(0);
+      expect(await stockOf(sku.id)).toBe(stockBefore);
+    });
+  },
+  { locale: "zh-CN" },
+);
