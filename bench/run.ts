@@ -181,31 +181,65 @@ const REPORT_ROUTE = "/datacount/class_statisv2";
 
 /** the payer's phone pages (h5.html): their JS+CSS, gzip (a phone's browser on plain http gets no brotli) */
 const PAYER_PAGE_BUDGET = { limit: 120, atMost: true, text: "<= 120 KB" };
+/** the payer page's shop (its lazy chunk with the page's own files) */
+const PAYER_SHOP_BUDGET = { limit: 150, atMost: true, text: "<= 150 KB" };
+
+/** A payer QR code of Sunrise No.1 (a school with goods on sale), made by its provider: /h5/{code}. */
+async function payerCode(server: TestServer): Promise<string> {
+  const login = await call(server.url, "adminapi", { method: "login", username: "svc", password: DEMO_PASSWORD });
+  const token = String((login.data as { token?: string } | undefined)?.token ?? "");
+  const schools = await call(server.url, "adminapiv2", { method: "schoollist", page: 1, limit: 50 }, token);
+  const school = ((schools.data?.items as { id: number; title: string }[] | undefined) ?? []).find((s) => s.title === "Sunrise No.1 Primary School");
+  if (!school) throw new Error("the demo school Sunrise No.1 Primary School is missing");
+  const added = await call(server.url, "adminapiv2", { method: "qrchnladd", sch_id: school.id, title: `Bench payer page ${Date.now()}` }, token);
+  const code = (added.data?.items as { code?: string } | undefined)?.code;
+  if (!code) throw new Error(`qrchnladd: ${added.return_msg}`);
+  return code;
+}
 
 /**
- * The payer's page /h5/{code} at 390 px: the JS+CSS the page fetches before it shows its first answer, and every
- * JS+CSS file it can ever load (its entry, the chunks it imports and the lazy QR code chunk of the pay step,
- * followed from h5.html through the files' references), as gzip on the wire.
+ * The JS and CSS files reachable from `roots` (file names under dist/assets), following each JS file's references
+ * to the others (static and lazy imports alike), without entering the files of `leaveOut`.
  */
-async function measurePayerPage(server: TestServer): Promise<void> {
-  const pageUrl = `${server.url}/h5/bench-unknown-code`;
-  const html = await (await fetch(pageUrl, { headers: { accept: "text/html" } })).text();
-  if (!html.includes("/src/h5/") && !/\/assets\/h5-[\w-]+\.js/.test(html)) throw new Error(`${pageUrl} is not the payer's page (is dist/ built with h5.html?)`);
+async function reachableFiles(server: TestServer, roots: Iterable<string>, leaveOut: ReadonlySet<string> = new Set()): Promise<Set<string>> {
   const reference = /(?:\/|\.\/|")(?:assets\/)?([\w.-]+\.(?:js|css))(?=["'])/g;
   const seen = new Set<string>();
-  const queue = [...html.matchAll(/\/assets\/([\w.-]+\.(?:js|css))/g)].map((m) => m[1]);
+  const queue = [...roots];
   while (queue.length > 0) {
     const file = queue.shift() as string;
-    if (seen.has(file)) continue;
+    if (seen.has(file) || leaveOut.has(file)) continue;
     seen.add(file);
     if (!file.endsWith(".js")) continue;
     const source = await (await fetch(`${server.url}/assets/${file}`)).text();
     for (const [, next] of source.matchAll(reference)) if (!seen.has(next) && fs.existsSync(path.join(ROOT, "dist/assets", next))) queue.push(next);
   }
-  const sizes = await Promise.all([...seen].map((file) => wireSize(`${server.url}/assets/${file}`, "gzip")));
-  const total = sizes.reduce((sum, { size }) => sum + size, 0);
+  return seen;
+}
+
+async function gzipBytes(server: TestServer, files: Iterable<string>): Promise<number> {
+  const sizes = await Promise.all([...files].map((file) => wireSize(`${server.url}/assets/${file}`, "gzip")));
+  return sizes.reduce((sum, { size }) => sum + size, 0);
+}
+
+const assetName = (url: string) => new URL(url).pathname.replace(/^\/assets\//, "");
+
+/**
+ * The payer's page /h5/{code} at 390 px, as gzip on the wire: the JS+CSS the page fetches before it shows its first
+ * answer; every JS+CSS file the fee steps can ever load (the entry, the chunks it imports and the lazy QR code chunk
+ * of the pay step, followed from h5.html through the files' references), the shop's lazy chunk left out; and the
+ * shop: what the page fetches to show the goods and a goods item once the shop's tab is opened, and every file the
+ * shop can load (its chunk, the page's own files and the QR code chunk of a pickup order).
+ */
+async function measurePayerPage(server: TestServer): Promise<void> {
+  const pageUrl = `${server.url}/h5/${await payerCode(server)}`;
+  const html = await (await fetch(pageUrl, { headers: { accept: "text/html" } })).text();
+  if (!html.includes("/src/h5/") && !/\/assets\/h5-[\w-]+\.js/.test(html)) throw new Error(`${pageUrl} is not the payer's page (is dist/ built with h5.html?)`);
+  const entryFiles = [...html.matchAll(/\/assets\/([\w.-]+\.(?:js|css))/g)].map((m) => m[1]);
 
   let initial: number | undefined;
+  let shopShown: number | undefined;
+  let shopAll: number | undefined;
+  let feeFiles: Set<string> | undefined;
   if (!chromiumMissingReason()) {
     const browser = await launchChromium();
     try {
@@ -217,17 +251,32 @@ async function measurePayerPage(server: TestServer): Promise<void> {
         if (type === "script" || type === "stylesheet") loaded.add(response.url());
       });
       await page.goto(pageUrl);
-      // an unknown code: the page has asked h5entry and shows the refusal
-      await page.getByTestId("h5-error").or(page.getByTestId("h5-find-submit")).first().waitFor();
+      // the school's page stands: the student can be looked up
+      await page.getByTestId("h5-find-submit").waitFor();
       await page.waitForLoadState("networkidle");
-      initial = (await Promise.all([...loaded].map((url) => wireSize(url, "gzip")))).reduce((sum, { size }) => sum + size, 0);
+      const first = new Set(loaded);
+      initial = await gzipBytes(server, [...first].map(assetName));
+      // the shop: its tab, the goods, one goods item
+      await page.getByTestId("h5-tab-shop").click();
+      await page.getByTestId("shop-goods").waitFor();
+      await page.locator("[data-testid^='shop-goods-']").first().click();
+      await page.getByTestId("shop-goods-title").waitFor();
+      await page.waitForLoadState("networkidle");
+      const shopChunks = new Set([...loaded].filter((url) => !first.has(url)).map(assetName));
+      if (shopChunks.size === 0) throw new Error("opening the shop loaded no chunk of its own: is it still lazy?");
+      shopShown = await gzipBytes(server, [...loaded].map(assetName));
+      shopAll = await gzipBytes(server, await reachableFiles(server, [...loaded].map(assetName)));
+      feeFiles = await reachableFiles(server, entryFiles, shopChunks);
       await context.close();
     } finally {
       await browser.close();
     }
   }
+  const fees = feeFiles ? await gzipBytes(server, feeFiles) : undefined;
   record("payer page /h5/: JS+CSS before its first answer (gzip, on the wire)", "-", initial === undefined ? undefined : initial / KB, "KB", PAYER_PAGE_BUDGET);
-  record(`payer page /h5/: every JS+CSS it can load, QR code chunk included (${seen.size} files, gzip, on the wire)`, "-", total / KB, "KB", PAYER_PAGE_BUDGET);
+  record(`payer page /h5/: every JS+CSS of the fee steps, QR code chunk included, the shop's chunk left out (${feeFiles?.size ?? "?"} files, gzip, on the wire)`, "-", fees === undefined ? undefined : fees / KB, "KB", PAYER_PAGE_BUDGET);
+  record("payer page's shop: JS+CSS to show the goods and a goods item (gzip, on the wire)", "-", shopShown === undefined ? undefined : shopShown / KB, "KB", PAYER_SHOP_BUDGET);
+  record("payer page's shop: every JS+CSS it can load, QR code chunk included (gzip, on the wire)", "-", shopAll === undefined ? undefined : shopAll / KB, "KB", PAYER_SHOP_BUDGET);
 }
 
 /**

@@ -1,13 +1,18 @@
 /**
  * The built SPA (dist/) ships the browser's messages and none of those only the server speaks (API answers,
  * the sandbox's phone pages): they are the server's to localise, and need not travel to every browser. Every
- * text file of it has its brotli and gzip forms beside it, for the server to send as they are.
+ * text file of it has its brotli and gzip forms beside it, for the server to send as they are. The payer page's
+ * shop is a lazy chunk: what the payer page loads before it is opened holds none of it. (Bytes per page are
+ * measured by npm run bench against their budgets.)
  */
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { readLocale } from "../../server/lib/locales";
+import { shopEn } from "../../src/h5/i18n/shop.en";
+import { shopEs } from "../../src/h5/i18n/shop.es";
+import { shopZh } from "../../src/h5/i18n/shop.zh";
 
 const ASSETS = path.resolve(import.meta.dirname, "../../dist/assets");
 const SERVER_ONLY = ["api", "sandbox", "notice_bind"];
@@ -50,5 +55,29 @@ describe("built SPA", () => {
       expect(zlib.brotliDecompressSync(fs.readFileSync(`${file}.br`)).equals(content), `${file}.br`).toBe(true);
       expect(zlib.gunzipSync(fs.readFileSync(`${file}.gz`)).equals(content), `${file}.gz`).toBe(true);
     }
+  });
+
+  it("keeps the payer page's shop out of what the payer page loads before the shop is opened", () => {
+    const html = fs.readFileSync(path.resolve(ASSETS, "../h5.html"), "utf8");
+    const read = (file: string) => fs.readFileSync(path.join(ASSETS, file), "utf8");
+    // the files h5.html names and those they import statically, never those behind an import()
+    const first = new Set<string>();
+    const queue = [...html.matchAll(/\/assets\/([\w.-]+\.(?:js|css))/g)].map((m) => m[1]);
+    while (queue.length > 0) {
+      const file = queue.shift()!;
+      if (first.has(file)) continue;
+      first.add(file);
+      if (file.endsWith(".js")) for (const [, next] of read(file).matchAll(/(?:\bfrom|\bimport)\s*"\.\/([\w.-]+\.js)"/g)) queue.push(next);
+    }
+    expect([...first].some((file) => /^h5-[\w-]+\.js$/.test(file))).toBe(true);
+    // messages of the shop alone, in each language
+    const shopTexts = [shopZh.find_for_order, shopEn.goods_none, shopEs.find_for_order, shopZh.pickup_hint, shopEn.pickup_hint];
+    const firstText = [...first].map(read).join("\n");
+    expect(shopTexts.filter((text) => firstText.includes(text))).toEqual([]);
+    expect(firstText.includes(".goods-grid")).toBe(false);
+    // and they are in a chunk of their own, which the payer page imports lazily
+    const lazy = fs.readdirSync(ASSETS).filter((file) => file.endsWith(".js") && !first.has(file) && shopTexts.every((text) => read(file).includes(text)));
+    expect(lazy).toHaveLength(1);
+    expect([...first].filter((file) => file.endsWith(".js")).some((file) => read(file).includes(`import("./${lazy[0]}")`))).toBe(true);
   });
 });
