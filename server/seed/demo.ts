@@ -17,6 +17,7 @@ import { seedDemoFeeOrders } from "./feeOrders";
 import { seedDemoReconciliation } from "./reconciliation";
 import { seedDemoRefunds } from "./refunds";
 import { seedDemoGoods } from "./goods";
+import { seedHarbourShopOrder } from "./harbourShop";
 import { seedDemoShopOrders } from "./shopOrders";
 import { seedDemoNotices } from "./notices";
 import { rebuildFeeDaily } from "../domains/collection/feeDaily";
@@ -192,6 +193,8 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     await seedDemoGoods(tx, { sysid: sunrise, no1: sunriseNo1 }, { sysid: harbour });
     // shop orders of Sunrise No.1's payers: to collect, to send, unpaid, closed
     await seedDemoShopOrders(tx, { sysid: sunrise, schId: sunriseNo1 }, options.now);
+    // and one of a Harbour Bay payer's, waiting to be sent
+    await seedHarbourShopOrder(tx, { sysid: harbour, schId: harbourBay }, options.now);
     // refunds of every state, asked and decided by these accounts, and a few duplicate payments refunded by themselves
     await seedDemoRefunds(tx, world.map((s) => s.id), options.now);
     // the sandbox channels' last days reconciled, one with a payment whose notification was lost
