@@ -236,6 +236,11 @@ describeOnDatabases("goods statistics", (kind) => {
       expect(other.total, dimension).toBe(0);
       expect(other.sums, dimension).toEqual([0, 0, 0, 0, 0]);
     }
+    // over every day Harbour reads its own demo order alone (two sports uniforms, 318.00), and Sunrise none of it
+    const own = await call("harbour", "goodsstatis", { dimension: "goods_id" });
+    expect((own.data?.items as Row[]).map((row) => [row.goods_title, ...figuresOf(row)])).toEqual([["Harbour 运动校服", 1, 2, 31_800, 0, 31_800]]);
+    const sunrise = await call("svc", "goodsstatis", { dimension: "goods_id" });
+    expect((sunrise.data?.items as Row[]).map((row) => row.goods_title)).not.toContain("Harbour 运动校服");
     // Sunrise's goods item asked for by Harbour: nothing
     expect((await report({ goods_id: goodsId.summer }, "harbour")).sums).toEqual([0, 0, 0, 0, 0]);
     expect((await call("harbour", "goodsstatis", { sch_id: world.schId })).return_code).toBe("FAIL");
