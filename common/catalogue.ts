@@ -352,6 +352,11 @@ export interface EntityDecl {
    */
   recordTools?: readonly string[];
   /**
+   * Tools of the SPA offered as buttons of the entity's list page (the import of tracking numbers beside its log):
+   * ids of the SPA's list tools (src/domains/index.ts), whose dialogs call operations of the list's roles.
+   */
+  listTools?: readonly string[];
+  /**
    * "domain": the entity's operations and table are its domain's own (server/domains/<domain>/); the engine
    * builds its pages from the declaration but registers no generic operation and generates no table.
    */

@@ -18,6 +18,8 @@ export interface AuditEntry {
   sysid: number | null;
   /** the school the entry concerns (null: none, or several), so that a school's own trail can be read */
   schId: number | null;
+  /** when it happened, where that is not now (the demo data's history); default the database's clock */
+  at?: Date;
 }
 
 /** The tenant of an action within a checked scope: its provider, and its school when it names exactly one. */
@@ -52,5 +54,6 @@ export async function writeAudit(db: DbOrTx, entry: AuditEntry): Promise<void> {
     detail: entry.detail ?? {},
     sysid: entry.sysid,
     schId: entry.schId,
+    ...(entry.at ? { at: entry.at } : {}),
   });
 }

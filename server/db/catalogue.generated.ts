@@ -1071,6 +1071,29 @@ export const shopOrderItems = pgTable(
   ],
 );
 
+/** deliveryimport (retail.entity.deliveryimport) */
+export const deliveryImports = pgTable(
+  "delivery_imports",
+  {
+    id: serial("id").primaryKey(),
+    kind: varchar("kind", { length: 32 }).notNull(),
+    filename: varchar("filename", { length: 255 }).notNull(),
+    username: varchar("username", { length: 50 }).notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    total: integer("total").default(0).notNull(),
+    delivered: integer("delivered").default(0).notNull(),
+    unchanged: integer("unchanged").default(0).notNull(),
+    failed: integer("failed").default(0).notNull(),
+    errors: text("errors"),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("delivery_imports_sysid_id_idx").on(t.sysid, t.id),
+    index("delivery_imports_kind_idx").on(t.kind),
+    index("delivery_imports_created_at_idx").on(t.created_at),
+  ],
+);
+
 /** Every catalogue entity's table by entity name. */
 export const catalogueTablesByEntity = {
   service: providers,
@@ -1111,4 +1134,5 @@ export const catalogueTablesByEntity = {
   goodssku: goodsSkus,
   shoporder: shopOrders,
   shoporderitem: shopOrderItems,
+  deliveryimport: deliveryImports,
 } as const;

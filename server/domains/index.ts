@@ -25,6 +25,7 @@ import { goodsHooksByEntity } from "./retail/goods";
 import { registerShopApi } from "./retail/shop";
 import { registerPickupOperations } from "./retail/pickup";
 import { registerShopOrderOperations, shopOrderEffects } from "./retail/shopOrders";
+import { registerDeliveryImport } from "./retail/deliveryImport";
 
 export function registerOperations(registry: OperationRegistry): void {
   registerSessionOperations(registry);
@@ -49,5 +50,6 @@ export function registerOperations(registry: OperationRegistry): void {
   registerShopApi(registry);
   // the provider's shop orders, and pickup verification at the pickup points
   registerShopOrderOperations(registry);
+  registerDeliveryImport(registry);
   registerPickupOperations(registry);
 }

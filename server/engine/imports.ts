@@ -59,7 +59,7 @@ const TEMPLATE_CHOICE_ROWS = 1000;
 /** first key of pg_advisory_xact_lock(key, sch_id): the imports' own lock space */
 const IMPORT_LOCK_SPACE = 0x1_7e_a1;
 
-const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+export const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 /** A problem with one row (its number as the spreadsheet shows it) and field. */
 export interface RowError {
@@ -156,6 +156,15 @@ async function readRows(t: Translate, bytes: Buffer): Promise<{ row: number; val
 
 /** The imports running in this process and those waiting: each holds its file and rows in memory. */
 const importSlots = pLimit(IMPORTS_AT_ONCE);
+
+/**
+ * A sheet import of a domain's own (tracking numbers for orders): its file decoded and read within the limits of
+ * every import, in one of the process's import slots (refused when they are all taken and waited for).
+ */
+export async function inImportSlot<T>(t: Translate, content: string, work: (rows: { row: number; values: string[] }[]) => Promise<T>): Promise<T> {
+  if (importSlots.activeCount + importSlots.pendingCount >= IMPORTS_AT_ONCE + IMPORTS_WAITING) throw new ApiFailure("import.busy");
+  return importSlots(async () => work(await readRows(t, decodeFile(t, content))));
+}
 
 /** How a header or a choice is compared: width forms folded, case and surrounding marks ignored. */
 export function normalised(text: string): string {

@@ -7,7 +7,8 @@
  */
 import { and, asc, eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client";
-import { goods, goodsSkus, paymentOrders, pickupPoints, shopOrders, students, users } from "../db/schema";
+import { writeAudit } from "../auth/audit";
+import { deliveryImports, goods, goodsSkus, paymentOrders, pickupPoints, shopOrders, students, users } from "../db/schema";
 import { handOver } from "../domains/retail/pickup";
 import { createShopOrder } from "../domains/retail/shop";
 import { recordOrderClosed } from "../payments/close";
@@ -23,10 +24,10 @@ async function skuOf(tx: DbOrTx, title: string, specs: Record<string, string>): 
 }
 
 export async function seedDemoShopOrders(tx: DbOrTx, school: { sysid: number; schId: number }, now: Date): Promise<void> {
-  const pupils = await tx.select({ id: students.id }).from(students).where(and(eq(students.sch_id, school.schId), eq(students.status, "1"))).orderBy(asc(students.id)).limit(4);
+  const pupils = await tx.select({ id: students.id }).from(students).where(and(eq(students.sch_id, school.schId), eq(students.status, "1"))).orderBy(asc(students.id)).limit(6);
   const [point] = await tx.select({ id: pickupPoints.id }).from(pickupPoints).where(and(eq(pickupPoints.sysid, school.sysid), eq(pickupPoints.title, "Sunrise North Gate Pickup")));
   const [clerk] = await tx.select({ id: users.id, username: users.username, name: users.name }).from(users).where(eq(users.username, "pickup"));
-  if (pupils.length < 4 || !point || !clerk) return;
+  if (pupils.length < 6 || !point || !clerk) return;
   const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * HOUR_MS);
   const make = (hoursAgo: number, studentId: number, items: { sku_id: number; qty: number }[], delivery: "pickup" | "express") =>
     createShopOrder(seedContext(tx, at(hoursAgo)), {
@@ -49,4 +50,41 @@ export async function seedDemoShopOrders(tx: DbOrTx, school: { sysid: number; sc
   await paidAtSandbox(tx, collected.payment, at(69.5));
   const [{ token }] = await tx.select({ token: shopOrders.pickup_token }).from(shopOrders).where(eq(shopOrders.id, collected.orderId));
   await handOver(tx as Db, token!, "scan", { userId: clerk.id, username: clerk.username, name: clerk.name, sysid: school.sysid, points: [point.id] }, at(52));
+
+  // sent by express with the provider's import of tracking numbers this morning; one sent last week and received since
+  const exercise = await make(20, pupils[4].id, [{ sku_id: await skuOf(tx, "三年级数学同步练习", { 版本: "北师大版" }), qty: 2 }], "express");
+  await paidAtSandbox(tx, exercise.payment, at(19.7));
+  await sent(tx, exercise, school.sysid, school.schId, { code: "SF", number: "SF1402558812305" }, at(6));
+  await tx.insert(deliveryImports).values({
+    kind: "shop_order",
+    sysid: school.sysid,
+    filename: "发货单-练习册.xlsx",
+    username: "svc",
+    created_at: at(6),
+    total: 2,
+    delivered: 1,
+    unchanged: 0,
+    failed: 1,
+    errors: JSON.stringify([{ row: 3, order_no: book.payment.orderid, message: "未知的快递公司“火星快递”" }]),
+  });
+  const received = await make(220, pupils[5].id, [{ sku_id: await skuOf(tx, "夏季校服短袖套装", { 尺码: "150", 颜色: "白色" }), qty: 1 }], "express");
+  await paidAtSandbox(tx, received.payment, at(219.5));
+  await sent(tx, received, school.sysid, school.schId, { code: "ZTO", number: "78312560094417" }, at(200));
+  await tx.update(shopOrders).set({ status: "completed", completed_at: at(120) }).where(eq(shopOrders.id, received.orderId));
+  await writeAudit(tx, { username: "svc", action: "shoporderreceive", entity: "shoporder", entityId: String(received.orderId), sysid: school.sysid, schId: school.schId, detail: { from: "delivered", to: "completed" }, at: at(120) });
+}
+
+/** An express order sent by the provider's import of tracking numbers, `hoursAgo`, as shoporderdeliver writes it. */
+async function sent(tx: DbOrTx, order: { orderId: number }, sysid: number, schId: number, express: { code: string; number: string }, when: Date): Promise<void> {
+  await tx.update(shopOrders).set({ status: "delivered", express_code: express.code, tracking_no: express.number, delivered_at: when }).where(eq(shopOrders.id, order.orderId));
+  await writeAudit(tx, {
+    username: "svc",
+    action: "shoporderdeliver",
+    entity: "shoporder",
+    entityId: String(order.orderId),
+    sysid,
+    schId,
+    detail: { from: "undelivered", to: "delivered", express_code: express.code, tracking_no: express.number },
+    at: when,
+  });
 }

@@ -39,6 +39,14 @@ export const recordTools: Record<string, { label: string; dialog: LazyExoticComp
   qrposter: { label: "collection.poster.open", dialog: lazy(() => import("./collection/QrPosterDialog")) },
 };
 
+/**
+ * List tools (an entity's `listTools`): a button on its list page opening a dialog of its own, loaded when first
+ * opened.
+ */
+export const listTools: Record<string, { label: string; dialog: LazyExoticComponent<ComponentType<{ onClose: () => void }>> }> = {
+  deliveryimport: { label: "retail.delivery_import.button", dialog: lazy(() => import("./retail/DeliveryImportDialog")) },
+};
+
 export interface ActionContextProps {
   /** the record the decision is about, as its list or detail page read it */
   record: BaseRecord;

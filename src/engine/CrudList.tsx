@@ -44,7 +44,7 @@ import { ALL_STATES, StateTabs } from "./StateTabs";
 import { ListSummaryLine } from "./ListSummaryLine";
 import { ColumnSettingsButton } from "./ColumnSettingsButton";
 import { arrangeColumns, useColumnSettings } from "./listColumns";
-import { useRecordTools } from "./RecordTools";
+import { ListTools, useRecordTools } from "./RecordTools";
 import { offeredOn, opensSelection, selectionPath, useLinkedPages } from "./linkedPages";
 import { isBlankFilterValue as isBlank } from "../../common/fieldExtras";
 
@@ -282,6 +282,7 @@ export default function CrudList({ resource }: { resource: string }) {
   const pageButtons = (
     <Space wrap>
       {importOffered && <ImportButton entity={importable} />}
+      <ListTools entity={entity} />
       {exportOperation && (
         <Button icon={<DownloadOutlined />} loading={exports.starting} data-testid="export-button" onClick={() => void onExport(exportOperation)}>
           {translate("crud.export")}

@@ -63,7 +63,7 @@ interface Outcome {
 }
 
 /** The file's content as base64, reporting how much was read. */
-function readBase64(file: File, onProgress: (percent: number) => void): Promise<string> {
+export function readBase64(file: File, onProgress: (percent: number) => void): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onprogress = (event) => {

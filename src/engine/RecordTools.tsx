@@ -1,12 +1,14 @@
 /**
  * An entity's record tools (`recordTools`, src/domains/index.ts): a button per tool on a record's row, card and
- * detail page, and the tool's dialog for the record it was pressed on, loaded when first opened.
+ * detail page, and the tool's dialog for the record it was pressed on, loaded when first opened; and its list tools
+ * (`listTools`), buttons of its list page.
  */
 import { Button } from "antd";
+import { UploadOutlined } from "@ant-design/icons";
 import { Suspense, useState, type ReactNode } from "react";
 import { useTranslation, type BaseRecord } from "@refinedev/core";
 import type { EntityDecl } from "../../common/catalogue";
-import { recordTools } from "../domains";
+import { listTools, recordTools } from "../domains";
 import type { CardButton } from "./RecordCard";
 
 export function useRecordTools(entity: EntityDecl): { buttonsOf: (record: BaseRecord) => CardButton[]; dialog: ReactNode } {
@@ -32,4 +34,25 @@ export function useRecordTools(entity: EntityDecl): { buttonsOf: (record: BaseRe
     </Suspense>
   ) : null;
   return { buttonsOf, dialog };
+}
+
+/** An entity's list tools (`listTools`): a button each on its list page, and the dialog of the one pressed. */
+export function ListTools({ entity }: { entity: EntityDecl }) {
+  const { translate } = useTranslation();
+  const [open, setOpen] = useState<string | null>(null);
+  const Dialog = open ? listTools[open].dialog : undefined;
+  return (
+    <>
+      {(entity.listTools ?? []).map((tool) => (
+        <Button key={tool} icon={<UploadOutlined />} data-testid={`list-tool-${tool}`} onClick={() => setOpen(tool)}>
+          {translate(listTools[tool].label)}
+        </Button>
+      ))}
+      {Dialog && (
+        <Suspense fallback={null}>
+          <Dialog onClose={() => setOpen(null)} />
+        </Suspense>
+      )}
+    </>
+  );
 }

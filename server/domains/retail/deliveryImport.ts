@@ -1,0 +1,239 @@
+/**
+ * Tracking numbers imported from a spreadsheet (orderdeliveryimport; catalogue/fulfilment.ts): columns 订单号,
+ * 快递公司 (our code or the company's name in any language), 快递单号 and 备注. A preview says what each row would do
+ * and writes nothing; the import sends each row through the order's own deliver action (shoporderdeliver: its
+ * roles, tenant, state and field checks, its audit and timeline), one row at a time, so a row that fails leaves the
+ * others. A row that repeats what is already stored (the same order sent with the same company and number) changes
+ * nothing: importing a file twice is harmless. Every import is logged with its counts and failed rows, and answers
+ * a result file naming each row's outcome.
+ */
+import { and, inArray } from "drizzle-orm";
+import { z } from "zod";
+import { EXPRESS_COMPANIES, expressNameKey, TRACKING_NO_PATTERN } from "../../../common/expressCompanies";
+import { deliveryImportEntity } from "../../../catalogue/fulfilment";
+import { GOODS_MANAGERS } from "../../../catalogue/goods";
+import { shopOrderDeliver, shopOrderEntity } from "../../../catalogue/shopOrders";
+import { writeAudit } from "../../auth/audit";
+import { resolveScope } from "../../auth/scope";
+import { deliveryImports, shopOrders } from "../../db/schema";
+import { entityTenantConditions } from "../../engine/crud";
+import { everyLanguage, importPayload, inImportSlot, MAX_LISTED_ERRORS, normalised, templateAnswer, XLSX_MIME } from "../../engine/imports";
+import { labelText, type Translate } from "../../lib/i18n";
+import { ApiFailure } from "../../protocol/envelope";
+import type { OperationContext, OperationRegistry } from "../../protocol/registry";
+
+const PATH = "adminapiv2";
+/** orders looked up per statement */
+const LOOKUP_BATCH = 1000;
+/** rows answered in the preview and the result (the result file holds all) */
+const MAX_ANSWERED_ROWS = 500;
+
+/** The columns of the sheet, by their label keys: found by their header in any language, in any order. */
+const COLUMNS = [
+  { key: "order_no", label: "collection.field.order_no", required: true },
+  { key: "express", label: "retail.field.express_company", required: true },
+  { key: "tracking_no", label: "retail.field.tracking_no", required: true },
+  { key: "remark", label: "retail.field.remark", required: false },
+] as const;
+type ColumnKey = (typeof COLUMNS)[number]["key"];
+
+/** What a row does: sends its order, finds it sent already as the row says, or cannot (why in `message`). */
+export type RowOutcome = "deliver" | "delivered" | "unchanged" | "failed";
+
+export interface DeliveryRow {
+  row: number;
+  order_no: string;
+  express_code: string;
+  tracking_no: string;
+  remark: string;
+  outcome: RowOutcome;
+  message: string;
+}
+
+/** Every name a company is known by (our code, its names in each language), normalised, to our code. */
+const companyByName: ReadonlyMap<string, string> = new Map(
+  EXPRESS_COMPANIES.flatMap((c) => [c.code, c.kdniao, c.kuaidi100, ...everyLanguage(expressNameKey(c.code), c.code)].map((name) => [normalised(name), c.code] as const)),
+);
+const trackingNo = new RegExp(TRACKING_NO_PATTERN);
+
+/** Where each column is in the header row; a missing required column refuses the file, naming it. */
+function columnPlaces(t: Translate, header: string[]): Record<ColumnKey, number> {
+  const places = {} as Record<ColumnKey, number>;
+  const headers = header.map(normalised);
+  for (const column of COLUMNS) {
+    const names = new Set(everyLanguage(column.label, column.key).map(normalised));
+    const at = headers.findIndex((h) => names.has(h));
+    if (at < 0 && column.required) throw new ApiFailure("retail.delivery_import.missing_column", { column: labelText(t, column.label, column.key) }, { errors: [{ field: "content_base64", message: t("retail.delivery_import.missing_column", { column: labelText(t, column.label, column.key) }) }] });
+    places[column.key] = at;
+  }
+  return places;
+}
+
+/**
+ * Each row's outcome as things stand, written nowhere: the order looked up in the caller's tenant by its number,
+ * the company and number checked, a row repeating an earlier one of the file or what is stored told apart.
+ */
+async function classify(ctx: OperationContext, rows: { row: number; values: string[] }[]): Promise<DeliveryRow[]> {
+  const t = ctx.t;
+  const [header, ...data] = rows;
+  if (!header) throw new ApiFailure("import.empty_file");
+  const at = columnPlaces(t, header.values);
+  const cell = (values: string[], key: ColumnKey) => (at[key] >= 0 ? (values[at[key]] ?? "").trim() : "");
+  const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);
+  const tenant = entityTenantConditions(shopOrderEntity, shopOrders, ctx, scope);
+  const numbers = [...new Set(data.map((r) => cell(r.values, "order_no")).filter(Boolean))];
+  const orders = new Map<string, typeof shopOrders.$inferSelect>();
+  for (let i = 0; i < numbers.length; i += LOOKUP_BATCH) {
+    const found = await ctx.db
+      .select()
+      .from(shopOrders)
+      .where(and(inArray(shopOrders.order_no, numbers.slice(i, i + LOOKUP_BATCH)), ...tenant));
+    for (const order of found) orders.set(order.order_no, order);
+  }
+  const earlier = new Map<string, DeliveryRow>();
+  return data.map(({ row, values }) => {
+    const orderNo = cell(values, "order_no");
+    const company = cell(values, "express");
+    const number = cell(values, "tracking_no").replace(/\s+/g, "");
+    const code = companyByName.get(normalised(company)) ?? "";
+    const base = { row, order_no: orderNo, express_code: code || company, tracking_no: number, remark: cell(values, "remark").slice(0, 200) };
+    const failed = (key: string, params: Record<string, string | number> = {}): DeliveryRow => ({ ...base, outcome: "failed", message: t(key, params) });
+    if (!orderNo) return failed("retail.delivery_import.no_order_no");
+    const order = orders.get(orderNo);
+    if (!order) return failed("retail.delivery_import.unknown_order", { order_no: orderNo });
+    if (!code) return failed("retail.delivery_import.unknown_company", { company });
+    if (!trackingNo.test(number)) return failed("retail.errors.tracking_no");
+    const same = order.express_code === code && order.tracking_no === number;
+    const before = earlier.get(orderNo);
+    if (before) {
+      // a row repeating one that cannot be sent fails as it does
+      if (before.outcome === "failed") return { ...base, outcome: "failed", message: before.message };
+      if (before.express_code === code && before.tracking_no === number) return { ...base, outcome: "unchanged", message: t("retail.delivery_import.repeated", { row: before.row }) };
+      return failed("retail.delivery_import.twice", { row: before.row });
+    }
+    if (order.delivery !== "express") return failed("retail.delivery_import.pickup_order");
+    const outcome: DeliveryRow =
+      order.status === "delivered" || order.status === "completed"
+        ? same
+          ? { ...base, outcome: "unchanged", message: t("retail.delivery_import.already") }
+          : failed("retail.delivery_import.sent_otherwise", { express: t(expressNameKey(order.express_code ?? "")), tracking_no: order.tracking_no ?? "" })
+        : order.status === "undelivered"
+          ? { ...base, outcome: "deliver", message: "" }
+          : failed("retail.delivery_import.not_undelivered", { state: t(`retail.order_status.${order.status}`) });
+    earlier.set(orderNo, outcome);
+    return outcome;
+  });
+}
+
+/** Sends each row that would deliver through shoporderdeliver itself: a refusal there is the row's failure. */
+async function deliverRows(ctx: OperationContext, registry: OperationRegistry, rows: DeliveryRow[]): Promise<void> {
+  const deliver = registry.get(PATH, shopOrderDeliver.name)!;
+  const ids = new Map<string, number>();
+  const wanted = rows.filter((r) => r.outcome === "deliver").map((r) => r.order_no);
+  for (let i = 0; i < wanted.length; i += LOOKUP_BATCH) {
+    const found = await ctx.db.select({ id: shopOrders.id, order_no: shopOrders.order_no }).from(shopOrders).where(inArray(shopOrders.order_no, wanted.slice(i, i + LOOKUP_BATCH)));
+    for (const order of found) ids.set(order.order_no, order.id);
+  }
+  for (const row of rows) {
+    if (row.outcome !== "deliver") continue;
+    try {
+      await deliver.handler({ ...ctx, payload: { ...ctx.payload, id: ids.get(row.order_no), express_code: row.express_code, tracking_no: row.tracking_no } }, undefined);
+      row.outcome = "delivered";
+    } catch (err) {
+      if (!(err instanceof ApiFailure)) throw err;
+      row.outcome = "failed";
+      row.message = ctx.t(err.messageKey, err.params);
+    }
+  }
+}
+
+function counts(rows: DeliveryRow[]) {
+  const count = (outcome: RowOutcome) => rows.filter((r) => r.outcome === outcome).length;
+  return { total: rows.length, deliver: count("deliver"), delivered: count("delivered"), unchanged: count("unchanged"), failed: count("failed") };
+}
+
+/** The result file: the rows as sent, each with its outcome and why. */
+async function resultFile(t: Translate, filename: string, rows: DeliveryRow[]) {
+  const { default: ExcelJS } = await import("exceljs");
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet(t("retail.delivery_import.result_sheet").slice(0, 31));
+  const text = { numFmt: "@" };
+  sheet.columns = [
+    { header: t("collection.field.order_no"), key: "order_no", width: 26, style: text },
+    { header: t("retail.field.express_company"), key: "express", width: 16 },
+    { header: t("retail.field.tracking_no"), key: "tracking_no", width: 24, style: text },
+    { header: t("retail.field.remark"), key: "remark", width: 20 },
+    { header: t("retail.delivery_import.result"), key: "outcome", width: 12 },
+    { header: t("retail.delivery_import.reason"), key: "message", width: 40 },
+  ];
+  sheet.getRow(1).font = { bold: true };
+  sheet.views = [{ state: "frozen", ySplit: 1 }];
+  for (const row of rows) {
+    const known = EXPRESS_COMPANIES.some((c) => c.code === row.express_code);
+    sheet.addRow({ ...row, express: known ? t(expressNameKey(row.express_code)) : row.express_code, outcome: t(`retail.delivery_import.outcome.${row.outcome}`) });
+  }
+  const content = Buffer.from(await workbook.xlsx.writeBuffer());
+  const base = filename.replace(/\.xlsx$/i, "");
+  return { filename: `${base}-${t("retail.delivery_import.result")}.xlsx`, mime: XLSX_MIME, content_base64: content.toString("base64") };
+}
+
+/** orderdeliveryimport {filename, content_base64, preview?}: the preview, or the import with its log and result file. */
+async function importDeliveries(ctx: OperationContext, registry: OperationRegistry, input: z.infer<typeof importPayload>) {
+  const filename = ((input.filename ?? "").split(/[\\/]/).pop()?.trim() || "deliveries.xlsx").slice(0, 255);
+  return inImportSlot(ctx.t, input.content_base64, async (sheet) => {
+    const rows = await classify(ctx, sheet);
+    if (rows.length === 0) throw new ApiFailure("import.empty_file");
+    if (input.preview) {
+      const c = counts(rows);
+      return { messageKey: "retail.delivery_import.previewed", messageParams: c, data: { items: { preview: true, ...c, rows: rows.slice(0, MAX_ANSWERED_ROWS) } } };
+    }
+    await deliverRows(ctx, registry, rows);
+    const c = counts(rows);
+    const failedRows = rows.filter((r) => r.outcome === "failed");
+    const [log] = await ctx.db
+      .insert(deliveryImports)
+      .values({
+        kind: "shop_order",
+        sysid: (await resolveScope(ctx.db, ctx.auth!, ctx.payload)).sysid!,
+        filename,
+        username: ctx.auth!.username,
+        created_at: ctx.now,
+        total: c.total,
+        delivered: c.delivered,
+        unchanged: c.unchanged,
+        failed: c.failed,
+        errors: JSON.stringify(failedRows.slice(0, MAX_LISTED_ERRORS).map((r) => ({ row: r.row, order_no: r.order_no, message: r.message }))),
+      })
+      .returning({ id: deliveryImports.id, sysid: deliveryImports.sysid });
+    await writeAudit(ctx.db, {
+      userId: ctx.auth?.userId,
+      username: ctx.auth?.username,
+      action: "orderdeliveryimport",
+      entity: deliveryImportEntity.name,
+      entityId: String(log.id),
+      ip: ctx.ip,
+      sysid: log.sysid,
+      schId: null,
+      detail: { filename, ...c },
+    });
+    return {
+      messageKey: "retail.delivery_import.done",
+      messageParams: c,
+      data: { items: { preview: false, log_id: log.id, ...c, rows: rows.slice(0, MAX_ANSWERED_ROWS), file: await resultFile(ctx.t, filename, rows) } },
+    };
+  });
+}
+
+/** orderdeliverytemplate: the sheet to fill in, its headers in the caller's language. */
+async function template(ctx: OperationContext) {
+  return templateAnswer(
+    `${ctx.t("retail.delivery_import.template")}.xlsx`,
+    ctx.t("retail.delivery_import.template"),
+    COLUMNS.map((c) => ({ header: ctx.t(c.label), text: c.key !== "express", note: c.key === "express" ? ctx.t("retail.delivery_import.express_note") : undefined })),
+  );
+}
+
+export function registerDeliveryImport(registry: OperationRegistry): void {
+  registry.add({ path: PATH, method: "orderdeliverytemplate", needsToken: true, roles: GOODS_MANAGERS, effect: "read", handler: template });
+  registry.add({ path: PATH, method: "orderdeliveryimport", needsToken: true, roles: GOODS_MANAGERS, effect: "write", schema: importPayload, handler: (ctx, input) => importDeliveries(ctx, registry, input) });
+}
