@@ -1,13 +1,14 @@
 /**
  * Issue 3 from the operator's and the provider's side, in the browser: generating activation codes and finding,
  * exporting, voiding and seeing them; contract maintenance and the extension records; the school's renewal records; the
- * daily business report binding through its sandbox page. On the embedded database and on PostgreSQL.
+ * daily business report binding through its sandbox page. On the embedded database (the renewal flows of
+ * renewal.test.ts are the ones on PostgreSQL too).
  */
 import ExcelJS from "exceljs";
 import type { Locator, Page } from "playwright-core";
 import { expect, test } from "vitest";
 import { addDays, businessDay, extendedEnd } from "../../common/term";
-import { animationsSettled, clickMenuEntry, describeInBrowserOnDatabases, dismissExpiryReminder, expectPath, exportThroughDownloadCentre, login, payInSandbox } from "../helpers/browser";
+import { animationsSettled, clickMenuEntry, describeInBrowser, dismissExpiryReminder, expectPath, exportThroughDownloadCentre, login, payInSandbox } from "../helpers/browser";
 import { en } from "../helpers/locales";
 
 /** The page of the open tab (the tabs keep the pages they left mounted, hidden). */
@@ -35,7 +36,7 @@ async function columnTexts(page: Page, header: string): Promise<string[]> {
   return table.locator(`tbody tr.ant-table-row td:nth-child(${index + 1})`).allInnerTexts();
 }
 
-describeInBrowserOnDatabases("renewal administration", (suite) => {
+describeInBrowser("renewal administration", (suite) => {
   test("an operator generates provider codes from the code list, finds the batch by its number and day, exports it and voids a code; the provider sees its codes", async () => {
     const { page } = suite;
     await login(page, suite.url, "sysadmin");

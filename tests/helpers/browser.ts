@@ -10,7 +10,7 @@ import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Download, type Locator, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from "vitest";
 import { copySeededDataDir, seededTemplate } from "./browserDatabases";
-import { createPostgresDatabase, testDatabaseKinds, type TestDatabaseKind } from "./db";
+import { assertListedOnPostgres, createPostgresDatabase, testDatabaseKinds, type TestDatabaseKind } from "./db";
 import { isSkipped, skipReason } from "./requirements";
 import { startTestServer, type TestServer, type TestServerOptions } from "./server";
 
@@ -155,8 +155,12 @@ export function describeInBrowser(
   });
 }
 
-/** The same browser tests once per database kind; PostgreSQL left out on purpose shows as skipped. */
+/**
+ * The same browser tests on the embedded database and on PostgreSQL, in a file listed in ON_POSTGRES (onPostgres.ts,
+ * with why); PostgreSQL left out on purpose shows as skipped.
+ */
 export function describeInBrowserOnDatabases(name: string, body: (suite: BrowserSuite) => void, options: { locale?: string } = {}): void {
+  assertListedOnPostgres("describeInBrowserOnDatabases");
   for (const database of testDatabaseKinds()) describeInBrowser(`${name} [${database}]`, body, { ...options, database });
   if (isSkipped("postgres")) describe.skip(`${name} [postgres] (${skipReason()})`, () => body(unavailableSuite(skipReason())));
 }

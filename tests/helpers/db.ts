@@ -1,13 +1,15 @@
 /**
- * A fresh migrated database per test file: in-memory PGlite always, and a new database on the PostgreSQL server
- * of TEST_DATABASE_URL when it is set (created with a random name, dropped afterwards). Test apps start from the
- * images the server project's global setup made (databaseImages.ts): migrated, or seeded with the demo data.
+ * A fresh migrated database per test block: in-memory PGlite always, and for the files listed in ON_POSTGRES
+ * (onPostgres.ts) a new database on the PostgreSQL server of TEST_DATABASE_URL too (created with a random name,
+ * dropped afterwards). Test apps start from the images the server project's global setup made (databaseImages.ts):
+ * migrated, or seeded with the demo data.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import pg from "pg";
-import { describe } from "vitest";
+import { describe, TestRunner } from "vitest";
 import { openDatabase, type Database } from "../../server/db/client";
+import { postgresReason } from "./onPostgres";
 import { isSkipped, skipReason } from "./requirements";
 
 export type TestDatabaseKind = "pglite" | "postgres";
@@ -108,30 +110,39 @@ export async function createTestDatabase(kind: TestDatabaseKind, from?: Database
 }
 
 /**
- * Runs the same tests once per database kind, each block with its own fresh database; a kind left out shows as skipped.
- * For what the two databases can do differently: the client layer (PGlite's one connection taken in turns and its
- * prepared statements, PostgreSQL's pool and pipelined list reads), concurrent writers and their locks, the types
- * values come back as (money, counts, times), the SQL of lists, reports and migrations.
+ * Fails unless the test file being collected is listed in ON_POSTGRES (onPostgres.ts): the one place that says
+ * which files hold blocks on PostgreSQL, and why.
+ */
+export function assertListedOnPostgres(helper: string): void {
+  const file = TestRunner.getCurrentSuite().file?.filepath;
+  if (!file) throw new Error(`${helper} is called while vitest collects a test file`);
+  if (postgresReason(file) === undefined) {
+    throw new Error(`${file} calls ${helper}: list it in ON_POSTGRES (tests/helpers/onPostgres.ts) with why, or run its blocks on PGlite alone (describeOnEmbedded)`);
+  }
+}
+
+/**
+ * Runs the block on PGlite and on PostgreSQL, each with its own fresh database, in a file listed in ON_POSTGRES
+ * (onPostgres.ts, with why); PostgreSQL left out on purpose (TEST_SKIP=postgres) shows as skipped.
  */
 export function describeOnDatabases(name: string, body: (kind: TestDatabaseKind) => void): void {
-  for (const kind of testDatabaseKinds()) {
-    describe(`${name} [${kind}]`, () => body(kind));
-  }
+  assertListedOnPostgres("describeOnDatabases");
+  for (const kind of testDatabaseKinds()) describe(`${name} [${kind}]`, () => body(kind));
   if (isSkipped("postgres")) describe.skip(`${name} [postgres] (${skipReason()})`, () => body("postgres"));
 }
 
 /**
- * Runs the tests on the embedded database only: for behaviour that no database changes (payload validation, the
- * protocol, roles and tenancy checks, signatures, pages rendered) and no concurrent writers decide. Their queries
- * are those of the operations the files run on both databases exercise; keeping these off PostgreSQL keeps the
- * whole run short without testing less of what differs.
+ * Runs the tests on the embedded database only: every block of a file not listed in ON_POSTGRES, and the blocks of a
+ * listed one that no concurrent writer, connection or driver decides (payload validation, the protocol, roles and
+ * tenancy checks, signatures, pages rendered).
  */
 export function describeOnEmbedded(name: string, body: (kind: TestDatabaseKind) => void): void {
   describe(`${name} [pglite]`, () => body("pglite"));
 }
 
-/** A block that needs PostgreSQL: defined always, so that leaving PostgreSQL out shows as skipped. */
+/** A block that needs PostgreSQL, in a file listed in ON_POSTGRES: defined always, so that leaving PostgreSQL out shows as skipped. */
 export function describeOnPostgres(name: string, body: () => void): void {
+  assertListedOnPostgres("describeOnPostgres");
   if (isSkipped("postgres")) describe.skip(`${name} (${skipReason()})`, body);
   else describe(name, body);
 }

@@ -1,5 +1,5 @@
 /**
- * Activity forms and after-payment actions, on both databases: a provider's form binds activities of its own
+ * Activity forms and after-payment actions: a provider's form binds activities of its own
  * schools only, one form per activity, and its choices need options; the payer sees the questions of a bill's
  * activity, h5pay refuses a required question unanswered, a question of no form of the bills, a value outside the
  * options and a text too long, naming the question, and stores the answers per bill (the newest counts, the
@@ -9,7 +9,7 @@
 import { and, asc, eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { activities, activityForms, formAnswers, formQuestions, payEndActions, schools } from "../../server/db/schema";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { confirmSandbox, findStudent, h5, itemsOf, payerWorld, unpaidStudents, type PayerStudent, type PayerWorld, type Row } from "./payerSupport";
 import { sheetRows } from "./registryCases";
 import { createTestApp, type TestApp } from "./support";
@@ -22,7 +22,7 @@ interface Question {
   required: boolean;
 }
 
-describeOnDatabases("activity forms and after-payment actions", (kind) => {
+describeOnEmbedded("activity forms and after-payment actions", (kind) => {
   let t: TestApp;
   let svc: string;
   let harbour: string;

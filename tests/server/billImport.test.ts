@@ -1,6 +1,6 @@
 /**
  * The bill import of an activity (billimporttemplate, billimport: server/domains/collection/billImport.ts on the
- * engine's import) through /weapi/, on both databases: the template's columns are the activity's fee items, in the
+ * engine's import) through /weapi/: the template's columns are the activity's fee items, in the
  * caller's language; a good file, checked first, creates and updates unpaid bills with the student's own items and
  * amounts, which the payer's h5find then shows, and leaves the other students' bills as they were; a file with bad
  * rows fails whole, naming each row and column, and writes nothing; another provider's activity is not found, a
@@ -12,7 +12,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { translator } from "../../server/lib/i18n";
 import { auditLog, billItems, bills, classes, students } from "../../server/db/schema";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { sheetBase64 } from "../helpers/xlsxParts";
 import { h5, itemsOf, payerWorld } from "./payerSupport";
 import { createTestApp, type TestApp } from "./support";
@@ -37,7 +37,7 @@ interface Pupil {
   class_id: number;
 }
 
-describeOnDatabases("bill import", (kind) => {
+describeOnEmbedded("bill import", (kind) => {
   let t: TestApp;
   const tokens: Record<string, string> = {};
   let schId: number;

@@ -1,5 +1,5 @@
 /**
- * Fee collection's activities and bills, on both databases: an activity's fee items are saved with it (its
+ * Fee collection's activities and bills: an activity's fee items are saved with it (its
  * amount due the required fixed items), its targets must lie in its school, opening it bills each active
  * student targeted once, a student joining a targeted class gets a bill, bills are waived and adjusted only while
  * unpaid, closing closes the unpaid ones, the board counts each class, and the dates job opens and closes
@@ -8,13 +8,13 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { activities, bills, classes, students } from "../../server/db/schema";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { createTestApp, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
 const EN = { "accept-language": "en" };
 
-describeOnDatabases("fee collection activities", (kind) => {
+describeOnEmbedded("fee collection activities", (kind) => {
   let t: TestApp;
   const tokens: Record<string, string> = {};
   const school: Record<string, number> = {};

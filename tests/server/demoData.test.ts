@@ -14,12 +14,12 @@ import { openDatabase } from "../../server/db/client";
 import { classes, grades, schools, students, users, userSchools } from "../../server/db/schema";
 import { seedDemo } from "../../server/seed/demo";
 import { seedScale } from "../../server/seed/scale";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { createTestApp, TEST_PASSWORD_COST, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
 
-describeOnDatabases("demo data", (kind) => {
+describeOnEmbedded("demo data", (kind) => {
   let t: TestApp;
   let allSchools: (typeof schools.$inferSelect)[];
   let allGrades: (typeof grades.$inferSelect)[];
@@ -173,7 +173,7 @@ describeOnDatabases("demo data", (kind) => {
   }
 });
 
-describeOnDatabases("bench scale", (kind) => {
+describeOnEmbedded("bench scale", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(kind);

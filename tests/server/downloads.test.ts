@@ -17,7 +17,7 @@ import { translator } from "../../server/lib/i18n";
 import { JobWorker } from "../../server/jobs/worker";
 import { PaymentSecrets } from "../../server/payments/secrets";
 import { buildApp } from "../../server/protocol/app";
-import { describeOnDatabases, describeOnPostgres } from "../helpers/db";
+import { describeOnEmbedded, describeOnPostgres } from "../helpers/db";
 import { createTestApp, TEST_PASSWORD_COST, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
@@ -31,7 +31,7 @@ async function sheetRows(content: Buffer): Promise<unknown[][]> {
   return rows;
 }
 
-describeOnDatabases("download centre", (kind) => {
+describeOnEmbedded("download centre", (kind) => {
   let t: TestApp;
   const tokens: Record<string, string> = {};
   const call = (user: string, method: string, payload: Row = {}) => t.call("adminapiv2", method, payload, { token: tokens[user] });

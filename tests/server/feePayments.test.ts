@@ -13,7 +13,7 @@ import { tableColumn } from "../../server/db/catalogueTables";
 import type { ActivityBoard } from "../../common/activityBoard";
 import { yuanToFen } from "../../common/money";
 import { auditLog, bills, feeOrderEvents, jobs, paymentChannels, paymentMerchants, providers, schoolChannels, schools } from "../../server/db/schema";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnDatabases, describeOnEmbedded } from "../helpers/db";
 import { platformServiceProvider, type FakeJsapiPayParams, type FakeWechatPay, type SignedNotification } from "../helpers/fakeWechatPay";
 import { FakeWechatOAuth, openidOf } from "../helpers/fakeWechatOAuth";
 import { billOf, confirmSandbox, dailyFiguresAndLedger, feeOrderOf, findStudent, h5, itemsOf, payBills, payerWorld, paymentOrderOf, unpaidStudents, type PayerStudent, type PayerWorld, type Row } from "./payerSupport";
@@ -290,7 +290,7 @@ describeOnDatabases("fee payments", (kind) => {
 
 });
 
-describeOnDatabases("fee payments through WeChat Pay in service-provider mode", (kind) => {
+describeOnEmbedded("fee payments through WeChat Pay in service-provider mode", (kind) => {
   const provider = platformServiceProvider();
   const { spMchid: SP_MCHID, subMchid: SUB_MCHID, appid: APPID, appSecret: APP_SECRET } = provider;
   let t: TestApp;

@@ -5,7 +5,7 @@
  * limit. The files are built here part by part, so that each declares what the test wants.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { deflatedPadding, inline, MAIN, STUDENT_HEADER_ROW as HEADER, workbook } from "../helpers/xlsxParts";
 import { createTestApp, type TestApp } from "./support";
 
@@ -25,10 +25,10 @@ async function peakGrowth<T>(work: () => Promise<T>): Promise<{ result: T; growt
   }
 }
 
-/** a sheet that inflates to 400 MB of whitespace; deflated, about 400 KB (made once for both databases) */
+/** a sheet that inflates to 400 MB of whitespace; deflated, about 400 KB (made once) */
 let bombMade: Promise<{ data: Buffer; trueSize: number }> | undefined;
 
-describeOnDatabases("import limits", (kind) => {
+describeOnEmbedded("import limits", (kind) => {
   let t: TestApp;
   let token: string;
   let schId: number;

@@ -18,7 +18,7 @@ import { ManualClock } from "../../server/lib/clock";
 import { ORDER_PAYABLE_MS } from "../../server/payments/orders";
 import { PaymentSecrets } from "../../server/payments/secrets";
 import { startServer } from "../../server/start";
-import { createTestDatabase, describeOnDatabases, type TestDatabase } from "../helpers/db";
+import { createTestDatabase, describeOnDatabases, describeOnEmbedded, type TestDatabase } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
@@ -260,7 +260,7 @@ describeOnDatabases("background jobs", (kind) => {
   });
 });
 
-describeOnDatabases("closing unpaid orders after their timeout", (kind) => {
+describeOnEmbedded("closing unpaid orders after their timeout", (kind) => {
   let t: TestApp;
   let token: string;
   const ids: Record<string, number> = {};

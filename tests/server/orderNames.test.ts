@@ -1,5 +1,5 @@
 /**
- * How the order list names its student and class, on both databases: the school's and the provider staff's order
+ * How the order list names its student and class: the school's and the provider staff's order
  * lists show the student with their number and the class with its grade ("三年级 1班"), and find orders by the
  * student's name or number; the export, the voucher and the payer page name them the same. The student list, whose
  * grade stands in a column of its own, keeps the class's own name (its export imported back finds the same class).
@@ -9,13 +9,13 @@ import ExcelJS from "exceljs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { classes, feeOrders, grades, students } from "../../server/db/schema";
 import { translator } from "../../server/lib/i18n";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { h5, itemsOf, payerWorld, type PayerWorld, type Row } from "./payerSupport";
 import { createTestApp, type TestApp } from "./support";
 
 const zh = translator("zh");
 
-describeOnDatabases("the order list's student and class", (kind) => {
+describeOnEmbedded("the order list's student and class", (kind) => {
   let t: TestApp;
   let world: PayerWorld;
   const tokens: Record<string, string> = {};

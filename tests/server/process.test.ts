@@ -8,7 +8,7 @@ import { PasswordHasher } from "../../server/auth/passwords";
 import { acquireDataDirLock, DataDirLockedError, dataDirLockOwner, LOCK_DIR_NAME } from "../../server/db/lock";
 import { createSuperAdmin } from "../../server/seed/admin";
 import { seedDemo, SeedRefusedError } from "../../server/seed/demo";
-import { createPostgresDatabase, createTestDatabase, describeOnDatabases, describeOnPostgres } from "../helpers/db";
+import { createPostgresDatabase, createTestDatabase, describeOnEmbedded, describeOnPostgres } from "../helpers/db";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { TEST_PASSWORD_COST, createTestApp } from "./support";
 
@@ -322,7 +322,7 @@ describeOnPostgres("the server on PostgreSQL", () => {
   });
 });
 
-describeOnDatabases("seed and create-admin", (kind) => {
+describeOnEmbedded("seed and create-admin", (kind) => {
   it("refuses to seed a database that has users", async () => {
     const testDb = await createTestDatabase(kind);
     try {

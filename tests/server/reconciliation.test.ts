@@ -1,5 +1,5 @@
 /**
- * Reconciliation of a channel's day against its trade bill. On both databases with the sandbox: a payment and a
+ * Reconciliation of a channel's day against its trade bill. With the sandbox: a payment and a
  * refund that agree are matched; a payment whose notification was lost and a refund whose end was not yet asked
  * are status differences that resolving mends by asking the gateway; an amount that differs and a payment the
  * gateway does not have need a note. Through the fake WeChat Pay, whose bill follows the real format (backticks,
@@ -17,7 +17,7 @@ import { addDays, businessDay, businessDayStart } from "../../common/term";
 import { feeOrders, refunds, paymentChannels, paymentOrders, reconBatches, reconItems, sandboxPayments, schoolChannels, settlements } from "../../server/db/schema";
 import { SandboxGateway } from "../../server/payments/sandbox";
 import { parseTradeBill } from "../../server/payments/tradeBill";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnEmbedded } from "../helpers/db";
 import { platformServiceProvider, type FakeWechatPay, type SignedNotification } from "../helpers/fakeWechatPay";
 import { confirmSandbox, feeOrderOf, findStudent, payBills, payerWorld, unpaidStudents, type PayerWorld, type Row } from "./payerSupport";
 import { createTestApp, type TestApp } from "./support";
@@ -34,7 +34,7 @@ async function itemsOf(t: TestApp, batchId: number) {
   return t.db.select().from(reconItems).where(eq(reconItems.batch_id, batchId)).orderBy(asc(reconItems.id));
 }
 
-describeOnDatabases("reconciliation with the sandbox", (kind) => {
+describeOnEmbedded("reconciliation with the sandbox", (kind) => {
   let t: TestApp;
   let world: PayerWorld;
   let svc: string;

@@ -13,7 +13,7 @@ import { fenToYuan } from "../../common/money";
 import { queryRows } from "../../server/db/client";
 import { auditLog, bills, feeOrderEvents, feeOrderLines, feeOrders, refunds, jobs, paymentChannels, schoolChannels, schools } from "../../server/db/schema";
 import type { Voucher } from "../../common/voucher";
-import { describeOnDatabases } from "../helpers/db";
+import { describeOnDatabases, describeOnEmbedded } from "../helpers/db";
 import { pdfPageTexts } from "../helpers/pdfText";
 import { platformServiceProvider, type FakeWechatPay, type SignedNotification } from "../helpers/fakeWechatPay";
 import { billOf, confirmSandbox, dailyFiguresAndLedger, feeOrderOf, findStudent, payBills, payerWorld, unpaidStudents, type PayerWorld, type Row } from "./payerSupport";
@@ -260,7 +260,7 @@ describeOnDatabases("refunds", (kind) => {
   });
 });
 
-describeOnDatabases("refunds through WeChat Pay in service-provider mode", (kind) => {
+describeOnEmbedded("refunds through WeChat Pay in service-provider mode", (kind) => {
   const provider = platformServiceProvider();
   const { spMchid: SP_MCHID, subMchid: SUB_MCHID } = provider;
   let t: TestApp;
