@@ -11,8 +11,9 @@
  * seeding; TEST_IMAGE_CACHE=off makes fresh ones, removed when the run ends.
  */
 import fs from "node:fs";
+import { sql } from "drizzle-orm";
 import { PasswordHasher, type PasswordCost } from "../../server/auth/passwords";
-import { openDatabase, type Database } from "../../server/db/client";
+import { openDatabase, queryRows, type Database } from "../../server/db/client";
 import { seedDemo } from "../../server/seed/demo";
 import { PG_TEMPLATE_ENV, PGLITE_IMAGE_ENV, type DatabaseImage } from "./db";
 import { imageKey, openImageStore } from "./imageCache";
@@ -24,6 +25,44 @@ export const TEST_PASSWORD_COST: PasswordCost = { memoryCost: 1024, timeCost: 1 
 export const TEST_NOW = new Date("2026-03-02T02:00:00Z");
 
 const IMAGES: readonly DatabaseImage[] = ["migrated", "seeded"];
+
+/** a WAL segment's file in a data directory tarball: pg_wal/ and 24 hex digits */
+const WAL_SEGMENT = /(^|\/)pg_wal\/([0-9A-F]{24})$/;
+
+/**
+ * The tarball of a ustar archive (what dumpDataDir writes: 512-byte headers, files and folders) without the WAL
+ * segments outside [first, last]: those PostgreSQL keeps only to reuse as new segments, 80 MB of a seeded image's
+ * 140 that every test database would otherwise read in.
+ */
+function withoutSpareWal(tar: Buffer, first: string, last: string): Buffer {
+  const kept: Buffer[] = [];
+  let offset = 0;
+  while (offset + 512 <= tar.length) {
+    const header = tar.subarray(offset, offset + 512);
+    if (header.every((byte) => byte === 0)) break;
+    const name = header.subarray(0, 100).toString("latin1").replace(/\0.*$/s, "");
+    const size = parseInt(header.subarray(124, 136).toString("latin1").replace(/[\0 ]+$/, "") || "0", 8);
+    const end = offset + 512 + Math.ceil(size / 512) * 512;
+    const segment = WAL_SEGMENT.exec(name)?.[2];
+    if (segment === undefined || (segment >= first && segment <= last)) kept.push(tar.subarray(offset, end));
+    offset = end;
+  }
+  kept.push(Buffer.alloc(1024));
+  return Buffer.concat(kept);
+}
+
+/**
+ * The in-memory database as the image test databases start from: checkpointed first, so that opening a copy
+ * replays no WAL, and without the spare WAL segments.
+ */
+async function dumpImage(database: Database): Promise<Buffer> {
+  await database.db.execute(sql`CHECKPOINT`);
+  const [wal] = await queryRows<{ first: string; last: string }>(
+    database.db,
+    sql`SELECT redo_wal_file AS first, pg_walfile_name(pg_current_wal_lsn()) AS last FROM pg_control_checkpoint()`,
+  );
+  return withoutSpareWal(Buffer.from(await (await database.dumpDataDir!()).arrayBuffer()), wal.first, wal.last);
+}
 
 async function seed(database: Database): Promise<void> {
   await seedDemo(database.db, { hasher: new PasswordHasher(TEST_PASSWORD_COST), now: TEST_NOW });
@@ -41,7 +80,7 @@ export default async function setup(): Promise<() => Promise<void>> {
       for (const image of IMAGES) {
         if (image === "seeded" && pglite) await seed(pglite);
         process.env[PGLITE_IMAGE_ENV[image]] = await store.file(file(image), async (target) => {
-          fs.writeFileSync(target, Buffer.from(await (await pglite!.dumpDataDir!()).arrayBuffer()));
+          fs.writeFileSync(target, await dumpImage(pglite!));
         });
       }
     } finally {

@@ -1,10 +1,11 @@
 /**
  * Where the global setups keep the databases test runs start from (databaseImages.ts for the server tests,
  * browserDatabases.ts for the browser tests), so that a run on an unchanged tree skips migrating and seeding:
- * - the key: a sha256 over the contents and paths of everything that decides an image (server/, catalogue/, common/,
- *   locales/, resources.config.ts, package-lock.json and the setups themselves), and what the caller adds (the
- *   server images' TEST_NOW and password cost; the browser images' China business day, as they are seeded at the
- *   real time);
+ * - the key: a sha256 over the contents and paths of everything that decides an image: the migrations, the seed
+ *   and what it runs (every module server/seed/demo.ts, server/db/client.ts and the password hasher import, followed
+ *   through their relative imports), the messages (locales/), package-lock.json and the setups themselves; and what
+ *   the caller adds (the server images' TEST_NOW and password cost; the browser images' China business day, as they
+ *   are seeded at the real time). A change elsewhere (a page, a route, a test) keeps the images;
  * - PGlite files under os.tmpdir()/cpc-test-images/<kind>/<id>/, PostgreSQL templates named with the id on the
  *   server of TEST_DATABASE_URL (cpc_img_<id>_migrated, cpc_img_<id>_seeded, cpc_e2e_<id>); each is built under
  *   a temporary name and renamed into place, so a run never sees half an image, and of two runs building the same
@@ -26,16 +27,16 @@ import { createPostgresDatabase } from "./db";
 export type ImageKind = "server" | "e2e";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-/** the folders and files whose contents decide an image */
-const SOURCE_DIRS = ["server", "catalogue", "common", "locales"];
+/** the modules that make an image, followed through their relative imports */
+const SOURCE_ENTRIES = ["server/seed/demo.ts", "server/db/client.ts", "server/auth/passwords.ts", "common/term.ts"];
+/** what they read at run time: the migrations and the messages */
+const SOURCE_DIRS = ["server/db/migrations", "locales"];
 const SOURCE_FILES = [
-  "resources.config.ts",
   "package-lock.json",
   "tests/helpers/databaseImages.ts",
   "tests/helpers/browserDatabases.ts",
   "tests/helpers/imageCache.ts",
 ];
-const SKIPPED_DIRS = new Set(["node_modules", "dist"]);
 
 /** how many ids of each kind are kept, and how long any id (or a build's leftover) is spared after its last use */
 const KEEP = 3;
@@ -56,19 +57,36 @@ export function imageCacheEnabled(): boolean {
   throw new Error(`TEST_IMAGE_CACHE is ${process.env.TEST_IMAGE_CACHE}: it takes on (the default) or off`);
 }
 
+const RELATIVE_IMPORT = /(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g;
+
+/** The module a relative specifier names, as the bundler resolves it (no extension, or a folder's index). */
+function resolveImport(fromFile: string, specifier: string): string {
+  const base = path.posix.join(path.posix.dirname(fromFile), specifier);
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`]) {
+    if (fs.statSync(path.join(ROOT, candidate), { throwIfNoEntry: false })?.isFile()) return candidate;
+  }
+  throw new Error(`${fromFile} imports ${specifier}, which the image key cannot find`);
+}
+
 function sourceFiles(): string[] {
-  const files: string[] = [];
+  const files = new Set<string>();
+  const follow = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    if (!/\.tsx?$/.test(file)) return;
+    for (const [, specifier] of fs.readFileSync(path.join(ROOT, file), "utf8").matchAll(RELATIVE_IMPORT)) follow(resolveImport(file, specifier));
+  };
+  for (const entry of SOURCE_ENTRIES) follow(entry);
   const walk = (rel: string) => {
     for (const entry of fs.readdirSync(path.join(ROOT, rel), { withFileTypes: true })) {
       const child = `${rel}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name)) walk(child);
-      } else if (entry.isFile()) files.push(child);
+      if (entry.isDirectory()) walk(child);
+      else if (entry.isFile()) files.add(child);
     }
   };
   for (const dir of SOURCE_DIRS) if (fs.existsSync(path.join(ROOT, dir))) walk(dir);
-  for (const file of SOURCE_FILES) if (fs.existsSync(path.join(ROOT, file))) files.push(file);
-  return files.sort();
+  for (const file of SOURCE_FILES) if (fs.existsSync(path.join(ROOT, file))) files.add(file);
+  return [...files].sort();
 }
 
 /** The first 16 hex digits of the sha256 over the sources (sorted paths and contents) and `extra`. */
