@@ -18,8 +18,9 @@ const accounts: { username: string; roles: string[]; reminder: boolean }[] = [
 ];
 
 describeInBrowser("sidebar menus per role", (suite) => {
-  for (const { username, roles, reminder } of accounts) {
-    test(`${username} sees the spec's entries for ${roles.join(", ")}`, async () => {
+  test.each(accounts.map((account) => [account.username, account.roles.join(", "), account] as const))(
+    "%s sees the spec's entries for %s",
+    async (_username, _roles, { username, roles, reminder }) => {
       const { page } = suite;
       await login(page, suite.url, username);
       await expectPath(page, HOME_PATH);
@@ -39,8 +40,8 @@ describeInBrowser("sidebar menus per role", (suite) => {
         await page.getByTestId("tab-bar").getByTestId(`tab-${leaf}`).waitFor();
         expect(await page.getByText(en.pages.not_found).or(page.getByText(en.pages.forbidden)).count()).toBe(0);
       }
-    });
-  }
+    },
+  );
 
   test("the system user switches into Sunrise, gets the provider's menus, and goes back to the operator console", async () => {
     const { page } = suite;

@@ -108,8 +108,9 @@ describeOnEmbedded("fuzzing every operation", (kind) => {
   });
 
   // one test per operation: a fault names its operation, and no test holds the time of all of them
-  for (const operation of operations) {
-    it(`answers every bad value of every field of ${operation.path}:${operation.method} with the envelope, never a fault`, async () => {
+  it.each(operations.map((operation) => [`${operation.path}:${operation.method}`, operation] as const))(
+    "answers every bad value of every field of %s with the envelope, never a fault",
+    async (_label, operation) => {
       const caller = callerOf(operation);
       // one session per operation: logging out or changing a password ends only its own
       const token = caller ? await sessionOf(t, caller) : undefined;
@@ -123,8 +124,8 @@ describeOnEmbedded("fuzzing every operation", (kind) => {
       // prototype keys, as a client can send them in JSON: refused as a malformed body
       await send(operation, `{"method":${JSON.stringify(operation.method)},"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}}}`, token, `${operation.method} __proto__`, [200, 400]);
       expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
-    });
-  }
+    },
+  );
 
   it("answers malformed bodies and methods with the envelope", async () => {
     const [operation] = operations;

@@ -15,23 +15,23 @@ const languages = [
   { lang: "es", messages: es, payer: payerEs, other: /código (QR )?de (cobro|pago)/i },
 ] as const;
 
-describe("the channel QR code's name", () => {
-  for (const { lang, messages, payer, other } of languages) {
-    it(`is the menu's in ${lang}: entity, menu entries, poster, payer API and payer page`, () => {
-      const name = messages.collection.entity.qrchnl;
-      const contains = (text: string) => expect(text.toLowerCase(), text).toContain(name.toLowerCase());
-      // the list's menu entry is the plural; adding and editing name it as the entity does
-      expect(messages.menu.qrchnllist.toLowerCase().replace(/s\b/g, "")).toContain(name.toLowerCase().replace(/s\b/g, ""));
-      contains(messages.menu.qrchnladd);
-      contains(messages.menu.qrchnledit);
-      contains(messages.collection.poster.disabled);
-      contains(messages.collection.payer.code_unknown);
-      contains(payer.code_missing);
-    });
+const byLanguage = languages.map((language) => [language.lang, language] as const);
 
-    it(`has no other name in ${lang}`, () => {
-      const texts = [JSON.stringify(messages), JSON.stringify(payer)];
-      for (const text of texts) expect(text).not.toMatch(other);
-    });
-  }
+describe("the channel QR code's name", () => {
+  it.each(byLanguage)("is the menu's in %s: entity, menu entries, poster, payer API and payer page", (_lang, { messages, payer }) => {
+    const name = messages.collection.entity.qrchnl;
+    const contains = (text: string) => expect(text.toLowerCase(), text).toContain(name.toLowerCase());
+    // the list's menu entry is the plural; adding and editing name it as the entity does
+    expect(messages.menu.qrchnllist.toLowerCase().replace(/s\b/g, "")).toContain(name.toLowerCase().replace(/s\b/g, ""));
+    contains(messages.menu.qrchnladd);
+    contains(messages.menu.qrchnledit);
+    contains(messages.collection.poster.disabled);
+    contains(messages.collection.payer.code_unknown);
+    contains(payer.code_missing);
+  });
+
+  it.each(byLanguage)("has no other name in %s", (_lang, { messages, payer, other }) => {
+    const texts = [JSON.stringify(messages), JSON.stringify(payer)];
+    for (const text of texts) expect(text).not.toMatch(other);
+  });
 });
