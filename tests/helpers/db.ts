@@ -6,6 +6,9 @@
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { describe, TestRunner } from "vitest";
 import { openDatabase, type Database } from "../../server/db/client";
@@ -107,6 +110,22 @@ export async function createTestDatabase(kind: TestDatabaseKind, from?: Database
     await created.drop();
     throw err;
   }
+}
+
+/**
+ * A copy of the seeded image for a real server (startTestServer with seedDemo: false) to start on, instead of one it
+ * seeds itself, which takes longer than the tests that need it: a PostgreSQL database, or an embedded data directory.
+ * dispose() removes it once the server has closed.
+ */
+export async function seededServerDatabase(kind: TestDatabaseKind): Promise<{ databaseUrl?: string; dataDir?: string; dispose(): Promise<void> }> {
+  if (kind === "postgres") {
+    const created = await createPostgresDatabase(imageSetting(PG_TEMPLATE_ENV, "seeded"));
+    return { databaseUrl: created.url, dispose: () => created.drop() };
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cpc-seeded-"));
+  const client = await PGlite.create({ dataDir: path.join(dataDir, "pgdata"), loadDataDir: new Blob([new Uint8Array(fs.readFileSync(imageSetting(PGLITE_IMAGE_ENV, "seeded")))]) });
+  await client.close();
+  return { dataDir, dispose: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
 }
 
 /**

@@ -12,7 +12,7 @@ import { DEFAULT_THROTTLE, failedLately, pruneThrottle, recordFailures, releaseA
 import type { Db } from "../../server/db/client";
 import { auditLog, loginThrottle } from "../../server/db/schema";
 import type { Envelope } from "../../server/protocol/envelope";
-import { createPostgresDatabase, describeOnDatabases } from "../helpers/db";
+import { describeOnDatabases, seededServerDatabase } from "../helpers/db";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { TEST_PASSWORD_COST, createTestApp, type TestApp } from "./support";
 
@@ -213,20 +213,16 @@ describeOnDatabases("login throttling under concurrency", (kind) => {
 
 describeOnDatabases("login throttling over a loopback port", (kind) => {
   let server: TestServer;
-  let dropDatabase: (() => Promise<void>) | undefined;
+  let database: Awaited<ReturnType<typeof seededServerDatabase>> | undefined;
   afterAll(async () => {
     await server?.close();
-    await dropDatabase?.();
+    await database?.dispose();
   });
 
   it("checks at most five of 50 wrong logins sent at once and refuses the right password sent while they are checked", async () => {
-    if (kind === "postgres") {
-      const created = await createPostgresDatabase();
-      dropDatabase = created.drop;
-      server = await startTestServer({ databaseUrl: created.url, passwordCost: TEST_PASSWORD_COST, staticDir: null });
-    } else {
-      server = await startTestServer({ passwordCost: TEST_PASSWORD_COST, staticDir: null });
-    }
+    // the real server on a copy of the seeded demo (seeding it here would take longer than the test)
+    database = await seededServerDatabase(kind);
+    server = await startTestServer({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, seedDemo: false, passwordCost: TEST_PASSWORD_COST, staticDir: null });
     const db = server.server.database.db;
     const login = async (username: string, password: string) => {
       const res = await fetch(`${server.url}/weapi/adminapi`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ method: "login", username, password }) });
