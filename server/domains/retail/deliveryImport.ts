@@ -42,6 +42,8 @@ export type RowOutcome = "deliver" | "delivered" | "unchanged" | "failed";
 
 export interface DeliveryRow {
   row: number;
+  /** the order the row names, found in the caller's tenant (null: none) */
+  order_id: number | null;
   order_no: string;
   express_code: string;
   tracking_no: string;
@@ -96,10 +98,10 @@ async function classify(ctx: OperationContext, rows: { row: number; values: stri
     const company = cell(values, "express");
     const number = cell(values, "tracking_no").replace(/\s+/g, "");
     const code = companyByName.get(normalised(company)) ?? "";
-    const base = { row, order_no: orderNo, express_code: code || company, tracking_no: number, remark: cell(values, "remark").slice(0, 200) };
+    const order = orders.get(orderNo);
+    const base = { row, order_id: order?.id ?? null, order_no: orderNo, express_code: code || company, tracking_no: number, remark: cell(values, "remark").slice(0, 200) };
     const failed = (key: string, params: Record<string, string | number> = {}): DeliveryRow => ({ ...base, outcome: "failed", message: t(key, params) });
     if (!orderNo) return failed("retail.delivery_import.no_order_no");
-    const order = orders.get(orderNo);
     if (!order) return failed("retail.delivery_import.unknown_order", { order_no: orderNo });
     if (!code) return failed("retail.delivery_import.unknown_company", { company });
     if (!trackingNo.test(number)) return failed("retail.errors.tracking_no");
@@ -128,16 +130,10 @@ async function classify(ctx: OperationContext, rows: { row: number; values: stri
 /** Sends each row that would deliver through shoporderdeliver itself: a refusal there is the row's failure. */
 async function deliverRows(ctx: OperationContext, registry: OperationRegistry, rows: DeliveryRow[]): Promise<void> {
   const deliver = registry.get(PATH, shopOrderDeliver.name)!;
-  const ids = new Map<string, number>();
-  const wanted = rows.filter((r) => r.outcome === "deliver").map((r) => r.order_no);
-  for (let i = 0; i < wanted.length; i += LOOKUP_BATCH) {
-    const found = await ctx.db.select({ id: shopOrders.id, order_no: shopOrders.order_no }).from(shopOrders).where(inArray(shopOrders.order_no, wanted.slice(i, i + LOOKUP_BATCH)));
-    for (const order of found) ids.set(order.order_no, order.id);
-  }
   for (const row of rows) {
     if (row.outcome !== "deliver") continue;
     try {
-      await deliver.handler({ ...ctx, payload: { ...ctx.payload, id: ids.get(row.order_no), express_code: row.express_code, tracking_no: row.tracking_no } }, undefined);
+      await deliver.handler({ ...ctx, payload: { ...ctx.payload, id: row.order_id, express_code: row.express_code, tracking_no: row.tracking_no } }, undefined);
       row.outcome = "delivered";
     } catch (err) {
       if (!(err instanceof ApiFailure)) throw err;

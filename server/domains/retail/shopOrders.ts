@@ -219,8 +219,8 @@ async function cancelOperation(ctx: OperationContext) {
   if (order.status !== "unpaid") throw wrongState(ctx, shopOrderEntity, order.status, shopOrderCancel.label);
   const actor = { userId: ctx.auth!.userId, username: ctx.auth!.username };
   const status = await closeShopOrder(ctx.services, ctx.db, order.pay_no, actor);
-  // paid before it could be closed: the payment stands
-  if (status !== "cancelled") throw wrongState(ctx, shopOrderEntity, status, shopOrderCancel.label);
+  // paid before it could be closed (the gateway says so): the payment stands
+  if (status !== "cancelled") throw new ApiFailure("retail.errors.paid_meanwhile");
   await orderEvent(ctx.db, order, shopOrderCancel.name, { from: "unpaid", to: "cancelled" }, ctx.auth!.username);
   const [after] = await ctx.db.select().from(shopOrders).where(eq(shopOrders.id, id));
   return { messageKey: "api.action_done", messageParams: { action: ctx.t(shopOrderCancel.label) }, data: { items: serialiseRow(shopOrderEntity, after as unknown as Row) } };
