@@ -324,10 +324,10 @@ describeOnPostgres("the server on PostgreSQL", () => {
 
 describeOnEmbedded("seed and create-admin", (kind) => {
   it("refuses to seed a database that has users", async () => {
-    const testDb = await createTestDatabase(kind);
+    // the demo seeded once already (the seeded image): a second seed is refused
+    const testDb = await createTestDatabase(kind, "seeded");
     try {
       const hasher = new PasswordHasher(TEST_PASSWORD_COST);
-      await seedDemo(testDb.database.db, { hasher, now: new Date() });
       await expect(seedDemo(testDb.database.db, { hasher, now: new Date() })).rejects.toBeInstanceOf(SeedRefusedError);
     } finally {
       await testDb.dispose();
