@@ -4,7 +4,7 @@
  * adds race), disabling and password resets ending the account's sessions at once, nobody disabling or demoting
  * themselves or the last active super administrator, and the list's schools resolved without a query per row.
  */
-import { and, count, eq } from "drizzle-orm";
+import { and, asc, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ACCOUNT_PASSWORD_MIN, usersEntity, usersResetPassword } from "../../catalogue/accounts";
 import { hasAnyRole, roleKeys } from "../../common/roleKeys";
@@ -389,7 +389,7 @@ describeOnDatabases("accounts", (kind) => {
       expect((await t.call("adminapi", "getuserinfo", {}, { token })).return_code).toBe("token_error");
       expect((await loginAs("clerk_off", "secret-1")).return_code).toBe("SUCCESS");
 
-      const audited = await t.db.select({ action: auditLog.action, userId: auditLog.userId }).from(auditLog).where(and(eq(auditLog.entity, "users"), eq(auditLog.entityId, String(id))));
+      const audited = await t.db.select({ action: auditLog.action, userId: auditLog.userId }).from(auditLog).where(and(eq(auditLog.entity, "users"), eq(auditLog.entityId, String(id)))).orderBy(asc(auditLog.id));
       expect(audited.map((a) => a.action)).toEqual(["usersadd", "usersedit", "usersedit"]);
       expect(audited.every((a) => a.userId === ids.svc)).toBe(true);
     });
