@@ -24,6 +24,7 @@ import { goods } from "./catalogue/goods";
 import { goodsStatistics } from "./catalogue/goodsStatistics";
 import { shopOrders } from "./catalogue/shopOrders";
 import { fulfilment } from "./catalogue/fulfilment";
+import { traceSources } from "./catalogue/traceSources";
 import { schools } from "./catalogue/schools";
 import { settlements } from "./catalogue/settlements";
 import { statistics } from "./catalogue/statistics";
@@ -33,7 +34,7 @@ export { serviceEntity } from "./catalogue/providers";
 export { schoolEntity } from "./catalogue/schools";
 export { actcodeAddOperation, actcodeEntity, actcodeVoid, mealEntity, schoolRenewEntity, serviceDelayEntity, serviceDelayOperation } from "./catalogue/renewals";
 
-export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees, collection, forms, payments, refunds, reconciliation, settlements, statistics, notices, retail, goods, shopOrders, fulfilment, goodsStatistics }, [v1Menus, v2Menus]);
+export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees, collection, forms, payments, refunds, reconciliation, settlements, statistics, notices, retail, goods, shopOrders, fulfilment, traceSources, goodsStatistics }, [v1Menus, v2Menus]);
 
 export const entities: EntityDecl[] = catalogue.entities;
 

@@ -139,7 +139,11 @@ export const shopOrderEntity: EntityDecl = {
   actions: [shopOrderDeliver, shopOrderReceive, shopOrderCancel, shopOrderRefund],
   exportOperation: "shoporderexport",
   children: [{ name: "items", entity: "shoporderitem", parentField: "order_id", label: "retail.field.items", min: 1, max: 20 }],
-  related: [{ entity: "refund", field: "shop_order_id", label: "refunds.related" }],
+  related: [
+    { entity: "refund", field: "shop_order_id", label: "refunds.related" },
+    // the garments' trace-source codes bound to its items
+    { entity: "tracesource", field: "order_id", label: "retail.trace.related" },
+  ],
   timeline: Object.fromEntries([
       "shop_order_created",
       "shop_order_paid",

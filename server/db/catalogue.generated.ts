@@ -1094,6 +1094,43 @@ export const deliveryImports = pgTable(
   ],
 );
 
+/** tracesource (retail.entity.tracesource) */
+export const traceSources = pgTable(
+  "trace_sources",
+  {
+    id: serial("id").primaryKey(),
+    code: varchar("code", { length: 64 }).notNull(),
+    goods_id: integer("goods_id").notNull().references((): AnyPgColumn => goods.id),
+    sku_id: integer("sku_id").notNull().references((): AnyPgColumn => goodsSkus.id),
+    spec_values: jsonb("spec_values").$type<Record<string, string>>(),
+    batch_no: varchar("batch_no", { length: 40 }).notNull(),
+    manufacturer: varchar("manufacturer", { length: 100 }),
+    standard: varchar("standard", { length: 60 }),
+    fabric: varchar("fabric", { length: 200 }),
+    report_url: varchar("report_url", { length: 500 }),
+    status: varchar("status", { length: 32 }).default("free").notNull(),
+    order_id: integer("order_id").references((): AnyPgColumn => shopOrders.id),
+    order_item_id: integer("order_item_id"),
+    bound_at: timestamp("bound_at", { withTimezone: true, mode: "date" }),
+    bound_by: varchar("bound_by", { length: 50 }),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("trace_sources_sysid_id_idx").on(t.sysid, t.id),
+    index("trace_sources_goods_id_sysid_id_idx").on(t.goods_id, t.sysid, t.id),
+    index("trace_sources_sku_id_sysid_id_idx").on(t.sku_id, t.sysid, t.id),
+    index("trace_sources_batch_no_idx").on(t.batch_no),
+    index("trace_sources_manufacturer_idx").on(t.manufacturer),
+    index("trace_sources_status_idx").on(t.status),
+    index("trace_sources_order_id_sysid_id_idx").on(t.order_id, t.sysid, t.id),
+    index("trace_sources_order_item_id_idx").on(t.order_item_id),
+    index("trace_sources_bound_at_idx").on(t.bound_at),
+    index("trace_sources_created_at_idx").on(t.created_at),
+    uniqueIndex("trace_sources_sysid_code_unique").on(t.sysid, t.code),
+  ],
+);
+
 /** Every catalogue entity's table by entity name. */
 export const catalogueTablesByEntity = {
   service: providers,
@@ -1135,4 +1172,5 @@ export const catalogueTablesByEntity = {
   shoporder: shopOrders,
   shoporderitem: shopOrderItems,
   deliveryimport: deliveryImports,
+  tracesource: traceSources,
 } as const;

@@ -26,6 +26,7 @@ import { registerShopApi } from "./retail/shop";
 import { registerPickupOperations } from "./retail/pickup";
 import { registerShopOrderOperations, shopOrderEffects } from "./retail/shopOrders";
 import { registerDeliveryImport } from "./retail/deliveryImport";
+import { registerTraceSourceOperations, traceSourceHooks } from "./retail/traceSources";
 
 export function registerOperations(registry: OperationRegistry): void {
   registerSessionOperations(registry);
@@ -35,7 +36,7 @@ export function registerOperations(registry: OperationRegistry): void {
   registerMerchantOperations(registry);
   registerRenewalOperations(registry);
   registerDailyReportOperations(registry);
-  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity });
+  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity, ...traceSourceHooks });
   registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel), ...shopOrderEffects });
   registerFeeOperations(registry);
   registerCollectionOperations(registry, schoolChannel);
@@ -51,5 +52,7 @@ export function registerOperations(registry: OperationRegistry): void {
   // the provider's shop orders, and pickup verification at the pickup points
   registerShopOrderOperations(registry);
   registerDeliveryImport(registry);
+  // the garments' trace-source codes: imported, bound to order items, read on their public page
+  registerTraceSourceOperations(registry);
   registerPickupOperations(registry);
 }

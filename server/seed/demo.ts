@@ -19,6 +19,7 @@ import { seedDemoRefunds } from "./refunds";
 import { seedDemoGoods } from "./goods";
 import { seedHarbourShopOrder } from "./harbourShop";
 import { seedDemoShopOrders } from "./shopOrders";
+import { seedDemoTraceSources } from "./traceSources";
 import { seedDemoNotices } from "./notices";
 import { rebuildFeeDaily } from "../domains/collection/feeDaily";
 import { seedSchoolWorld, type WorldSchool } from "./schoolWorld";
@@ -195,6 +196,8 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     await seedDemoShopOrders(tx, { sysid: sunrise, schId: sunriseNo1 }, options.now);
     // and one of a Harbour Bay payer's, waiting to be sent
     await seedHarbourShopOrder(tx, { sysid: harbour, schId: harbourBay }, options.now);
+    // the uniforms' trace-source codes: a batch of each provider's, some bound to those orders' items, one voided
+    await seedDemoTraceSources(tx, { sysid: sunrise }, { sysid: harbour }, options.now);
     // refunds of every state, asked and decided by these accounts, and a few duplicate payments refunded by themselves
     await seedDemoRefunds(tx, world.map((s) => s.id), options.now);
     // the sandbox channels' last days reconciled, one with a payment whose notification was lost

@@ -72,7 +72,8 @@ it("registers every operation that needs a session with its roles and its effect
   }
   // what may be called without a session is short and known
   // (the payer page's calls: tests/server/payerApi.test.ts checks they answer one student's records only,
-  // feePayments.test.ts the WeChat sign-in, shopOrders.test.ts the school shop's)
+  // feePayments.test.ts the WeChat sign-in, shopOrders.test.ts the school shop's, traceSource.test.ts a garment's
+  // public facts)
   expect(operations.filter((o) => !o.needsToken).map(label).sort()).toEqual([
     "adminapi:login",
     "adminapiv2:getwebsetinfo",
@@ -89,6 +90,7 @@ it("registers every operation that needs a session with its roles and its effect
     "h5api:h5shopordercancel",
     "h5api:h5shoporderinfo",
     "h5api:h5shoporders",
+    "h5api:h5tracesource",
   ]);
 });
 

@@ -119,6 +119,14 @@ export const expectedStateRules: Readonly<Record<string, ExpectedEntity>> = {
     states: ["on", "off"],
     actions: {},
   },
+  tracesource: {
+    // a garment's code: free until bound to an order item (tracesourcebind, no record action) or voided
+    states: ["free", "bound", "voided"],
+    actions: {
+      // a misprinted or lost label is voided before it goes with a garment; a bound one stays with its garment
+      tracesourcevoid: { from: ["free"], roles: ["servicev2"] },
+    },
+  },
 };
 
 /**

@@ -22,6 +22,7 @@ import { collectionSettings, schoolChannel } from "../fees";
 import { orderAnswer, PAYER_API_PATH, qrCodeOf, reserveOrderMade } from "../collection/payerApi";
 import { ticketKey, ticketOf } from "../collection/payerTickets";
 import { SHOP_ORDER_KIND, takeStock } from "./shopOrders";
+import { codesOfItems } from "./traceSources";
 
 /** the most lines of one order, and of one SKU in it */
 const MAX_ORDER_LINES = 20;
@@ -274,6 +275,8 @@ async function answerOrders(db: DbOrTx, orders: ShopOrderRow[], withSecrets: boo
   const items = ids.length === 0 ? [] : await db.select().from(shopOrderItems).where(inArray(shopOrderItems.order_id, ids)).orderBy(asc(shopOrderItems.sort), asc(shopOrderItems.id));
   const pointIds = [...new Set(orders.map((o) => o.pickup_point_id).filter((id): id is number => id !== null))];
   const pointsById = new Map((pointIds.length === 0 ? [] : await db.select({ id: pickupPoints.id, title: pickupPoints.title, address: pickupPoints.address }).from(pickupPoints).where(inArray(pickupPoints.id, pointIds))).map((p) => [p.id, p]));
+  // the garments' trace-source codes bound to each item (at packing or at pickup)
+  const codes = await codesOfItems(db, items.map((i) => i.id));
   return orders.map((o) => {
     // the code and its QR token are the payer's while the order waits to be collected
     const collectable = withSecrets && o.delivery === "pickup" && o.status === "undelivered";
@@ -291,7 +294,7 @@ async function answerOrders(db: DbOrTx, orders: ShopOrderRow[], withSecrets: boo
       tracking_no: o.tracking_no,
       created_at: o.created_at.toISOString(),
       paid_at: o.paid_at?.toISOString() ?? null,
-      items: items.filter((i) => i.order_id === o.id).map((i) => ({ title: i.title, spec_values: i.spec_values, image: i.image, price: fenToYuan(i.price), qty: i.qty, amount: fenToYuan(i.amount) })),
+      items: items.filter((i) => i.order_id === o.id).map((i) => ({ id: i.id, title: i.title, spec_values: i.spec_values, image: i.image, price: fenToYuan(i.price), qty: i.qty, amount: fenToYuan(i.amount), trace_codes: codes.get(i.id) ?? [] })),
       ...(withSecrets ? { pickup_code: collectable ? o.pickup_code : null, pickup_token: collectable ? o.pickup_token : null } : {}),
     };
   });
