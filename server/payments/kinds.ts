@@ -1,7 +1,8 @@
 /**
  * What a payment order is for (DESIGN 8): a kind that a domain registers, naming who is paid and what paying it
  * does. The renewals domain registers the two renewals (the platform is paid; paying extends a term); fee collection
- * will register its fees (a school's channel is paid; paying settles bills). Applying an order runs its own kind's
+ * registers its fees (a school's channel is paid; paying settles bills) and the school shop its orders (the school's
+ * channel too; paying makes them ready to deliver). Applying an order runs its own kind's
  * `applyPaid` in the transaction that marks it paid, so a payment can do only what its kind does: a fee can never
  * extend a term, and an order of a kind no domain registered is never applied.
  */
@@ -79,4 +80,9 @@ export function registerPaymentKind(kind: PaymentKind): void {
 
 export function paymentKind(kind: string): PaymentKind | undefined {
   return kinds.get(kind);
+}
+
+/** The kinds registered that pay this payee (a school channel takes fees and the shop's orders), by name. */
+export function paymentKindsPaying(payee: Payee): string[] {
+  return [...kinds.values()].filter((kind) => kind.payee === payee).map((kind) => kind.kind).sort();
 }

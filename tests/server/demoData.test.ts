@@ -154,6 +154,14 @@ describeOnEmbedded("demo data", (kind) => {
     const paid = await t.call("adminapiv2", "paymentlist", { paychnl_id: batches[1].paychnl_id, paid_at_start: batches[1].bill_date, paid_at_end: batches[1].bill_date }, { token: svc });
     expect(paid.return_code, paid.return_msg).toBe("SUCCESS");
     expect((paid.data?.summary as Row).amount).toBe(batches[1].local_paid);
+    // every reconciled day settles what reconciliation counted of ours, the shop's orders paid that day with the fees
+    for (const batch of batches.slice(1)) {
+      const day = await t.call("adminapiv2", "settlementlist", { status: "settled", paychnl_id: batch.paychnl_id, day_start: batch.bill_date, day_end: batch.bill_date }, { token: svc });
+      const summary = day.data?.summary as Row;
+      expect({ gross: summary.gross, refund: summary.refund }, String(batch.bill_date)).toEqual({ gross: batch.local_paid, refund: batch.local_refund });
+    }
+    const shopDays = await t.call("adminapiv2", "goodsstatis", { dimension: "day", paid_at_start: batches.at(-1)!.bill_date, paid_at_end: batches[1].bill_date }, { token: svc });
+    expect((shopDays.data?.items as Row[]).length, "the demo's shop orders paid on reconciled days").toBeGreaterThan(0);
     const pending = await t.call("adminapiv2", "settlementlist", { status: "pending", day_start: batches[0].bill_date, day_end: batches[0].bill_date }, { token: svc });
     expect(Number(pending.data?.total)).toBeGreaterThan(0);
   });

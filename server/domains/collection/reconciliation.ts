@@ -13,13 +13,15 @@
  * `reconresolve` applies a difference's guided fix, asking the gateway first: a payment it reports paid is applied
  * as its lost notification would have been, a refund is synchronised as the refund job does. Other differences
  * are marked checked with a note. The job `recon.daily` reconciles each channel's yesterday once its bill exists.
- * Each reconciled day is settled (./settlements.ts) in the same transaction.
+ * Each reconciled day is settled (./settlements.ts) in the same transaction. Our payments and refunds of a channel's
+ * day are those settlement reads (./channelDay.ts): every kind paid to the school's channel, fees and the shop's
+ * orders alike.
  */
 import { createReadStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { and, asc, eq, gt, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { reconEntity, reconItemEntity, reconResolve, reconRun, RECON_DIFFERENCES, RECON_MAX_DAYS_BACK } from "../../../catalogue/reconciliation";
 import { paychnlEntity } from "../../../catalogue/fees";
 import { addDays, businessDay, businessDayStart, businessTime } from "../../../common/term";
@@ -42,6 +44,7 @@ import { readTradeBillStream, TradeBillFormatError, type TradeBillLine, type Tra
 import { parseTenantId, resolveScope } from "../../auth/scope";
 import { collectGarbage } from "../../lib/heap";
 import { syncRefund } from "../../payments/refunds";
+import { dayPayments, dayRefunds } from "./channelDay";
 import { settleDay, settleOpenDays } from "./settlements";
 
 export const RECON_DAILY = "recon.daily";
@@ -254,16 +257,6 @@ async function writeItems(tx: DbOrTx, batch: Batch, channel: Channel, billDate: 
 /** A business day, China time, as the instants it runs between. */
 function dayOf(billDate: string) {
   return { from: businessDayStart(billDate), to: businessDayStart(addDays(billDate, 1)) };
-}
-
-/** The channel's payments of a day. */
-function dayPayments(channel: Channel, from: Date, to: Date) {
-  return and(eq(paymentOrders.merchantId, channel.sub_mchid ?? ""), eq(paymentOrders.gateway, channel.gateway), eq(paymentOrders.status, "SUCCESS"), gte(paymentOrders.paidAt, from), lt(paymentOrders.paidAt, to));
-}
-
-/** The refunds the gateway took that day of the channel's payments (refunds joined to their payment orders). */
-function dayRefunds(channel: Channel, from: Date, to: Date) {
-  return and(eq(paymentOrders.merchantId, channel.sub_mchid ?? ""), eq(paymentOrders.gateway, channel.gateway), gte(refunds.submitted_at, from), lt(refunds.submitted_at, to));
 }
 
 /** Our side's figures of the day: payments and refunds, counted and summed. */

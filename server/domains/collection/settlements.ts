@@ -1,16 +1,19 @@
 /**
- * Settlement (catalogue/settlements.ts): a channel's day per school, from our own records of the day (the payments
- * the channel took, the refunds of its payments the gateway took and did not close, both by China time as
- * reconciliation reads them) and the fees: the trade bill's fee column once the day is reconciled (its items carry
- * each payment's and refund's fee), else the channel's rate. A payment belongs to the channel its order was made on,
- * whichever channel the school is bound to now, so a day's gross equals the ledger's (paystatis) summed over
- * channels. Written in the transaction that writes the day's reconciliation, again when one of its differences is
- * resolved (a lost payment applied belongs to its day), and every hour for today and yesterday until reconciled.
+ * Settlement (catalogue/settlements.ts): a channel's day per school, from our own records of the day as
+ * reconciliation reads them (./channelDay.ts: the payments the channel took, of every kind paid to a school's channel,
+ * fees and the shop's orders alike, and the refunds of its payments the gateway took and did not close, both by China
+ * time) and the fees: the trade bill's fee column once the day is reconciled (its items carry each payment's and
+ * refund's fee), else the channel's rate. A payment belongs to the channel its order was made on (the sub-merchant
+ * its payment order was made for), whichever channel the school is bound to now, so a day's gross summed over
+ * channels equals the fee ledger's (paystatis) plus the shop's orders paid that day (goodsstatis), and a channel's
+ * day equals reconciliation's own figures of it. Written in the transaction that writes the day's reconciliation,
+ * again when one of its differences is resolved (a lost payment applied belongs to its day), and every hour for today
+ * and yesterday until reconciled.
  */
-import { and, eq, gte, inArray, lt, ne, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, isNotNull, lt, ne, sql } from "drizzle-orm";
 import { addDays, businessDay, businessDayStart } from "../../../common/term";
-import { queryRows, type Db, type DbOrTx } from "../../db/client";
-import { feePayments, refunds, paymentChannels, reconBatches, reconItems, settlements } from "../../db/schema";
+import type { Db, DbOrTx } from "../../db/client";
+import { refunds, paymentChannels, paymentOrders, reconBatches, reconItems, settlements } from "../../db/schema";
 import { SANDBOX_RATE_PER_MILLE } from "../../payments/tradeBill";
 import { settleSummaryOperation, settlementEntity } from "../../../catalogue/settlements";
 import { fenToYuan } from "../../../common/money";
@@ -18,9 +21,10 @@ import { resolveScope } from "../../auth/scope";
 import { entityTenantConditions } from "../../engine/crud";
 import { registerDeclared } from "../../engine/declared";
 import type { OperationRegistry } from "../../protocol/registry";
+import { dayPayments, dayRefunds, paidToSchoolChannels, type ChannelMerchant } from "./channelDay";
 
-/** What settlement needs of a channel. */
-export interface SettledChannel {
+/** What settlement needs of a channel: its id and provider, and what its payments were made for. */
+export interface SettledChannel extends ChannelMerchant {
   id: number;
   sysid: number;
 }
@@ -43,17 +47,17 @@ interface SchoolDay {
 export async function settleDay(tx: DbOrTx, channel: SettledChannel, day: string, settled: boolean, now: Date): Promise<void> {
   const from = businessDayStart(day);
   const to = businessDayStart(addDays(day, 1));
-  const rate = (amount: typeof feePayments.amount | typeof refunds.amount) => sql<string>`coalesce(sum(round(${amount} * ${SANDBOX_RATE_PER_MILLE} / 1000.0)), 0)::text`;
+  const rate = (amount: typeof paymentOrders.totalFeeFen | typeof refunds.amount) => sql<string>`coalesce(sum(round(${amount} * ${SANDBOX_RATE_PER_MILLE} / 1000.0)), 0)::text`;
   const paid = await tx
-    .select({ schId: feePayments.sch_id, n: sql<number>`count(*)::int`, amount: sql<string>`sum(${feePayments.amount})::text`, fee: rate(feePayments.amount) })
-    .from(feePayments)
-    .where(and(eq(feePayments.paychnl_id, channel.id), gte(feePayments.paid_at, from), lt(feePayments.paid_at, to)))
-    .groupBy(feePayments.sch_id);
+    .select({ schId: paymentOrders.schId, n: sql<number>`count(*)::int`, amount: sql<string>`sum(${paymentOrders.totalFeeFen})::text`, fee: rate(paymentOrders.totalFeeFen) })
+    .from(paymentOrders)
+    .where(and(dayPayments(channel, from, to), isNotNull(paymentOrders.schId)))
+    .groupBy(paymentOrders.schId);
   const refunded = await tx
     .select({ schId: refunds.sch_id, n: sql<number>`count(*)::int`, amount: sql<string>`sum(${refunds.amount})::text`, fee: rate(refunds.amount) })
     .from(refunds)
-    .innerJoin(feePayments, eq(feePayments.order_id, refunds.order_id))
-    .where(and(eq(feePayments.paychnl_id, channel.id), ne(refunds.status, "closed"), gte(refunds.submitted_at, from), lt(refunds.submitted_at, to)))
+    .innerJoin(paymentOrders, eq(paymentOrders.payNo, refunds.pay_no))
+    .where(and(dayRefunds(channel, from, to), ne(refunds.status, "closed")))
     .groupBy(refunds.sch_id);
   const [batch] = await tx
     .select({ id: reconBatches.id, status: reconBatches.status })
@@ -75,7 +79,7 @@ export async function settleDay(tx: DbOrTx, channel: SettledChannel, day: string
     return row;
   };
   for (const p of paid) {
-    Object.assign(school(p.schId), { orders: p.n, gross: Number(p.amount), rateFee: Number(p.fee) });
+    Object.assign(school(p.schId!), { orders: p.n, gross: Number(p.amount), rateFee: Number(p.fee) });
   }
   for (const r of refunded) {
     const row = school(r.schId);
@@ -108,6 +112,31 @@ export async function settleDay(tx: DbOrTx, channel: SettledChannel, day: string
 }
 
 /**
+ * The channels that took or gave back money within [from, to) (./channelDay.ts): each channel with a sub-merchant
+ * asked for a payment of the day (its merchant's index of payments by time), and the day's refunds read once with
+ * their payments' channels.
+ */
+async function channelsMoved(db: Db, from: Date, to: Date): Promise<number[]> {
+  const candidates = await db
+    .select({ id: paymentChannels.id, gateway: paymentChannels.gateway, sub_mchid: paymentChannels.sub_mchid })
+    .from(paymentChannels)
+    .where(isNotNull(paymentChannels.sub_mchid));
+  const moved = new Set<number>();
+  for (const channel of candidates) {
+    const [paid] = await db.select({ one: sql<number>`1` }).from(paymentOrders).where(dayPayments(channel, from, to)).limit(1);
+    if (paid) moved.add(channel.id);
+  }
+  const refunded = await db
+    .selectDistinct({ id: paymentChannels.id })
+    .from(refunds)
+    .innerJoin(paymentOrders, eq(paymentOrders.payNo, refunds.pay_no))
+    .innerJoin(paymentChannels, and(eq(paymentChannels.sub_mchid, paymentOrders.merchantId), eq(paymentChannels.gateway, paymentOrders.gateway)))
+    .where(and(gte(refunds.submitted_at, from), lt(refunds.submitted_at, to), paidToSchoolChannels()));
+  for (const r of refunded) moved.add(r.id);
+  return [...moved].sort((a, b) => a - b);
+}
+
+/**
  * Today and yesterday, until yesterday is reconciled, settled anew (pending) for every channel that took or gave back
  * money that day, whatever its state now: the payments of yesterday's last hour are settled even when its
  * reconciliation fails or its channel has no merchant number to reconcile with.
@@ -118,21 +147,18 @@ export async function settleOpenDays(db: Db, now: Date): Promise<number> {
   for (const day of [addDays(today, -1), today]) {
     const from = businessDayStart(day);
     const to = businessDayStart(addDays(day, 1));
-    const moved = await queryRows<{ id: number }>(
-      db,
-      sql`SELECT DISTINCT p.paychnl_id AS id FROM ${feePayments} p WHERE p.paid_at >= ${from.toISOString()}::timestamptz AND p.paid_at < ${to.toISOString()}::timestamptz AND p.paychnl_id IS NOT NULL
-          UNION
-          SELECT p.paychnl_id FROM ${refunds} r JOIN ${feePayments} p ON p.order_id = r.order_id
-           WHERE r.submitted_at >= ${from.toISOString()}::timestamptz AND r.submitted_at < ${to.toISOString()}::timestamptz AND p.paychnl_id IS NOT NULL`,
-    );
+    const moved = await channelsMoved(db, from, to);
     if (moved.length === 0) continue;
     // a day its reconciliation wrote is the reconciliation's to write again
     const reconciled = new Set(
       (await db.select({ id: reconBatches.paychnl_id }).from(reconBatches).where(and(eq(reconBatches.bill_date, day), ne(reconBatches.status, "failed")))).map((b) => b.id),
     );
-    const ids = moved.map((m) => Number(m.id)).filter((id) => !reconciled.has(id));
+    const ids = moved.filter((id) => !reconciled.has(id));
     if (ids.length === 0) continue;
-    const channels = await db.select({ id: paymentChannels.id, sysid: paymentChannels.sysid }).from(paymentChannels).where(inArray(paymentChannels.id, ids));
+    const channels = await db
+      .select({ id: paymentChannels.id, sysid: paymentChannels.sysid, gateway: paymentChannels.gateway, sub_mchid: paymentChannels.sub_mchid })
+      .from(paymentChannels)
+      .where(inArray(paymentChannels.id, ids));
     for (const channel of channels) {
       await db.transaction((tx) => settleDay(tx, channel, day, false, now));
       settled++;
