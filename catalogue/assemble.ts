@@ -209,6 +209,11 @@ function checkEntity(entity: EntityDecl, byName: ReadonlyMap<string, EntityDecl>
     if (!entity.summary?.includes(sum.field)) throw new Error(`catalogue: ${name}'s summary in states ${sum.name} sums ${sum.field}, which is not in its summary`);
     if (sum.states.length === 0) throw new Error(`catalogue: ${name}'s summary in states ${sum.name} names no state`);
     stateOf(`${name}'s summary in states ${sum.name} counts the state`, sum.states);
+    if (sum.orSet !== undefined) {
+      const set = field(sum.orSet);
+      if (!set || !isColumn(set)) throw new Error(`catalogue: ${name}'s summary in states ${sum.name} counts the records with ${sum.orSet} set, which is no column of it`);
+      if (entity.stateTotals) throw new Error(`catalogue: ${name}'s summary in states ${sum.name} counts records by ${sum.orSet}, which its state totals (kept per state) cannot answer`);
+    }
   }
 
   for (const action of entity.actions ?? []) checkAction(entity, action, byName, stateOf);

@@ -20,7 +20,7 @@ export const shopOrderStates: FieldOption[] = [
   { value: "cancelled", label: "retail.order_status.cancelled", tone: "default" },
 ];
 
-/** the states of an order paid for: money taken, refunded since or not */
+/** the states of an order paid for and not refunded in full (then it is cancelled, its `paid_at` still set) */
 export const PAID_SHOP_ORDER_STATES = ["undelivered", "delivered", "completed"] as const;
 
 export const shopRefundStates: FieldOption[] = [
@@ -129,7 +129,9 @@ export const shopOrderEntity: EntityDecl = {
   defaultSort: { field: "id", order: "desc" },
   stateField: "status",
   summary: ["amount", "refunded_amount"],
-  summaryInStates: [{ name: "paid_amount", field: "amount", states: PAID_SHOP_ORDER_STATES, label: "retail.field.received_amount" }],
+  // the money received, as the fee orders' is: the orders paid, refunded since or not (refunded in full, an order is
+  // cancelled like one closed unpaid, but its payment time is set); their refunds are the refunded amount's sum
+  summaryInStates: [{ name: "paid_amount", field: "amount", states: PAID_SHOP_ORDER_STATES, orSet: "paid_at", label: "retail.field.received_amount" }],
   indexes: [
     ["sch_id", "status", "id", "sysid", "amount"],
     // the delivered orders the job completes once their days have passed

@@ -249,6 +249,12 @@ export interface SummaryInStates {
   /** the summed field, one of the entity's `summary` */
   field: string;
   states: readonly string[];
+  /**
+   * A column whose value set counts a record too, whatever its state: a shop order refunded in full is cancelled,
+   * like one closed unpaid, but its payment time says it was paid. Not for an entity that keeps state totals (they
+   * are kept per state only).
+   */
+  orSet?: string;
   label: string;
 }
 

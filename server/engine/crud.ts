@@ -441,6 +441,10 @@ function summaryInStatesOf(entity: EntityDecl, stateField: FieldDecl | undefined
     if (!entity.summary?.includes(sum.field) || sum.states.length === 0 || sum.states.some((state) => !states.has(state) || !STATE_LITERAL.test(state))) {
       throw new Error(`${entity.name}: its summary in states ${sum.name} names no summary field or no states of it`);
     }
+    const orSet = sum.orSet === undefined ? undefined : entity.fields.find((f) => f.name === sum.orSet);
+    if (sum.orSet !== undefined && (!orSet || !isColumnField(orSet) || entity.stateTotals)) {
+      throw new Error(`${entity.name}: its summary in states ${sum.name} counts records by ${sum.orSet}, no column of it or one its state totals cannot answer`);
+    }
   }
   return entity.summaryInStates ?? [];
 }
@@ -798,7 +802,8 @@ class EntityCrud {
     for (const sum of this.summaryInStates) {
       // the states are the catalogue's fixed values (checked when the entity is built): written into the text
       const states = sql.raw(sum.states.map((state) => `'${state}'`).join(", "));
-      sums.push(sql`coalesce(sum(${this.column(sum.field)}) filter (where ${this.column(this.stateField!.name)} in (${states})), 0)`);
+      const orSet = sum.orSet === undefined ? sql`` : sql` or ${this.column(sum.orSet)} is not null`;
+      sums.push(sql`coalesce(sum(${this.column(sum.field)}) filter (where ${this.column(this.stateField!.name)} in (${states})${orSet}), 0)`);
     }
     return sql`array[count(*), ${sql.join(sums, sql`, `)}]::text`;
   }
