@@ -116,12 +116,17 @@ async function providerFigures(db: DbOrTx, days: Days, sysid: number, endTime: s
 const SETTLED_BILLS = ["waived", "closed"];
 /** bills counted as paid for the collection rate, whatever was refunded later */
 const PAID_BILLS = ["paid", "part_refunded", "refunded"];
+/** the payment kind of a fee order's refunds (server/domains/collection/feeOrders.ts FEE_KIND) */
+const FEE_REFUNDS = "fee";
 
 type Within = { sysid: number; schids: number[] | null };
 
 const paymentsWithin = (within: Within) => tenantFilter(within, { sysid: feePayments.sysid, schid: feePayments.sch_id });
-/** the refunds the gateway finished: money that went back */
-const refundsWithin = (within: Within) => [...tenantFilter(within, { sysid: refunds.sysid, schid: refunds.sch_id }), eq(refunds.status, "success")];
+/**
+ * the refunds of fees the gateway finished: money that went back, as the fee ledger counts it (a refund of a fee
+ * order; the shop's refunds are the shop's, beside its sales, as its payments are)
+ */
+const refundsWithin = (within: Within) => [...tenantFilter(within, { sysid: refunds.sysid, schid: refunds.sch_id }), eq(refunds.payment_kind, FEE_REFUNDS), eq(refunds.status, "success")];
 const sumOf = (column: AnyPgColumn, condition?: SQL) =>
   (condition ? sql<number>`coalesce(sum(${column}) filter (where ${condition}), 0)` : sql<number>`coalesce(sum(${column}), 0)`).mapWith(Number);
 
@@ -156,7 +161,7 @@ async function collectionFigures(db: DbOrTx, days: Days, within: Within): Promis
   const openActivities: DashboardLink[] = [{ entity: "activity", filters: { status: "open" } }];
   const paidIn = (range: [string, string]): DashboardLink[] => [{ entity: "payment", filters: { paid_at: range } }, { entity: "order", filters: { paid_at: range } }];
   const month: [string, string] = [days.monthStartDay, ""];
-  const refundedMonth: DashboardLink = { entity: "refund", filters: { status: "success", success_time: month } };
+  const refundedMonth: DashboardLink = { entity: "refund", filters: { payment_kind: FEE_REFUNDS, status: "success", success_time: month } };
   const owed = num(open?.owed);
   return [
     { key: "collected_today", value: num(paid?.today), format: "money", links: [...paidIn([days.today, days.today]), ...openActivities] },
