@@ -1,6 +1,6 @@
 /**
- * Settlement (settlerecord, v2 provider): what each school's channel took on a day and what the school gets of it,
- * `gross` (paid) less `refund` (refunds the gateway took that day) less `fee` (the channel's fee: the trade bill's
+ * Settlement (settlerecord, v2 provider): what each school's channel took on a day (every payment paid to it: fees
+ * and the school shop's orders) and what the school gets of it, `gross` (paid) less `refund` (refunds the gateway took that day) less `fee` (the channel's fee: the trade bill's
  * fee column once the day is reconciled, else the channel's rate) is `net`. A day is `settled` once its
  * reconciliation has no open difference, `pending` until then. Written by reconciliation
  * (server/domains/collection/settlements.ts); labels in locales/<lang>/settle.json.

@@ -1,9 +1,11 @@
 /**
  * One truth for the money (DESIGN 8): on the demo data plus an order paying bills of two activities, a part refund of
- * it touching both, a full refund, a waived bill and payments on either side of midnight China time, every page that
- * shows a figure of the money shows the same figure, to the fen, for several filters and periods: every statistics
- * page's totals, the order list's paid summary, payrecord's and refundrecord's sums, the settlements, the order export
- * and the dashboard's 30 days. A figure added to the console joins this file.
+ * it touching both, a full refund, a waived bill, payments on either side of midnight China time and the school
+ * shop's orders (one refunded in part, one in full, one closed unpaid), every page that shows a figure of the money
+ * shows the same figure, to the fen, for several filters and periods: every statistics page's totals, the order
+ * list's paid summary, payrecord's and refundrecord's sums, the settlements, reconciliation's own figures, the shop
+ * order list's and the goods statistics' sums, the order export and the dashboard's 30 days. A figure added to the
+ * console joins this file.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import ExcelJS from "exceljs";
@@ -49,6 +51,12 @@ describeOnDatabases("figures that agree on every page", (kind) => {
   let tomorrow: string;
   /** the channel the school moves to during the second day */
   let newChannel: number;
+  /** the channel the school took payments on until then */
+  let oldChannel: number;
+  /** the second day's fee payments and refunds, each as its order or refund was made (fen) */
+  let feeDay: { onOld: number; onNew: number; refundedOnOld: number };
+  /** the shop's orders of the second day, paid on the new channel: two goods refunded in part, one refunded in full; one closed unpaid */
+  let shop: { twoGoods: number; whole: number; closedUnpaid: number };
   const call = async (user: string, method: string, payload: Row = {}) => {
     const res = await t.call("adminapiv2", method, payload, { token: tokens[user] });
     expect(res.return_code, `${method}: ${res.return_msg}`).toBe("SUCCESS");
@@ -124,6 +132,7 @@ describeOnDatabases("figures that agree on every page", (kind) => {
     const single = await feeOrderOf(t, await payStudent(one.student_id, [term]));
 
     // later that day the school moves to a channel approved today; a third student pays on it
+    oldChannel = Number(single.paychnl_id);
     const opened = await call("svc", "paychnladd", { title: "Sunrise No.1 new merchant", gateway: "sandbox", ...CHANNEL_MATERIAL });
     newChannel = Number((opened.data?.items as Row).id);
     await call("svc", "paychnlsubmit", { id: newChannel });
@@ -140,6 +149,37 @@ describeOnDatabases("figures that agree on every page", (kind) => {
     await t.app.jobs.runDueJobs();
     expect((await feeOrderOf(t, multi.payNo)).status).toBe("part_refunded");
     expect((await feeOrderOf(t, single.pay_no)).status).toBe("refunded");
+
+    feeDay = { onOld: Number(single.amount), onNew: Number(onNewChannel.amount), refundedOnOld: multi.lines[0]!.amount + 100 + Number(single.amount) };
+
+    // the school shop on the new channel: an order of two goods (128.00 and 268.00) refunded 33.33, one of three
+    // uniforms (3 x 128.00) refunded in full and so cancelled, and one closed unpaid
+    const skus = await t.db.select({ id: goodsSkus.id, title: goods.title, specs: goodsSkus.spec_values }).from(goodsSkus).innerJoin(goods, eq(goods.id, goodsSkus.goods_id));
+    const skuOf = (title: string, specs: Record<string, string>) => skus.find((s) => s.title === title && Object.entries(specs).every(([k, v]) => s.specs[k] === v))!.id;
+    const [point] = await t.db.select({ id: pickupPoints.id }).from(pickupPoints).where(eq(pickupPoints.title, "Sunrise North Gate Pickup"));
+    const [pupil] = await t.db.select().from(students).where(and(eq(students.sch_id, world.schId), eq(students.status, "1"))).orderBy(asc(students.id)).offset(10).limit(1);
+    const ip = "203.0.113.71";
+    const ticket = String(itemsOf(await h5(t, "h5find", { code: world.code, name: pupil!.name, student_no: pupil!.student_no }, ip)).ticket);
+    const shopOrder = async (items: { sku_id: number; qty: number }[], pay = true) => {
+      const made = await h5(t, "h5shoporder", { ticket, items, delivery: "pickup", pickup_point_id: point!.id }, ip);
+      expect(made.return_code, made.return_msg).toBe("SUCCESS");
+      const order = itemsOf(made) as { id: number; payparam: { code_url: string } };
+      if (pay) expect((await confirmSandbox(t, order.payparam.code_url)).return_code).toBe("SUCCESS");
+      return order.id;
+    };
+    shop = {
+      twoGoods: await shopOrder([
+        { sku_id: skuOf("夏季校服短袖套装", { 尺码: "140", 颜色: "白色" }), qty: 1 },
+        { sku_id: skuOf("冬季校服冲锋衣", { 尺码: "150" }), qty: 1 },
+      ]),
+      whole: await shopOrder([{ sku_id: skuOf("夏季校服短袖套装", { 尺码: "120", 颜色: "藏青" }), qty: 3 }]),
+      closedUnpaid: await shopOrder([{ sku_id: skuOf("夏季校服短袖套装", { 尺码: "130", 颜色: "白色" }), qty: 1 }], false),
+    };
+    expect((await h5(t, "h5shopordercancel", { ticket, id: shop.closedUnpaid }, ip)).return_code).toBe("SUCCESS");
+    for (const [id, amount] of [[shop.twoGoods, "33.33"], [shop.whole, "384.00"]] as const) await call("svc", "shoporderrefund", { id, amount, reason: "退货" });
+    await t.app.jobs.runDueJobs();
+    const shopStates = await t.db.select({ id: shopOrders.id, status: shopOrders.status }).from(shopOrders).where(sql`${shopOrders.id} in (${shop.twoGoods}, ${shop.whole}, ${shop.closedUnpaid})`);
+    expect(new Map(shopStates.map((o) => [o.id, o.status]))).toEqual(new Map([[shop.twoGoods, "undelivered"], [shop.whole, "cancelled"], [shop.closedUnpaid, "cancelled"]]));
 
     // a bill waived: no longer owed anywhere
     const [toWaive] = await t.db.select({ id: bills.id }).from(bills).where(and(eq(bills.activity_id, term), eq(bills.status, "unpaid"))).orderBy(asc(bills.id)).limit(1);
@@ -258,7 +298,8 @@ describeOnDatabases("figures that agree on every page", (kind) => {
       }
       // what the lists sum over the same days
       const payments = await listed("svc", "paymentlist", { sch_id: world.schId, paid_at_start: period.at_start, paid_at_end: period.at_end });
-      const refunds = await listed("svc", "refundlist", { sch_id: world.schId, status: "success", success_time_start: period.at_start, success_time_end: period.at_end });
+      // refundrecord lists the refunds of every payment kind: the fees' are those of the fee pages
+      const refunds = await listed("svc", "refundlist", { sch_id: world.schId, payment_kind: "fee", status: "success", success_time_start: period.at_start, success_time_end: period.at_end });
       const orders = await listed("svc", "orderlist", { sch_id: world.schId, paid_at_start: period.at_start, paid_at_end: period.at_end });
       expect({ orders: payments.count, paid: payments.amount, refunded: refunds.amount }, label).toEqual({ orders: provider.orders, paid: provider.paid_amount, refunded: provider.refund_amount });
       // every order paid in the period, refunded since or not, was received: its summary's paid figure
@@ -282,13 +323,18 @@ describeOnDatabases("figures that agree on every page", (kind) => {
     }
   });
 
-  it("settles each school's day at what the statistics say it took, every channel included", async () => {
+  it("settles each school's day at what the statistics say it took, fees and the shop's orders, every channel included", async () => {
     for (const day of [today, tomorrow]) {
       const settled = await call("svc", "settlementlist", { day_start: day, day_end: day, limit: 50 });
       const bySchool = new Map<number, number>();
       for (const row of settled.data?.items as Row[]) bySchool.set(Number(row.sch_id), (bySchool.get(Number(row.sch_id)) ?? 0) + fen(row.gross));
-      const stats = await call("svc", "paystatis", { at_start: day, at_end: day, dimension: "sch_id" });
-      const expected = new Map((stats.data?.items as Row[]).filter((r) => fen(r.paid_amount) > 0).map((r) => [Number(r.sch_id), fen(r.paid_amount)]));
+      // the fee ledger's paid amount of the day plus the shop's orders paid that day, per school
+      const expected = new Map<number, number>();
+      const add = (rows: Row[], field: string) => {
+        for (const r of rows) if (fen(r[field]) > 0) expected.set(Number(r.sch_id), (expected.get(Number(r.sch_id)) ?? 0) + fen(r[field]));
+      };
+      add((await call("svc", "paystatis", { at_start: day, at_end: day, dimension: "sch_id" })).data?.items as Row[], "paid_amount");
+      add((await call("svc", "goodsstatis", { paid_at_start: day, paid_at_end: day, dimension: "sch_id" })).data?.items as Row[], "amount");
       expect(bySchool, day).toEqual(expected);
       expect(bySchool.get(world.schId), day).toBeGreaterThan(0);
     }
@@ -359,29 +405,6 @@ describeOnDatabases("figures that agree on every page", (kind) => {
   });
 
   it("sells in the goods statistics, by every dimension, what the shop order list sums: its amount, its refunds and its paid figure", async () => {
-    // two orders paid now: one of two goods refunded in part, one refunded in full (and so cancelled)
-    const skus = await t.db.select({ id: goodsSkus.id, title: goods.title, specs: goodsSkus.spec_values }).from(goodsSkus).innerJoin(goods, eq(goods.id, goodsSkus.goods_id));
-    const skuOf = (title: string, specs: Record<string, string>) => skus.find((s) => s.title === title && Object.entries(specs).every(([k, v]) => s.specs[k] === v))!.id;
-    const [point] = await t.db.select({ id: pickupPoints.id }).from(pickupPoints).where(eq(pickupPoints.title, "Sunrise North Gate Pickup"));
-    const [pupil] = await t.db.select().from(students).where(and(eq(students.sch_id, world.schId), eq(students.status, "1"))).orderBy(asc(students.id)).offset(10).limit(1);
-    const ip = "203.0.113.71";
-    const ticket = String(itemsOf(await h5(t, "h5find", { code: world.code, name: pupil!.name, student_no: pupil!.student_no }, ip)).ticket);
-    const shopOrder = async (items: { sku_id: number; qty: number }[]) => {
-      const made = await h5(t, "h5shoporder", { ticket, items, delivery: "pickup", pickup_point_id: point!.id }, ip);
-      expect(made.return_code, made.return_msg).toBe("SUCCESS");
-      const order = itemsOf(made) as { id: number; payparam: { code_url: string } };
-      expect((await confirmSandbox(t, order.payparam.code_url)).return_code).toBe("SUCCESS");
-      return order.id;
-    };
-    const twoGoods = await shopOrder([
-      { sku_id: skuOf("夏季校服短袖套装", { 尺码: "140", 颜色: "白色" }), qty: 1 },
-      { sku_id: skuOf("冬季校服冲锋衣", { 尺码: "150" }), qty: 1 },
-    ]);
-    const whole = await shopOrder([{ sku_id: skuOf("夏季校服短袖套装", { 尺码: "120", 颜色: "藏青" }), qty: 3 }]);
-    for (const [id, amount] of [[twoGoods, "33.33"], [whole, "384.00"]] as const) await call("svc", "shoporderrefund", { id, amount, reason: "退货" });
-    await t.app.jobs.runDueJobs();
-    expect((await t.db.select({ status: shopOrders.status }).from(shopOrders).where(eq(shopOrders.id, whole)))[0]!.status).toBe("cancelled");
-
     const goodsSums = async (payload: Row) => {
       const all = await sums("svc", "goodsstatis", payload);
       for (const dimension of ["goods_id", "sku_id", "day", "month"]) expect(await sums("svc", "goodsstatis", { ...payload, dimension }), `${JSON.stringify(payload)} by ${dimension}`).toEqual(all);
@@ -400,16 +423,24 @@ describeOnDatabases("figures that agree on every page", (kind) => {
       // the orders paid in the period (a filter on paid_at: never an order unpaid), refunded since or not
       const paid = await shopListed({ paid_at_start: "2000-01-01", ...period });
       expect({ orders: sold.orders, amount: sold.amount, refunded: sold.refunded }, label).toEqual({ orders: paid.count, amount: paid.amount, refunded: paid.refunded });
-      // the list's paid figure is of the orders in a paid state: an order refunded in full is cancelled and left out
+      // the list's paid figure is the money received, as the fee orders' is: an order refunded in full is cancelled,
+      // and counts, its refund with the others
+      expect(paid.paid_amount, label).toBe(sold.amount);
       const refundedInFull = await shopListed({ paid_at_start: "2000-01-01", ...period, status: "cancelled" });
-      expect(paid.paid_amount + refundedInFull.amount, label).toBe(sold.amount);
+      expect(refundedInFull.paid_amount, label).toBe(refundedInFull.amount);
       expect(refundedInFull.refunded, label).toBe(refundedInFull.amount);
     }
     const everything = await goodsSums({});
-    // the shop order list's paid summary over every order (unpaid and closed ones too), and the shop's refunds done
+    // the shop order list's paid summary over every order (unpaid and closed ones too: never paid, never counted), and
+    // the shop's refunds done
     const listedAll = await shopListed({});
+    expect(everything.amount).toBe(listedAll.paid_amount);
+    expect(listedAll.amount).toBeGreaterThan(listedAll.paid_amount);
+    expect(listedAll.refunded).toBe(everything.refunded);
+    const cancelled = await shopListed({ status: "cancelled" });
     const cancelledPaid = await shopListed({ status: "cancelled", refund_status: "all" });
-    expect(everything.amount).toBe(listedAll.paid_amount + cancelledPaid.amount);
+    expect(cancelled.paid_amount).toBe(cancelledPaid.amount);
+    expect(cancelled.amount).toBeGreaterThan(cancelled.paid_amount);
     expect(everything.amount).toBeGreaterThan(0);
     const refunds = await listed("svc", "refundlist", { payment_kind: "shop_order", status: "success" });
     expect(everything.refunded).toBe(refunds.amount);
@@ -424,5 +455,53 @@ describeOnDatabases("figures that agree on every page", (kind) => {
         ["夏季校服短袖套装 (尺码 120 · 颜色 藏青)", 38_400],
       ]),
     );
+  });
+
+  it("settles the shop's money with the fees: settlement, reconciliation's own figures, the shop order list and the goods statistics agree on the day, to the fen", async () => {
+    // what the second day's rows hold, apart from any page: the shop's two orders paid (128.00 + 268.00, 3 x 128.00)
+    // and their refunds (33.33, 384.00), all on the new channel; the fees as the beforeAll made them
+    const shopRows = await t.db.select({ id: shopOrders.id, amount: shopOrders.amount, refunded: shopOrders.refunded_amount }).from(shopOrders).where(sql`${shopOrders.id} in (${shop.twoGoods}, ${shop.whole}, ${shop.closedUnpaid})`);
+    const shopRow = (id: number) => shopRows.find((r) => r.id === id)!;
+    expect([shopRow(shop.twoGoods), shopRow(shop.whole)].map((r) => [r.amount, r.refunded])).toEqual([[39_600, 3_333], [38_400, 38_400]]);
+    const shopPaid = 12_800 + 26_800 + 3 * 12_800;
+    const shopRefunded = 3_333 + 38_400;
+    const expected = new Map([
+      [oldChannel, { orders: 1, gross: feeDay.onOld, refunds: 2, refund: feeDay.refundedOnOld }],
+      [newChannel, { orders: 1 + 2, gross: feeDay.onNew + shopPaid, refunds: 2, refund: shopRefunded }],
+    ]);
+    const day = { day_start: tomorrow, day_end: tomorrow };
+    const settledByChannel = async () => {
+      const rows = (await call("svc", "settlementlist", { ...day, sch_id: world.schId, limit: 50 })).data?.items as Row[];
+      return new Map(rows.map((r) => [Number(r.paychnl_id), { orders: Number(r.orders), gross: fen(r.gross), refunds: Number(r.refunds), refund: fen(r.refund) }]));
+    };
+    expect(await settledByChannel()).toEqual(expected);
+
+    // the fee ledger of the day and the shop's, which the day's settlement adds up
+    const fees = await sums("svc", "paystatis", { at_start: tomorrow, at_end: tomorrow, sch_id: world.schId });
+    expect({ paid: fees.paid_amount, refunded: fees.refund_amount }).toEqual({ paid: feeDay.onOld + feeDay.onNew, refunded: feeDay.refundedOnOld });
+    const sold = await sums("svc", "goodsstatis", { paid_at_start: tomorrow, paid_at_end: tomorrow, sch_id: world.schId });
+    expect({ amount: fen(sold.amount), refunded: sold.refund_amount }).toEqual({ amount: shopPaid, refunded: shopRefunded });
+    // the shop order list's money of the orders paid that day, and of the orders made that day (the one closed unpaid
+    // in the amount, never in the money received)
+    for (const filter of [{ paid_at_start: tomorrow, paid_at_end: tomorrow }, { created_at_start: tomorrow, created_at_end: tomorrow }]) {
+      const summary = (await call("svc", "shoporderlist", { ...filter, sch_id: world.schId, limit: 1 })).data?.summary as Row;
+      const made = "created_at_start" in filter ? shopRow(shop.closedUnpaid).amount : 0;
+      expect({ amount: fen(summary.amount), paid: fen(summary.paid_amount), refunded: fen(summary.refunded_amount) }, JSON.stringify(filter)).toEqual({ amount: shopPaid + made, paid: shopPaid, refunded: shopRefunded });
+    }
+
+    // each channel's day reconciled: our figures are what it settles, and the bill agrees
+    for (const [channel, figures] of expected) {
+      const run = await call("svc", "reconrun", { paychnl_id: channel, bill_date: tomorrow });
+      const batch = run.data?.items as Row;
+      expect(batch.status, `channel ${channel}`).toBe("balanced");
+      const settled = (await call("svc", "settlementlist", { ...day, paychnl_id: channel, limit: 50 })).data?.summary as Row;
+      expect({ paid: fen(batch.local_paid), refunded: fen(batch.local_refund) }, `channel ${channel}`).toEqual({ paid: fen(settled.gross), refunded: fen(settled.refund) });
+      expect({ paid: fen(batch.local_paid), refunded: fen(batch.local_refund) }, `channel ${channel}`).toEqual({ paid: figures.gross, refunded: figures.refund });
+      expect({ paid: fen(batch.bill_paid), refunded: fen(batch.bill_refund) }, `channel ${channel}`).toEqual({ paid: figures.gross, refunded: figures.refund });
+    }
+    // settled now with the bill's fees, the same money
+    expect(await settledByChannel()).toEqual(expected);
+    const settledRows = (await call("svc", "settlementlist", { ...day, sch_id: world.schId, limit: 50 })).data?.items as Row[];
+    expect(settledRows.map((r) => [r.status, r.fee_source])).toEqual(settledRows.map(() => ["settled", "bill"]));
   });
 });
