@@ -45,6 +45,8 @@ export const recordTools: Record<string, { label: string; dialog: LazyExoticComp
  */
 export const listTools: Record<string, { label: string; dialog: LazyExoticComponent<ComponentType<{ onClose: () => void }>> }> = {
   deliveryimport: { label: "retail.delivery_import.button", dialog: lazy(() => import("./retail/DeliveryImportDialog")) },
+  tracesourceimport: { label: "retail.trace.import.button", dialog: lazy(() => import("./retail/TraceImportDialog")) },
+  tracesourcebind: { label: "retail.trace.bind.button", dialog: lazy(() => import("./retail/TraceBindDialog")) },
 };
 
 export interface ActionContextProps {

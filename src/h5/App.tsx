@@ -17,6 +17,8 @@ import { forgetWechatToken, insideWechat, keepWechatToken, signInTried, startSig
 
 // the shop's code and its messages travel apart: a payer of bills never loads them
 const Shop = lazy(() => import("./shop/Shop"));
+// a garment's public page (its trace-source code), reached from its label or the payer's order
+const TracePage = lazy(() => import("./trace/TracePage"));
 
 export { POLL_INTERVAL_MS, POLL_WINDOW_MS } from "./Payment";
 
@@ -58,7 +60,7 @@ function Shell({ title, tabs, children }: { title: string; tabs?: ReactNode; chi
 
 type EntryLoad = { state: "loading" } | { state: "ready"; info: EntryInfo } | { state: "problem"; problem: Problem };
 
-export function App({ code }: { code: string }) {
+export function App({ code, traceCode }: { code: string; traceCode?: string }) {
   const [language, setLanguageState] = useState<H5Language>(initialH5Language);
   const i18n = useMemo<I18nValue>(
     () => ({
@@ -77,7 +79,21 @@ export function App({ code }: { code: string }) {
 
   return (
     <I18nContext.Provider value={i18n}>
-      {code ? <PayerPages code={code} /> : <Shell title={i18n.t("app_title")}><p className="alert" data-testid="h5-error">{i18n.t("code_missing")}</p></Shell>}
+      {code && traceCode !== undefined ? (
+        <Shell title={i18n.t("trace_title")}>
+          <Suspense fallback={<p className="muted center">{i18n.t("loading")}</p>}>
+            <TracePage code={code} traceCode={traceCode} />
+          </Suspense>
+        </Shell>
+      ) : code ? (
+        <PayerPages code={code} />
+      ) : (
+        <Shell title={i18n.t("app_title")}>
+          <p className="alert" data-testid="h5-error">
+            {i18n.t("code_missing")}
+          </p>
+        </Shell>
+      )}
     </I18nContext.Provider>
   );
 }

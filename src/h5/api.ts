@@ -133,6 +133,7 @@ export interface Operations {
   h5shoporders: [{ ticket: string }, ShopOrder[]];
   h5shoporderinfo: [{ ticket: string; id: number }, ShopOrder];
   h5shopordercancel: [{ ticket: string; id: number }, ShopOrder];
+  h5tracesource: [{ code: string; trace_code: string }, TraceFacts];
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -218,12 +219,29 @@ export interface ShopOrderMade extends PayResult {
 export type ShopOrderStatus = "unpaid" | "undelivered" | "delivered" | "completed" | "cancelled";
 
 export interface ShopOrderItem {
+  id: number;
   title: string;
   spec_values: Record<string, string>;
   image: string | null;
   price: string;
   qty: number;
   amount: string;
+  /** the garments' trace-source codes bound to the item (at packing or at pickup) */
+  trace_codes?: string[];
+}
+
+/** A garment's public facts by its trace-source code (h5tracesource): nothing of an order or a student. */
+export interface TraceFacts {
+  code: string;
+  goods_title: string;
+  spec_values: Record<string, string> | null;
+  image: string | null;
+  batch_no: string;
+  manufacturer: string | null;
+  standard: string | null;
+  fabric: string | null;
+  report_url: string | null;
+  voided: boolean;
 }
 
 export interface ShopOrder {

@@ -17,11 +17,22 @@ export function codeOf(pathname: string): string {
   }
 }
 
+/** /h5/{code}/trace/{trace_code}: a garment's trace-source code, read within the school's provider. */
+export function traceCodeOf(pathname: string): string | undefined {
+  const raw = /^\/h5\/[^/?#]+\/trace\/([^/?#]+)/.exec(pathname)?.[1];
+  if (raw === undefined) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return "";
+  }
+}
+
 const root = document.getElementById("root");
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App code={codeOf(window.location.pathname)} />
+      <App code={codeOf(window.location.pathname)} traceCode={traceCodeOf(window.location.pathname)} />
     </StrictMode>,
   );
 }

@@ -5,13 +5,15 @@
  * records of that choice, waits for it in a form, and labels its options with it in a filter. Records are named as
  * their entity says others name them (a class with its grade, a student with their number); a reference standing
  * for several records names the first with their count. A `like` filter is typed: the referred records' names.
+ * A child entity's record (a goods item's SKU) has no list of its own: it is chosen among the rows of the parent
+ * record that the narrowing reference names, as the parent's record answers them.
  */
 import { Form, Input, Select, Tag } from "antd";
 import { useSelect } from "@refinedev/antd";
-import type { BaseRecord, CrudFilter } from "@refinedev/core";
-import type { EntityDecl, FieldDecl } from "../../../common/catalogue";
+import { useOne, type BaseRecord, type CrudFilter } from "@refinedev/core";
+import type { ChildDecl, EntityDecl, FieldDecl } from "../../../common/catalogue";
 import { referredTitle, refShownTitle, refTitleKey } from "../../../common/fieldRules";
-import { entityByName } from "../../../resources.config";
+import { entities, entityByName } from "../../../resources.config";
 import { NAMES, type ControlProps, type UiFieldKind } from "./kind";
 
 /** Enough to choose from; typing narrows it on the server. */
@@ -75,6 +77,54 @@ function RefSelect({ field, t, value, onChange, id, block, filter, "data-testid"
   );
 }
 
+/** The entity whose child records the entity's are, when it has no list of its own (a SKU of a goods item). */
+function listlessChild(entity: EntityDecl): { parent: EntityDecl; decl: ChildDecl } | undefined {
+  if (entity.roles.list?.length) return undefined;
+  for (const parent of entities) {
+    const decl = parent.children?.find((c) => c.entity === entity.name);
+    if (decl) return { parent, decl };
+  }
+  return undefined;
+}
+
+/** A child row as a user tells it from its siblings: its specs' values ("尺码 130 · 颜色 藏青"), else its title. */
+function childRowTitle(entity: EntityDecl, row: BaseRecord): string {
+  const specs = entity.fields
+    .filter((f) => f.type === "specs")
+    .flatMap((f) => Object.entries((row[f.name] ?? {}) as Record<string, string>).map(([name, value]) => `${name} ${value}`));
+  const title = row[entity.titleField];
+  if (specs.length === 0) return referredTitle(entity, row);
+  return title ? `${specs.join(" · ")} (${String(title)})` : specs.join(" · ");
+}
+
+/** A child record chosen among the rows of the parent record that the narrowing reference names. */
+function ChildRowSelect({ field, t, value, onChange, id, block, "data-testid": testId, child }: ControlProps & { child: { parent: EntityDecl; decl: ChildDecl } }) {
+  const entity = referredEntity(field);
+  const narrowBy = field.ref!.narrowBy!;
+  const form = Form.useFormInstance();
+  const parentId = Form.useWatch(narrowBy, form) as unknown;
+  const chosen = parentId !== undefined && parentId !== null && parentId !== "";
+  const parent = useOne<BaseRecord>({ resource: child.parent.name, id: chosen ? String(parentId) : "", queryOptions: { enabled: chosen }, errorNotification: false });
+  const rows = chosen ? ((parent.result?.[child.decl.name] as BaseRecord[] | undefined) ?? []) : [];
+  const current = value === undefined || value === null || value === "" ? undefined : String(value);
+  return (
+    <Select
+      options={rows.map((row) => ({ value: String(row.id), label: childRowTitle(entity, row) }))}
+      loading={chosen && parent.query.isLoading}
+      showSearch
+      optionFilterProp="label"
+      id={id}
+      data-testid={testId}
+      value={rows.length > 0 || !chosen ? current : undefined}
+      onChange={(next) => onChange?.(next ?? undefined)}
+      allowClear
+      disabled={!chosen}
+      placeholder={chosen ? t(field.label) : t("crud.choose_first", { label: t(referredField(entity, narrowBy)?.label ?? "") })}
+      style={block ? { width: "100%" } : { minWidth: 160 }}
+    />
+  );
+}
+
 function referredField(entity: EntityDecl, name: string): FieldDecl | undefined {
   return entity.fields.find((f) => f.name === name);
 }
@@ -104,9 +154,21 @@ function idValueProps(field: FieldDecl) {
   };
 }
 
+/** the parent of a child record chosen by its narrowing reference, if the field is one */
+function childPick(field: FieldDecl) {
+  return field.ref?.narrowBy ? listlessChild(referredEntity(field)) : undefined;
+}
+
 export const refKind: UiFieldKind = {
-  Control: (props) => <RefSelect {...props} />,
-  Filter: (props) => (props.field.filter === "like" ? <RefSearch {...props} /> : <RefSelect {...props} filter />),
+  Control: (props) => {
+    const child = childPick(props.field);
+    return child ? <ChildRowSelect {...props} child={child} /> : <RefSelect {...props} />;
+  },
+  Filter: (props) => {
+    const child = childPick(props.field);
+    if (child) return <ChildRowSelect {...props} child={child} />;
+    return props.field.filter === "like" ? <RefSearch {...props} /> : <RefSelect {...props} filter />;
+  },
   valueProps: idValueProps,
   // a searched reference's filter is its text
   filterValueProps: (field) => (field.filter === "like" ? {} : idValueProps(field)),

@@ -2,6 +2,7 @@
 export const en = {
   lang_name: "English",
   app_title: "School fees",
+  trace_title: "Uniform supervision code",
   loading: "Loading…",
   retry: "Try again",
   network_error: "The network is not answering. Check your connection and try again.",

@@ -4,6 +4,7 @@ import type { Messages } from "./en";
 export const es: Messages = {
   lang_name: "Español",
   app_title: "Cuotas escolares",
+  trace_title: "Código de control del uniforme",
   loading: "Cargando…",
   retry: "Reintentar",
   network_error: "La red no responde. Compruebe la conexión e inténtelo de nuevo.",

@@ -98,6 +98,7 @@ export const shopEn = {
   refresh: "Refresh",
   unpaid_hint: "An unpaid order closes by itself after a while.",
   no_picture: "No picture",
+  trace_codes: "Supervision codes",
 } as const;
 
 export type ShopMessageKey = keyof typeof shopEn;

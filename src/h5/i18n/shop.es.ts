@@ -97,4 +97,5 @@ export const shopEs: ShopMessages = {
   refresh: "Actualizar",
   unpaid_hint: "Un pedido sin pagar se cierra solo al cabo de un tiempo.",
   no_picture: "Sin imagen",
+  trace_codes: "Códigos de control",
 };

@@ -97,4 +97,5 @@ export const shopZh: ShopMessages = {
   refresh: "刷新",
   unpaid_hint: "未支付的订单会在一段时间后自动关闭。",
   no_picture: "暂无图片",
+  trace_codes: "校服监管码",
 };

@@ -4,6 +4,7 @@ import type { Messages } from "./en";
 export const zh: Messages = {
   lang_name: "中文",
   app_title: "学校缴费",
+  trace_title: "校服监管码",
   loading: "加载中…",
   retry: "重试",
   network_error: "网络没有响应，请检查网络连接后重试。",

@@ -137,6 +137,8 @@ export function OrdersList({ ticket, studentName, onOrder, onBack, onFindAgain }
 }
 
 interface OrderProps {
+  /** the school's payer-page code: a garment's page is read within its provider */
+  code: string;
   ticket: string;
   id: number;
   /** this order's payment, when this page made it: it can be paid again from here */
@@ -147,7 +149,7 @@ interface OrderProps {
   onFindAgain: () => void;
 }
 
-export function OrderDetail({ ticket, id, canPay, onPay, onCancelled, onBack, onFindAgain }: OrderProps) {
+export function OrderDetail({ code, ticket, id, canPay, onPay, onCancelled, onBack, onFindAgain }: OrderProps) {
   const { s, t } = useShopText();
   const [load, setLoad] = useState<Load<ShopOrder>>({ state: "loading" });
   const [attempt, setAttempt] = useState(0);
@@ -208,7 +210,7 @@ export function OrderDetail({ ticket, id, canPay, onPay, onCancelled, onBack, on
       {load.state === "loading" ? <p className="muted center">{t("loading")}</p> : null}
       {load.state === "problem" ? <TicketProblem problem={load.problem} testId="shop-order-error" onFindAgain={onFindAgain} onRetry={() => setAttempt((a) => a + 1)} /> : null}
       {load.state === "ready" ? (
-        <Detail order={load.value} canPay={canPay} onPay={onPay} confirming={confirming} setConfirming={setConfirming} cancelling={cancelling} cancelProblem={cancelProblem} onCancel={cancel} onRefresh={() => setAttempt((a) => a + 1)} />
+        <Detail order={load.value} pageCode={code} canPay={canPay} onPay={onPay} confirming={confirming} setConfirming={setConfirming} cancelling={cancelling} cancelProblem={cancelProblem} onCancel={cancel} onRefresh={() => setAttempt((a) => a + 1)} />
       ) : null}
     </>
   );
@@ -216,6 +218,7 @@ export function OrderDetail({ ticket, id, canPay, onPay, onCancelled, onBack, on
 
 function Detail({
   order,
+  pageCode,
   canPay,
   onPay,
   confirming,
@@ -226,6 +229,7 @@ function Detail({
   onRefresh,
 }: {
   order: ShopOrder;
+  pageCode: string;
   canPay: boolean;
   onPay: () => void;
   confirming: boolean;
@@ -331,6 +335,16 @@ function Detail({
                     <Money yuan={item.amount} />
                   </strong>
                 </div>
+                {item.trace_codes?.length ? (
+                  <div className="trace-codes" data-testid={`shop-trace-codes-${i}`}>
+                    <span className="muted small">{s("trace_codes")}</span>
+                    {item.trace_codes.map((traceCode) => (
+                      <a key={traceCode} className="trace-code" href={`/h5/${encodeURIComponent(pageCode)}/trace/${encodeURIComponent(traceCode)}`} data-testid="shop-trace-code">
+                        {traceCode}
+                      </a>
+                    ))}
+                  </div>
+                ) : null}
               </div>
             </li>
           ))}

@@ -132,6 +132,7 @@ export default function Shop({ code, lookup, payer, go, keep, goods, found }: Sh
       return (
         <OrderDetail
           key={view.id}
+          code={code}
           ticket={ticket}
           id={view.id}
           canPay={payer.shopPay?.id === view.id}
