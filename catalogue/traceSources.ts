@@ -75,6 +75,10 @@ export const traceSourceEntity: EntityDecl = {
   roles: { list: GOODS_MANAGERS, info: GOODS_MANAGERS, add: GOODS_MANAGERS, edit: GOODS_MANAGERS },
   actions: [traceSourceVoid],
   listTools: ["tracesourceimport", "tracesourcebind"],
+  indexes: [
+    // an order item's codes: the payer's order, and the count of them before a bind
+    ["order_item_id"],
+  ],
   fields: [
     { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
     { ...traceCodeField, unique: "tenant", list: true, filter: "eq", form: true, detail: true },
@@ -87,10 +91,10 @@ export const traceSourceEntity: EntityDecl = {
     { name: "status", type: "enum", label: "retail.trace.field.status", required: true, default: "free", options: traceSourceStates, list: true, filter: "eq", detail: true },
     // the shop order item the garment went with, written by tracesourcebind
     { name: "order_id", type: "ref", ref: { entity: "shoporder" }, label: "retail.entity.shoporder", list: true, filter: "eq", detail: true },
-    { name: "order_item_id", type: "int", label: "retail.trace.field.order_item_id", filter: "eq", detail: true },
+    { name: "order_item_id", type: "int", label: "retail.trace.field.order_item_id", detail: true },
     { name: "bound_at", type: "datetime", label: "retail.trace.field.bound_at", list: true, filter: "range", sortable: true, detail: true },
     { name: "bound_by", type: "string", label: "retail.trace.field.bound_by", max: 50, detail: true },
-    { name: "created_at", type: "datetime", label: "field.created_at", filter: "range", sortable: true, detail: true },
+    { name: "created_at", type: "datetime", label: "field.created_at", sortable: true, detail: true },
   ],
 };
 

@@ -1124,9 +1124,9 @@ export const traceSources = pgTable(
     index("trace_sources_manufacturer_idx").on(t.manufacturer),
     index("trace_sources_status_idx").on(t.status),
     index("trace_sources_order_id_sysid_id_idx").on(t.order_id, t.sysid, t.id),
-    index("trace_sources_order_item_id_idx").on(t.order_item_id),
     index("trace_sources_bound_at_idx").on(t.bound_at),
     index("trace_sources_created_at_idx").on(t.created_at),
+    index("trace_sources_order_item_id_idx").on(t.order_item_id),
     uniqueIndex("trace_sources_sysid_code_unique").on(t.sysid, t.code),
   ],
 );
