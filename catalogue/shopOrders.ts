@@ -155,6 +155,8 @@ export const shopOrderEntity: EntityDecl = {
       "shop_order_auto_completed",
       "shopordercancel",
       "pickupverify",
+      // a garment's trace-source code bound to one of its items, at packing or at pickup
+      "tracesourcebind",
       "shoporderrefund",
       "shop_order_refunded",
     ].map((event) => [event, `retail.timeline.${event}`])),

@@ -182,6 +182,12 @@ describeOnEmbedded("trace-source codes", (kind) => {
       expect((res.data?.errors as Row[])[0].field).toBe("code" in payload && payload.code === first ? "order_item_id" : "code");
     }
 
+    // the order's timeline tells who bound which code
+    const info = await call("shoporderinfo", { id: item.order_id });
+    expect((info.data?.items as { timeline: Row[] }).timeline.filter((e) => e.event === "tracesourcebind").map((e) => [e.who, (e.params as Row).code])).toEqual([
+      ["svc", first],
+      ["svc", second],
+    ]);
     // the shop order's page lists the codes of its items
     const related = await call("tracesourcelist", { order_id: item.order_id, page: 1, limit: 20 });
     expect((related.data?.items as Row[]).map((r) => r.code)).toEqual(expect.arrayContaining([first, second]));

@@ -120,6 +120,18 @@ async function bind(ctx: OperationContext, input: BindInput) {
       schId: item.sch_id,
       detail: { code, order_no: item.order_no, order_item_id: item.id, from: "free", to: "bound" },
     });
+    // and on the order's timeline
+    await writeAudit(tx, {
+      userId: ctx.auth?.userId,
+      username: ctx.auth?.username,
+      action: traceSourceBindOperation.name,
+      entity: shopOrderEntity.name,
+      entityId: String(item.order_id),
+      ip: ctx.ip,
+      sysid: item.sysid,
+      schId: item.sch_id,
+      detail: { code, title: item.title },
+    });
     return { id: done.id, order_no: item.order_no, count: Number(count) + 1, qty: item.qty };
   });
   return { messageKey: "retail.trace.bind.done", messageParams: { code, order_no: bound.order_no, count: bound.count, qty: bound.qty }, data: { items: bound } };
