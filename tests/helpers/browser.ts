@@ -40,10 +40,11 @@ export function chromiumMissingReason(): string | undefined {
 
 const DIST_INDEX = path.resolve(import.meta.dirname, "../../dist/index.html");
 
-export async function launchChromium(): Promise<Browser> {
+/** `extraArgs`: switches of a file's own (a fake camera: ./fakeCamera.ts) after the usual ones */
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   const missing = chromiumMissingReason();
   if (missing) throw new Error(missing);
-  return chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 export interface BrowserSuite {
@@ -67,8 +68,11 @@ const SCREENSHOT_DIR = path.join(os.tmpdir(), "cpc-e2e-screenshots");
 export function describeInBrowser(
   name: string,
   body: (suite: BrowserSuite) => void,
-  /** `server`: more options of the test server, read when it starts (after the file's own beforeAll) */
-  options: { locale?: string; database?: TestDatabaseKind; server?: () => Partial<TestServerOptions> } = {},
+  /**
+   * `server`: more options of the test server, read when it starts (after the file's own beforeAll); `chromiumArgs`:
+   * more switches for the file's Chromium
+   */
+  options: { locale?: string; database?: TestDatabaseKind; server?: () => Partial<TestServerOptions>; chromiumArgs?: readonly string[] } = {},
 ): void {
   if (isSkipped("browser")) {
     describe.skip(`${name} (${skipReason()})`, () => body(unavailableSuite(skipReason())));
@@ -99,7 +103,7 @@ export function describeInBrowser(
       // a copy of the demo the global setup seeded (browserDatabases.ts)
       if (options.database === "postgres") postgres = await createPostgresDatabase(seededTemplate());
       else dataDir = copySeededDataDir();
-      [server, browser] = await Promise.all([startTestServer({ databaseUrl: postgres?.url, dataDir, ...options.server?.() }), launchChromium()]);
+      [server, browser] = await Promise.all([startTestServer({ databaseUrl: postgres?.url, dataDir, ...options.server?.() }), launchChromium(options.chromiumArgs)]);
     });
     afterAll(async () => {
       await browser?.close();
@@ -108,6 +112,11 @@ export function describeInBrowser(
       if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     });
     beforeEach(async () => {
+      // Chromium that exited under a test fails that test alone: the next one starts on a new browser
+      if (browser && !browser.isConnected()) {
+        console.error(`Chromium exited during the previous test of "${name}"; starting a new one`);
+        browser = await launchChromium(options.chromiumArgs);
+      }
       context = await openContext();
       page = await context.newPage();
     });

@@ -1,15 +1,16 @@
 /**
  * The pickup clerk's page (custom page "pickupverify", /shop/pickuprec): a code typed or the payer's QR code scanned
- * (the browser's BarcodeDetector on the camera, where the browser has one), the order it names shown as the clerk
+ * (src/lib/QrScanner.tsx), the order it names shown as the clerk
  * checks it (who, what, paid), then handed over with one button. Works on a phone first.
  */
 import { Alert, Button, Card, Descriptions, Empty, Input, List, Space, Tag, Typography } from "antd";
 import { CameraOutlined, CheckCircleOutlined, SearchOutlined } from "@ant-design/icons";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { pickupFindOperation, pickupVerifyOperation } from "../../../catalogue/retail";
 import { feedback } from "../../../providers/feedback";
 import { useDeclaredOperation } from "../../engine/useDeclaredOperation";
+import { canOpenCamera, QrScanner } from "../../lib/QrScanner";
 import type { CustomPageProps } from "..";
 
 interface FoundOrder {
@@ -24,57 +25,6 @@ interface FoundOrder {
   verified: { name: string; at: string } | null;
 }
 
-interface Detector {
-  detect(source: HTMLVideoElement): Promise<{ rawValue: string }[]>;
-}
-type DetectorClass = new (options: { formats: string[] }) => Detector;
-
-/** The browser's own QR decoder, where it has one. */
-function qrDetector(): Detector | null {
-  const Native = (globalThis as { BarcodeDetector?: DetectorClass }).BarcodeDetector;
-  return Native ? new Native({ formats: ["qr_code"] }) : null;
-}
-
-/** The camera's picture, read every few frames until a QR code is seen. */
-function Scanner({ onCode, onClose }: { onCode: (code: string) => void; onClose: () => void }) {
-  const { t } = useTranslation();
-  const video = useRef<HTMLVideoElement>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    const detector = qrDetector();
-    let stream: MediaStream | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let stopped = false;
-    const look = async () => {
-      if (stopped || !video.current || !detector) return;
-      const [seen] = await detector.detect(video.current).catch(() => []);
-      if (seen?.rawValue) onCode(seen.rawValue.trim());
-      else timer = setTimeout(() => void look(), 250);
-    };
-    navigator.mediaDevices
-      ?.getUserMedia({ video: { facingMode: "environment" } })
-      .then(async (s) => {
-        stream = s;
-        if (!video.current) return;
-        video.current.srcObject = s;
-        await video.current.play();
-        void look();
-      })
-      .catch(() => setFailed(true));
-    return () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      stream?.getTracks().forEach((track) => track.stop());
-    };
-  }, [onCode]);
-  return (
-    <Space direction="vertical" style={{ width: "100%" }}>
-      {failed ? <Alert type="warning" showIcon message={t("retail.scan.camera_failed")} /> : <video ref={video} muted playsInline style={{ width: "100%", maxWidth: 420, borderRadius: 8, background: "#000" }} />}
-      <Button onClick={onClose}>{t("crud.back")}</Button>
-    </Space>
-  );
-}
-
 export default function PickupVerifyPage({ entry }: CustomPageProps) {
   const { t } = useTranslation();
   const [code, setCode] = useState("");
@@ -83,7 +33,7 @@ export default function PickupVerifyPage({ entry }: CustomPageProps) {
   const [order, setOrder] = useState<FoundOrder | null>(null);
   const find = useDeclaredOperation<FoundOrder>(pickupFindOperation);
   const verify = useDeclaredOperation<FoundOrder>(pickupVerifyOperation);
-  const canScan = typeof window !== "undefined" && Boolean((globalThis as { BarcodeDetector?: unknown }).BarcodeDetector) && Boolean(navigator.mediaDevices);
+  const canScan = canOpenCamera();
 
   const lookUp = async (value: string, how: "code" | "scan") => {
     const trimmed = value.trim();
@@ -104,7 +54,7 @@ export default function PickupVerifyPage({ entry }: CustomPageProps) {
   return (
     <Card title={t(entry.title)} style={{ maxWidth: 720 }}>
       {scanning ? (
-        <Scanner
+        <QrScanner
           onCode={(value) => {
             setScanning(false);
             void lookUp(value, "scan");
