@@ -5,6 +5,7 @@
  * (a misprinted label); and Harbour's sports uniforms, its payer's two bound when they were sent.
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
+import { writeAudit } from "../auth/audit";
 import type { DbOrTx } from "../db/client";
 import { goods, goodsSkus, shopOrderItems, shopOrders, traceSources } from "../db/schema";
 
@@ -37,7 +38,7 @@ const matches = (sku: Sku, specs: Record<string, string>) => Object.entries(spec
 async function paidItems(tx: DbOrTx, sysid: number, skuIds: number[]) {
   if (skuIds.length === 0) return [];
   return tx
-    .select({ id: shopOrderItems.id, order_id: shopOrderItems.order_id, sku_id: shopOrderItems.sku_id, qty: shopOrderItems.qty, status: shopOrders.status, paid_at: shopOrders.paid_at, completed_at: shopOrders.completed_at })
+    .select({ id: shopOrderItems.id, order_id: shopOrderItems.order_id, sku_id: shopOrderItems.sku_id, qty: shopOrderItems.qty, title: shopOrderItems.title, sch_id: shopOrders.sch_id, status: shopOrders.status, completed_at: shopOrders.completed_at })
     .from(shopOrderItems)
     .innerJoin(shopOrders, eq(shopOrders.id, shopOrderItems.order_id))
     .where(and(eq(shopOrders.sysid, sysid), inArray(shopOrderItems.sku_id, skuIds), inArray(shopOrders.status, ["undelivered", "delivered", "completed"])))
@@ -71,9 +72,13 @@ export async function seedDemoTraceSources(tx: DbOrTx, sunrise: { sysid: number 
   }
 
   // bound: each paid demo item of a coded SKU takes free codes of its SKU, but for the summer sets still to be packed
-  const bind = (item: { id: number; order_id: number; sku_id: number }, count: number, when: Date) => {
+  // each bound as tracesourcebind does, on its order's timeline too
+  const events: Parameters<typeof writeAudit>[1][] = [];
+  const bind = (item: { id: number; order_id: number; sku_id: number; title: string; sch_id: number }, count: number, when: Date) => {
     for (const row of rows.filter((r) => r.sku_id === item.sku_id && r.status === "free").slice(0, count)) {
-      Object.assign(row, { status: "bound", order_id: item.order_id, order_item_id: item.id, bound_at: when, bound_by: "svc" });
+      const username = row.sysid === sunrise.sysid ? "svc" : "harbour";
+      Object.assign(row, { status: "bound", order_id: item.order_id, order_item_id: item.id, bound_at: when, bound_by: username });
+      events.push({ username, action: "tracesourcebind", entity: "shoporder", entityId: String(item.order_id), sysid: row.sysid, schId: item.sch_id, detail: { code: row.code, title: item.title }, at: when });
     }
   };
   const sunriseItems = await paidItems(tx, sunrise.sysid, [...summer, ...winter].map((s) => s.id));
@@ -88,4 +93,5 @@ export async function seedDemoTraceSources(tx: DbOrTx, sunrise: { sysid: number 
   const misprinted = rows.find((r) => r.sysid === sunrise.sysid && r.status === "free" && summer.some((s) => s.id === r.sku_id && matches(s, { 尺码: "150" })));
   if (misprinted) misprinted.status = "voided";
   if (rows.length > 0) await tx.insert(traceSources).values(rows);
+  for (const event of events) await writeAudit(tx, event);
 }
