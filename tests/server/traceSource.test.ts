@@ -205,6 +205,22 @@ describeOnEmbedded("trace-source codes", (kind) => {
     expect(res.data?.errors).toEqual([{ field: "order_item_id", message: "The order is Cancelled: no code can be bound to it" }]);
   });
 
+  it("adds and edits a code by hand, its SKU one of its goods item's and its specs kept from the SKU", async () => {
+    const jacket = await skuOf(sunriseSysid, "冬季校服冲锋衣", { 尺码: "120" });
+    const summer = await skuOf(sunriseSysid, "夏季校服短袖套装", { 尺码: "120", 颜色: "白色" });
+    const added = await call("tracesourceadd", { code: "CG2411W09999", goods_id: jacket.goods_id, sku_id: jacket.id, batch_no: "CG2411-W02", report_url: "https://www.example.com/r.pdf" });
+    expect(added.return_code, added.return_msg).toBe("SUCCESS");
+    expect(await codeRow("CG2411W09999")).toMatchObject({ sku_id: jacket.id, spec_values: { 尺码: "120", 颜色: "藏青" }, status: "free" });
+    const id = (await codeRow("CG2411W09999"))!.id;
+    // a SKU of another goods item than the one named
+    expect(((await call("tracesourceedit", { id, goods_id: jacket.goods_id, sku_id: summer.id })).data?.errors as Row[])[0].field).toBe("sku_id");
+    expect((await call("tracesourceedit", { id, goods_id: summer.goods_id, sku_id: summer.id })).return_code).toBe("SUCCESS");
+    expect(await codeRow("CG2411W09999")).toMatchObject({ sku_id: summer.id, spec_values: { 尺码: "120", 颜色: "白色" } });
+    // the same code twice in a provider, a link that is not http(s): refused naming the field
+    expect(((await call("tracesourceadd", { code: "CG2411W09999", goods_id: jacket.goods_id, sku_id: jacket.id, batch_no: "X" })).data?.errors as Row[])[0].field).toBe("code");
+    expect(((await call("tracesourceadd", { code: "CG2411W09998", goods_id: jacket.goods_id, sku_id: jacket.id, batch_no: "X", report_url: "javascript:alert(1)" })).data?.errors as Row[])[0].field).toBe("report_url");
+  });
+
   it("voids a free code only", async () => {
     const free = (await codeRow("CG2411W00002"))!;
     const voided = await call("tracesourcevoid", { id: free.id });
