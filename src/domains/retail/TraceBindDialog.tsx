@@ -1,16 +1,17 @@
 /**
  * Binding trace-source codes at packing or at pickup (tracesourcebind): the order number typed or scanned, its items
  * with the codes each holds of its quantity, then each garment's code scanned into the chosen item (a scanner types
- * the code and Enter). Each answer is shown in place, in the server's words, and the next item still short of its
+ * the code and Enter, or the camera reads the label's QR code). Each answer is shown in place, in the server's words, and the next item still short of its
  * codes is chosen once one is complete. The codes' list and the order's page refresh after.
  */
 import { Alert, Button, Empty, Input, List, Modal, Radio, Space, Tag, Typography, type InputRef } from "antd";
-import { ScanOutlined, SearchOutlined } from "@ant-design/icons";
+import { CameraOutlined, ScanOutlined, SearchOutlined } from "@ant-design/icons";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "@refinedev/core";
 import { traceSourceBindOperation } from "../../../catalogue/traceSources";
 import { weapi } from "../../../providers/weapi";
 import { useRefreshEntities } from "../../engine/useDeclaredOperation";
+import { canOpenCamera, QrScanner } from "../../lib/QrScanner";
 
 const PATH = "adminapiv2";
 
@@ -28,6 +29,18 @@ interface FoundOrder {
   codes: { code: string; order_item_id: number }[];
 }
 
+/** a label's QR code holds the code, or the address of the garment's page (/h5/{code}/trace/{trace_code}) */
+export function scannedTraceCode(value: string): string {
+  const text = value.trim();
+  const page = /\/trace\/([^/?#]+)\/?(?:[?#].*)?$/.exec(text)?.[1];
+  if (!page) return text;
+  try {
+    return decodeURIComponent(page);
+  } catch {
+    return page;
+  }
+}
+
 const specsText = (specs?: Record<string, string>) =>
   Object.entries(specs ?? {})
     .map(([name, value]) => `${name} ${value}`)
@@ -42,6 +55,7 @@ export default function TraceBindDialog({ onClose }: { onClose: () => void }) {
   const [code, setCode] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [scanning, setScanning] = useState(false);
   const codeInput = useRef<InputRef>(null);
 
   const codesOf = async (orderId: number) => {
@@ -75,8 +89,8 @@ export default function TraceBindDialog({ onClose }: { onClose: () => void }) {
     }
   };
 
-  const bind = async () => {
-    const value = code.trim();
+  const bind = async (scanned?: string) => {
+    const value = (scanned ?? code).trim();
     if (!order || itemId === null || !value) return;
     setBusy(true);
     try {
@@ -181,10 +195,24 @@ export default function TraceBindDialog({ onClose }: { onClose: () => void }) {
                 disabled={itemId === null}
                 data-testid="trace-bind-code"
               />
+              {canOpenCamera() && (
+                <Button icon={<CameraOutlined />} disabled={itemId === null || busy} onClick={() => setScanning(true)} aria-label={translate("retail.trace.bind.camera")} data-testid="trace-bind-camera" />
+              )}
               <Button type="primary" loading={busy} disabled={itemId === null || !code.trim()} onClick={() => void bind()} data-testid="trace-bind-submit">
                 {translate(traceSourceBindOperation.submit)}
               </Button>
             </Space.Compact>
+            {scanning && (
+              <QrScanner
+                onCode={(value) => {
+                  setScanning(false);
+                  const scanned = scannedTraceCode(value);
+                  setCode(scanned);
+                  void bind(scanned);
+                }}
+                onClose={() => setScanning(false)}
+              />
+            )}
           </>
         )}
         {message && <Alert type={message.ok ? "success" : "error"} showIcon message={message.text} data-testid="trace-bind-message" />}
