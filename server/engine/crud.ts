@@ -972,6 +972,7 @@ class EntityCrud {
         checkFieldRelations(ctx, this.entity.fields, merged);
         await this.assertUnique(ctx, tx, record, merged, id);
         await this.references.check(tx, ctx.t, merged, record);
+        await this.hooks.beforeEdit?.(ctx, tx, before);
         const updated =
           Object.keys(record).length === 0
             ? before

@@ -5,7 +5,7 @@ import { idcardKind, imageKind, phoneKind } from "./formats";
 import type { ServerFieldKind } from "./kind";
 import { intKind, moneyKind } from "./number";
 import { refKind } from "./ref";
-import { imagesKind, specsKind, stringsKind } from "./lists";
+import { imagesKind, specgroupsKind, specsKind, stringsKind } from "./lists";
 import { passwordKind, richtextKind, stringKind, textKind } from "./text";
 import { dateKind, datetimeKind } from "./time";
 
@@ -31,6 +31,7 @@ export const serverFieldKinds: Record<FieldType, ServerFieldKind> = {
   images: imagesKind,
   strings: stringsKind,
   specs: specsKind,
+  specgroups: specgroupsKind,
 };
 
 export function kindOf(field: FieldDecl): ServerFieldKind {

@@ -50,7 +50,8 @@ export type FieldMessage =
   | "image"
   | "idcard"
   | "over_count"
-  | "duplicate";
+  | "duplicate"
+  | "spec_values";
 
 export const FIELD_MESSAGES: ReadonlySet<string> = new Set<FieldMessage>([
   "required",
@@ -71,4 +72,5 @@ export const FIELD_MESSAGES: ReadonlySet<string> = new Set<FieldMessage>([
   "idcard",
   "over_count",
   "duplicate",
+  "spec_values",
 ]);

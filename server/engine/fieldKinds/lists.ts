@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { FieldDecl } from "../../../common/catalogue";
 import { isImageUrl } from "../../../common/fieldRules";
+import { MAX_SPEC_NAMES, specGroupsProblem, specGroupsText, type SpecGroup } from "../../../common/specs";
 import type { ServerFieldKind } from "./kind";
 
 /** the most images a field holds unless it says (`max`: a count for this kind) */
@@ -61,4 +62,33 @@ export const specsKind: ServerFieldKind = {
           .map(([name, v]) => `${name}: ${v}`)
           .join(" / ")
       : null,
+};
+
+/**
+ * Spec names, each with the values offered for it (a spec template): 1 to MAX_SPEC_NAMES names, each once, each
+ * with 1 to MAX_SPEC_VALUES values, each once (common/specs.ts); names and values trimmed, at most `max` characters.
+ */
+export const specgroupsKind: ServerFieldKind = {
+  value: (field) =>
+    z
+      .array(
+        z.object(
+          {
+            name: z.string({ error: "text" }).trim(),
+            values: z.array(z.string({ error: "text" }).trim(), { error: "text" }),
+          },
+          { error: "text" },
+        ),
+        { error: "text" },
+      )
+      .superRefine((groups, ctx) => {
+        const problem = specGroupsProblem(groups, field.max ?? DEFAULT_SHORT_TEXT);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      })
+      // stored with exactly these keys, whatever else was sent
+      .transform((groups): SpecGroup[] => groups.map((g) => ({ name: g.name, values: g.values }))),
+  column: (field) => `jsonb(${JSON.stringify(field.name)}).$type<{ name: string; values: string[] }[]>()`,
+  filterValue: () => undefined,
+  maxItems: () => MAX_SPEC_NAMES,
+  exportCell: (_field, value) => (Array.isArray(value) ? specGroupsText(value as SpecGroup[]) : null),
 };

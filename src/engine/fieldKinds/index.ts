@@ -5,7 +5,7 @@ import { idcardKind, imageKind, phoneKind } from "./formats";
 import type { UiFieldKind } from "./kind";
 import { intKind, moneyKind } from "./number";
 import { refKind } from "./ref";
-import { imagesKind, richtextKind, specsKind, stringsKind } from "./lists";
+import { imagesKind, richtextKind, specgroupsKind, specsKind, stringsKind } from "./lists";
 import { passwordKind, stringKind, textKind } from "./text";
 import { dateKind, datetimeKind } from "./time";
 
@@ -33,6 +33,7 @@ export const uiFieldKinds: Record<FieldType, UiFieldKind> = {
   images: imagesKind,
   strings: stringsKind,
   specs: specsKind,
+  specgroups: specgroupsKind,
 };
 
 export function uiKindOf(field: FieldDecl): UiFieldKind {
