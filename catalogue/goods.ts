@@ -137,8 +137,78 @@ export const goodsEntity: EntityDecl = {
   ],
 };
 
+/** who keeps spec templates: the v1 provider (spec 2.2, /specadmin sepclist) */
+export const SPEC_TEMPLATE_MANAGERS = ["service"];
+
+/**
+ * A provider's spec template (规格模板; sepclist, /specadmin): a named set of spec names and the values each offers
+ * (尺码 120 130 140, 颜色 藏青 白色), written once and taken up again when goods are set up. Checked by its field kind
+ * (common/specs.ts specGroupsProblem).
+ */
+export const specTemplateEntity: EntityDecl = {
+  name: "spectemplate",
+  table: "spec_templates",
+  scope: "provider",
+  title: "retail.entity.spectemplate",
+  titleField: "title",
+  defaultSort: { field: "sort", order: "asc" },
+  roles: { list: SPEC_TEMPLATE_MANAGERS, info: SPEC_TEMPLATE_MANAGERS, add: SPEC_TEMPLATE_MANAGERS, edit: SPEC_TEMPLATE_MANAGERS, del: SPEC_TEMPLATE_MANAGERS },
+  fields: [
+    { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
+    { name: "title", type: "string", label: "retail.field.template_title", required: true, max: 30, unique: "tenant", list: true, filter: "like", sortable: true, form: true, detail: true },
+    // [{"name": "尺码", "values": ["120", "130"]}]: names and values at most 20 characters each
+    { name: "specs", type: "specgroups", label: "retail.field.template_specs", required: true, max: 20, list: true, form: true, detail: true },
+    { name: "sort", type: "int", label: "field.sort", required: true, default: 0, min: 0, max: 9999, list: true, sortable: true, form: true, detail: true },
+    { name: "status", type: "status", label: "field.status", required: true, default: "1", options: statusOptions, list: true, filter: "eq", form: true, detail: true },
+    { name: "created_at", type: "datetime", label: "field.created_at", list: true, sortable: true, detail: true },
+  ],
+};
+
+/** What a price and stock log row is of: a goods item's SKU (v2), or a v1 provider's fee project (its amount). */
+export const goodsLogKinds: FieldOption[] = [
+  { value: "goodssku", label: "retail.goodslog_kind.goodssku" },
+  { value: "serviceproject", label: "retail.goodslog_kind.serviceproject" },
+];
+
+export const goodsLogFields: FieldOption[] = [
+  { value: "price", label: "retail.goodslog_field.price" },
+  { value: "stock", label: "retail.goodslog_field.stock" },
+];
+
+/**
+ * A change of a price or a stock made by a person (goodslogs): a goods item's SKU's price or stock, or a v1 fee
+ * project's amount (its price), with the value before and after, who and when. Written by the goods' and the fee
+ * projects' hooks in the transaction of the change (server/domains/retail/goodsLogs.ts); never added or edited.
+ * A stock taken by an order is not a person's change and is not logged here.
+ */
+export const goodsLogEntity: EntityDecl = {
+  name: "goodslog",
+  table: "goods_logs",
+  scope: "provider",
+  title: "retail.entity.goodslog",
+  titleField: "title",
+  defaultSort: { field: "created_at", order: "desc" },
+  roles: { list: ["service", "servicev2"], info: ["service", "servicev2"] },
+  fields: [
+    { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
+    { name: "created_at", type: "datetime", label: "retail.field.changed_at", list: true, filter: "range", sortable: true, detail: true },
+    { name: "kind", type: "enum", label: "retail.field.log_kind", required: true, options: goodsLogKinds, list: true, filter: "eq", detail: true },
+    // the goods item's id (a SKU's own id changes when its goods item is saved) or the fee project's
+    { name: "record_id", type: "int", label: "retail.field.log_record_id", required: true, detail: true },
+    { name: "title", type: "string", label: "retail.field.log_title", required: true, max: 60, list: true, filter: "like", detail: true },
+    // the SKU's specs as text (尺码 130 · 颜色 藏青); empty for a fee project
+    { name: "specs", type: "string", label: "retail.field.spec_values", max: 200, list: true, detail: true },
+    { name: "field", type: "enum", label: "retail.field.log_field", required: true, options: goodsLogFields, list: true, filter: "eq", detail: true },
+    // a price in yuan (128.00), a stock as a count; empty where there was none (a SKU added, an amount left open)
+    { name: "before_value", type: "string", label: "retail.field.before_value", max: 20, list: true, detail: true },
+    { name: "after_value", type: "string", label: "retail.field.after_value", max: 20, list: true, detail: true },
+    { name: "user_id", type: "int", label: "retail.field.changed_by_id", detail: true },
+    { name: "username", type: "string", label: "retail.field.changed_by", max: 50, list: true, filter: "eq", detail: true },
+  ],
+};
+
 export const goods: CatalogueDomain = {
-  entities: [goodsCategoryEntity, goodsEntity, goodsSkuEntity],
+  entities: [goodsCategoryEntity, goodsEntity, goodsSkuEntity, specTemplateEntity, goodsLogEntity],
   pages: {
     goodslist: { kind: "list", entity: "goods" },
     goodsadd: { kind: "add", entity: "goods" },
@@ -146,5 +216,8 @@ export const goods: CatalogueDomain = {
     goodscatelist: { kind: "list", entity: "goodscate" },
     goodscateadd: { kind: "add", entity: "goodscate" },
     goodscateedit: { kind: "edit", entity: "goodscate" },
+    // the v1 provider's: its templates added and edited in place on the list
+    sepclist: { kind: "list", entity: "spectemplate" },
+    goodslogs: { kind: "list", entity: "goodslog" },
   },
 };

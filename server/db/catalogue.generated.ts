@@ -996,6 +996,54 @@ export const goodsSkus = pgTable(
   ],
 );
 
+/** spectemplate (retail.entity.spectemplate) */
+export const specTemplates = pgTable(
+  "spec_templates",
+  {
+    id: serial("id").primaryKey(),
+    title: varchar("title", { length: 30 }).notNull(),
+    specs: jsonb("specs").$type<{ name: string; values: string[] }[]>().notNull(),
+    sort: integer("sort").default(0).notNull(),
+    status: varchar("status", { length: 1 }).default("1").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("spec_templates_sysid_sort_id_idx").on(t.sysid, t.sort, t.id),
+    index("spec_templates_sort_idx").on(t.sort),
+    index("spec_templates_status_idx").on(t.status),
+    index("spec_templates_created_at_idx").on(t.created_at),
+    uniqueIndex("spec_templates_sysid_title_unique").on(t.sysid, t.title),
+  ],
+);
+
+/** goodslog (retail.entity.goodslog) */
+export const goodsLogs = pgTable(
+  "goods_logs",
+  {
+    id: serial("id").primaryKey(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    kind: varchar("kind", { length: 32 }).notNull(),
+    record_id: integer("record_id").notNull(),
+    title: varchar("title", { length: 60 }).notNull(),
+    specs: varchar("specs", { length: 200 }),
+    field: varchar("field", { length: 32 }).notNull(),
+    before_value: varchar("before_value", { length: 20 }),
+    after_value: varchar("after_value", { length: 20 }),
+    user_id: integer("user_id"),
+    username: varchar("username", { length: 50 }),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("goods_logs_sysid_created_at_id_idx").on(t.sysid, t.created_at, t.id),
+    index("goods_logs_created_at_idx").on(t.created_at),
+    index("goods_logs_kind_idx").on(t.kind),
+    index("goods_logs_title_idx").on(t.title),
+    index("goods_logs_field_idx").on(t.field),
+    index("goods_logs_username_idx").on(t.username),
+  ],
+);
+
 /** shoporder (retail.entity.shoporder) */
 export const shopOrders = pgTable(
   "shop_orders",
@@ -1169,6 +1217,8 @@ export const catalogueTablesByEntity = {
   goodscate: goodsCategories,
   goods: goods,
   goodssku: goodsSkus,
+  spectemplate: specTemplates,
+  goodslog: goodsLogs,
   shoporder: shopOrders,
   shoporderitem: shopOrderItems,
   deliveryimport: deliveryImports,

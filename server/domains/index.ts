@@ -22,6 +22,7 @@ import { registerDownloadOperations } from "./downloads";
 import { registerNoticeOperations } from "./notices";
 import { registerGuardianPhoneOperation } from "./notices/guardianPhone";
 import { goodsHooksByEntity } from "./retail/goods";
+import { serviceProjectLogHooks } from "./retail/goodsLogs";
 import { registerShopApi } from "./retail/shop";
 import { registerPickupOperations } from "./retail/pickup";
 import { registerShopOrderOperations, shopOrderEffects } from "./retail/shopOrders";
@@ -36,7 +37,7 @@ export function registerOperations(registry: OperationRegistry): void {
   registerMerchantOperations(registry);
   registerRenewalOperations(registry);
   registerDailyReportOperations(registry);
-  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity, ...traceSourceHooks });
+  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity, ...traceSourceHooks, serviceproject: serviceProjectLogHooks });
   registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel), ...shopOrderEffects });
   registerFeeOperations(registry);
   registerCollectionOperations(registry, schoolChannel);

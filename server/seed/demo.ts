@@ -16,6 +16,7 @@ import { seedFees } from "./fees";
 import { seedDemoFeeOrders } from "./feeOrders";
 import { seedDemoReconciliation } from "./reconciliation";
 import { seedDemoRefunds } from "./refunds";
+import { seedDemoSpecTemplates } from "./specTemplates";
 import { seedDemoGoods } from "./goods";
 import { seedHarbourShopOrder } from "./harbourShop";
 import { seedDemoShopOrders } from "./shopOrders";
@@ -172,12 +173,12 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     await account("sysadmin", { servicerVer: "v2", isSuperadmin: "Y" });
     await account("sysop", { servicerVer: "v2" });
     await account("sysv1", { servicerVer: "v1", isSuperadmin: "Y" });
-    await account("svc", { sysid: sunrise });
+    const svc = await account("svc", { sysid: sunrise });
     const staff = await account("staff", { sysid: sunrise });
     const pickup = await account("pickup", { sysid: sunrise });
     await account("school", { sysid: sunrise, schid: sunriseNo1 });
     await account("harbour", { sysid: harbour });
-    await account("svcv1", { sysid: oldTown });
+    const svcv1 = await account("svcv1", { sysid: oldTown });
     await account("schoolv1", { sysid: oldTown, schid: oldTownMiddle });
 
     await tx.insert(userSchools).values([
@@ -192,6 +193,8 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     ]);
     // the shop's goods: uniforms in sizes and colours, an exercise book, a lunch card off sale; one of Harbour's
     await seedDemoGoods(tx, { sysid: sunrise, no1: sunriseNo1 }, { sysid: harbour });
+    // Old Town's spec templates, and the price and stock changes svcv1 and svc made lately
+    await seedDemoSpecTemplates(tx, { sysid: oldTown, userId: svcv1, username: "svcv1" }, { sysid: sunrise, userId: svc, username: "svc" }, options.now);
     // shop orders of Sunrise No.1's payers: to collect, to send, unpaid, closed
     await seedDemoShopOrders(tx, { sysid: sunrise, schId: sunriseNo1 }, options.now);
     // and one of a Harbour Bay payer's, waiting to be sent

@@ -2,7 +2,8 @@
  * Goods and their categories (catalogue/goods.ts), beyond what the engine checks: categories keep to two levels (a
  * category goes only within a top one, and one that holds others stays on top), a top category's name is its
  * provider's once; a goods item's SKUs each name a value of exactly its spec names, no two alike, and the goods
- * item's price and stock are its SKUs' lowest price and total stock, written in the transaction that saves them.
+ * item's price and stock are its SKUs' lowest price and total stock, written in the transaction that saves them,
+ * with the SKUs' price and stock changes logged (./goodsLogs.ts).
  */
 import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
 import { goodsCategoryEntity, goodsEntity } from "../../../catalogue/goods";
@@ -12,6 +13,7 @@ import type { EntityHooks, EntityHooksByName, Row } from "../../engine/hooks";
 import { labelText } from "../../lib/i18n";
 import { ApiFailure } from "../../protocol/envelope";
 import type { OperationContext } from "../../protocol/registry";
+import { goodsLogHooks } from "./goodsLogs";
 
 function refused(ctx: OperationContext, field: string, key: string, params: Record<string, string | number> = {}): ApiFailure {
   const message = ctx.t(key, params);
@@ -81,9 +83,17 @@ async function checkSkus(ctx: OperationContext, tx: DbOrTx, row: Row): Promise<v
   Object.assign(row, figures);
 }
 
+// the SKUs' price and stock changes go to the price and stock log (./goodsLogs.ts) once the SKUs are checked
 const goodsHooks: EntityHooks = {
-  afterAdd: (ctx, tx, row) => checkSkus(ctx, tx, row),
-  afterEdit: (ctx, tx, _before, after) => checkSkus(ctx, tx, after),
+  beforeEdit: goodsLogHooks.beforeEdit,
+  afterAdd: async (ctx, tx, row, virtual) => {
+    await checkSkus(ctx, tx, row);
+    await goodsLogHooks.afterAdd(ctx, tx, row, virtual);
+  },
+  afterEdit: async (ctx, tx, before, after) => {
+    await checkSkus(ctx, tx, after);
+    await goodsLogHooks.afterEdit(ctx, tx, before, after);
+  },
 };
 
 export const goodsHooksByEntity: EntityHooksByName = {
