@@ -3,7 +3,7 @@
  * and prints each figure beside its DESIGN 10 budget. Runs on a temporary embedded database always, and on a
  * fresh PostgreSQL database when BENCH_DATABASE_URL / DATABASE_URL is set or 127.0.0.1:5432 answers.
  * Every load is bounded in request count and in time. BENCH_SCALE=N seeds N x 10,000 students for the student
- * list (default 100: 1,000,000).
+ * list (default 100: 1,000,000), and as many shop orders for the shop order list (bench/retail.ts).
  */
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -23,6 +23,7 @@ import { bills, classes, feeOrders, students } from "../server/db/schema";
 import { DEMO_ACCOUNTS } from "../server/seed/demo";
 import { seedScale } from "../server/seed/scale";
 import { measureLargeJobs, measureServerMemory, type ReconciliationDay } from "./memory";
+import { measureRetail, type RetailBench } from "./retail";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const DEMO_PASSWORD = "demo1234";
@@ -752,11 +753,12 @@ async function measurePayers(server: TestServer, database: string): Promise<void
 }
 
 /**
- * BENCH_ONLY=spa,h5,api,checkpay,import,payers,memory,students,reconciliation runs only those parts (default all;
- * students includes the order list, the reports, the export and the reconciliation; reconciliation is the seed and
- * the reconciliation alone).
+ * BENCH_ONLY=spa,h5,api,checkpay,import,payers,memory,students,reconciliation,retail runs only those parts (default
+ * all; students includes the order list, the reports, the export and the reconciliation; reconciliation is the seed
+ * and the reconciliation alone; retail is the school shop's: pickup verification, the last items of a size and the
+ * shop order list at BENCH_SCALE x 10,000 shop orders, bench/retail.ts).
  */
-function wanted(part: "spa" | "h5" | "api" | "checkpay" | "import" | "payers" | "memory" | "students" | "reconciliation"): boolean {
+function wanted(part: "spa" | "h5" | "api" | "checkpay" | "import" | "payers" | "memory" | "students" | "reconciliation" | "retail"): boolean {
   const only = process.env.BENCH_ONLY;
   return !only || only.split(",").map((p) => p.trim()).includes(part);
 }
@@ -773,6 +775,21 @@ async function measureServer(server: TestServer, database: string): Promise<void
   if (wanted("checkpay")) await measureCheckpay(server, database);
   if (wanted("import")) await measureStudentImport(server, database);
   if (wanted("payers")) await measurePayers(server, database);
+}
+
+/** The school shop's figures (bench/retail.ts), on a server of their own: its seed at scale is theirs alone. */
+async function measureShop(server: TestServer, database: string): Promise<void> {
+  const bench: RetailBench = {
+    record,
+    row: (row) => rows.push(row),
+    call,
+    load,
+    recordLoad,
+    percentile,
+    orders: benchScale() * 10_000,
+    listBudget: LIST_BUDGET[database],
+  };
+  await measureRetail(bench, server, database);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -854,6 +871,16 @@ async function main(): Promise<void> {
       }
       if (reconciliation) await measureLargeJobs(record, "PostgreSQL", { databaseUrl: url }, reconciliation, wanted("students"));
     });
+    if (wanted("retail")) {
+      await withPostgresDatabase(adminUrl, async (url) => {
+        const server = await startTestServer({ ...serverOptions, databaseUrl: url });
+        try {
+          await measureShop(server, "PostgreSQL");
+        } finally {
+          await server.close();
+        }
+      });
+    }
   } else if (wantedDatabase("postgres")) {
     console.warn("No PostgreSQL (set BENCH_DATABASE_URL or run one on 127.0.0.1:5432): PostgreSQL figures skipped.");
   }
@@ -874,6 +901,15 @@ async function main(): Promise<void> {
       await measureLargeJobs(record, "PGlite", { dataDir }, reconciliation, wanted("students"));
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  // the shop's million orders on an embedded database of their own, last for the same reason
+  if (wanted("retail") && wantedDatabase("pglite")) {
+    const shop = await startTestServer(serverOptions);
+    try {
+      await measureShop(shop, "PGlite");
+    } finally {
+      await shop.close();
     }
   }
   printTable();
