@@ -1,7 +1,7 @@
 /**
  * Child records (common/catalogue.ts ChildDecl): an activity's fee items, an order's lines. They are checked with
- * the parent's payload, written in the parent's transaction (the rows sent replace the rows stored, in their
- * order), summed into the parent's total, answered with the parent's record and deleted with it.
+ * the parent's payload, written in the parent's transaction (the rows sent become the rows stored, in their
+ * order, each stored row kept and updated in place: see save()), summed into the parent's total, answered with the parent's record and deleted with it.
  */
 import { asc, eq, inArray } from "drizzle-orm";
 import type { ChildDecl, EntityDecl } from "../../common/catalogue";
@@ -23,6 +23,15 @@ interface ChildKind {
   decl: ChildDecl;
   entity: EntityDecl;
   table: CatalogueTable;
+}
+
+/** where a checked row keeps the id of the stored row it was sent as */
+const SENT_ID = "__sent_id";
+
+/** A combination of spec values as one text, whatever the order of its names. */
+function combinationKey(values: unknown): string {
+  if (values === null || typeof values !== "object") return JSON.stringify(values ?? null);
+  return JSON.stringify(Object.entries(values as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** The rows sent for each child kind (a kind not sent is left as stored on edit). */
@@ -78,7 +87,9 @@ export class ChildRecords {
           const rowValues = { ...parsed.data, ...inapplicableValues(entity.fields, parsed.data) };
           const broken = brokenFieldRelation(ctx, entity.fields, rowValues);
           if (broken) throw this.failure(ctx, `${decl.name}.${i}.${broken.field}`, `${label} ${i + 1}: ${broken.message}`);
-          return rowValues;
+          // the id of a stored row the form sent back: that row is updated in place (save() keeps only the parent's own)
+          const id = (row as { id?: unknown } | null)?.id;
+          return Number.isSafeInteger(id) && (id as number) > 0 ? { ...rowValues, [SENT_ID]: id } : rowValues;
         }),
       );
     }
@@ -90,8 +101,11 @@ export class ChildRecords {
   }
 
   /**
-   * Replaces the stored rows of each kind sent by the rows sent, with the parent's tenant, and answers the parent's
-   * totals as they now stand (the columns to update), in the caller's transaction.
+   * Makes the stored rows of each kind sent the rows sent, in their order, with the parent's tenant, and answers the
+   * parent's totals as they now stand (the columns to update), in the caller's transaction. A row sent is the stored
+   * row of its id, or (rows built as a product) of its combination of values, updated in place, so that what refers
+   * to it (an order's item, a trace-source code refer to a SKU) still does; the others are added; stored rows not
+   * sent are deleted (refused while something still refers to them).
    */
   async save(tx: DbOrTx, parentRow: Row, rows: ChildRows): Promise<Row> {
     const totals: Row = {};
@@ -100,15 +114,33 @@ export class ChildRecords {
       const sent = rows.get(decl.name);
       if (!sent) continue;
       const parentColumn = tableColumn(table, decl.parentField);
-      await tx.delete(table).where(eq(parentColumn, parentRow.id));
+      const idColumn = tableColumn(table, "id");
+      const valuesField = decl.product?.values;
+      const stored = (await tx
+        .select({ id: idColumn, ...(valuesField ? { combination: tableColumn(table, valuesField) } : {}) })
+        .from(table)
+        .where(eq(parentColumn, parentRow.id))) as { id: number; combination?: unknown }[];
+      const unclaimed = new Set(stored.map((r) => r.id));
+      const byCombination = new Map(stored.map((r) => [combinationKey(r.combination), r.id]));
       const tenant = tenantColumnNames(entity);
-      const values = sent.map((row, i) => {
+      const updates: { id: number; value: Row }[] = [];
+      const inserts: Row[] = [];
+      sent.forEach(({ [SENT_ID]: sentId, ...row }, i) => {
         const value: Row = { ...row, [decl.parentField]: parentRow.id, [CHILD_ORDER_FIELD]: i };
         if (tenant.sysid && parentTenant.sysid) value[tenant.sysid] = parentRow[parentTenant.sysid];
         if (tenant.schid && parentTenant.schid) value[tenant.schid] = parentRow[parentTenant.schid];
-        return value;
+        let id = typeof sentId === "number" && unclaimed.has(sentId) ? sentId : undefined;
+        if (id === undefined && valuesField) {
+          const match = byCombination.get(combinationKey(row[valuesField]));
+          if (match !== undefined && unclaimed.has(match)) id = match;
+        }
+        if (id === undefined) return void inserts.push(value);
+        unclaimed.delete(id);
+        updates.push({ id, value });
       });
-      if (values.length > 0) await tx.insert(table).values(values);
+      if (unclaimed.size > 0) await tx.delete(table).where(inArray(idColumn, [...unclaimed]));
+      for (const { id, value } of updates) await tx.update(table).set(value).where(eq(idColumn, id));
+      if (inserts.length > 0) await tx.insert(table).values(inserts);
       if (decl.total) totals[decl.total.into] = totalOf(decl, sent);
     }
     return totals;

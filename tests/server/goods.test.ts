@@ -5,7 +5,8 @@
  * provider sees its own goods and no other role any. On the embedded database (nothing here differs on PostgreSQL).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { schools } from "../../server/db/schema";
+import { inArray } from "drizzle-orm";
+import { schools, shopOrderItems } from "../../server/db/schema";
 import { translator } from "../../server/lib/i18n";
 import { describeOnEmbedded } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
@@ -131,6 +132,35 @@ describeOnEmbedded("goods", (kind) => {
     // its schools are forgotten once it is sold to all
     const all = await call("svc", "goodsedit", { id: item(chosen).id, sch_scope: "all" });
     expect(item(all)).toMatchObject({ sch_scope: "all", sch_ids: null });
+  });
+
+  it("keeps a SKU that orders and trace-source codes refer to when its goods item is edited: its price and stock change in place", async () => {
+    // the demo's jacket: its 140 was ordered for pickup, and trace-source codes were made of its SKUs
+    const [jacket] = items(await call("svc", "goodslist", { title: "冬季校服冲锋衣" }));
+    const before = item(await call("svc", "goodsinfo", { id: jacket.id }));
+    const skus = before.skus as Row[];
+    const ordered = await t.db.select({ sku_id: shopOrderItems.sku_id }).from(shopOrderItems).where(inArray(shopOrderItems.sku_id, skus.map((s) => s.id as number)));
+    expect(ordered.length).toBeGreaterThan(0);
+
+    // the form sends its rows back with their ids, in another order, one price changed
+    const reordered: Row[] = [...skus].reverse().map((s, i) => ({ ...s, price: i === 0 ? "299.00" : s.price }));
+    const edited = await call("svc", "goodsedit", { id: jacket.id, skus: reordered });
+    expect(edited.return_code, edited.return_msg).toBe("SUCCESS");
+    const after = item(await call("svc", "goodsinfo", { id: jacket.id })).skus as Row[];
+    expect(after.map((s) => s.id)).toEqual(reordered.map((s) => s.id));
+    expect(after[0]).toMatchObject({ spec_values: reordered[0].spec_values, price: "299.00" });
+
+    // rows without their ids (a form that built them again) are the stored rows of their combinations
+    const rebuilt = after.map(({ id: _id, ...s }) => ({ ...s, stock: Number(s.stock) + 1 }));
+    expect((await call("svc", "goodsedit", { id: jacket.id, skus: rebuilt })).return_code).toBe("SUCCESS");
+    const again = item(await call("svc", "goodsinfo", { id: jacket.id })).skus as Row[];
+    expect(again.map((s) => [s.id, s.stock])).toEqual(after.map((s) => [s.id, Number(s.stock) + 1]));
+
+    // a SKU an order refers to cannot be dropped: refused, the SKUs as they were
+    const orderedId = ordered[0].sku_id;
+    const dropped = await call("svc", "goodsedit", { id: jacket.id, skus: again.filter((s) => s.id !== orderedId) });
+    expect(dropped.return_code).toBe("FAIL");
+    expect((item(await call("svc", "goodsinfo", { id: jacket.id })).skus as Row[]).map((s) => s.id)).toEqual(again.map((s) => s.id));
   });
 
   it("shows each provider its own goods, and no other role any", async () => {
