@@ -10,7 +10,10 @@ export default defineConfig({
     globalSetup: ["tests/helpers/globalSetup.ts", "tests/helpers/browserDatabases.ts"],
     testTimeout: 120000,
     hookTimeout: 120000,
-    fileParallelism: false,
+    // two files at once, each with its own server, database copy and Chromium: a browser test waits on the page
+    // much of its time, and one file at a time left a core idle
+    fileParallelism: true,
+    maxWorkers: 2,
     // what a page shows after the server answers (a list read again, a title set) is waited for as a condition, up
     // to ten seconds: a busy machine answers later, never otherwise
     expect: { poll: { timeout: 10_000 } },
