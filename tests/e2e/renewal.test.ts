@@ -100,7 +100,8 @@ describeInBrowserOnDatabases("subscription renewal", (suite) => {
     const reminder = page.getByTestId("expiry-reminder-days");
     await reminder.waitFor();
     expect(await reminder.innerText()).toBe(en.renewal.reminder_days.replace("{{days}}", "11"));
-    await page.getByTestId("expiry-renew-now").click();
+    // the reminder's button, once the reminder has stopped sliding in (a click during its animation can miss)
+    await clickSettled(page, page.getByTestId("expiry-renew-now"));
 
     const dialog = modal(page, "provider-renew-dialog");
     await dialog.waitFor();
