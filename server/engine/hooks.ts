@@ -15,8 +15,8 @@ export interface EntityHooks {
   /** after the row is inserted, in the same transaction; `virtual` holds the entity's virtual fields */
   afterAdd?(ctx: OperationContext, tx: DbOrTx, row: Row, virtual: Row): Promise<void>;
   /**
-   * in the edit's transaction, before the row and its child records are written: what the record held (its child
-   * rows are replaced by the save), for afterEdit to compare with; `before` is the row afterEdit gets
+   * in the edit's transaction, before the row and its child records are written: what the record held (the save
+   * rewrites its child rows), for afterEdit to compare with; `before` is the row afterEdit gets
    */
   beforeEdit?(ctx: OperationContext, tx: DbOrTx, before: Row): Promise<void>;
   /** after the row is updated, in the same transaction */
