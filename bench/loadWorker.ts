@@ -12,6 +12,16 @@
 import net from "node:net";
 import { parentPort, workerData } from "node:worker_threads";
 
+/** What a bounded load measured: requests answered, failures, time, and latency percentiles in ms. */
+export interface LoadResult {
+  count: number;
+  failures: number;
+  seconds: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
 export interface LoadRequest {
   path: string;
   body: Record<string, unknown>;

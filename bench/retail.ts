@@ -15,7 +15,7 @@ import { queryRows, type Db } from "../server/db/client";
 import { goods, goodsSkus, pickupPoints, pickupRecords, schools, shopOrders } from "../server/db/schema";
 import { BENCH_PROVIDER } from "../server/seed/scale";
 import type { TestServer } from "../tests/helpers/server";
-import type { LoadRequest } from "./loadWorker";
+import type { LoadRequest, LoadResult } from "./loadWorker";
 
 const DEMO_PASSWORD = "demo1234";
 const SCHOOL = "Sunrise No.1 Primary School";
@@ -31,15 +31,6 @@ interface Envelope {
   return_code: string;
   return_msg: string;
   data?: { token?: string; items?: unknown; total?: number };
-}
-
-interface LoadResult {
-  count: number;
-  failures: number;
-  seconds: number;
-  p50: number;
-  p95: number;
-  p99: number;
 }
 
 /** What the retail figures use of the bench (bench/run.ts). */

@@ -15,7 +15,7 @@ import http from "node:http";
 import ExcelJS from "exceljs";
 import pg from "pg";
 import type { Page, Response } from "playwright-core";
-import type { LoadAnswer, LoadJob, LoadRequest } from "./loadWorker";
+import type { LoadAnswer, LoadJob, LoadRequest, LoadResult } from "./loadWorker";
 import { animationsSettled, launchChromium, chromiumMissingReason, menuEntry } from "../tests/helpers/browser";
 import { startTestServer, type TestServer } from "../tests/helpers/server";
 import { count, inArray, sql } from "drizzle-orm";
@@ -368,15 +368,6 @@ async function call(url: string, apiPath: string, body: Record<string, unknown>,
     body: JSON.stringify(body),
   });
   return (await res.json()) as Envelope;
-}
-
-interface LoadResult {
-  count: number;
-  failures: number;
-  seconds: number;
-  p50: number;
-  p95: number;
-  p99: number;
 }
 
 function percentile(sorted: number[], p: number): number {
