@@ -5,7 +5,7 @@
  */
 import type { ActionDecl, CatalogueDomain, EntityDecl, FieldOption, OperationDecl, PageRef } from "../common/catalogue";
 import { anyOf, PROVIDER_ROLES, PROVIDER_STAFF_ROLES, SCHOOL_ROLES } from "../common/roleKeys";
-import { orderEntity, orderEventEntity, orderLineEntity, PAID_ORDER_STATES, qrChannelEntity } from "./collectionOrders";
+import { orderEntity, orderEventEntity, orderGoodsEntity, orderLineEntity, PAID_ORDER_STATES, qrChannelEntity } from "./collectionOrders";
 import { schoolField, yesNo } from "./shared";
 
 /** the most a single fee item or bill may be, in yuan */
@@ -39,6 +39,9 @@ export const activityItemEntity: EntityDecl = {
     { name: "amount", type: "money", label: "collection.field.item_amount", required: true, min: 0, max: MAX_FEE_YUAN, form: true },
     { name: "amount_mode", type: "enum", label: "collection.field.amount_mode", required: true, default: "fixed", options: amountModes, form: true },
     { name: "required", type: "yesno", label: "collection.field.item_required", required: true, default: "Y", options: yesNo, form: true },
+    // goods the item is (a uniform; a goods item of the provider): the payer chooses its size (SKU) and how to
+    // receive it before paying, and the order carries it to delivery or pickup (catalogue/fulfilment.ts)
+    { name: "goods_id", type: "ref", ref: { entity: "goods" }, label: "collection.field.item_goods", form: true },
   ],
 };
 
@@ -264,7 +267,7 @@ const voucherPage: PageRef = {
 };
 
 export const collection: CatalogueDomain = {
-  entities: [activityEntity, activityItemEntity, billEntity, billItemEntity, orderEntity, orderLineEntity, orderEventEntity, qrChannelEntity],
+  entities: [activityEntity, activityItemEntity, billEntity, billItemEntity, orderEntity, orderLineEntity, orderGoodsEntity, orderEventEntity, qrChannelEntity],
   operations: [activityBoardOperation],
   pages: {
     activitylist: { kind: "list", entity: "activity" },

@@ -6,6 +6,8 @@
  */
 import type { ActionDecl, EntityDecl, FieldDecl, FieldOption } from "../common/catalogue";
 import { anyOf, PROVIDER_STAFF_ROLES, SCHOOL_ROLES } from "../common/roleKeys";
+import { deliverFields, fulfilmentFields, fulfilmentStates, fulfilmentTimes } from "./fulfilment";
+import { GOODS_MANAGERS } from "./goods";
 import { schoolField, statusOptions, yesNo } from "./shared";
 
 /** Who reads a school's fee orders: the v1 provider and school, the v2 provider, its staff and the v2 school. */
@@ -38,7 +40,40 @@ export const orderEventKinds: FieldOption[] = [
   { value: "amount_differs", label: "collection.order_event.amount_differs" },
   // closed here only: its merchant was removed (the note: the merchant's number)
   { value: "merchant_gone", label: "collection.order_event.merchant_gone" },
+  // its goods (activity items that are goods): sent by express (the note: company and number), received, collected
+  // at a pickup point (the note: the point), or short of stock when paid after it closed (the note: the goods)
+  { value: "delivered", label: "collection.order_event.delivered" },
+  { value: "received", label: "collection.order_event.received" },
+  { value: "collected", label: "collection.order_event.collected" },
+  { value: "goods_short", label: "collection.order_event.goods_short" },
 ];
+
+/** The states of the paid orders whose goods may be sent or collected: refunded in full, nothing is handed over. */
+export const FULFILLABLE_ORDER_STATES = ["paid", "part_refunded"] as const;
+
+/**
+ * zdorderdeliver {id, express_code, tracking_no}: a paid fee order's goods handed to its express company, as a shop
+ * order's are (shoporderdeliver); only an order carrying goods, by express, not yet sent.
+ */
+export const feeOrderDeliver: ActionDecl = {
+  name: "zdorderdeliver",
+  label: "retail.action.deliver",
+  confirm: "retail.action.deliver_confirm",
+  roles: GOODS_MANAGERS,
+  from: [...FULFILLABLE_ORDER_STATES],
+  onlyWhere: { delivery: ["express"], fulfil_status: ["undelivered"] },
+  fields: deliverFields,
+};
+
+/** zdorderreceive {id}: a fee order's goods sent by express were received. */
+export const feeOrderReceive: ActionDecl = {
+  name: "zdorderreceive",
+  label: "retail.action.receive",
+  confirm: "retail.action.receive_confirm",
+  roles: GOODS_MANAGERS,
+  from: [...FULFILLABLE_ORDER_STATES],
+  onlyWhere: { fulfil_status: ["delivered"] },
+};
 
 /** a refund's reason as the gateway takes it: WeChat Pay allows 80 bytes, which 26 Chinese characters fill */
 export const REFUND_REASON_MAX = 26;
@@ -96,6 +131,33 @@ export const orderLineEntity: EntityDecl = {
   ],
 };
 
+/**
+ * A goods item a fee order carries: an item of its bill's activity that names goods (a uniform), in the size (SKU)
+ * the payer chose, as it was then (title and specs: never the live goods row). Its stock was taken when the order was
+ * made, and given back if it closed unpaid. A child record written with the order, never edited.
+ */
+export const orderGoodsEntity: EntityDecl = {
+  name: "ordergoods",
+  table: "fee_order_goods",
+  scope: "school",
+  title: "collection.entity.ordergoods",
+  titleField: "title",
+  defaultSort: { field: "sort", order: "asc" },
+  roles: {},
+  fields: [
+    { name: "id", type: "int", label: "field.id" },
+    { name: "order_id", type: "ref", ref: { entity: "order" }, label: "collection.entity.order", required: true },
+    { name: "sort", type: "int", label: "field.sort", default: 0, min: 0, max: 9999 },
+    { name: "bill_id", type: "ref", ref: { entity: "bill" }, label: "collection.entity.bill", required: true },
+    { name: "goods_id", type: "ref", ref: { entity: "goods" }, label: "retail.entity.goods", required: true },
+    { name: "sku_id", type: "ref", ref: { entity: "goodssku" }, label: "retail.entity.goodssku", required: true },
+    { name: "title", type: "string", label: "retail.field.goods_title", required: true, max: 60, form: true },
+    { name: "spec_values", type: "specs", label: "retail.field.spec_values", required: true, max: 20, form: true },
+    { name: "image", type: "image", label: "retail.field.sku_image", form: true },
+    { name: "qty", type: "int", label: "retail.field.qty", required: true, min: 1, max: 99, form: true },
+  ],
+};
+
 /** A change of an order's state (its timeline): a child record written by the payment code, never edited. */
 export const orderEventEntity: EntityDecl = {
   name: "orderevent",
@@ -142,10 +204,12 @@ export const orderEntity: EntityDecl = {
   stateTotals: true,
   exportOperation: "orderexport",
   roles: { list: ORDER_READERS, info: ORDER_READERS },
-  actions: [refundAdd],
+  actions: [refundAdd, feeOrderDeliver, feeOrderReceive],
   related: [{ entity: "refund", field: "order_id", label: "refunds.related" }],
   children: [
     { name: "lines", entity: "orderline", parentField: "order_id", label: "collection.field.lines", max: 50 },
+    // the goods its bills' activity items name, each in the size the payer chose (none for most orders)
+    { name: "goods", entity: "ordergoods", parentField: "order_id", label: "collection.field.order_goods", max: 20 },
     { name: "events", entity: "orderevent", parentField: "order_id", label: "collection.field.timeline", max: 50 },
   ],
   fields: [
@@ -172,6 +236,12 @@ export const orderEntity: EntityDecl = {
     { name: "refunded_amount", type: "money", label: "collection.field.refunded_amount", default: "0.00", detail: true },
     { name: "duplicate", type: "yesno", label: "collection.field.duplicate", required: true, default: "N", options: yesNo, list: true, filter: "eq", detail: true },
     { name: "created_at", type: "datetime", label: "field.created_at", list: true, sortable: true, detail: true },
+    // its goods' fulfilment (catalogue/fulfilment.ts), as a shop order's: none for an order of fees alone; once paid,
+    // undelivered until sent or collected
+    { name: "fulfil_status", type: "enum", label: "retail.field.fulfil_status", options: fulfilmentStates, list: true, filter: "eq", detail: true },
+    // how, where and by whom: detail only, the list shows the state (and filters by it)
+    ...fulfilmentFields({ deliveryRequired: false }).map(({ list: _list, filter: _filter, ...field }) => field),
+    ...fulfilmentTimes,
   ],
 };
 

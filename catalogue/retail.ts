@@ -6,6 +6,7 @@
  */
 import type { CatalogueDomain, EntityDecl, FieldOption, OperationDecl } from "../common/catalogue";
 import { anyOf, PICKUP_ROLES } from "../common/roleKeys";
+import { orderKinds } from "./fulfilment";
 import { statusOptions } from "./shared";
 
 /** who manages pickup points: the v2 provider (spec 2.3, distrilist) */
@@ -63,7 +64,10 @@ export const pickupRecordEntity: EntityDecl = {
   roles: { list: PICKUP_VERIFIERS, info: PICKUP_VERIFIERS },
   fields: [
     { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
-    { name: "order_id", type: "ref", ref: { entity: "shoporder" }, label: "retail.entity.shoporder", required: true, unique: true, detail: true },
+    // the order handed over: a shop order, or a fee order whose items are goods (catalogue/fulfilment.ts)
+    { name: "kind", type: "enum", label: "retail.field.order_kind", required: true, default: "shop_order", options: orderKinds, list: true, filter: "eq", detail: true },
+    { name: "order_id", type: "ref", ref: { entity: "shoporder" }, label: "retail.entity.shoporder", unique: true, detail: true },
+    { name: "fee_order_id", type: "ref", ref: { entity: "order" }, label: "collection.entity.order", unique: true, detail: true },
     { name: "order_no", type: "string", label: "collection.field.order_no", required: true, max: 32, list: true, filter: "eq", detail: true },
     { name: "pickup_point_id", type: "ref", ref: { entity: "pickuppoint" }, label: "retail.entity.pickuppoint", required: true, list: true, filter: "eq", detail: true },
     { name: "sch_id", type: "ref", ref: { entity: "school" }, label: "field.school", required: true, list: true, filter: "eq", detail: true },
@@ -96,7 +100,7 @@ export const pickupVerifyOperation: OperationDecl = {
   effect: "write",
   title: "menu.pickuprec",
   submit: "retail.action.verify",
-  invalidates: ["pickuprec", "shoporder"],
+  invalidates: ["pickuprec", "shoporder", "order"],
   fields: [{ ...pickupCodeField }, { name: "via", type: "enum", label: "retail.field.via", required: true, options: verifyWays }],
 };
 

@@ -7,16 +7,15 @@
  * Labels in locales/<lang>/retail.json.
  */
 import type { ActionDecl, CatalogueDomain, EntityDecl, FieldDecl, FieldOption } from "../common/catalogue";
-import { EXPRESS_COMPANIES, expressNameKey, TRACKING_NO_PATTERN } from "../common/expressCompanies";
 import { orderGateways, refundRequestFields } from "./collectionOrders";
+import { deliverFields, fulfilmentFields, fulfilmentStates, fulfilmentTimes } from "./fulfilment";
 import { GOODS_MANAGERS } from "./goods";
 import { schoolField } from "./shared";
 
 export const shopOrderStates: FieldOption[] = [
   { value: "unpaid", label: "retail.order_status.unpaid", tone: "warning" },
-  { value: "undelivered", label: "retail.order_status.undelivered", tone: "processing", hint: "retail.order_hint.undelivered" },
-  { value: "delivered", label: "retail.order_status.delivered", tone: "processing" },
-  { value: "completed", label: "retail.order_status.completed", tone: "success" },
+  // paid: its fulfilment's states, as every order carrying goods has them (catalogue/fulfilment.ts)
+  ...fulfilmentStates,
   { value: "cancelled", label: "retail.order_status.cancelled", tone: "default" },
 ];
 
@@ -29,25 +28,6 @@ export const shopRefundStates: FieldOption[] = [
   { value: "all", label: "retail.refund_status.all", tone: "default" },
 ];
 
-export const shopDeliveries: FieldOption[] = [
-  { value: "express", label: "retail.delivery.express" },
-  { value: "pickup", label: "retail.delivery.pickup" },
-];
-
-/** The express companies (common/expressCompanies.ts), by our code. */
-export const expressCompanyOptions: FieldOption[] = EXPRESS_COMPANIES.map((c) => ({ value: c.code, label: expressNameKey(c.code) }));
-
-export const expressCodeField: FieldDecl = { name: "express_code", type: "enum", label: "retail.field.express_company", required: true, options: expressCompanyOptions };
-export const trackingNoField: FieldDecl = {
-  name: "tracking_no",
-  type: "string",
-  label: "retail.field.tracking_no",
-  required: true,
-  max: 40,
-  pattern: TRACKING_NO_PATTERN,
-  patternMessage: "retail.errors.tracking_no",
-};
-
 /** shoporderdeliver {id, express_code, tracking_no}: a paid express order handed to its express company. */
 export const shopOrderDeliver: ActionDecl = {
   name: "shoporderdeliver",
@@ -57,7 +37,7 @@ export const shopOrderDeliver: ActionDecl = {
   from: ["undelivered"],
   onlyWhere: { delivery: ["express"] },
   to: "delivered",
-  fields: [expressCodeField, trackingNoField],
+  fields: deliverFields,
 };
 
 /** shoporderreceive {id}: a delivered order received (the payer said so); a job completes the others after some days. */
@@ -170,23 +150,13 @@ export const shopOrderEntity: EntityDecl = {
     { name: "status", type: "enum", label: "retail.field.order_status", required: true, default: "unpaid", options: shopOrderStates, list: true, filter: "eq", detail: true },
     { name: "refund_status", type: "enum", label: "retail.field.refund_status", required: true, default: "none", options: shopRefundStates, list: true, filter: "eq", detail: true },
     { name: "refunded_amount", type: "money", label: "collection.field.refunded_amount", required: true, default: "0.00", list: true, detail: true },
-    { name: "delivery", type: "enum", label: "retail.field.delivery", required: true, options: shopDeliveries, list: true, filter: "eq", detail: true },
-    { name: "pickup_point_id", type: "ref", ref: { entity: "pickuppoint" }, label: "retail.entity.pickuppoint", list: true, filter: "eq", detail: true },
-    // 8 digits the clerk types; given when the order is paid, unique among the provider's orders waiting to be collected
-    { name: "pickup_code", type: "string", label: "retail.field.pickup_code", max: 8, detail: true },
-    // the payer's QR code: an opaque token of 128 bits, not the digits
-    { name: "pickup_token", type: "string", label: "retail.field.pickup_token", max: 32 },
-    { name: "receiver_name", type: "string", label: "retail.field.receiver_name", max: 30, detail: true, exported: true },
-    { name: "receiver_phone", type: "phone", label: "retail.field.receiver_phone", detail: true, exported: true },
-    { name: "receiver_address", type: "string", label: "retail.field.receiver_address", max: 200, detail: true, exported: true },
-    { ...expressCodeField, required: false, detail: true, exported: true },
-    { ...trackingNoField, required: false, filter: "eq", detail: true, exported: true },
+    // how it reaches the payer, shared with every order carrying goods
+    ...fulfilmentFields({ deliveryRequired: true }),
     { name: "gateway", type: "enum", label: "collection.field.gateway", required: true, options: orderGateways, detail: true },
     { name: "transaction_id", type: "string", label: "collection.field.transaction_id", max: 64, detail: true },
     { name: "created_at", type: "datetime", label: "field.created_at", list: true, filter: "range", sortable: true, detail: true },
     { name: "paid_at", type: "datetime", label: "collection.field.paid_at", list: true, filter: "range", sortable: true, detail: true },
-    { name: "delivered_at", type: "datetime", label: "retail.field.delivered_at", detail: true, exported: true },
-    { name: "completed_at", type: "datetime", label: "retail.field.completed_at", detail: true, exported: true },
+    ...fulfilmentTimes,
     { name: "cancelled_at", type: "datetime", label: "retail.field.cancelled_at", detail: true },
   ],
 };

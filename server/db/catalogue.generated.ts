@@ -418,6 +418,7 @@ export const activityItems = pgTable(
     amount: bigint("amount", { mode: "number" }).notNull(),
     amount_mode: varchar("amount_mode", { length: 32 }).default("fixed").notNull(),
     required: varchar("required", { length: 1 }).default("Y").notNull(),
+    goods_id: integer("goods_id").references((): AnyPgColumn => goods.id),
     sysid: integer("sysid").notNull(),
     sch_id: integer("sch_id").notNull(),
   },
@@ -500,6 +501,18 @@ export const feeOrders = pgTable(
     refunded_amount: bigint("refunded_amount", { mode: "number" }).default(0).notNull(),
     duplicate: varchar("duplicate", { length: 1 }).default("N").notNull(),
     created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    fulfil_status: varchar("fulfil_status", { length: 32 }),
+    delivery: varchar("delivery", { length: 32 }),
+    pickup_point_id: integer("pickup_point_id").references((): AnyPgColumn => pickupPoints.id),
+    pickup_code: varchar("pickup_code", { length: 8 }),
+    pickup_token: varchar("pickup_token", { length: 32 }),
+    receiver_name: varchar("receiver_name", { length: 30 }),
+    receiver_phone: varchar("receiver_phone", { length: 20 }),
+    receiver_address: varchar("receiver_address", { length: 200 }),
+    express_code: varchar("express_code", { length: 32 }),
+    tracking_no: varchar("tracking_no", { length: 40 }),
+    delivered_at: timestamp("delivered_at", { withTimezone: true, mode: "date" }),
+    completed_at: timestamp("completed_at", { withTimezone: true, mode: "date" }),
     sysid: integer("sysid").notNull(),
   },
   (t) => [
@@ -513,6 +526,7 @@ export const feeOrders = pgTable(
     index("fee_orders_transaction_id_idx").on(t.transaction_id),
     index("fee_orders_duplicate_idx").on(t.duplicate),
     index("fee_orders_created_at_idx").on(t.created_at),
+    index("fee_orders_fulfil_status_idx").on(t.fulfil_status),
     index("fee_orders_sch_id_status_id_sysid_amount_idx").on(t.sch_id, t.status, t.id, t.sysid, t.amount),
     index("fee_orders_activity_count_sch_id_sysid_id_idx").on(t.activity_count, t.sch_id, t.sysid, t.id),
     uniqueIndex("fee_orders_order_no_unique").on(t.order_no),
@@ -541,6 +555,30 @@ export const feeOrderLines = pgTable(
     index("fee_order_lines_sysid_sort_id_idx").on(t.sysid, t.sort, t.id),
     index("fee_order_lines_bill_id_sch_id_sysid_sort_id_idx").on(t.bill_id, t.sch_id, t.sysid, t.sort, t.id),
     index("fee_order_lines_order_id_sort_id_idx").on(t.order_id, t.sort, t.id),
+  ],
+);
+
+/** ordergoods (collection.entity.ordergoods) */
+export const feeOrderGoods = pgTable(
+  "fee_order_goods",
+  {
+    id: serial("id").primaryKey(),
+    order_id: integer("order_id").notNull().references((): AnyPgColumn => feeOrders.id),
+    sort: integer("sort").default(0).notNull(),
+    bill_id: integer("bill_id").notNull().references((): AnyPgColumn => bills.id),
+    goods_id: integer("goods_id").notNull().references((): AnyPgColumn => goods.id),
+    sku_id: integer("sku_id").notNull().references((): AnyPgColumn => goodsSkus.id),
+    title: varchar("title", { length: 60 }).notNull(),
+    spec_values: jsonb("spec_values").$type<Record<string, string>>().notNull(),
+    image: varchar("image", { length: 500 }),
+    qty: integer("qty").notNull(),
+    sysid: integer("sysid").notNull(),
+    sch_id: integer("sch_id").notNull(),
+  },
+  (t) => [
+    index("fee_order_goods_sch_id_sort_id_idx").on(t.sch_id, t.sort, t.id),
+    index("fee_order_goods_sysid_sort_id_idx").on(t.sysid, t.sort, t.id),
+    index("fee_order_goods_order_id_sort_id_idx").on(t.order_id, t.sort, t.id),
   ],
 );
 
@@ -894,7 +932,9 @@ export const pickupRecords = pgTable(
   "pickup_records",
   {
     id: serial("id").primaryKey(),
-    order_id: integer("order_id").notNull().references((): AnyPgColumn => shopOrders.id),
+    kind: varchar("kind", { length: 32 }).default("shop_order").notNull(),
+    order_id: integer("order_id").references((): AnyPgColumn => shopOrders.id),
+    fee_order_id: integer("fee_order_id").references((): AnyPgColumn => feeOrders.id),
     order_no: varchar("order_no", { length: 32 }).notNull(),
     pickup_point_id: integer("pickup_point_id").notNull().references((): AnyPgColumn => pickupPoints.id),
     sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
@@ -910,12 +950,14 @@ export const pickupRecords = pgTable(
   (t) => [
     index("pickup_records_sch_id_id_idx").on(t.sch_id, t.id),
     index("pickup_records_sysid_id_idx").on(t.sysid, t.id),
+    index("pickup_records_kind_idx").on(t.kind),
     index("pickup_records_order_no_idx").on(t.order_no),
     index("pickup_records_pickup_point_id_sch_id_sysid_id_idx").on(t.pickup_point_id, t.sch_id, t.sysid, t.id),
     index("pickup_records_verifier_id_sch_id_sysid_id_idx").on(t.verifier_id, t.sch_id, t.sysid, t.id),
     index("pickup_records_via_idx").on(t.via),
     index("pickup_records_created_at_idx").on(t.created_at),
     uniqueIndex("pickup_records_order_id_unique").on(t.order_id),
+    uniqueIndex("pickup_records_fee_order_id_unique").on(t.fee_order_id),
   ],
 );
 
@@ -1201,6 +1243,7 @@ export const catalogueTablesByEntity = {
   billitem: billItems,
   order: feeOrders,
   orderline: feeOrderLines,
+  ordergoods: feeOrderGoods,
   orderevent: feeOrderEvents,
   qrchnl: qrChannels,
   activityform: activityForms,

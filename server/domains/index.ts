@@ -24,7 +24,7 @@ import { registerGuardianPhoneOperation } from "./notices/guardianPhone";
 import { goodsHooksByEntity } from "./retail/goods";
 import { serviceProjectLogHooks } from "./retail/goodsLogs";
 import { registerShopApi } from "./retail/shop";
-import { registerPickupOperations } from "./retail/pickup";
+import { fulfilmentEffects, registerPickupOperations } from "./retail/fulfilment";
 import { registerShopOrderOperations, shopOrderEffects } from "./retail/shopOrders";
 import { registerDeliveryImport } from "./retail/deliveryImport";
 import { registerTraceSourceOperations, traceSourceHooks } from "./retail/traceSources";
@@ -38,7 +38,7 @@ export function registerOperations(registry: OperationRegistry): void {
   registerRenewalOperations(registry);
   registerDailyReportOperations(registry);
   registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity, ...traceSourceHooks, serviceproject: serviceProjectLogHooks });
-  registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel), ...shopOrderEffects });
+  registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel), ...shopOrderEffects, ...fulfilmentEffects });
   registerFeeOperations(registry);
   registerCollectionOperations(registry, schoolChannel);
   registerImportOperations(registry, entities);

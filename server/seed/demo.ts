@@ -20,6 +20,7 @@ import { seedDemoSpecTemplates } from "./specTemplates";
 import { seedDemoGoods } from "./goods";
 import { seedHarbourShopOrder } from "./harbourShop";
 import { seedDemoShopOrders } from "./shopOrders";
+import { seedDemoUniformOrders } from "./uniformOrders";
 import { seedDemoTraceSources } from "./traceSources";
 import { seedDemoNotices } from "./notices";
 import { rebuildFeeDaily } from "../domains/collection/feeDaily";
@@ -197,6 +198,8 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     await seedDemoSpecTemplates(tx, { sysid: oldTown, userId: svcv1, username: "svcv1" }, { sysid: sunrise, userId: svc, username: "svc" }, options.now);
     // shop orders of Sunrise No.1's payers: to collect, to send, unpaid, closed
     await seedDemoShopOrders(tx, { sysid: sunrise, schId: sunriseNo1 }, options.now);
+    // fee orders whose item is the summer uniform in a size: to collect at the North Gate, sent by express, to send
+    await seedDemoUniformOrders(tx, { sysid: sunrise, schId: sunriseNo1 }, options.now);
     // and one of a Harbour Bay payer's, waiting to be sent
     await seedHarbourShopOrder(tx, { sysid: harbour, schId: harbourBay }, options.now);
     // the uniforms' trace-source codes: a batch of each provider's, some bound to those orders' items, one voided

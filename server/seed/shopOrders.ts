@@ -9,7 +9,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client";
 import { writeAudit } from "../auth/audit";
 import { deliveryImports, goods, goodsSkus, paymentOrders, pickupPoints, shopOrders, students, users } from "../db/schema";
-import { handOver } from "../domains/retail/pickup";
+import { handOver } from "../domains/retail/fulfilment";
 import { createShopOrder } from "../domains/retail/shop";
 import { recordOrderClosed } from "../payments/close";
 import { paidAtSandbox, seedContext } from "./feeOrders";

@@ -43,7 +43,13 @@ export const recordTools: Record<string, { label: string; dialog: LazyExoticComp
  * List tools (an entity's `listTools`): a button on its list page opening a dialog of its own, loaded when first
  * opened.
  */
-export const listTools: Record<string, { label: string; dialog: LazyExoticComponent<ComponentType<{ onClose: () => void }>> }> = {
+export interface ListToolProps {
+  onClose: () => void;
+  /** the filters the list's page always sends (a log page of one kind of import) */
+  filters?: Record<string, string>;
+}
+
+export const listTools: Record<string, { label: string; dialog: LazyExoticComponent<ComponentType<ListToolProps>> }> = {
   deliveryimport: { label: "retail.delivery_import.button", dialog: lazy(() => import("./retail/DeliveryImportDialog")) },
   tracesourceimport: { label: "retail.trace.import.button", dialog: lazy(() => import("./retail/TraceImportDialog")) },
   tracesourcebind: { label: "retail.trace.bind.button", dialog: lazy(() => import("./retail/TraceBindDialog")) },

@@ -282,7 +282,7 @@ export default function CrudList({ resource }: { resource: string }) {
   const pageButtons = (
     <Space wrap>
       {importOffered && <ImportButton entity={importable} />}
-      <ListTools entity={entity} />
+      <ListTools entity={entity} filters={Object.fromEntries(fixedFilters)} />
       {exportOperation && (
         <Button icon={<DownloadOutlined />} loading={exports.starting} data-testid="export-button" onClick={() => void onExport(exportOperation)}>
           {translate("crud.export")}

@@ -36,8 +36,11 @@ export function useRecordTools(entity: EntityDecl): { buttonsOf: (record: BaseRe
   return { buttonsOf, dialog };
 }
 
-/** An entity's list tools (`listTools`): a button each on its list page, and the dialog of the one pressed. */
-export function ListTools({ entity }: { entity: EntityDecl }) {
+/**
+ * An entity's list tools (`listTools`): a button each on its list page, and the dialog of the one pressed, given the
+ * filters the page always sends (one log of several imports: which one this page is).
+ */
+export function ListTools({ entity, filters }: { entity: EntityDecl; filters?: Record<string, string> }) {
   const { translate } = useTranslation();
   const [open, setOpen] = useState<string | null>(null);
   const Dialog = open ? listTools[open].dialog : undefined;
@@ -50,7 +53,7 @@ export function ListTools({ entity }: { entity: EntityDecl }) {
       ))}
       {Dialog && (
         <Suspense fallback={null}>
-          <Dialog onClose={() => setOpen(null)} />
+          <Dialog onClose={() => setOpen(null)} filters={filters} />
         </Suspense>
       )}
     </>

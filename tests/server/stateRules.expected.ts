@@ -54,6 +54,11 @@ export const expectedStateRules: Readonly<Record<string, ExpectedEntity>> = {
     actions: {
       // money comes back only from an order that took some and has some left
       refundadd: { from: ["paid", "part_refunded"], roles: SCHOOL_MONEY_READERS },
+      // an order whose items are goods sends them once it is paid, by express, as a shop order does; refunded in full,
+      // nothing is sent; its goods' own state (fulfil_status) must still be undelivered
+      zdorderdeliver: { from: ["paid", "part_refunded"], roles: ["servicev2"], onlyWhere: { delivery: ["express"], fulfil_status: ["undelivered"] } },
+      // what was sent arrives
+      zdorderreceive: { from: ["paid", "part_refunded"], roles: ["servicev2"], onlyWhere: { fulfil_status: ["delivered"] } },
     },
   },
   refund: {

@@ -16,7 +16,7 @@ import { and, asc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { fenToYuan } from "../../../common/money";
 import { jobActor, writeAudit } from "../../auth/audit";
 import { queryRows, type DbOrTx } from "../../db/client";
-import { activities, activityItems, bills, feeOrderEvents, feeOrderLines, feeOrders, feePayments, paymentOrders, schools } from "../../db/schema";
+import { activities, activityItems, bills, feeOrderEvents, feeOrderGoods, feeOrderLines, feeOrders, feePayments, goods, goodsSkus, paymentOrders, schools } from "../../db/schema";
 import type { EntityHooks } from "../../engine/hooks";
 import { enqueueJob } from "../../jobs/worker";
 import type { JobContext } from "../../jobs/registry";
@@ -31,6 +31,7 @@ import { collectionSettings, schoolChannel } from "../fees";
 import { nextReceiptNo } from "./receiptNumbers";
 import { addOrderEvent } from "./orderEvents";
 import { feeRefundHooks, refundDuplicatePayment } from "./refunds";
+import { chosenDelivery, fieldRefusal, giveStockBack, newPickupCode, takeStock, type Address } from "../retail/fulfilment";
 
 export const FEE_KIND = "fee";
 export const CLOSE_SIBLING_ORDERS = "collection.close_sibling_orders";
@@ -144,12 +145,42 @@ export async function settleFeeOrder(tx: DbOrTx, payNo: string, paid: { transact
   return { orderId: order.id, paidBills: ids, duplicate };
 }
 
+/** The goods a fee order carries: what each took of its SKU's stock. */
+function goodsOf(tx: DbOrTx, orderId: number) {
+  return tx.select({ sku_id: feeOrderGoods.sku_id, goods_id: feeOrderGoods.goods_id, qty: feeOrderGoods.qty, title: feeOrderGoods.title }).from(feeOrderGoods).where(eq(feeOrderGoods.order_id, orderId)).orderBy(asc(feeOrderGoods.sku_id));
+}
+
+/**
+ * A paid fee order carrying goods waits for them to be sent or collected (undelivered), a pickup with its code and
+ * QR token (free among the provider's open pickup orders of every kind). Paid after it closed, its stock was given
+ * back: taken again when there; else the timeline says which goods are short, and the order still waits for them
+ * (its fees are paid: the provider restocks and sends them).
+ */
+async function fulfilPaidOrder(tx: DbOrTx, before: typeof feeOrders.$inferSelect, now: Date): Promise<void> {
+  if (before.fulfil_status) return;
+  if (before.status === "closed") {
+    const lines = await goodsOf(tx, before.id);
+    const short = await takeStock(tx, lines);
+    if (short !== null) {
+      await giveStockBack(tx, lines, short);
+      await addOrderEvent(tx, before, "goods_short", now, lines.find((l) => l.sku_id === short)!.title.slice(0, 200));
+      await writeAudit(tx, { action: "fee_goods_short", entity: "order", entityId: String(before.id), detail: { sku_id: short }, sysid: before.sysid, schId: before.sch_id });
+    }
+  }
+  await tx
+    .update(feeOrders)
+    .set({ fulfil_status: "undelivered", ...(before.delivery === "pickup" ? await newPickupCode(tx, before.sysid) : {}) })
+    .where(eq(feeOrders.id, before.id));
+}
+
 /** A fee: paid to the school's channel; paying settles the order's bills and never touches a term. */
 export const FEE_PAYMENT: PaymentKind = {
   kind: FEE_KIND,
   payee: "school_channel",
   async applyPaid(tx, order, _actor, now, paid) {
+    const before = await feeOrderOf(tx, order.payNo);
     await settleFeeOrder(tx, order.payNo, paid, now);
+    if (before?.delivery) await fulfilPaidOrder(tx, before, now);
     return { appliedEnd: null };
   },
   async applyClosed(tx, order, now, reason) {
@@ -158,8 +189,11 @@ export const FEE_PAYMENT: PaymentKind = {
       .set({ status: "closed" })
       .where(and(eq(feeOrders.pay_no, order.payNo), eq(feeOrders.status, "unpaid")))
       .returning();
+    if (!closed) return;
+    // the one move to closed gives its goods' stock back: a close told twice finds it closed already
+    if (closed.delivery) await giveStockBack(tx, await goodsOf(tx, closed.id));
     // closed here only, its merchant removed: the timeline says so, with the merchant's number
-    if (closed) await addOrderEvent(tx, closed, reason ?? "closed", now, reason === "merchant_gone" ? order.spMerchantId || order.merchantId : null);
+    await addOrderEvent(tx, closed, reason ?? "closed", now, reason === "merchant_gone" ? order.spMerchantId || order.merchantId : null);
   },
   refunds: feeRefundHooks,
   async lines(db, order) {
@@ -208,8 +242,69 @@ export interface NewFeeOrder {
   studentId: number;
   schId: number;
   billIds: readonly number[];
+  /** the size (SKU) chosen of each goods item of the bills' activities (`item_id`: the activity item naming the goods) */
+  goods?: readonly { item_id: number; sku_id: number }[];
+  /** how the goods reach the payer, when the bills carry any */
+  delivery?: "pickup" | "express";
+  pickupPointId?: number;
+  address?: Address;
   /** the payer inside WeChat (their openid in an app): a JSAPI order when the school's channel can take one */
   payer?: NewOrder["payer"];
+}
+
+/** An activity item that is goods (a uniform): the bills of its activity carry it, in a size the payer chooses. */
+export interface GoodsItem {
+  item_id: number;
+  activity_id: number;
+  title: string;
+  goods_id: number;
+  goods_title: string;
+  /** how the goods item may be received: "express", "pickup" or "both" */
+  delivery: string;
+  images: string[] | null;
+}
+
+/** The goods items the bills of these activities carry: their required fixed items that name goods. */
+export async function goodsItemsOf(db: DbOrTx, activityIds: readonly number[]): Promise<GoodsItem[]> {
+  if (activityIds.length === 0) return [];
+  return db
+    .select({ item_id: activityItems.id, activity_id: activityItems.activity_id, title: activityItems.title, goods_id: goods.id, goods_title: goods.title, delivery: goods.delivery, images: goods.images })
+    .from(activityItems)
+    .innerJoin(goods, eq(goods.id, activityItems.goods_id))
+    .where(and(inArray(activityItems.activity_id, [...activityIds]), eq(activityItems.required, "Y"), eq(activityItems.amount_mode, "fixed")))
+    .orderBy(asc(activityItems.activity_id), asc(activityItems.sort), asc(activityItems.id));
+}
+
+/**
+ * What an order of bills carrying goods takes: the SKU chosen of each goods item (one of its goods item's, each goods
+ * item chosen once), and how it reaches the payer; refused naming the field (`goods`, `delivery`, `pickup_point_id`,
+ * `address`) otherwise. None when the bills carry no goods: what was sent of goods is then ignored.
+ */
+async function chosenGoods(ctx: OrderContext, sysid: number, request: NewFeeOrder, found: readonly { id: number; activity_id: number }[]) {
+  const items = await goodsItemsOf(ctx.db, [...new Set(found.map((b) => b.activity_id))]);
+  if (items.length === 0) return null;
+  const chosen = new Map((request.goods ?? []).map((g) => [g.item_id, g.sku_id]));
+  const skuIds = [...new Set(chosen.values())];
+  const skus = skuIds.length === 0 ? [] : await ctx.db.select().from(goodsSkus).where(inArray(goodsSkus.id, skuIds));
+  const lines = items.map((item, sort) => {
+    const sku = skus.find((s) => s.id === chosen.get(item.item_id) && s.goods_id === item.goods_id);
+    if (!sku) throw fieldRefusal(ctx.language, "goods", "collection.payer.choose_size", { title: item.title });
+    if (item.delivery !== "both" && item.delivery !== request.delivery && request.delivery) throw fieldRefusal(ctx.language, "delivery", "retail.shop.delivery_unavailable", { title: item.goods_title });
+    const bill = found.find((b) => b.activity_id === item.activity_id)!;
+    return { sort, bill_id: bill.id, goods_id: item.goods_id, sku_id: sku.id, title: item.goods_title.slice(0, 60), spec_values: sku.spec_values, image: sku.image ?? item.images?.[0] ?? null, qty: 1, stock: sku.stock };
+  });
+  const [school] = await ctx.db.select({ id: schools.id }).from(schools).where(and(eq(schools.id, request.schId), eq(schools.sysid, sysid)));
+  if (!school) throw notFound();
+  const fulfilment = await chosenDelivery(ctx.db, ctx.language, { sysid, schId: request.schId, delivery: request.delivery, pickupPointId: request.pickupPointId, address: request.address });
+  return { lines, fulfilment };
+}
+
+/** A size chosen whose stock ran out, named with what is left. */
+function soldOut(ctx: OrderContext, line: { title: string; spec_values: Record<string, string>; stock: number }): ApiFailure {
+  const specs = Object.entries(line.spec_values)
+    .map(([name, value]) => `${name} ${value}`)
+    .join(" · ");
+  return fieldRefusal(ctx.language, "goods", "retail.shop.sold_out", { title: line.title, specs, stock: line.stock });
 }
 
 /**
@@ -241,6 +336,10 @@ export async function createFeeOrder(ctx: OrderContext, request: NewFeeOrder): P
   const channel = await schoolChannel(ctx.db, request.schId);
   if (!school || !channel) throw new ApiFailure("collection.payer.no_channel");
   const settings = await collectionSettings(ctx.db, school.sysid);
+  // the bills' goods (a uniform): the sizes chosen and how they reach the payer, their stock taken with the order
+  const carried = await chosenGoods(ctx, school.sysid, request, found);
+  const shortAsRead = carried?.lines.find((l) => l.stock < l.qty);
+  if (shortAsRead) throw soldOut(ctx, shortAsRead);
   const total = found.reduce((sum, b) => sum + Number(b.amount), 0);
   const activityIds = new Set(found.map((b) => b.activity_id));
   const title = found[0].activity_title.slice(0, DESCRIPTION_CHARS);
@@ -287,9 +386,16 @@ export async function createFeeOrder(ctx: OrderContext, request: NewFeeOrder): P
           gateway: row.gateway,
           paychnl_id: channel.id,
           created_at: row.createdAt,
+          ...(carried?.fulfilment ?? {}),
         })
         .returning({ id: feeOrders.id, sch_id: feeOrders.sch_id, sysid: feeOrders.sysid });
       orderId = order.id;
+      if (carried) {
+        // one conditional update per SKU, never below zero: of payers choosing the last ones at once, as many succeed as there are
+        const shortSku = await takeStock(tx, carried.lines);
+        if (shortSku !== null) throw soldOut(ctx, carried.lines.find((l) => l.sku_id === shortSku)!);
+        await tx.insert(feeOrderGoods).values(carried.lines.map(({ stock: _stock, ...l }) => ({ ...l, order_id: order.id, sysid: school.sysid, sch_id: request.schId })));
+      }
       await tx.insert(feeOrderLines).values(
         found.map((b, sort) => ({ order_id: order.id, sort, bill_id: b.id, title: b.activity_title, amount: Number(b.amount), sysid: school.sysid, sch_id: request.schId })),
       );

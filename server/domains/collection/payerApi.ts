@@ -15,7 +15,7 @@ import { classesEntity, gradeEntity } from "../../../catalogue/schools";
 import { fenToYuan } from "../../../common/money";
 import { BUSY_MS, failedLately, recordFailures, releaseAttempts, reserveAttempts, type ThrottleKey, type ThrottleRule } from "../../auth/throttle";
 import type { DbOrTx } from "../../db/client";
-import { activities, bills, classes, feeOrderLines, feeOrders, grades, paymentOrders, qrChannels, schools, students } from "../../db/schema";
+import { activities, bills, classes, feeOrderGoods, feeOrderLines, feeOrders, goodsSkus, grades, paymentOrders, pickupPoints, qrChannels, schools, students } from "../../db/schema";
 import { askGatewayIfDue } from "../../payments/checkpay";
 import { PAY_NO_PATTERN } from "../../payments/gateway";
 import { openidOfCode, WechatOAuthError } from "../../payments/wechatpay/oauth";
@@ -25,7 +25,8 @@ import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { collectionSettings } from "../fees";
 import { itemsOfBills } from "./billItems";
-import { createFeeOrder, MAX_BILLS_PER_ORDER } from "./feeOrders";
+import { createFeeOrder, goodsItemsOf, MAX_BILLS_PER_ORDER } from "./feeOrders";
+import { deliveryPayload, feeFulfilState } from "../retail/fulfilment";
 import { actionsOfActivities, checkAnswers, earlierAnswers, formForPage, formsOfActivities, storeAnswers } from "./forms";
 import { issueTicket, ticketKey, ticketOf, type PayerTicket } from "./payerTickets";
 import { issueWechatIdToken, jsapiAppOfSchool, WECHAT_ID_HOURS, wechatIdOf } from "./payerWechat";
@@ -76,6 +77,11 @@ const ANSWER = z.object({ question_id: ID, value: z.union([z.string().max(1000),
 const payPayload = z.object({
   ticket: TICKET,
   bill_ids: z.array(ID).min(1).max(MAX_BILLS_PER_ORDER),
+  /** the bills' goods items (a uniform): the size (SKU) chosen of each, and how they reach the payer */
+  goods: z.array(z.object({ item_id: ID, sku_id: ID })).max(20).optional(),
+  delivery: deliveryPayload.delivery.optional(),
+  pickup_point_id: deliveryPayload.pickup_point_id,
+  address: deliveryPayload.address,
   answers: z.array(ANSWER).max(100).optional(),
   /** h5oauth's token of the payer's openid, inside WeChat: a JSAPI order */
   wx_token: TICKET.optional(),
@@ -131,6 +137,7 @@ async function billsOf(db: DbOrTx, studentId: number, qr: Pick<QrCodeRow, "sch_i
   const forms = await formsOfActivities(db, qr.sysid, activityIds);
   const earlier = forms.size > 0 ? await earlierAnswers(db, rows.filter((r) => forms.has(r.activity_id)).map((r) => r.id)) : new Map<number, Map<string, string>>();
   const titles = new Map(open.map((a) => [a.id, a.title]));
+  const goodsByActivity = await goodsChoices(db, activityIds);
   return rows.map((b) => {
     const form = forms.get(b.activity_id);
     return {
@@ -142,8 +149,59 @@ async function billsOf(db: DbOrTx, studentId: number, qr: Pick<QrCodeRow, "sch_i
       status: b.status,
       // what the payer answers before paying, with what this payer answered before
       form: form ? formForPage(form, earlier.get(b.id)) : null,
+      // the goods it carries (a uniform): the payer chooses a size of each, and how to receive them, before paying
+      goods: goodsByActivity.get(b.activity_id) ?? [],
     };
   });
+}
+
+/** The goods items of each activity, with their sizes (SKUs) and what is left of each. */
+async function goodsChoices(db: DbOrTx, activityIds: readonly number[]) {
+  const items = await goodsItemsOf(db, activityIds);
+  const out = new Map<number, { item_id: number; title: string; goods_id: number; goods_title: string; image: string | null; delivery: string; skus: { id: number; spec_values: Record<string, string>; stock: number }[] }[]>();
+  if (items.length === 0) return out;
+  const skus = await db
+    .select({ id: goodsSkus.id, goods_id: goodsSkus.goods_id, spec_values: goodsSkus.spec_values, stock: goodsSkus.stock })
+    .from(goodsSkus)
+    .where(inArray(goodsSkus.goods_id, [...new Set(items.map((i) => i.goods_id))]))
+    .orderBy(asc(goodsSkus.sort), asc(goodsSkus.id));
+  for (const item of items) {
+    const list = out.get(item.activity_id) ?? [];
+    list.push({
+      item_id: item.item_id,
+      title: item.title,
+      goods_id: item.goods_id,
+      goods_title: item.goods_title,
+      image: item.images?.[0] ?? null,
+      delivery: item.delivery,
+      skus: skus.filter((s) => s.goods_id === item.goods_id).map(({ goods_id: _g, ...sku }) => sku),
+    });
+    out.set(item.activity_id, list);
+  }
+  return out;
+}
+
+/** What a paid order's goods are and how they reach the payer: the pickup code and QR token while they wait to be collected. */
+async function fulfilmentOf(db: DbOrTx, order: typeof feeOrders.$inferSelect) {
+  if (!order.delivery) return null;
+  const goodsRows = await db
+    .select({ title: feeOrderGoods.title, spec_values: feeOrderGoods.spec_values, image: feeOrderGoods.image, qty: feeOrderGoods.qty })
+    .from(feeOrderGoods)
+    .where(eq(feeOrderGoods.order_id, order.id))
+    .orderBy(asc(feeOrderGoods.sort), asc(feeOrderGoods.id));
+  const [point] = order.pickup_point_id === null ? [] : await db.select({ title: pickupPoints.title, address: pickupPoints.address }).from(pickupPoints).where(eq(pickupPoints.id, order.pickup_point_id));
+  const state = feeFulfilState(order);
+  const collectable = order.delivery === "pickup" && state === "undelivered";
+  return {
+    delivery: order.delivery,
+    status: state,
+    goods: goodsRows,
+    pickup_point: point ?? null,
+    pickup_code: collectable ? order.pickup_code : null,
+    pickup_token: collectable ? order.pickup_token : null,
+    express_code: order.express_code,
+    tracking_no: order.tracking_no,
+  };
 }
 
 async function entry(ctx: OperationContext, payload: z.infer<typeof entryPayload>) {
@@ -363,7 +421,9 @@ async function pay(ctx: OperationContext, payload: z.infer<typeof payPayload>) {
     const wanted = [...new Set(payload.bill_ids)].sort((a, b) => a - b);
     const owed = chosen.reduce((sum, b) => sum + Number(b.amount), 0);
     const open = await openOrdersOf(ctx.db, ticket, ctx.now);
-    const again = payer
+    // bills carrying goods make a new order each time: its sizes and delivery are chosen anew
+    const carriesGoods = (await goodsItemsOf(ctx.db, [...new Set(chosen.map((b) => b.activity_id))])).length > 0;
+    const again = payer || carriesGoods
       ? undefined
       : open.find(
           (o) =>
@@ -383,7 +443,16 @@ async function pay(ctx: OperationContext, payload: z.infer<typeof payPayload>) {
       const items = new Intl.ListFormat(ctx.language, { type: "conjunction" }).format([...new Set(full.map((b) => b.activity_title))]);
       throw new ApiFailure("api.payer_orders_open", { items, count: MAX_OPEN_ORDERS_PER_BILL });
     }
-    const { payment, orderId } = await createFeeOrder(ctx, { studentId: ticket.studentId, schId: ticket.schId, billIds: payload.bill_ids, payer });
+    const { payment, orderId } = await createFeeOrder(ctx, {
+      studentId: ticket.studentId,
+      schId: ticket.schId,
+      billIds: payload.bill_ids,
+      payer,
+      goods: payload.goods,
+      delivery: payload.delivery,
+      pickupPointId: payload.pickup_point_id,
+      address: payload.address,
+    });
     madeOne = true;
     await ctx.db.update(paymentOrders).set({ payerKey }).where(eq(paymentOrders.payNo, payment.payNo));
     await storeAnswers(ctx.db, { sysid: ticket.sysid, schId: ticket.schId, studentId: ticket.studentId, orderId, at: ctx.now }, chosen, forms, answers);
@@ -414,7 +483,7 @@ async function checkPay(ctx: OperationContext, payload: z.infer<typeof orderPayl
     const payment = await polledOrder(ctx.db, order.pay_no);
     if (payment && (await askGatewayIfDue(ctx, payment)).status === "SUCCESS") order = await ticketOrder(ctx, ticket, payload.pay_no);
   }
-  return { data: { items: { pay_no: order.pay_no, status: order.status, amount: fenToYuan(order.amount), paid_at: order.paid_at?.toISOString() ?? null } } };
+  return { data: { items: { pay_no: order.pay_no, status: order.status, amount: fenToYuan(order.amount), paid_at: order.paid_at?.toISOString() ?? null, fulfilment: await fulfilmentOf(ctx.db, order) } } };
 }
 
 async function receipt(ctx: OperationContext, payload: z.infer<typeof orderPayload>) {
@@ -449,6 +518,8 @@ async function receipt(ctx: OperationContext, payload: z.infer<typeof orderPaylo
         receipt_no: order.receipt_no,
         // what the result page offers once paid: the after-payment actions of the order's activities
         actions: await actionsOfActivities(ctx.db, order.sysid, [...new Set(lines.map((l) => l.activity_id))]),
+        // its goods (a uniform in a size) and how they reach the payer: the pickup code while they wait to be collected
+        fulfilment: await fulfilmentOf(ctx.db, order),
       },
     },
   };

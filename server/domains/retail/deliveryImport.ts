@@ -1,7 +1,9 @@
 /**
- * Tracking numbers imported from a spreadsheet (orderdeliveryimport; catalogue/fulfilment.ts): columns 订单号,
- * 快递公司 (our code or the company's name in any language), 快递单号 and 备注. A preview says what each row would do
- * and writes nothing; the import sends each row through the order's own deliver action (shoporderdeliver: its
+ * Tracking numbers imported from a spreadsheet, for every kind of order that carries goods (catalogue/fulfilment.ts):
+ * shop orders (orderdeliveryimport, orderdeliverytemplate; the log orderdeliveryimportlog) and fee orders whose items
+ * are goods (zdorderdeliveryimport, zdorderdeliverytemplate; zdorderdeliveryimportlog). Columns 订单号, 快递公司 (our
+ * code or the company's name in any language), 快递单号 and 备注. A preview says what each row would do and writes
+ * nothing; the import sends each row through the order's own deliver action (shoporderdeliver, zdorderdeliver: its
  * roles, tenant, state and field checks, its audit and timeline), one row at a time, so a row that fails leaves the
  * others. A row that repeats what is already stored (the same order sent with the same company and number) changes
  * nothing: importing a file twice is harmless. Every import is logged with its counts and failed rows, and answers
@@ -12,15 +14,22 @@ import { z } from "zod";
 import { EXPRESS_COMPANIES, expressNameKey, TRACKING_NO_PATTERN } from "../../../common/expressCompanies";
 import { deliveryImportEntity } from "../../../catalogue/fulfilment";
 import { GOODS_MANAGERS } from "../../../catalogue/goods";
-import { shopOrderDeliver, shopOrderEntity } from "../../../catalogue/shopOrders";
 import { writeAudit } from "../../auth/audit";
 import { resolveScope } from "../../auth/scope";
-import { deliveryImports, shopOrders } from "../../db/schema";
+import type { CatalogueTable } from "../../db/catalogueTables";
+import { deliveryImports } from "../../db/schema";
 import { entityTenantConditions } from "../../engine/crud";
 import { everyLanguage, importPayload, inImportSlot, MAX_LISTED_ERRORS, normalised, templateAnswer, XLSX_MIME } from "../../engine/imports";
 import { labelText, type Translate } from "../../lib/i18n";
 import { ApiFailure } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
+import { FEE_ORDER_KIND, SHOP_KIND, type FulfilledKind, type FulfilledOrder } from "./fulfilment";
+
+/** The import's operations for each kind of order. */
+const OPERATIONS: readonly { kind: FulfilledKind; operation: string; template: string }[] = [
+  { kind: SHOP_KIND, operation: "orderdeliveryimport", template: "orderdeliverytemplate" },
+  { kind: FEE_ORDER_KIND, operation: "zdorderdeliveryimport", template: "zdorderdeliverytemplate" },
+];
 
 const PATH = "adminapiv2";
 /** orders looked up per statement */
@@ -75,21 +84,18 @@ function columnPlaces(t: Translate, header: string[]): Record<ColumnKey, number>
  * Each row's outcome as things stand, written nowhere: the order looked up in the caller's tenant by its number,
  * the company and number checked, a row repeating an earlier one of the file or what is stored told apart.
  */
-async function classify(ctx: OperationContext, rows: { row: number; values: string[] }[]): Promise<DeliveryRow[]> {
+async function classify(ctx: OperationContext, kind: FulfilledKind, rows: { row: number; values: string[] }[]): Promise<DeliveryRow[]> {
   const t = ctx.t;
   const [header, ...data] = rows;
   if (!header) throw new ApiFailure("import.empty_file");
   const at = columnPlaces(t, header.values);
   const cell = (values: string[], key: ColumnKey) => (at[key] >= 0 ? (values[at[key]] ?? "").trim() : "");
   const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);
-  const tenant = entityTenantConditions(shopOrderEntity, shopOrders, ctx, scope);
   const numbers = [...new Set(data.map((r) => cell(r.values, "order_no")).filter(Boolean))];
-  const orders = new Map<string, typeof shopOrders.$inferSelect>();
+  const orders = new Map<string, FulfilledOrder>();
   for (let i = 0; i < numbers.length; i += LOOKUP_BATCH) {
-    const found = await ctx.db
-      .select()
-      .from(shopOrders)
-      .where(and(inArray(shopOrders.order_no, numbers.slice(i, i + LOOKUP_BATCH)), ...tenant));
+    const batch = numbers.slice(i, i + LOOKUP_BATCH);
+    const found = await kind.select(ctx.db, (t) => and(inArray(t.order_no, batch), ...entityTenantConditions(kind.entity, t as unknown as CatalogueTable, ctx, scope)));
     for (const order of found) orders.set(order.order_no, order);
   }
   const earlier = new Map<string, DeliveryRow>();
@@ -113,23 +119,25 @@ async function classify(ctx: OperationContext, rows: { row: number; values: stri
       if (before.express_code === code && before.tracking_no === number) return { ...base, outcome: "unchanged", message: t("retail.delivery_import.repeated", { row: before.row }) };
       return failed("retail.delivery_import.twice", { row: before.row });
     }
+    // a fee order of fees alone carries nothing to send
+    if (order.delivery === null) return failed("retail.delivery_import.no_goods");
     if (order.delivery !== "express") return failed("retail.delivery_import.pickup_order");
     const outcome: DeliveryRow =
-      order.status === "delivered" || order.status === "completed"
+      order.state === "delivered" || order.state === "completed"
         ? same
           ? { ...base, outcome: "unchanged", message: t("retail.delivery_import.already") }
           : failed("retail.delivery_import.sent_otherwise", { express: t(expressNameKey(order.express_code ?? "")), tracking_no: order.tracking_no ?? "" })
-        : order.status === "undelivered"
+        : order.state === "undelivered"
           ? { ...base, outcome: "deliver", message: "" }
-          : failed("retail.delivery_import.not_undelivered", { state: t(`retail.order_status.${order.status}`) });
+          : failed("retail.delivery_import.not_undelivered", { state: t(kind.stateLabel(order.state)) });
     earlier.set(orderNo, outcome);
     return outcome;
   });
 }
 
-/** Sends each row that would deliver through shoporderdeliver itself: a refusal there is the row's failure. */
-async function deliverRows(ctx: OperationContext, registry: OperationRegistry, rows: DeliveryRow[]): Promise<void> {
-  const deliver = registry.get(PATH, shopOrderDeliver.name)!;
+/** Sends each row that would deliver through the kind's deliver action itself: a refusal there is the row's failure. */
+async function deliverRows(ctx: OperationContext, registry: OperationRegistry, kind: FulfilledKind, rows: DeliveryRow[]): Promise<void> {
+  const deliver = registry.get(PATH, kind.deliver.name)!;
   for (const row of rows) {
     if (row.outcome !== "deliver") continue;
     try {
@@ -173,23 +181,23 @@ async function resultFile(t: Translate, filename: string, rows: DeliveryRow[]) {
   return { filename: `${base}-${t("retail.delivery_import.result")}.xlsx`, mime: XLSX_MIME, content_base64: content.toString("base64") };
 }
 
-/** orderdeliveryimport {filename, content_base64, preview?}: the preview, or the import with its log and result file. */
-async function importDeliveries(ctx: OperationContext, registry: OperationRegistry, input: z.infer<typeof importPayload>) {
+/** orderdeliveryimport, zdorderdeliveryimport {filename, content_base64, preview?}: the preview, or the import with its log and result file. */
+async function importDeliveries(ctx: OperationContext, registry: OperationRegistry, kind: FulfilledKind, operation: string, input: z.infer<typeof importPayload>) {
   const filename = ((input.filename ?? "").split(/[\\/]/).pop()?.trim() || "deliveries.xlsx").slice(0, 255);
   return inImportSlot(ctx.t, input.content_base64, async (sheet) => {
-    const rows = await classify(ctx, sheet);
+    const rows = await classify(ctx, kind, sheet);
     if (rows.length === 0) throw new ApiFailure("import.empty_file");
     if (input.preview) {
       const c = counts(rows);
       return { messageKey: "retail.delivery_import.previewed", messageParams: c, data: { items: { preview: true, ...c, rows: rows.slice(0, MAX_ANSWERED_ROWS) } } };
     }
-    await deliverRows(ctx, registry, rows);
+    await deliverRows(ctx, registry, kind, rows);
     const c = counts(rows);
     const failedRows = rows.filter((r) => r.outcome === "failed");
     const [log] = await ctx.db
       .insert(deliveryImports)
       .values({
-        kind: "shop_order",
+        kind: kind.kind,
         sysid: (await resolveScope(ctx.db, ctx.auth!, ctx.payload)).sysid!,
         filename,
         username: ctx.auth!.username,
@@ -204,7 +212,7 @@ async function importDeliveries(ctx: OperationContext, registry: OperationRegist
     await writeAudit(ctx.db, {
       userId: ctx.auth?.userId,
       username: ctx.auth?.username,
-      action: "orderdeliveryimport",
+      action: operation,
       entity: deliveryImportEntity.name,
       entityId: String(log.id),
       ip: ctx.ip,
@@ -220,7 +228,7 @@ async function importDeliveries(ctx: OperationContext, registry: OperationRegist
   });
 }
 
-/** orderdeliverytemplate: the sheet to fill in, its headers in the caller's language. */
+/** orderdeliverytemplate, zdorderdeliverytemplate: the sheet to fill in, its headers in the caller's language. */
 async function template(ctx: OperationContext) {
   return templateAnswer(
     `${ctx.t("retail.delivery_import.template")}.xlsx`,
@@ -230,6 +238,8 @@ async function template(ctx: OperationContext) {
 }
 
 export function registerDeliveryImport(registry: OperationRegistry): void {
-  registry.add({ path: PATH, method: "orderdeliverytemplate", needsToken: true, roles: GOODS_MANAGERS, effect: "read", handler: template });
-  registry.add({ path: PATH, method: "orderdeliveryimport", needsToken: true, roles: GOODS_MANAGERS, effect: "write", schema: importPayload, handler: (ctx, input) => importDeliveries(ctx, registry, input) });
+  for (const { kind, operation, template: templateOperation } of OPERATIONS) {
+    registry.add({ path: PATH, method: templateOperation, needsToken: true, roles: GOODS_MANAGERS, effect: "read", handler: template });
+    registry.add({ path: PATH, method: operation, needsToken: true, roles: GOODS_MANAGERS, effect: "write", schema: importPayload, handler: (ctx, input) => importDeliveries(ctx, registry, kind, operation, input) });
+  }
 }

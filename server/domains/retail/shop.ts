@@ -21,6 +21,7 @@ import type { OperationContext, OperationRegistry } from "../../protocol/registr
 import { collectionSettings, schoolChannel } from "../fees";
 import { orderAnswer, PAYER_API_PATH, qrCodeOf, reserveOrderMade } from "../collection/payerApi";
 import { ticketKey, ticketOf } from "../collection/payerTickets";
+import { chosenDelivery, deliveryPayload, pickupPointsServing } from "./fulfilment";
 import { SHOP_ORDER_KIND, takeStock } from "./shopOrders";
 import { codesOfItems } from "./traceSources";
 
@@ -42,9 +43,8 @@ const pointsPayload = z.object({ code: CODE });
 const orderPayload = z.object({
   ticket: TICKET,
   items: z.array(z.object({ sku_id: ID, qty: z.number().int().min(1).max(MAX_QTY) })).min(1).max(MAX_ORDER_LINES),
-  delivery: z.enum(["pickup", "express"]),
-  pickup_point_id: ID.optional(),
-  address: z.object({ name: z.string().trim().min(1).max(30), phone: z.string().trim().regex(/^1\d{10}$|^0\d{2,3}-?\d{7,8}$/), detail: z.string().trim().min(4).max(200) }).optional(),
+  // how the goods reach the payer, as every order of goods asks it
+  ...deliveryPayload,
 });
 const ticketPayload = z.object({ ticket: TICKET });
 const ticketOrderPayload = z.object({ ticket: TICKET, id: ID });
@@ -109,14 +109,8 @@ async function goodsInfo(ctx: OperationContext, payload: z.infer<typeof goodsInf
   };
 }
 
-/** The enabled pickup points of the provider serving this school. */
-async function pointsOf(db: DbOrTx, sysid: number, schId: number) {
-  return db
-    .select({ id: pickupPoints.id, title: pickupPoints.title, address: pickupPoints.address, phone: pickupPoints.phone, opening_hours: pickupPoints.opening_hours })
-    .from(pickupPoints)
-    .where(and(eq(pickupPoints.sysid, sysid), eq(pickupPoints.status, "1"), sql`${schId} = any(${pickupPoints.sch_ids})`))
-    .orderBy(asc(pickupPoints.id));
-}
+/** The enabled pickup points of the provider serving this school (shared with the fee orders carrying goods). */
+const pointsOf = pickupPointsServing;
 
 async function points(ctx: OperationContext, payload: z.infer<typeof pointsPayload>) {
   const qr = await schoolOfCode(ctx.db, payload.code);
@@ -166,14 +160,7 @@ export async function createShopOrder(ctx: OrderContext, request: NewShopOrder):
   for (const { title, delivery } of skus) {
     if (delivery !== "both" && delivery !== request.delivery) throw refused(ctx, "delivery", "retail.shop.delivery_unavailable", { title });
   }
-  let pointId: number | null = null;
-  if (request.delivery === "pickup") {
-    const served = await pointsOf(ctx.db, request.sysid, request.schId);
-    if (!served.some((p) => p.id === request.pickupPointId)) throw refused(ctx, "pickup_point_id", "retail.shop.point_unavailable");
-    pointId = request.pickupPointId!;
-  } else if (!request.address) {
-    throw refused(ctx, "address", "retail.shop.address_required");
-  }
+  const fulfilment = await chosenDelivery(ctx.db, ctx.language, request);
   const lines = skus.map(({ sku, title, images }, sort) => {
     const qty = wanted.get(sku.id)!;
     return { sort, goods_id: sku.goods_id, sku_id: sku.id, title, spec_values: sku.spec_values, image: sku.image ?? images?.[0] ?? null, price: sku.price, qty, amount: sku.price * qty };
@@ -217,11 +204,7 @@ export async function createShopOrder(ctx: OrderContext, request: NewShopOrder):
           student_id: request.studentId,
           amount: total,
           status: "unpaid",
-          delivery: request.delivery,
-          pickup_point_id: pointId,
-          receiver_name: request.address?.name ?? null,
-          receiver_phone: request.address?.phone ?? null,
-          receiver_address: request.address?.detail ?? null,
+          ...fulfilment,
           gateway: row.gateway,
           created_at: row.createdAt,
         })

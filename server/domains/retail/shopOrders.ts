@@ -2,19 +2,19 @@
  * Shop orders as a payment kind (`shop_order`, catalogue/shopOrders.ts): made on the payer page (./shop.ts), paid to
  * the school's channel. Stock is taken when an order is made, by one conditional update per SKU (never below zero),
  * and given back exactly once when the unpaid order closes (the conditional move to cancelled decides who gives it
- * back). Paying moves it to undelivered and gives a pickup order its code (8 digits, unique among the provider's
- * orders waiting to be collected) and its QR token (128 bits); a payment that comes after the order closed takes the
+ * back; both in ./fulfilment.ts, shared by every order carrying goods). Paying moves it to undelivered and gives a
+ * pickup order its code (8 digits, unique among the provider's orders of any kind waiting to be collected) and its QR
+ * token (128 bits); a payment that comes after the order closed takes the
  * stock again if it is there, else it is refunded whole. A refund (server/payments/refunds.ts) gives the money back on
  * the order: its refunded amount and refund status; refunded in full, it is cancelled.
  */
-import { randomBytes, randomInt } from "node:crypto";
-import { and, asc, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lte } from "drizzle-orm";
 import { fenToYuan } from "../../../common/money";
 import { shopOrderCancel, shopOrderEntity } from "../../../catalogue/shopOrders";
 import { jobActor, writeAudit, type AuditActor } from "../../auth/audit";
 import { parseTenantId, resolveScope } from "../../auth/scope";
 import type { Db, DbOrTx } from "../../db/client";
-import { goods, goodsSkus, paymentOrders, shopOrderItems, shopOrders } from "../../db/schema";
+import { paymentOrders, shopOrderItems, shopOrders } from "../../db/schema";
 import { actionFieldFailure, type ActionEffect, type ActionEffects } from "../../engine/actions";
 import { entityTenantConditions, serialiseRow, wrongState } from "../../engine/crud";
 import type { Row } from "../../engine/hooks";
@@ -26,10 +26,11 @@ import { registerPaymentKind, type PaymentKind, type RefundHooks } from "../../p
 import { createRefund, RefundRefused } from "../../payments/refunds";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
+import { giveStockBack, newPickupCode, takeStock } from "./fulfilment";
+
+export { takeStock };
 
 export const SHOP_ORDER_KIND = "shop_order";
-/** tries at a pickup code free among the provider's open pickup orders (10^8 codes: a clash is rare) */
-const PICKUP_CODE_TRIES = 5;
 
 type ShopOrder = typeof shopOrders.$inferSelect;
 
@@ -42,45 +43,6 @@ async function itemsOf(tx: DbOrTx, orderId: number) {
   return tx.select({ sku_id: shopOrderItems.sku_id, goods_id: shopOrderItems.goods_id, qty: shopOrderItems.qty }).from(shopOrderItems).where(eq(shopOrderItems.order_id, orderId)).orderBy(asc(shopOrderItems.sku_id));
 }
 
-/**
- * Takes `qty` of each SKU, in SKU order (two orders taking the same SKUs follow each other), each one conditional
- * update that never goes below zero. Answers the first SKU short of stock, or null when all were taken; the caller's
- * transaction is rolled back (or given back) on a shortage.
- */
-export async function takeStock(tx: DbOrTx, lines: readonly { sku_id: number; goods_id: number; qty: number }[]): Promise<number | null> {
-  for (const line of [...lines].sort((a, b) => a.sku_id - b.sku_id)) {
-    const taken = await tx
-      .update(goodsSkus)
-      .set({ stock: sql`${goodsSkus.stock} - ${line.qty}` })
-      .where(and(eq(goodsSkus.id, line.sku_id), gte(goodsSkus.stock, line.qty)))
-      .returning({ id: goodsSkus.id });
-    if (taken.length === 0) return line.sku_id;
-    await tx.update(goods).set({ stock: sql`${goods.stock} - ${line.qty}`, sales: sql`${goods.sales} + ${line.qty}` }).where(eq(goods.id, line.goods_id));
-  }
-  return null;
-}
-
-async function giveStockBack(tx: DbOrTx, orderId: number): Promise<void> {
-  for (const line of await itemsOf(tx, orderId)) {
-    await tx.update(goodsSkus).set({ stock: sql`${goodsSkus.stock} + ${line.qty}` }).where(eq(goodsSkus.id, line.sku_id));
-    await tx.update(goods).set({ stock: sql`${goods.stock} + ${line.qty}`, sales: sql`greatest(${goods.sales} - ${line.qty}, 0)` }).where(eq(goods.id, line.goods_id));
-  }
-}
-
-/** A pickup code free among the provider's open pickup orders, from a cryptographic generator. */
-async function freePickupCode(tx: DbOrTx, sysid: number): Promise<string> {
-  for (let i = 0; i < PICKUP_CODE_TRIES; i++) {
-    const code = String(randomInt(0, 100_000_000)).padStart(8, "0");
-    const [taken] = await tx
-      .select({ id: shopOrders.id })
-      .from(shopOrders)
-      .where(and(eq(shopOrders.sysid, sysid), eq(shopOrders.pickup_code, code), eq(shopOrders.status, "undelivered")))
-      .limit(1);
-    if (!taken) return code;
-  }
-  throw new Error(`no free pickup code for provider ${sysid} after ${PICKUP_CODE_TRIES} tries`);
-}
-
 const SHOP_PAYMENT: PaymentKind = {
   kind: SHOP_ORDER_KIND,
   payee: "school_channel",
@@ -90,9 +52,10 @@ const SHOP_PAYMENT: PaymentKind = {
     const pickup = order.delivery === "pickup";
     if (order.status === "cancelled") {
       // paid after it closed: its stock was given back; taken again if it is still there, else the payment goes back
-      const short = await takeStock(tx, await itemsOf(tx, order.id));
+      const lines = await itemsOf(tx, order.id);
+      const short = await takeStock(tx, lines);
       if (short !== null) {
-        await giveStockBackTaken(tx, order.id, short);
+        await giveStockBack(tx, lines, short);
         await tx.update(shopOrders).set({ paid_at: paid.paidAt, transaction_id: paid.transactionId }).where(eq(shopOrders.id, order.id));
         await orderEvent(tx, order, "shop_order_paid", { transaction_id: paid.transactionId, late: "Y" });
         await createRefund(
@@ -110,7 +73,7 @@ const SHOP_PAYMENT: PaymentKind = {
         paid_at: paid.paidAt,
         transaction_id: paid.transactionId,
         cancelled_at: null,
-        ...(pickup ? { pickup_code: await freePickupCode(tx, order.sysid), pickup_token: randomBytes(16).toString("base64url") } : {}),
+        ...(pickup ? await newPickupCode(tx, order.sysid) : {}),
       })
       .where(eq(shopOrders.id, order.id));
     await orderEvent(tx, order, "shop_order_paid", { from: order.status, to: "undelivered", transaction_id: paid.transactionId });
@@ -124,7 +87,7 @@ const SHOP_PAYMENT: PaymentKind = {
       .where(and(eq(shopOrders.pay_no, payment.payNo), eq(shopOrders.status, "unpaid")))
       .returning();
     if (!closed) return;
-    await giveStockBack(tx, closed.id);
+    await giveStockBack(tx, await itemsOf(tx, closed.id));
     await orderEvent(tx, closed, "shop_order_closed", { from: "unpaid", to: "cancelled" });
   },
   async lines(db, payment) {
@@ -137,15 +100,6 @@ const SHOP_PAYMENT: PaymentKind = {
     return rows.map((row) => ({ title: row.title, amountFen: Number(row.amount) }));
   },
 };
-
-/** A late payment found one SKU short: what it took of the SKUs before that one goes back. */
-async function giveStockBackTaken(tx: DbOrTx, orderId: number, shortSku: number): Promise<void> {
-  for (const line of await itemsOf(tx, orderId)) {
-    if (line.sku_id >= shortSku) break;
-    await tx.update(goodsSkus).set({ stock: sql`${goodsSkus.stock} + ${line.qty}` }).where(eq(goodsSkus.id, line.sku_id));
-    await tx.update(goods).set({ stock: sql`${goods.stock} + ${line.qty}`, sales: sql`greatest(${goods.sales} - ${line.qty}, 0)` }).where(eq(goods.id, line.goods_id));
-  }
-}
 
 /** A shop order's refunds: what it paid, and on success its refunded amount and state (cancelled once all is back). */
 export const shopRefundHooks: RefundHooks = {
@@ -182,11 +136,9 @@ const shopOrderRefundEffect: ActionEffect = async ({ ctx, tx, row: order, input 
   }
 };
 
-/** The engine's shop order actions: what each writes beside the state. */
+/** The engine's shop order actions: what each writes beside the state (delivering and receiving: ./fulfilment.ts, shared by every kind). */
 export const shopOrderEffects: ActionEffects = {
   shoporderrefund: shopOrderRefundEffect,
-  shoporderdeliver: async ({ ctx, input }) => ({ changes: { express_code: input.express_code, tracking_no: input.tracking_no, delivered_at: ctx.now } }),
-  shoporderreceive: async ({ ctx }) => ({ changes: { completed_at: ctx.now } }),
 };
 
 /**

@@ -1,5 +1,6 @@
 /**
- * Importing tracking numbers (orderdeliveryimport, server/domains/retail/deliveryImport.ts): each row of the file
+ * Importing tracking numbers (server/domains/retail/deliveryImport.ts) of the kind of orders the log page shows: shop
+ * orders (orderdeliveryimport) or fee orders whose items are goods (zdorderdeliveryimport). Each row of the file
  * delivers its order through the order's deliver action (the engine's RowImportDialog: template, preview, import,
  * result file). The orders and the import log refresh after.
  */
@@ -7,6 +8,13 @@ import { Typography } from "antd";
 import { useTranslation } from "@refinedev/core";
 import { expressNameKey } from "../../../common/expressCompanies";
 import { RowImportDialog, type ImportedRow } from "../../engine/RowImportDialog";
+import type { ListToolProps } from "..";
+
+/** Each kind's operations and the list its rows change. */
+const KINDS: Record<string, { operation: string; template: string; orders: string }> = {
+  shop_order: { operation: "orderdeliveryimport", template: "orderdeliverytemplate", orders: "shoporder" },
+  fee_order: { operation: "zdorderdeliveryimport", template: "zdorderdeliverytemplate", orders: "order" },
+};
 
 interface DeliveryRow extends ImportedRow {
   order_no: string;
@@ -15,8 +23,9 @@ interface DeliveryRow extends ImportedRow {
   remark: string;
 }
 
-export default function DeliveryImportDialog({ onClose }: { onClose: () => void }) {
+export default function DeliveryImportDialog({ onClose, filters }: ListToolProps) {
   const { translate } = useTranslation();
+  const kind = KINDS[filters?.kind ?? "shop_order"] ?? KINDS.shop_order;
   // a code of our table by its name; what the file gave otherwise (an unknown company)
   const company = (code: string) => {
     const name = translate(expressNameKey(code));
@@ -26,12 +35,12 @@ export default function DeliveryImportDialog({ onClose }: { onClose: () => void 
     <RowImportDialog<DeliveryRow>
       onClose={onClose}
       path="adminapiv2"
-      operation="orderdeliveryimport"
-      templateOperation="orderdeliverytemplate"
+      operation={kind.operation}
+      templateOperation={kind.template}
       messages="retail.delivery_import"
       pending="deliver"
       done="delivered"
-      refresh={["deliveryimport", "shoporder"]}
+      refresh={["deliveryimport", kind.orders]}
       testId="delivery-import"
       width={860}
       columns={[
