@@ -8,6 +8,7 @@ import { useTranslation } from "react-i18next";
 import { lazyConfirm, registerFeedback } from "../providers/feedback";
 import type { Language } from "../providers/i18n";
 import { useAntdLocale } from "./lib/antdLocale";
+import { usePrefersReducedMotion } from "./lib/mediaQuery";
 import { antdSize, useSettings } from "./lib/settings";
 
 function MessageBridge() {
@@ -31,6 +32,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
   const lang = (["zh", "en", "es"].includes(i18n.language) ? i18n.language : "en") as Language;
   const { componentSize, compact } = antdSize(settings.size);
   const locale = useAntdLocale(lang);
+  const reducedMotion = usePrefersReducedMotion();
   useEffect(() => {
     document.documentElement.lang = lang;
   }, [lang]);
@@ -39,7 +41,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
     <ConfigProvider
       locale={locale}
       componentSize={componentSize}
-      theme={{ token: { colorPrimary: settings.themeColour }, algorithm }}
+      theme={{ token: { colorPrimary: settings.themeColour, motion: !reducedMotion }, algorithm }}
     >
       <MessageBridge />
       {children}

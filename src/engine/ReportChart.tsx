@@ -48,6 +48,8 @@ interface Tokens {
   colorBorderSecondary: string;
   colorBgElevated: string;
   fontFamily: string;
+  /** antd's motion switch: off when the reader prefers reduced motion */
+  motion?: boolean;
 }
 
 /** values a wide axis names each of, at most */
@@ -68,6 +70,7 @@ export function chartOption({ kind, categories, categoryColours, series, title, 
   const common = {
     backgroundColor: "transparent",
     textStyle: text,
+    animation: tokens.motion !== false,
     animationDuration: 300,
     title: title ? { text: title, left: "center", top: 0, textStyle: { ...text, fontSize: 14, fontWeight: 500 } } : undefined,
     tooltip: {

@@ -11,6 +11,7 @@ import { Navigate, Routes, useLocation } from "react-router";
 import { businessDay } from "../../common/term";
 import { canReachPath } from "../../providers/accessControl";
 import { getCookie, setCookie } from "../../providers/session";
+import { useMediaQuery } from "../lib/mediaQuery";
 import { useRoles, useSessionUser } from "../lib/session";
 import { useSettings } from "../lib/settings";
 import { useSiteSettings } from "../lib/site";
@@ -40,15 +41,7 @@ export function watermarkColour(dark: boolean): string {
 const MOBILE_QUERY = `(max-width: ${MOBILE_WIDTH - 0.02}px)`;
 
 function useIsMobile(): boolean {
-  const [mobile, setMobile] = useState(() => window.matchMedia(MOBILE_QUERY).matches);
-  useEffect(() => {
-    const media = window.matchMedia(MOBILE_QUERY);
-    const onChange = () => setMobile(media.matches);
-    media.addEventListener("change", onChange);
-    onChange();
-    return () => media.removeEventListener("change", onChange);
-  }, []);
-  return mobile;
+  return useMediaQuery(MOBILE_QUERY);
 }
 
 export function ShellLayout({ pages }: { pages: ReactElement }) {

@@ -150,9 +150,8 @@ describeInBrowser("fee collection in the console", (suite) => {
     made.classId = klass.id;
     made.className = klass.title;
 
-    await login(page, suite.url, "svc");
+    await login(page, suite.url, "svc", { to: `/schoolv2/school_paychnllist/${school.id}` });
     await dismissExpiryReminder(page);
-    await page.goto(`${suite.url}/schoolv2/school_paychnllist/${school.id}`);
     const [before] = await db().select({ channel: paymentChannels.title }).from(schoolChannels).innerJoin(paymentChannels, eq(paymentChannels.id, schoolChannels.paychnl_id)).where(eq(schoolChannels.sch_id, school.id));
     await choose(page, page.getByTestId("school-channel-choice"), CHANNEL);
     await page.getByTestId("school-channel-bind").click();
@@ -276,9 +275,8 @@ describeInBrowser("fee collection in the console", (suite) => {
     const { page } = suite;
     const [order] = await db().select({ id: feeOrders.id, orderNo: feeOrders.order_no, status: feeOrders.status }).from(feeOrders).where(eq(feeOrders.pay_no, made.payNo!));
     expect(order.status).toBe("paid");
-    await login(page, suite.url, "svc");
+    await login(page, suite.url, "svc", { to: "/order/orderlistv2" });
     await dismissExpiryReminder(page);
-    await page.goto(`${suite.url}/order/orderlistv2`);
     await filterList(page, en.collection.field.order_no, order.orderNo);
     await poll(() => tableRows(page).count()).toBe(1);
     const row = tableRows(page).first();
@@ -305,9 +303,8 @@ describeInBrowser("fee collection in the console", (suite) => {
   test("the school and the provider's staff see only their own schools' orders", async () => {
     const { page } = suite;
     // the school: its own orders only, as many as the database holds for it
-    await login(page, suite.url, "school");
+    await login(page, suite.url, "school", { to: "/order/orderlistv2" });
     await dismissExpiryReminder(page);
-    await page.goto(`${suite.url}/order/orderlistv2`);
     const [{ n: ownOrders }] = await db().select({ n: sql<number>`count(*)::int` }).from(feeOrders).where(eq(feeOrders.sch_id, made.schoolId!));
     await poll(() => page.locator(".ant-pagination-total-text").filter({ visible: true }).innerText()).toContain(`${ownOrders} `);
     // and the parent's payment among them
@@ -319,8 +316,7 @@ describeInBrowser("fee collection in the console", (suite) => {
     // the staff: only the schools assigned to it, whose names the school column shows
     const staff = await suite.newContext();
     const staffPage = await staff.newPage();
-    await login(staffPage, suite.url, "staff");
-    await staffPage.goto(`${suite.url}/order/orderlistv2`);
+    await login(staffPage, suite.url, "staff", { to: "/order/orderlistv2" });
     const assigned = await db()
       .select({ title: schools.title })
       .from(userSchools)

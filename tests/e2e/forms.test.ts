@@ -22,8 +22,7 @@ function closeIcon(page: Page, key: string) {
 describeInBrowser("unsaved changes of a form", (suite) => {
   test("typed values survive a tab switch; a reload and closing the tab ask first", async () => {
     const { page } = suite;
-    await login(page, suite.url, "sysadmin");
-    await page.goto(`${suite.url}${LIST}`);
+    await login(page, suite.url, "sysadmin", { to: LIST });
     await active(page).getByTestId("add-button").click();
     await expectPath(page, ADD);
     await contact(page).fill("Wang Fang");
@@ -64,8 +63,7 @@ describeInBrowser("unsaved changes of a form", (suite) => {
 
   test("a save closes the edit form's tab and returns to the list, which shows the change", async () => {
     const { page } = suite;
-    await login(page, suite.url, "sysadmin");
-    await page.goto(`${suite.url}${LIST}`);
+    await login(page, suite.url, "sysadmin", { to: LIST });
     const row = active(page).locator("tr", { hasText: "Sunrise Campus Services" });
     await row.locator("[data-testid^='row-edit-']").click();
     await page.waitForURL((url) => url.pathname.startsWith("/servicev2/serviceedit/"));

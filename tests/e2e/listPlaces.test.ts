@@ -70,8 +70,7 @@ describeInBrowser("lists users keep coming back to", (suite) => {
   test("state tabs count the codes, narrow the list from the URL, survive a reload and follow a selection's action", async () => {
     const { page } = suite;
     await page.setViewportSize({ width: 1440, height: 900 });
-    await login(page, suite.url, "sysadmin");
-    await page.goto(`${suite.url}/schoolv2/actcodelist`);
+    await login(page, suite.url, "sysadmin", { to: "/schoolv2/actcodelist" });
     await active(page).getByTestId("state-tabs").waitFor();
     // the demo's Sunrise and Harbour codes (one void) and the two batches
     await expect.poll(() => tabCount(page, "__all")).toBe(16);
@@ -117,9 +116,8 @@ describeInBrowser("lists users keep coming back to", (suite) => {
   test("the page, filters and sort survive a reload and coming back from a record; the summary sums the whole filter", async () => {
     const { page } = suite;
     await page.setViewportSize({ width: 1440, height: 900 });
-    await login(page, suite.url, "svc");
+    await login(page, suite.url, "svc", { to: "/schoolv2/schoolrenewlist" });
     await dismissExpiryReminder(page);
-    await page.goto(`${suite.url}/schoolv2/schoolrenewlist`);
     const rows = active(page).locator(".ant-table-tbody tr.ant-table-row");
     await rows.first().waitFor();
 
@@ -182,8 +180,7 @@ describeInBrowser("lists users keep coming back to", (suite) => {
   test("the columns a user hides and moves stay so after a reload", async () => {
     const { page } = suite;
     await page.setViewportSize({ width: 1440, height: 900 });
-    await login(page, suite.url, "sysadmin");
-    await page.goto(`${suite.url}/schoolv2/actcodelist`);
+    await login(page, suite.url, "sysadmin", { to: "/schoolv2/actcodelist" });
     const headers = () => active(page).locator(".ant-table-thead th").allInnerTexts().then((texts) => texts.map((t) => t.trim()).filter(Boolean));
     await active(page).locator(".ant-table-tbody tr.ant-table-row").first().waitFor();
     expect((await headers()).slice(0, 2)).toEqual([en.field.act_code, en.field.batch_no]);
@@ -204,8 +201,7 @@ describeInBrowser("lists users keep coming back to", (suite) => {
     // they are the user's, kept on the server: another browser signed in as the same user shows them too
     const other = await (await suite.newContext()).newPage();
     await other.setViewportSize({ width: 1440, height: 900 });
-    await login(other, suite.url, "sysadmin");
-    await other.goto(`${suite.url}/schoolv2/actcodelist`);
+    await login(other, suite.url, "sysadmin", { to: "/schoolv2/actcodelist" });
     await active(other).locator(".ant-table-tbody tr.ant-table-row").first().waitFor();
     const otherHeaders = () => active(other).locator(".ant-table-thead th").allInnerTexts().then((texts) => texts.map((t) => t.trim()).filter(Boolean));
     await expect.poll(async () => (await otherHeaders()).slice(0, 2), { timeout: 15000 }).toEqual([en.field.code_target, en.field.act_code]);

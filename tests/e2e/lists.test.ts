@@ -149,8 +149,7 @@ describeInBrowser("lists on a phone and on a wide screen", (suite) => {
   test("390 px: a card is compact: title, key and status on one line, the fields two to a line, the buttons on one line, pages beyond it in a menu", async () => {
     const { page } = suite;
     await page.setViewportSize({ width: 390, height: 844 });
-    await login(page, suite.url, "schoolv1");
-    await page.goto(`${suite.url}/activity/studentlist`);
+    await login(page, suite.url, "schoolv1", { to: "/activity/studentlist" });
     const card = active(page).getByTestId("record-card").first();
     await card.waitFor();
     const centre = async (locator: Locator) => {
@@ -175,8 +174,7 @@ describeInBrowser("lists on a phone and on a wide screen", (suite) => {
     // a provider's buttons keep to one line: the pages that do not fit open from its menu
     const operator = await (await suite.newContext()).newPage();
     await operator.setViewportSize({ width: 390, height: 844 });
-    await login(operator, suite.url, "sysadmin");
-    await operator.goto(`${suite.url}/servicev2/servicelist`);
+    await login(operator, suite.url, "sysadmin", { to: "/servicev2/servicelist" });
     const provider = active(operator).getByTestId("record-card").first();
     await provider.waitFor();
     const line = provider.getByTestId("record-card-buttons").getByRole("button");

@@ -95,9 +95,8 @@ describeInBrowser("refunds", (suite) => {
     const { page } = suite;
     const [order] = await untouched(1);
     const whole = fenToYuan(order.amount);
-    await login(page, suite.url, "school");
+    await login(page, suite.url, "school", { to: `/order/orderlistv2?filters[0][field]=order_no&filters[0][operator]=eq&filters[0][value]=${order.order_no}` });
     await dismissExpiryReminder(page);
-    await page.goto(`${suite.url}/order/orderlistv2?filters[0][field]=order_no&filters[0][operator]=eq&filters[0][value]=${order.order_no}`);
     await active(page).getByText(order.order_no).first().waitFor();
     await refund(page, active(page), whole, "Moved away");
     await page.getByText(en.refunds.requested.replace("{{amount}}", whole)).waitFor();
@@ -154,9 +153,8 @@ describeInBrowser("refunds", (suite) => {
       amount: 100, reason: "Uniform too small", status: "applied", kind: "request", applied_by: "school", gateway: order.gateway, created_at: new Date(),
     });
     const phone = await (await suite.newContext(undefined, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
-    await login(phone, suite.url, "svc");
+    await login(phone, suite.url, "svc", { to: "/order/saleslist" });
     await dismissExpiryReminder(phone);
-    await phone.goto(`${suite.url}/order/saleslist`);
     const card = active(phone).getByTestId("record-card").filter({ hasText: order.order_no });
     await card.getByTestId("row-refundreview").click();
     const context = phone.getByTestId("refund-review-context");

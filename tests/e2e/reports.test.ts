@@ -177,9 +177,8 @@ describeInBrowser("report pages and the dashboard", (suite) => {
   test("the provider drills its schools down to a class's students owing, each level adding up to the row it opened; a school's class opens its own page", async () => {
     const { page } = suite;
     await page.setViewportSize({ width: 1440, height: 900 });
-    await login(page, suite.url, "svc");
+    await login(page, suite.url, "svc", { to: "/datacount/schoolcountv2" });
     await dismissExpiryReminder(page);
-    await page.goto(`${suite.url}/datacount/schoolcountv2`);
     const table = page.getByTestId("report-table");
     const header = async () => (await table.locator(".ant-table-thead th").allInnerTexts()).map((h) => h.trim());
     await expect.poll(header).toEqual([
@@ -210,9 +209,8 @@ describeInBrowser("report pages and the dashboard", (suite) => {
 
     // the school's classes: a class opens the page of its students, which adds up to it
     const schoolPage = await (await suite.newContext("en-US")).newPage();
-    await login(schoolPage, suite.url, "school");
+    await login(schoolPage, suite.url, "school", { to: "/datacount/classescountv2" });
     await dismissExpiryReminder(schoolPage);
-    await schoolPage.goto(`${suite.url}/datacount/classescountv2`);
     await tableRows(schoolPage).first().waitFor();
     const klass = tableRows(schoolPage).first();
     const [, ...classFigures] = await cells(klass);
@@ -226,9 +224,8 @@ describeInBrowser("report pages and the dashboard", (suite) => {
   test("the provider's goods statistics: its schools' shop sales, a school opening its goods and a goods item its SKUs, each level adding up to the row it opened", async () => {
     const { page } = suite;
     await page.setViewportSize({ width: 1440, height: 900 });
-    await login(page, suite.url, "svc");
+    await login(page, suite.url, "svc", { to: "/datacount/goods_statisv2" });
     await dismissExpiryReminder(page);
-    await page.goto(`${suite.url}/datacount/goods_statisv2`);
     const header = async () => (await page.getByTestId("report-table").locator(".ant-table-thead th").allInnerTexts()).map((h) => h.trim());
     const measures = ["shop_orders", "qty", "sales_amount", "refund_amount", "net_amount"].map((m) => en(`reports.measure.${m}`));
     await expect.poll(header).toEqual([en("reports.dimension.school"), ...measures]);
@@ -253,9 +250,8 @@ describeInBrowser("report pages and the dashboard", (suite) => {
   test("in Chinese, the report speaks Chinese", async () => {
     const context = await suite.newContext("zh-CN");
     const page = await context.newPage();
-    await login(page, suite.url, "school");
+    await login(page, suite.url, "school", { to: REPORT_PATH });
     await dismissExpiryReminder(page);
-    await page.goto(`${suite.url}${REPORT_PATH}`);
     await page.getByTestId("report-chart").locator("canvas").waitFor();
     await expect.poll(async () => (await page.getByTestId("report-table").locator(".ant-table-thead th").allInnerTexts()).map((h) => h.trim())).toEqual([
       zh("reports.dimension.class"),

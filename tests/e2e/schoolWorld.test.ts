@@ -157,9 +157,8 @@ describeInBrowser("the school's world", (suite) => {
       return tableRows(page).count();
     };
 
-    await login(page, suite.url, "svc");
+    await login(page, suite.url, "svc", { to: "/activity/studentlist" });
     await dismissExpiryReminder(page);
-    await page.goto(`${suite.url}/activity/studentlist`);
     await page.getByRole("button", { name: en.import.button }).filter({ visible: true }).click();
     await choose(page, page.getByTestId("import-school").locator(".ant-select"), "No.1", NO1);
 
@@ -183,9 +182,8 @@ describeInBrowser("the school's world", (suite) => {
 
   test("the school and the provider's staff see their own schools' grades only", async () => {
     const { page } = suite;
-    await login(page, suite.url, "school");
+    await login(page, suite.url, "school", { to: "/schoolv2/gradelist" });
     await dismissExpiryReminder(page);
-    await page.goto(`${suite.url}/schoolv2/gradelist`);
     await expect.poll(() => tableRows(page).count(), { timeout: 10_000 }).toBeGreaterThan(0);
     // a school sees no school column: every row is its own
     const headers = await page.locator(".ant-table-thead th").filter({ visible: true }).allInnerTexts();
@@ -193,8 +191,7 @@ describeInBrowser("the school's world", (suite) => {
 
     const staff = await suite.newContext();
     const staffPage = await staff.newPage();
-    await login(staffPage, suite.url, "staff");
-    await staffPage.goto(`${suite.url}/schoolv2/gradelist?pageSize=50`);
+    await login(staffPage, suite.url, "staff", { to: "/schoolv2/gradelist?pageSize=50" });
     await expect.poll(() => tableRows(staffPage).count(), { timeout: 10_000 }).toBeGreaterThan(0);
     const schools = new Set((await tableRows(staffPage).allInnerTexts()).map((r) => (r.includes(NO1) ? NO1 : r.includes("No.2") ? "No.2" : r)));
     expect([...schools].sort()).toEqual([NO1, "No.2"].sort());

@@ -28,9 +28,8 @@ describeInBrowser("payment vouchers", (suite) => {
       .limit(1);
     expect(order.receipt_no).toMatch(/^\d{10}$/);
 
-    await login(page, suite.url, "svc");
+    await login(page, suite.url, "svc", { to: `/order/orderinfov2/${order.id}` });
     await dismissExpiryReminder(page);
-    await page.goto(`${suite.url}/order/orderinfov2/${order.id}`);
     await active(page).getByTestId("show-orderprintsv2").click();
     await page.waitForURL((url) => url.pathname === `/order/orderprintsv2/${order.id}`);
     const voucher = active(page).getByTestId("voucher");

@@ -91,8 +91,10 @@ export function describeInBrowser(
 
     const openContext = async (language = locale, contextOptions: BrowserContextOptions = {}) => {
       if (!browser) throw new Error("the browser did not start");
-      // the SPA takes the language from the cookie, then the browser language
-      const opened = await browser.newContext({ locale: language, viewport: { width: 1366, height: 850 }, ...contextOptions });
+      // the SPA takes the language from the cookie, then the browser language; with reduced motion asked for, as a
+      // reader may ask the system, nothing slides or zooms: a click never lands on what moved away a frame earlier,
+      // and no software-drawn animation frame takes the CPU the server and the page need
+      const opened = await browser.newContext({ locale: language, viewport: { width: 1366, height: 850 }, reducedMotion: "reduce", ...contextOptions });
       opened.setDefaultTimeout(15000);
       return opened;
     };
@@ -198,14 +200,20 @@ function unavailableSuite(reason: string): BrowserSuite {
 export const DEMO_PASSWORD = "demo1234";
 export const HOME_PATH = "/Dashboard/Dashboard";
 
-/** Logs in through the login form and waits until the console (or the selection page) has replaced it. */
-export async function login(page: Page, baseUrl: string, username: string, password = DEMO_PASSWORD): Promise<void> {
-  if (!page.url().includes("/login")) await page.goto(`${baseUrl}/login`);
+/**
+ * Logs in through the login form and waits until the console (or the selection page) has replaced it. `to`: the
+ * page to land on, as a link followed while signed out comes back to it (/login?redirect=), without loading the
+ * console a second time.
+ */
+export async function login(page: Page, baseUrl: string, username: string, { password = DEMO_PASSWORD, to }: { password?: string; to?: string } = {}): Promise<void> {
+  if (to !== undefined) await page.goto(`${baseUrl}/login?redirect=${encodeURIComponent(to)}`);
+  else if (!page.url().includes("/login")) await page.goto(`${baseUrl}/login`);
   await page.getByTestId("login-username").fill(username);
   await page.getByTestId("login-password").fill(password);
   await page.getByTestId("login-submit").click();
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
   await page.getByTestId("console-layout").or(page.getByTestId("selection-page")).first().waitFor();
+  if (to !== undefined) await page.waitForURL((url) => url.pathname === new URL(to, baseUrl).pathname);
 }
 
 /**

@@ -127,3 +127,13 @@ describe("report chart labels", () => {
     expect(spanish.tooltip.valueFormatter?.(4782)).toBe("4.782");
   });
 });
+
+describe("motion", () => {
+  it("draws a chart at once for a reader who prefers reduced motion, and animated otherwise", () => {
+    const rows = [{ label: "男", value: 3 }];
+    const animated = (motion?: boolean) => (chartOption({ kind: "pie", ...chartData(sexReport, rows, label, (key) => key) }, { ...tokens, motion }, false) as { animation?: boolean }).animation;
+    expect(animated(false)).toBe(false);
+    expect(animated(true)).toBe(true);
+    expect(animated(undefined)).toBe(true);
+  });
+});
