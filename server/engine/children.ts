@@ -8,7 +8,8 @@ import type { ChildDecl, EntityDecl } from "../../common/catalogue";
 import { tableColumn, tenantColumnNames, type CatalogueTable } from "../db/catalogueTables";
 import type { DbOrTx } from "../db/client";
 import { catalogueTables } from "../db/schema";
-import { labelText } from "../lib/i18n";
+import { labelText, type Translate } from "../lib/i18n";
+import { References } from "./references";
 import { ApiFailure } from "../protocol/envelope";
 import type { OperationContext } from "../protocol/registry";
 import { fieldErrors, recordSchema } from "./fieldSchemas";
@@ -42,7 +43,7 @@ export class ChildRecords {
 
   constructor(
     private readonly parent: EntityDecl,
-    catalogue: readonly EntityDecl[],
+    private readonly catalogue: readonly EntityDecl[],
   ) {
     this.kinds = (parent.children ?? []).map((decl) => {
       const entity = catalogue.find((e) => e.name === decl.entity);
@@ -107,7 +108,7 @@ export class ChildRecords {
    * to it (an order's item, a trace-source code refer to a SKU) still does; the others are added; stored rows not
    * sent are deleted (refused while something still refers to them).
    */
-  async save(tx: DbOrTx, parentRow: Row, rows: ChildRows): Promise<Row> {
+  async save(tx: DbOrTx, parentRow: Row, rows: ChildRows, t?: Translate): Promise<Row> {
     const totals: Row = {};
     const parentTenant = tenantColumnNames(this.parent);
     for (const { decl, entity, table } of this.kinds) {
@@ -125,8 +126,10 @@ export class ChildRecords {
       const tenant = tenantColumnNames(entity);
       const updates: { id: number; value: Row }[] = [];
       const inserts: Row[] = [];
+      const written: Row[] = [];
       sent.forEach(({ [SENT_ID]: sentId, ...row }, i) => {
         const value: Row = { ...row, [decl.parentField]: parentRow.id, [CHILD_ORDER_FIELD]: i };
+        written.push(value);
         if (tenant.sysid && parentTenant.sysid) value[tenant.sysid] = parentRow[parentTenant.sysid];
         if (tenant.schid && parentTenant.schid) value[tenant.schid] = parentRow[parentTenant.schid];
         let id = typeof sentId === "number" && unclaimed.has(sentId) ? sentId : undefined;
@@ -138,6 +141,20 @@ export class ChildRecords {
         unclaimed.delete(id);
         updates.push({ id, value });
       });
+      // a row's references (an activity item's goods) lie in the parent's tenant, as a record's own do: a failure names the row
+      if (t) {
+        const references = new References(entity, this.catalogue);
+        for (const [i, value] of written.entries()) {
+          const { [decl.parentField]: _parent, ...changed } = value;
+          try {
+            await references.check(tx, t, value, changed);
+          } catch (err) {
+            if (!(err instanceof ApiFailure)) throw err;
+            const errors = (err.data?.errors ?? []) as { field: string; message: string }[];
+            throw new ApiFailure(err.messageKey, { ...err.params, field: `${decl.name}.${i}.${String(err.params?.field ?? "")}` }, { errors: errors.map((e) => ({ ...e, field: `${decl.name}.${i}.${e.field}` })) });
+          }
+        }
+      }
       if (unclaimed.size > 0) await tx.delete(table).where(inArray(idColumn, [...unclaimed]));
       for (const { id, value } of updates) await tx.update(table).set(value).where(eq(idColumn, id));
       if (inserts.length > 0) await tx.insert(table).values(inserts);

@@ -15,7 +15,7 @@ import { errorConstraint, FOREIGN_KEY_VIOLATION, hasErrorCode, UNIQUE_VIOLATION 
 import { catalogueTables } from "../db/schema";
 import { stateTotalsSelection, stateTotalsTable } from "../db/stateTotals";
 import { addDays, businessDayStart, isCalendarDay } from "../../common/term";
-import { labelText } from "../lib/i18n";
+import { labelText, type Translate } from "../lib/i18n";
 import { ApiFailure, JsonText, notFound } from "../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../protocol/registry";
 import { refShownTitle } from "../../common/fieldRules";
@@ -494,9 +494,9 @@ class EntityCrud {
   }
 
   /** Writes the child rows sent and the parent's totals they give; answers the parent as it now stands. */
-  private async saveChildren(tx: DbOrTx, row: Row, rows: ReturnType<ChildRecords["check"]>): Promise<Row> {
+  private async saveChildren(tx: DbOrTx, row: Row, rows: ReturnType<ChildRecords["check"]>, t: Translate): Promise<Row> {
     if (rows.size === 0) return row;
-    const totals = await this.children.save(tx, row, rows);
+    const totals = await this.children.save(tx, row, rows, t);
     if (Object.keys(totals).length === 0) return row;
     return ((await tx.update(this.table).set(totals).where(eq(this.column("id"), row.id)).returning()) as Row[])[0];
   }
@@ -944,7 +944,7 @@ class EntityCrud {
       ctx.db.transaction(async (tx) => {
         await this.assertUnique(ctx, tx, record, record);
         await this.references.check(tx, ctx.t, record, record);
-        const inserted = await this.saveChildren(tx, ((await tx.insert(this.table).values(record).returning()) as Row[])[0], childRows);
+        const inserted = await this.saveChildren(tx, ((await tx.insert(this.table).values(record).returning()) as Row[])[0], childRows, ctx.t);
         await this.hooks.afterAdd?.(ctx, tx, inserted, virtual);
         await this.audit(ctx, tx, "add", inserted, { fields: [...Object.keys(record), ...childRows.keys()] });
         return this.children.declared ? this.answer(tx, inserted) : serialiseRow(this.entity, inserted);
@@ -977,7 +977,7 @@ class EntityCrud {
           Object.keys(record).length === 0
             ? before
             : ((await tx.update(this.table).set(record).where(eq(this.column("id"), id)).returning()) as Row[])[0];
-        const after = await this.saveChildren(tx, updated, childRows);
+        const after = await this.saveChildren(tx, updated, childRows, ctx.t);
         await this.hooks.afterEdit?.(ctx, tx, before, after);
         await this.audit(ctx, tx, "edit", after, { fields: [...Object.keys(record), ...childRows.keys()] });
         return this.children.declared ? this.answer(tx, after) : serialiseRow(this.entity, after);

@@ -198,8 +198,9 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     await seedDemoSpecTemplates(tx, { sysid: oldTown, userId: svcv1, username: "svcv1" }, { sysid: sunrise, userId: svc, username: "svc" }, options.now);
     // shop orders of Sunrise No.1's payers: to collect, to send, unpaid, closed
     await seedDemoShopOrders(tx, { sysid: sunrise, schId: sunriseNo1 }, options.now);
-    // fee orders whose item is the summer uniform in a size: to collect at the North Gate, sent by express, to send
-    await seedDemoUniformOrders(tx, { sysid: sunrise, schId: sunriseNo1 }, options.now);
+    // Sunrise No.2's fee orders whose item is the summer uniform in a size: to collect at the North Gate (which serves
+    // both Sunrise primaries), sent by express, to send
+    await seedDemoUniformOrders(tx, { sysid: sunrise, schId: sunriseNo2 }, options.now);
     // and one of a Harbour Bay payer's, waiting to be sent
     await seedHarbourShopOrder(tx, { sysid: harbour, schId: harbourBay }, options.now);
     // the uniforms' trace-source codes: a batch of each provider's, some bound to those orders' items, one voided

@@ -1,5 +1,5 @@
 /**
- * Demo fee orders whose items are goods: Sunrise No.1's uniform order (a fee activity of a few named students whose
+ * Demo fee orders whose items are goods: a Sunrise school's uniform order (a fee activity of a few named students whose
  * one item is the summer uniform set), paid through the payer's own path (createFeeOrder with the size chosen and the
  * delivery, the sandbox's payment): one to be collected at the North Gate, where the pickup account verifies (its
  * code given), one sent by express with the provider's import of tracking numbers this morning, and one waiting to be
@@ -20,7 +20,7 @@ const DAY_MS = 24 * HOUR_MS;
 const UNIFORM_FEN = 12_800;
 
 export async function seedDemoUniformOrders(tx: DbOrTx, school: { sysid: number; schId: number }, now: Date): Promise<void> {
-  // the school's last pupils: apart from those the shop's demo orders and the payer tests take
+  // the school's last pupils: apart from those the demo's other orders and the payer tests take
   const pupils = await tx.select({ id: students.id }).from(students).where(and(eq(students.sch_id, school.schId), eq(students.status, "1"))).orderBy(desc(students.id)).limit(4);
   const [uniform] = await tx.select({ id: goods.id }).from(goods).where(and(eq(goods.sysid, school.sysid), eq(goods.title, "夏季校服短袖套装")));
   const [point] = await tx.select({ id: pickupPoints.id }).from(pickupPoints).where(and(eq(pickupPoints.sysid, school.sysid), eq(pickupPoints.title, "Sunrise North Gate Pickup")));
