@@ -1,17 +1,18 @@
 /**
- * The payer's pages, /h5/{code}: the school and its open collections, finding the student, choosing the bills,
- * paying (the payment page or its QR code, or inside WeChat WeChat's own payment sheet; the order's state polled)
+ * The payer's pages, /h5/{code}: the school and its open collections, finding the student, choosing the bills
+ * (and the size of the goods they carry, a uniform, and how to receive them: BillGoods.tsx), paying (the payment page or its QR code, or inside WeChat WeChat's own payment sheet; the order's state polled)
  * and the e-receipt; and, when the school has goods on sale, its shop (shop/, a chunk loaded when it is opened).
  * One component per step; the steps are entries of the browser's history, and what they hold is kept in
  * sessionStorage (session.ts).
  */
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { h5call, H5Failure, type Bill, type EntryInfo, type FindResult, type GoodsListAnswer, type PayResult, type Receipt } from "./api";
+import { FulfilmentCard, GoodsSection, goodsOfBills, goodsPayload, goodsProblem } from "./BillGoods";
 import { FindStep } from "./Find";
 import { H5_LANGUAGES, I18nContext, initialH5Language, rememberH5Language, translator, useI18n, type H5Language, type I18nValue } from "./i18n";
 import { PaymentPanel } from "./Payment";
 import { AfterPayActions, answerErrors, answersPayload, earlierAnswers, formsOf, QuestionsSection, questionDomId } from "./Questions";
-import { clearState, loadState, moneyText, saveState, toFen, type Go, type PayerState, type ShopRoute, type Step } from "./session";
+import { clearState, loadState, moneyText, saveState, toFen, type Go, type GoodsChoice, type PayerState, type ShopRoute, type Step } from "./session";
 import { BusinessTime, Money, problemOf, ProblemText, type Problem } from "./ui";
 import { forgetWechatToken, insideWechat, keepWechatToken, signInTried, startSignIn, takeReturnedCode, wechatToken } from "./wechat";
 
@@ -288,7 +289,7 @@ function PayerPages({ code }: { code: string }) {
       </Suspense>
     );
   } else if (payer.step === "bills" && payer.ticket && payer.student && payer.bills) {
-    body = <BillsStep payer={payer} go={go} keep={keep} onAnotherStudent={restart} wxToken={wxToken} />;
+    body = <BillsStep code={code} payer={payer} go={go} keep={keep} onAnotherStudent={restart} wxToken={wxToken} />;
   } else if (payer.step === "pay" && payer.ticket && payer.order) {
     body = <PayStep code={code} payer={payer} go={go} onPayByQr={payByQr} />;
   } else if (payer.step === "done" && payer.ticket && payer.order) {
@@ -362,12 +363,15 @@ function statusText(status: string, t: I18nValue["t"]): string {
 }
 
 function BillsStep({
+  code,
   payer,
   go,
   keep,
   onAnotherStudent,
   wxToken,
 }: {
+  /** the school's code: its pickup points, for bills carrying goods */
+  code: string;
   payer: PayerState;
   go: Go;
   keep: (next: PayerState) => void;
@@ -397,6 +401,15 @@ function BillsStep({
     if (first) document.getElementById(questionDomId(first))?.scrollIntoView?.({ block: "center" });
   };
 
+  // the chosen bills' goods (a uniform): a size of each and how to receive them, chosen before paying
+  const goods = goodsOfBills(chosen);
+  const goodsChoice = payer.goodsChoice ?? { sizes: {} };
+  const [goodsError, setGoodsError] = useState<string>();
+  const chooseGoods = (next: GoodsChoice) => {
+    keep({ ...payer, goodsChoice: next });
+    setGoodsError(undefined);
+  };
+
   const choose = (ids: string[]) => go({ ...payer, selected: ids }, "replace");
   const toggle = (bill: Bill) => {
     const id = String(bill.id);
@@ -410,11 +423,17 @@ function BillsStep({
       showAnswerProblems(unanswered);
       return;
     }
+    const goodsMissing = goodsProblem(goods, goodsChoice, t);
+    if (goodsMissing) {
+      setGoodsError(goodsMissing);
+      document.getElementById("h5-goods")?.scrollIntoView?.({ block: "center" });
+      return;
+    }
     setBusy(true);
     setProblem(undefined);
     setAnswerProblems({});
     const answered = forms.length > 0 ? { answers: answersPayload(forms, answers) } : {};
-    h5call("h5pay", { ticket: payer.ticket, bill_ids: chosen.map((bill) => bill.id), ...answered, ...(wxToken ? { wx_token: wxToken } : {}) }).then(
+    h5call("h5pay", { ticket: payer.ticket, bill_ids: chosen.map((bill) => bill.id), ...answered, ...goodsPayload(goods, goodsChoice), ...(wxToken ? { wx_token: wxToken } : {}) }).then(
       (order) => go({ ...payer, step: "pay", order, orderAt: Date.now(), receipt: undefined }),
       (err: unknown) => {
         setBusy(false);
@@ -496,6 +515,7 @@ function BillsStep({
         ) : null}
       </section>
       <QuestionsSection forms={forms} answers={answers} errors={answerProblems} onChange={answer} />
+      <GoodsSection code={code} goods={goods} choice={goodsChoice} onChange={chooseGoods} problem={goodsError} />
       {payable.length > 0 ? (
         <footer className="paybar">
           <div className="paybar-total">
@@ -590,6 +610,7 @@ function DoneStep({ code, payer, go, onStartOver }: { code: string; payer: Payer
         <p className="muted">{t("paid_text")}</p>
       </section>
       {receipt?.actions?.length ? <AfterPayActions actions={receipt.actions} /> : null}
+      {receipt?.fulfilment ? <FulfilmentCard fulfilment={receipt.fulfilment} /> : null}
       <section className="card receipt" aria-labelledby="h5-receipt-title" data-testid="h5-receipt">
         <h2 id="h5-receipt-title">{t("receipt_title")}</h2>
         {receipt ? (

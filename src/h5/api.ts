@@ -52,6 +52,18 @@ export interface BillForm {
   answers?: Record<string, AnswerValue>;
 }
 
+/** A goods item a bill carries (a uniform): the payer chooses its size before paying. */
+export interface BillGoods {
+  /** the activity item naming the goods: the key of the size chosen */
+  item_id: number;
+  title: string;
+  goods_id: number;
+  goods_title: string;
+  image: string | null;
+  delivery: GoodsDelivery;
+  skus: { id: number; spec_values: Record<string, string>; stock: number }[];
+}
+
 export interface Bill {
   id: number | string;
   activity_title: string;
@@ -59,6 +71,21 @@ export interface Bill {
   amount: string;
   status: string;
   form?: BillForm | null;
+  /** the goods it carries (none for most bills) */
+  goods?: BillGoods[];
+}
+
+/** How a paid order's goods reach the payer: the pickup code and QR token while they wait to be collected. */
+export interface Fulfilment {
+  delivery: Delivery;
+  /** "undelivered", "delivered", "completed", or the order's payment state */
+  status: string;
+  goods: { title: string; spec_values: Record<string, string>; image: string | null; qty: number }[];
+  pickup_point: { title: string; address: string } | null;
+  pickup_code: string | null;
+  pickup_token: string | null;
+  express_code: string | null;
+  tracking_no: string | null;
 }
 
 export interface Student {
@@ -107,6 +134,8 @@ export interface Receipt {
   transaction_id: string;
   receipt_no?: string | null;
   actions?: AfterPayAction[];
+  /** its goods and how they reach the payer, when it carries any */
+  fulfilment?: Fulfilment | null;
 }
 
 /** What the result page offers once paid: a link, or a group's QR code image to join. */
@@ -123,7 +152,19 @@ export interface Operations {
   h5entry: [{ code: string }, EntryInfo];
   h5find: [{ code: string; name: string; student_no?: string; phone4?: string }, FindResult];
   h5oauth: [{ code: string; oauth_code: string }, { wx_token: string; expires_in: number }];
-  h5pay: [{ ticket: string; bill_ids: (number | string)[]; answers?: { question_id: number | string; value: AnswerValue }[]; wx_token?: string }, PayResult];
+  h5pay: [
+    {
+      ticket: string;
+      bill_ids: (number | string)[];
+      answers?: { question_id: number | string; value: AnswerValue }[];
+      wx_token?: string;
+      goods?: { item_id: number; sku_id: number }[];
+      delivery?: Delivery;
+      pickup_point_id?: number;
+      address?: ShopAddress;
+    },
+    PayResult,
+  ];
   h5checkpay: [{ ticket: string; pay_no: string }, CheckResult];
   h5receipt: [{ ticket: string; pay_no: string }, Receipt];
   h5goodslist: [{ code: string; cate_id?: number }, GoodsListAnswer];

@@ -53,6 +53,17 @@ export interface PayerState {
   shop?: ShopRoute;
   shopPay?: ShopPayment;
   checkout?: CheckoutForm;
+  /** the sizes chosen of the chosen bills' goods (by activity item) and how they reach the payer */
+  goodsChoice?: GoodsChoice;
+}
+
+export interface GoodsChoice {
+  sizes: Record<string, number>;
+  delivery?: "pickup" | "express";
+  pointId?: number;
+  name?: string;
+  phone?: string;
+  detail?: string;
 }
 
 /** Moves the payer to another step (or place in the shop): a new history entry, or this one replaced. */

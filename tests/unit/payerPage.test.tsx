@@ -257,6 +257,80 @@ describe("payer page: bills, payment and receipt", () => {
   });
 });
 
+describe("payer page: a bill carrying goods", () => {
+  const uniformBill = {
+    id: 11,
+    activity_title: "Uniform order",
+    items: [{ title: "Summer uniform", amount: "128.00" }],
+    amount: "128.00",
+    status: "unpaid",
+    goods: [
+      {
+        item_id: 7,
+        title: "Summer uniform",
+        goods_id: 3,
+        goods_title: "夏季校服短袖套装",
+        image: null,
+        delivery: "both",
+        skus: [
+          { id: 31, spec_values: { 尺码: "130", 颜色: "藏青" }, stock: 4 },
+          { id: 32, spec_values: { 尺码: "140", 颜色: "藏青" }, stock: 0 },
+        ],
+      },
+    ],
+  };
+  const fulfilment = {
+    delivery: "pickup",
+    status: "undelivered",
+    goods: [{ title: "夏季校服短袖套装", spec_values: { 尺码: "130", 颜色: "藏青" }, image: null, qty: 1 }],
+    pickup_point: { title: "North Gate", address: "1 Sunrise Road" },
+    pickup_code: "12345678",
+    pickup_token: "opaque-token-of-the-order",
+    express_code: null,
+    tracking_no: null,
+  };
+
+  it("asks a size and how to receive it before paying, sends them with h5pay, and shows the pickup code on the receipt", async () => {
+    const api = fakeWeapi((body: Body) => {
+      switch (body.method) {
+        case "h5entry":
+          return ok(entry);
+        case "h5find":
+          return ok({ ...found, bills: [uniformBill] });
+        case "h5pickuppoints":
+          return ok([{ id: 5, title: "North Gate", address: "1 Sunrise Road", phone: null, opening_hours: null }]);
+        case "h5pay":
+          return ok(order);
+        case "h5checkpay":
+          return ok({ pay_no: order.pay_no, status: "paid" });
+        case "h5receipt":
+          return ok({ ...receipt, fulfilment });
+        default:
+          return fail(`unexpected ${String(body.method)}`);
+      }
+    });
+    render(<App code="abc" />);
+    await findBills();
+    expect(screen.getByTestId("h5-goods")).toBeTruthy();
+    // a sold-out size cannot be chosen
+    expect((screen.getByRole("option", { name: /140/ }) as HTMLOptionElement).disabled).toBe(true);
+    fireEvent.click(screen.getByTestId("h5-pay"));
+    await flush();
+    expect(screen.getByTestId("h5-goods-error").textContent).toBe("Choose a size of “Summer uniform”.");
+    expect(api.of("h5pay")).toHaveLength(0);
+    fireEvent.change(screen.getByTestId("h5-goods-size-7"), { target: { value: "31" } });
+    fireEvent.click(screen.getByTestId("h5-goods-delivery-pickup"));
+    await flush();
+    fireEvent.click(screen.getByTestId("h5-goods-point-5"));
+    fireEvent.click(screen.getByTestId("h5-pay"));
+    await flush();
+    expect(api.of("h5pay")[0].body).toEqual({ method: "h5pay", ticket: "T-1", bill_ids: [11], goods: [{ item_id: 7, sku_id: 31 }], delivery: "pickup", pickup_point_id: 5 });
+    await screen.findByTestId("h5-fulfilment", {}, { timeout: 5000 });
+    expect(screen.getByTestId("h5-goods-pickup-code").textContent).toBe("12345678");
+    expect(screen.getAllByTestId("h5-qr-image").some((img) => img.getAttribute("data-value") === "opaque-token-of-the-order")).toBe(true);
+  });
+});
+
 describe("payer page: inside WeChat", () => {
   const wechatEntry = { ...entry, wechat_oauth: { appid: "wx0001", authorize_url: "https://open.weixin.qq.com/connect/oauth2/authorize" } };
   const jsapiOrder = {
