@@ -127,7 +127,7 @@ export const FEE_ORDER_KIND: FulfilledKind = {
   entity: orderEntity,
   deliver: feeOrderDeliver,
   auditEntity: "order",
-  stateLabel: (state) => (["undelivered", "delivered", "completed"].includes(state) ? `retail.order_status.${state}` : state === "none" ? "retail.fulfilment.no_goods" : `collection.order_status.${state}`),
+  stateLabel: (state) => (["undelivered", "delivered", "completed"].includes(state) ? `retail.order_status.${state}` : `collection.order_status.${state}`),
   async select(db, where) {
     return (await db.select().from(feeOrders).where(where(feeOrders))).map(fromFee);
   },
