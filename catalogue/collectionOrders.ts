@@ -239,8 +239,10 @@ export const orderEntity: EntityDecl = {
     // its goods' fulfilment (catalogue/fulfilment.ts), as a shop order's: none for an order of fees alone; once paid,
     // undelivered until sent or collected
     { name: "fulfil_status", type: "enum", label: "retail.field.fulfil_status", options: fulfilmentStates, list: true, filter: "eq", detail: true },
-    // how, where and by whom: detail only, the list shows the state (and filters by it)
-    ...fulfilmentFields({ deliveryRequired: false }).map(({ list: _list, filter: _filter, ...field }) => field),
+    // how, where and by whom: detail only, the list shows the state (and filters by it); the pickup code and its
+    // token never leave the server but to the payer (the school and the staff read these orders, and must not be
+    // able to hand a code to a clerk)
+    ...fulfilmentFields({ deliveryRequired: false, codesSecret: true }).map(({ list: _list, filter: _filter, ...field }) => field),
     ...fulfilmentTimes,
   ],
 };

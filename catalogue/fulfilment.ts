@@ -46,14 +46,16 @@ export const deliverFields: FieldDecl[] = [expressCodeField, trackingNoField];
  * code and QR token) or where it is sent (the receiver), and by whom it was sent. `delivery` is required of an order
  * that always carries goods (a shop order); a fee order carries none unless its items are goods.
  */
-export function fulfilmentFields(options: { deliveryRequired: boolean }): FieldDecl[] {
+export function fulfilmentFields(options: { deliveryRequired: boolean; codesSecret?: boolean }): FieldDecl[] {
+  // where the order's readers are more than those who verify its pickups, its code and token are never answered
+  const codes = options.codesSecret ? { secret: true, detail: false } : {};
   return [
     { name: "delivery", type: "enum", label: "retail.field.delivery", required: options.deliveryRequired, options: deliveries, list: true, filter: "eq", detail: true },
     { name: "pickup_point_id", type: "ref", ref: { entity: "pickuppoint" }, label: "retail.entity.pickuppoint", list: true, filter: "eq", detail: true },
     // 8 digits the clerk types; given when the order is paid, unique among the provider's orders of any kind waiting to be collected
-    { name: "pickup_code", type: "string", label: "retail.field.pickup_code", max: 8, detail: true },
+    { name: "pickup_code", type: "string", label: "retail.field.pickup_code", max: 8, detail: true, ...codes },
     // the payer's QR code: an opaque token of 128 bits, not the digits
-    { name: "pickup_token", type: "string", label: "retail.field.pickup_token", max: 32 },
+    { name: "pickup_token", type: "string", label: "retail.field.pickup_token", max: 32, ...codes },
     { name: "receiver_name", type: "string", label: "retail.field.receiver_name", max: 30, detail: true, exported: true },
     { name: "receiver_phone", type: "phone", label: "retail.field.receiver_phone", detail: true, exported: true },
     { name: "receiver_address", type: "string", label: "retail.field.receiver_address", max: 200, detail: true, exported: true },

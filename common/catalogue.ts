@@ -111,6 +111,11 @@ export interface FieldDecl {
   /** not a database column of the entity (handled by the entity's server hooks, e.g. the first account) */
   virtual?: boolean;
   /**
+   * a column the server reads but never answers, in lists, records or exports (a fee order's pickup code and QR
+   * token, which the school's readers of its orders must not be able to hand to a clerk)
+   */
+  secret?: boolean;
+  /**
    * an action's money field, filled in from the record it acts on: the record's `field`, less its `less` (a refund's
    * amount: what the order paid less what was refunded of it); the user may change it, the server checks it
    */

@@ -41,7 +41,12 @@ export const DEFAULT_PAGE_SIZE = 20;
 export function serialiseRow(entity: EntityDecl, row: Row, form: "record" | "list" = "record"): Row {
   const fields = fieldsByName(entity);
   const out: Row = {};
-  for (const [name, value] of Object.entries(row)) out[name] = apiValue(fields.get(name), form)(value);
+  for (const [name, value] of Object.entries(row)) {
+    const field = fields.get(name);
+    // a secret column is read, never answered
+    if (field?.secret) continue;
+    out[name] = apiValue(field, form)(value);
+  }
   return out;
 }
 
@@ -873,7 +878,8 @@ class EntityCrud {
       };
     }
     const fields = fieldsByName(this.entity);
-    const columns = Object.entries(tableColumns).map(([key, column]) => {
+    // a secret column is never answered (FieldDecl.secret)
+    const columns = Object.entries(tableColumns).filter(([key]) => !fields.get(key)?.secret).map(([key, column]) => {
       const toApi = apiValue(fields.get(key), "list");
       return { key, raw: column.name, value: (raw: unknown) => toApi(raw === null ? null : column.mapFromDriverValue(raw)) };
     });

@@ -72,6 +72,8 @@ export function pageColumns(entity: EntityDecl, columns: Record<string, AnyPgCol
   const fields = new Map(entity.fields.map((f) => [f.name, f]));
   const page: PageColumn[] = [];
   for (const [key, column] of Object.entries(columns)) {
+    // a secret column is never answered (FieldDecl.secret)
+    if (fields.get(key)?.secret) continue;
     const written = pageColumn(key, fields.get(key), column);
     if (!written) return undefined;
     page.push(written);

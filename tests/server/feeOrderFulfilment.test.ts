@@ -166,6 +166,17 @@ describeOnEmbedded("fee orders carrying goods", (kind) => {
       const checked = itemsOf(await h5(t, "h5checkpay", { ticket: o.ticket, pay_no: o.pay_no }, o.ip)) as { fulfilment: Row };
       expect(checked.fulfilment).toMatchObject({ delivery: "pickup", status: "undelivered", pickup_code: o.order.pickup_code, pickup_token: o.order.pickup_token });
 
+      // the school and the provider read the order, never its code nor its token: those are the payer's and the clerk's lookup's
+      for (const reader of ["svc", "school", "staff"]) {
+        const info = itemsOf(await call(reader, "orderinfo", { id: o.order.id }));
+        expect(info, reader).toMatchObject({ delivery: "pickup", fulfil_status: "undelivered" });
+        expect(info, reader).not.toHaveProperty("pickup_code");
+        expect(info, reader).not.toHaveProperty("pickup_token");
+        const listed = (await call(reader, "orderlist", { sch_id: schId, order_no: o.order.order_no })).data?.items as Row[];
+        expect(listed, reader).toEqual([expect.not.objectContaining({ pickup_code: expect.anything() })]);
+        expect(Object.keys(listed[0]), reader).not.toContain("pickup_token");
+      }
+
       const found = await call("pickup", "pickupfind", { code: o.order.pickup_code });
       expect(found.return_code, found.return_msg).toBe("SUCCESS");
       expect(itemsOf(found)).toMatchObject({ kind: "fee_order", order_no: o.order.order_no, status: "undelivered", pickup_point: "Sunrise North Gate Pickup", verified: null });
