@@ -44,19 +44,25 @@ const BAD_VALUES: unknown[] = [
   "%_\\",
 ];
 
-/** The field names an operation reads: its schema's, its declaration's, its catalogue entity's, and the common ones. */
+/**
+ * The field names an operation reads: its schema's, its declaration's, the common ones, and of its catalogue entity's
+ * those it reads: a list's and an export's filters and state, an add's or an edit's record fields. A record's read, removal or
+ * action reads its id and the action's own fields alone.
+ */
 function fieldsOf(operation: Operation<unknown>): string[] {
   const entity = entityOf(operation);
-  // a list or an export reads the filters only, and an export no paging either: any other field is left out of it
-  // (and, sent to an export, would cost a whole export per value)
+  // an export reads no paging either: any other field is left out of it (and, sent to an export, would cost a whole
+  // export per value)
   const isExport = entity !== undefined && operation.method === entity.exportOperation;
-  const readsFiltersOnly = isExport || operation.method === `${entity?.name}list`;
+  const readsFilters = isExport || operation.method === `${entity?.name}list`;
+  const readsRecord = entity !== undefined && [`${entity.name}add`, `${entity.name}edit`].includes(operation.method);
   const names = new Set(isExport ? TENANT_FIELDS : COMMON_FIELDS);
   if (operation.schema instanceof ZodObject) for (const key of Object.keys(operation.schema.shape)) names.add(key);
   if (operation.needsToken) for (const field of operation.declaration?.fields ?? []) names.add(field.name);
   if (entity) {
     for (const field of entity.fields) {
-      if (readsFiltersOnly && !field.filter) continue;
+      // a list narrows to a state (its tabs) whether or not the state is a declared filter
+      if (readsFilters ? !field.filter && field.name !== entity.stateField : !readsRecord) continue;
       names.add(field.name);
       if (field.filter === "range") names.add(`${field.name}_start`).add(`${field.name}_end`);
     }

@@ -8,7 +8,7 @@ import { PasswordHasher } from "../../server/auth/passwords";
 import { acquireDataDirLock, DataDirLockedError, dataDirLockOwner, LOCK_DIR_NAME } from "../../server/db/lock";
 import { createSuperAdmin } from "../../server/seed/admin";
 import { seedDemo, SeedRefusedError } from "../../server/seed/demo";
-import { createPostgresDatabase, createTestDatabase, describeOnEmbedded, describeOnPostgres } from "../helpers/db";
+import { createPostgresDatabase, createTestDatabase, describeOnEmbedded, describeOnPostgres, seededServerDatabase } from "../helpers/db";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { TEST_PASSWORD_COST, createTestApp } from "./support";
 
@@ -111,21 +111,25 @@ describe("server/main.ts", () => {
   }, SEEDING_PROCESS_TIMEOUT_MS);
 });
 
+// the directories below start from a copy of the seeded demo: seeding on a first start is the test above's
 describe("the embedded data directory", () => {
+  let seeded: Awaited<ReturnType<typeof seededServerDatabase>>;
   let dataDir: string;
   let server: TestServer;
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cpc-lock-"));
+    seeded = await seededServerDatabase("pglite");
+    dataDir = seeded.dataDir!;
     server = await startTestServer({ dataDir, passwordCost: TEST_PASSWORD_COST, staticDir: null });
   });
   afterAll(async () => {
     await server?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await seeded?.dispose();
   });
 
-  it("serves the real app over HTTP with the demo data seeded", async () => {
+  it("serves the real app over HTTP on the data it finds, without seeding it again", async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(server.server.seeded).toBe(true);
+    expect(server.server.seeded).toBe(false);
+    expect(server.server.demoAccounts).toBe(true);
     const login = await weapi(server.url, "adminapi", { method: "login", username: "sysadmin", password: "demo1234" });
     expect(login.status).toBe(200);
     expect(login.body.return_code).toBe("SUCCESS");
@@ -259,15 +263,17 @@ describe("the data directory lock", () => {
 });
 
 describe("npm run serve", () => {
+  let seeded: Awaited<ReturnType<typeof seededServerDatabase>>;
   let dataDir: string;
   const servers: number[] = [];
-  beforeAll(() => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cpc-npm-"));
+  beforeAll(async () => {
+    seeded = await seededServerDatabase("pglite");
+    dataDir = seeded.dataDir!;
   });
-  afterAll(() => {
+  afterAll(async () => {
     // a server that failed to stop must not outlive the test
     for (const pid of servers) if (isAlive(pid)) process.kill(pid, "SIGKILL");
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await seeded?.dispose();
   });
 
   /** npm run serve on the test's directory; resolves once the server answers */
@@ -294,8 +300,7 @@ describe("npm run serve", () => {
     await until(async () => !(await answers(url)) && dataDirLockOwner(dataDir) === null, "the server to stop");
     await exited;
     expect(output.text).toContain("SIGTERM received, shutting down");
-    // the first to start seeds the demo data in its directory
-  }, SEEDING_PROCESS_TIMEOUT_MS);
+  });
 
   it("stops the server when npm is killed outright", async () => {
     const { npm, url } = await serve();
