@@ -9,6 +9,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { activities, classes, feeOrderGoods, feeOrders, goods, goodsSkus, paymentOrders, pickupPoints, pickupRecords, schools, students } from "../../server/db/schema";
+import { COMPLETE_DELIVERED_ORDERS, SHOP_AUTO_COMPLETE_DAYS } from "../../server/domains/retail/shopOrders";
 import { recordOrderClosed } from "../../server/payments/close";
 import { describeOnEmbedded } from "../helpers/db";
 import { sheetBase64 } from "../helpers/xlsxParts";
@@ -290,6 +291,13 @@ describeOnEmbedded("fee orders carrying goods", (kind) => {
         ["校服发货.xlsx", 0, 2, 3],
         ["校服发货.xlsx", 2, 0, 3],
       ]);
+      // sent and never said received: completed by the shop's job after its days, on the order's own timeline
+      await t.db.update(feeOrders).set({ delivered_at: new Date(t.clock.now().getTime() - (SHOP_AUTO_COMPLETE_DAYS * DAY_MS + 60_000)) }).where(eq(feeOrders.id, a.order.id));
+      await t.app.jobs.enqueue(COMPLETE_DELIVERED_ORDERS, {}, { uniqueKey: "fee-orders-complete" });
+      await t.app.jobs.runDueJobs();
+      expect(await feeOrder(a.order.id)).toMatchObject({ fulfil_status: "completed", status: "paid" });
+      expect((await feeOrder(b.order.id)).fulfil_status).toBe("delivered");
+      expect((itemsOf(await call("svc", "orderinfo", { id: a.order.id })).events as Row[]).at(-1)).toMatchObject({ event: "received" });
       // the shop's import finds no fee order, and the fee orders' import no shop order
       const shop = itemsOf(await call("svc", "orderdeliveryimport", { filename: "shop.xlsx", content_base64: file, preview: true }, "zh"));
       expect((shop.rows as Row[])[0]).toMatchObject({ outcome: "failed", message: `找不到订单 ${a.order.order_no}` });

@@ -18,7 +18,7 @@
  * The import of tracking numbers for both kinds is ./deliveryImport.ts, through the deliver actions.
  */
 import { randomBytes, randomInt } from "node:crypto";
-import { and, asc, eq, gte, inArray, isNotNull, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNotNull, lte, ne, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { ActionDecl, EntityDecl } from "../../../common/catalogue";
 import { FULFILLABLE_ORDER_STATES, feeOrderDeliver, orderEntity } from "../../../catalogue/collectionOrders";
@@ -286,6 +286,27 @@ export const fulfilmentEffects: ActionEffects = {
     return { changes: { fulfil_status: "completed", completed_at: ctx.now } };
   },
 };
+
+/**
+ * The fee orders whose goods were sent before `cutoff` and never said received: completed, conditionally (one received
+ * or refunded meanwhile is left as it is), each on its timeline. Run by the job that completes the shop's
+ * (retail.complete_delivered_orders), in its transaction.
+ */
+export async function completeDeliveredFeeOrders(tx: DbOrTx, cutoff: Date, now: Date, limit: number): Promise<number> {
+  const due = tx
+    .select({ id: feeOrders.id })
+    .from(feeOrders)
+    .where(and(eq(feeOrders.fulfil_status, "delivered"), lte(feeOrders.delivered_at, cutoff)))
+    .orderBy(asc(feeOrders.delivered_at))
+    .limit(limit);
+  const completed = await tx
+    .update(feeOrders)
+    .set({ fulfil_status: "completed", completed_at: now })
+    .where(and(inArray(feeOrders.id, due), eq(feeOrders.fulfil_status, "delivered")))
+    .returning({ id: feeOrders.id, sch_id: feeOrders.sch_id, sysid: feeOrders.sysid });
+  for (const order of completed) await addOrderEvent(tx, order, "received", now);
+  return completed.length;
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // pickup verification

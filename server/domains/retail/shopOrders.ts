@@ -26,7 +26,7 @@ import { registerPaymentKind, type PaymentKind, type RefundHooks } from "../../p
 import { createRefund, RefundRefused } from "../../payments/refunds";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
-import { giveStockBack, newPickupCode, takeStock } from "./fulfilment";
+import { completeDeliveredFeeOrders, giveStockBack, newPickupCode, takeStock } from "./fulfilment";
 
 export { takeStock };
 
@@ -192,8 +192,11 @@ export const SHOP_AUTO_COMPLETE_DAYS = 10;
 const MAX_COMPLETED_PER_RUN = 500;
 const DAY_MS = 86_400_000;
 
-/** Completes the orders delivered longer ago than the shop's days, each audited on its timeline. */
-export async function completeDeliveredOrders({ services }: JobContext): Promise<{ completed: number }> {
+/**
+ * Completes the orders delivered longer ago than the shop's days, each audited on its timeline: the shop's, and the
+ * fee orders' goods sent as long ago (./fulfilment.ts), in the same run.
+ */
+export async function completeDeliveredOrders({ services }: JobContext): Promise<{ completed: number; fee_orders: number }> {
   const now = services.clock.now();
   const cutoff = new Date(now.getTime() - SHOP_AUTO_COMPLETE_DAYS * DAY_MS);
   const actor = jobActor(COMPLETE_DELIVERED_ORDERS);
@@ -211,6 +214,7 @@ export async function completeDeliveredOrders({ services }: JobContext): Promise
       .where(and(inArray(shopOrders.id, due), eq(shopOrders.status, "delivered")))
       .returning();
     for (const order of completed) await orderEvent(tx, order, "shop_order_auto_completed", { from: "delivered", to: "completed", days: SHOP_AUTO_COMPLETE_DAYS }, actor.username);
-    return { completed: completed.length };
+    const feeOrdersCompleted = await completeDeliveredFeeOrders(tx, cutoff, now, MAX_COMPLETED_PER_RUN);
+    return { completed: completed.length, fee_orders: feeOrdersCompleted };
   });
 }
