@@ -212,7 +212,6 @@ function checkEntity(entity: EntityDecl, byName: ReadonlyMap<string, EntityDecl>
     if (sum.orSet !== undefined) {
       const set = field(sum.orSet);
       if (!set || !isColumn(set)) throw new Error(`catalogue: ${name}'s summary in states ${sum.name} counts the records with ${sum.orSet} set, which is no column of it`);
-      if (entity.stateTotals) throw new Error(`catalogue: ${name}'s summary in states ${sum.name} counts records by ${sum.orSet}, which its state totals (kept per state) cannot answer`);
     }
   }
 

@@ -257,8 +257,8 @@ export interface SummaryInStates {
   states: readonly string[];
   /**
    * A column whose value set counts a record too, whatever its state: a shop order refunded in full is cancelled,
-   * like one closed unpaid, but its payment time says it was paid. Not for an entity that keeps state totals (they
-   * are kept per state only).
+   * like one closed unpaid, but its payment time says it was paid. State totals keep whether it is set beside the
+   * state.
    */
   orSet?: string;
   label: string;

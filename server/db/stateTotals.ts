@@ -16,15 +16,21 @@
  */
 import { createHash } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
-import { bigint, integer, pgTable, text, type PgColumnBuilderBase } from "drizzle-orm/pg-core";
+import { bigint, boolean, integer, pgTable, text, type PgColumnBuilderBase } from "drizzle-orm/pg-core";
 import type { EntityDecl } from "../../common/catalogue";
 import { tableColumn, tenantColumnNames, type CatalogueTable } from "./catalogueTables";
 import type { Db, DbOrTx } from "./client";
 
-/** The columns of an entity's state totals: its tenant columns, its state, the count and the summed fields. */
+/**
+ * The columns of an entity's state totals: its tenant columns (a pickup point's too, 0 for a record of none), its
+ * state, whether each `orSet` column of its sums in states is set (a shop order refunded in full is cancelled but
+ * was paid), the count and the summed fields.
+ */
 export interface StateTotalsColumns {
   tenant: string[];
   state: string;
+  /** `{column}_set`, by the column whose being set it records */
+  flags: { column: string; name: string }[];
   sums: readonly string[];
 }
 
@@ -38,11 +44,18 @@ export function stateTotalsTableName(entity: EntityDecl): string {
 export function stateTotalsColumns(entity: EntityDecl): StateTotalsColumns {
   if (!entity.stateField) throw new Error(`${entity.name}: stateTotals needs a stateField`);
   const tenant = tenantColumnNames(entity);
+  const flagged = [...new Set((entity.summaryInStates ?? []).flatMap((sum) => (sum.orSet ? [sum.orSet] : [])))];
   return {
-    tenant: [tenant.sysid, tenant.schid].filter((name): name is string => Boolean(name) && name !== "id"),
+    tenant: [tenant.sysid, tenant.schid, tenant.pickupPoint].filter((name): name is string => Boolean(name) && name !== "id"),
     state: entity.stateField,
+    flags: flagged.map((column) => ({ column, name: stateTotalsFlag(column) })),
     sums: entity.summary ?? [],
   };
+}
+
+/** The totals' column recording whether `column` is set. */
+export function stateTotalsFlag(column: string): string {
+  return `${column}_set`;
 }
 
 /** The entities that keep state totals. */
@@ -55,10 +68,11 @@ const tables = new WeakMap<EntityDecl, CatalogueTable>();
 export function stateTotalsTable(entity: EntityDecl): CatalogueTable {
   let table = tables.get(entity);
   if (!table) {
-    const { tenant, state, sums } = stateTotalsColumns(entity);
+    const { tenant, state, flags, sums } = stateTotalsColumns(entity);
     const columns: Record<string, PgColumnBuilderBase> = {};
     for (const name of tenant) columns[name] = integer(name).notNull();
     columns[state] = text(state).notNull();
+    for (const flag of flags) columns[flag.name] = boolean(flag.name).notNull();
     columns[ROW_COUNT] = bigint(ROW_COUNT, { mode: "number" }).notNull();
     for (const name of sums) columns[name] = bigint(name, { mode: "number" }).notNull();
     tables.set(entity, (table = pgTable(stateTotalsTableName(entity), columns)));
@@ -68,19 +82,28 @@ export function stateTotalsTable(entity: EntityDecl): CatalogueTable {
 
 /** The statements that make an entity's state totals table, its indexes, its function and its triggers. */
 export function stateTotalsDefinition(entity: EntityDecl): string[] {
-  const { tenant, state, sums } = stateTotalsColumns(entity);
+  const { tenant, state, flags, sums } = stateTotalsColumns(entity);
   const totals = stateTotalsTableName(entity);
   const fn = `${totals}_count`;
   const q = (name: string) => `"${name}"`;
-  const keys = [...tenant, state].map(q).join(", ");
-  const target = [...tenant, state, ROW_COUNT, ...sums].map(q).join(", ");
-  const groupBy = [...tenant, state].map((_, i) => i + 1).join(", ");
+  const pickupPoint = tenantColumnNames(entity).pickupPoint;
+  const keyNames = [...tenant, state, ...flags.map((f) => f.name)];
+  const keys = keyNames.map(q).join(", ");
+  // a row's keys as the totals hold them: a record of no pickup point under 0 (a key compares equal, where NULL
+  // would not), and whether each flagged column is set
+  const rowKeys = [
+    ...tenant.map((c) => (c === pickupPoint ? `coalesce(${q(c)}, 0) AS ${q(c)}` : q(c))),
+    q(state),
+    ...flags.map((f) => `(${q(f.column)} IS NOT NULL) AS ${q(f.name)}`),
+  ].join(", ");
+  const target = [...keyNames, ROW_COUNT, ...sums].map(q).join(", ");
+  const groupBy = keyNames.map((_, i) => i + 1).join(", ");
   // the difference a transition table makes, signed: + for rows that are, - for rows that were
-  const signed = (rows: string, sign: "" | "-") => `SELECT ${keys}, ${sign}1 AS ${q(ROW_COUNT)}${sums.map((s) => `, ${sign}coalesce(${q(s)}, 0) AS ${q(s)}`).join("")} FROM ${rows}`;
+  const signed = (rows: string, sign: "" | "-") => `SELECT ${rowKeys}, ${sign}1 AS ${q(ROW_COUNT)}${sums.map((s) => `, ${sign}coalesce(${q(s)}, 0) AS ${q(s)}`).join("")} FROM ${rows}`;
   const folded = (from: string) =>
     `INSERT INTO ${q(totals)} (${target}) SELECT ${keys}, sum(${q(ROW_COUNT)})${sums.map((s) => `, sum(${q(s)})`).join("")} FROM (${from}) AS changed GROUP BY ${groupBy} HAVING sum(${q(ROW_COUNT)}) <> 0${sums.map((s) => ` OR sum(${q(s)}) <> 0`).join("")}`;
   return [
-    `CREATE TABLE ${q(totals)} (id bigserial PRIMARY KEY, ${tenant.map((c) => `${q(c)} integer NOT NULL, `).join("")}${q(state)} text NOT NULL, ${q(ROW_COUNT)} bigint NOT NULL${sums.map((s) => `, ${q(s)} bigint NOT NULL`).join("")})`,
+    `CREATE TABLE ${q(totals)} (id bigserial PRIMARY KEY, ${tenant.map((c) => `${q(c)} integer NOT NULL, `).join("")}${q(state)} text NOT NULL, ${flags.map((f) => `${q(f.name)} boolean NOT NULL, `).join("")}${q(ROW_COUNT)} bigint NOT NULL${sums.map((s) => `, ${q(s)} bigint NOT NULL`).join("")})`,
     // each tenant column leads an index: a school's totals, a provider's over its schools
     ...tenant.map((c) => `CREATE INDEX ${q(`${totals}_${c}_idx`)} ON ${q(totals)} (${q(c)}, ${q(state)})`),
     `CREATE FUNCTION ${q(fn)}() RETURNS trigger LANGUAGE plpgsql AS $body$
@@ -102,7 +125,7 @@ $body$`,
     `CREATE TRIGGER ${q(`${totals}_delete`)} AFTER DELETE ON ${q(entity.table)} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${q(fn)}()`,
     `CREATE TRIGGER ${q(`${totals}_truncate`)} AFTER TRUNCATE ON ${q(entity.table)} FOR EACH STATEMENT EXECUTE FUNCTION ${q(fn)}()`,
     // counted from the rows as they are, under the lock that keeps writers out
-    `INSERT INTO ${q(totals)} (${target}) SELECT ${keys}, count(*)${sums.map((s) => `, coalesce(sum(${q(s)}), 0)`).join("")} FROM ${q(entity.table)} GROUP BY ${groupBy}`,
+    `INSERT INTO ${q(totals)} (${target}) SELECT ${rowKeys}, count(*)${sums.map((s) => `, coalesce(sum(${q(s)}), 0)`).join("")} FROM ${q(entity.table)} GROUP BY ${groupBy}`,
   ];
 }
 
@@ -141,11 +164,12 @@ export async function installStateTotals(db: Db, entities: readonly EntityDecl[]
 export async function compactStateTotals(db: Db, entities: readonly EntityDecl[]): Promise<{ folded: number }> {
   let folded = 0;
   for (const entity of stateTotalEntities(entities)) {
-    const { tenant, state, sums } = stateTotalsColumns(entity);
+    const { tenant, state, flags, sums } = stateTotalsColumns(entity);
     const table = stateTotalsTable(entity);
     const col = (name: string) => tableColumn(table, name);
-    const keys = sql.join([...tenant, state].map((name) => col(name)), sql`, `);
-    const keyNames = sql.join([...tenant, state].map((name) => sql.identifier(name)), sql`, `);
+    const keyColumns = [...tenant, state, ...flags.map((f) => f.name)];
+    const keys = sql.join(keyColumns.map((name) => col(name)), sql`, `);
+    const keyNames = sql.join(keyColumns.map((name) => sql.identifier(name)), sql`, `);
     const valueNames = [ROW_COUNT, ...sums].map((name) => sql.identifier(name));
     const summed = sql.join(valueNames.map((name) => sql`sum(${name})`), sql`, `);
     const nonZero = sql.join(valueNames.map((name) => sql`sum(${name}) <> 0`), sql` OR `);
@@ -169,9 +193,18 @@ export async function compactStateTotals(db: Db, entities: readonly EntityDecl[]
  * the list that asks.
  */
 export function stateTotalsSelection(entity: EntityDecl): Record<string, SQL> {
-  const { state, sums } = stateTotalsColumns(entity);
+  const { state, flags, sums } = stateTotalsColumns(entity);
   const table = stateTotalsTable(entity);
-  const selection: Record<string, SQL> = { value: sql`${tableColumn(table, state)}`, count: sql`sum(${tableColumn(table, ROW_COUNT)})::text` };
+  const selection: Record<string, SQL> = { value: sql`${tableColumn(table, state)}` };
+  for (const flag of flags) selection[flag.name] = sql`${tableColumn(table, flag.name)}`;
+  selection.count = sql`sum(${tableColumn(table, ROW_COUNT)})::text`;
   for (const name of sums) selection[name] = sql`sum(${tableColumn(table, name)})::text`;
   return selection;
+}
+
+/** The columns the selection above groups by: the state, and the flags. */
+export function stateTotalsGrouping(entity: EntityDecl): SQL[] {
+  const { state, flags } = stateTotalsColumns(entity);
+  const table = stateTotalsTable(entity);
+  return [state, ...flags.map((f) => f.name)].map((name) => sql`${tableColumn(table, name)}`);
 }

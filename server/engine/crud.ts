@@ -13,7 +13,7 @@ import { isColumnField, tableColumn, tenantColumnNames, uniqueColumns, uniqueInd
 import { textRowsReader, type DbOrTx } from "../db/client";
 import { errorConstraint, FOREIGN_KEY_VIOLATION, hasErrorCode, UNIQUE_VIOLATION } from "../db/errors";
 import { catalogueTables } from "../db/schema";
-import { stateTotalsSelection, stateTotalsTable } from "../db/stateTotals";
+import { stateTotalsFlag, stateTotalsGrouping, stateTotalsSelection, stateTotalsTable } from "../db/stateTotals";
 import { addDays, businessDayStart, isCalendarDay } from "../../common/term";
 import { labelText, type Translate } from "../lib/i18n";
 import { ApiFailure, JsonText, notFound } from "../protocol/envelope";
@@ -447,8 +447,8 @@ function summaryInStatesOf(entity: EntityDecl, stateField: FieldDecl | undefined
       throw new Error(`${entity.name}: its summary in states ${sum.name} names no summary field or no states of it`);
     }
     const orSet = sum.orSet === undefined ? undefined : entity.fields.find((f) => f.name === sum.orSet);
-    if (sum.orSet !== undefined && (!orSet || !isColumnField(orSet) || entity.stateTotals)) {
-      throw new Error(`${entity.name}: its summary in states ${sum.name} counts records by ${sum.orSet}, no column of it or one its state totals cannot answer`);
+    if (sum.orSet !== undefined && (!orSet || !isColumnField(orSet))) {
+      throw new Error(`${entity.name}: its summary in states ${sum.name} counts records by ${sum.orSet}, no column of it`);
     }
   }
   return entity.summaryInStates ?? [];
@@ -742,7 +742,7 @@ class EntityCrud {
   private stateTotalsQuery(db: DbOrTx, where: SQL) {
     const table = stateTotalsTable(this.entity);
     const selection = Object.fromEntries(Object.entries(stateTotalsSelection(this.entity)).map(([key, value]) => [key, value.as(key)]));
-    return db.select(selection).from(table).where(where).groupBy(tableColumn(table, this.stateField!.name));
+    return db.select(selection).from(table).where(where).groupBy(...stateTotalsGrouping(this.entity));
   }
 
   /** The state totals within the caller's tenant, read apart from a page: prepared per shape of the tenant's conditions. */
@@ -767,7 +767,11 @@ class EntityCrud {
       const sumOf = (rows: Row[], name: string) => fenToYuan(rows.reduce((sum, row) => sum + BigInt(String(row[name] ?? 0)), 0n));
       const summary: ListSummary = { count: total };
       for (const name of this.summary) summary[name] = sumOf(counted, name);
-      for (const sum of this.summaryInStates) summary[sum.name] = sumOf(counted.filter((row) => sum.states.includes(String(row.value))), sum.field);
+      for (const sum of this.summaryInStates) {
+        // a state's totals come in a row per flag: those of records whose `orSet` column is set count whatever their state
+        const flag = sum.orSet === undefined ? undefined : stateTotalsFlag(sum.orSet);
+        summary[sum.name] = sumOf(counted.filter((row) => sum.states.includes(String(row.value)) || (flag !== undefined && row[flag] === true)), sum.field);
+      }
       answer.summary = summary;
     }
     return answer;
@@ -824,7 +828,9 @@ class EntityCrud {
 
   /** Every declared state with its count (none: 0), and the total of all rows, whatever their state. */
   private readTabs(rows: { value: unknown; count: number }[]): ListTabs {
-    const counts = new Map(rows.map((row) => [String(row.value), Number(row.count)]));
+    // a state may come in several rows (the state totals' flags): its count is theirs together
+    const counts = new Map<string, number>();
+    for (const row of rows) counts.set(String(row.value), (counts.get(String(row.value)) ?? 0) + Number(row.count));
     const total = rows.reduce((sum, row) => sum + Number(row.count), 0);
     return { total, states: (this.stateField?.options ?? []).map((option) => ({ value: option.value, count: counts.get(option.value) ?? 0 })) };
   }

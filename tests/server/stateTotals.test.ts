@@ -5,12 +5,13 @@
  * one school), after a fold, and after being made anew from the rows.
  */
 import { sql, type SQL } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { entities } from "../../resources.config";
 import { queryRows } from "../../server/db/client";
 import { schools } from "../../server/db/schema";
 import { compactStateTotals, installStateTotals, stateTotalsTableName } from "../../server/db/stateTotals";
 import { orderEntity } from "../../catalogue/collectionOrders";
+import { shopOrderEntity } from "../../catalogue/shopOrders";
 import { fenToYuan } from "../../common/money";
 import { describeOnDatabases } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
@@ -144,6 +145,56 @@ describeOnDatabases("state totals", (kind) => {
     await expectEveryTenantCounted();
     const [{ comment }] = await queryRows<{ comment: string }>(t.db, sql`SELECT obj_description(to_regclass(${TOTALS}), 'pg_class') AS comment`);
     expect(comment).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  describe("of shop orders, whose money received counts the orders refunded in full (cancelled, paid_at set)", () => {
+    const SHOP_STATES = ["unpaid", "undelivered", "delivered", "completed", "cancelled"];
+    const shopTotals = stateTotalsTableName(shopOrderEntity);
+
+    /** the shop order list as `username` reads it, against counting the orders under `where` */
+    const expectShopCounted = async (username: string, payload: Row, where: SQL) => {
+      const res = await t.call("adminapiv2", "shoporderlist", { page: 1, limit: 5, ...payload }, { token: tokens[username] });
+      expect(res.return_code, res.return_msg).toBe("SUCCESS");
+      const data = res.data as { total: number; tabs: { states: { value: string; count: number }[] }; summary: Row };
+      const rows = await queryRows<{ status: string; paid: boolean; n: string; amount: string; refunded: string }>(
+        t.db,
+        sql`SELECT status, paid_at IS NOT NULL AS paid, count(*)::text AS n, sum(amount)::text AS amount, sum(refunded_amount)::text AS refunded
+            FROM shop_orders WHERE ${where} GROUP BY 1, 2`,
+      );
+      const chosen = rows.filter((r) => typeof payload.status !== "string" || r.status === payload.status);
+      const sum = (of: typeof rows, key: "amount" | "refunded") => fenToYuan(of.reduce((total, r) => total + BigInt(r[key]), 0n));
+      const n = chosen.reduce((total, r) => total + Number(r.n), 0);
+      expect(data.total).toBe(n);
+      expect(data.summary).toEqual({
+        count: n,
+        amount: sum(chosen, "amount"),
+        refunded_amount: sum(chosen, "refunded"),
+        paid_amount: sum(chosen.filter((r) => ["undelivered", "delivered", "completed"].includes(r.status) || r.paid), "amount"),
+      });
+      expect(data.tabs.states).toEqual(SHOP_STATES.map((value) => ({ value, count: rows.filter((r) => r.status === value).reduce((total, r) => total + Number(r.n), 0) })));
+    };
+    const expectShopsCounted = async () => {
+      await expectShopCounted("svc", {}, sql`sysid = ${ids.sunrise}`);
+      await expectShopCounted("svc", { status: "cancelled" }, sql`sysid = ${ids.sunrise}`);
+      await expectShopCounted("svc", { sch_id: ids.no1, status: "undelivered" }, sql`sch_id = ${ids.no1}`);
+    };
+
+    it("answers them from the totals, as counting the orders does, through refunds in full, a fold and a new install", async () => {
+      await expectShopsCounted();
+      // the list reads the totals, not the orders: rows appended there show
+      expect(Number((await queryRows<{ n: string }>(t.db, sql`SELECT count(*)::text AS n FROM ${sql.identifier(shopTotals)}`))[0].n)).toBeGreaterThan(0);
+      // an order refunded in full is cancelled with its payment time kept; one closed unpaid has none
+      await t.db.execute(sql`UPDATE shop_orders SET status = 'cancelled', refund_status = 'all', refunded_amount = amount WHERE id = (SELECT min(id) FROM shop_orders WHERE sysid = ${ids.sunrise} AND paid_at IS NOT NULL AND status <> 'cancelled')`);
+      await t.db.execute(sql`UPDATE shop_orders SET status = 'cancelled', cancelled_at = now() WHERE id = (SELECT min(id) FROM shop_orders WHERE sysid = ${ids.sunrise} AND status = 'unpaid')`);
+      await expectShopsCounted();
+      const cancelledPaid = await queryRows<{ n: string }>(t.db, sql`SELECT count(*)::text AS n FROM shop_orders WHERE status = 'cancelled' AND paid_at IS NOT NULL AND sysid = ${ids.sunrise}`);
+      expect(Number(cancelledPaid[0].n)).toBeGreaterThan(0);
+      await compactStateTotals(t.db, entities);
+      await expectShopsCounted();
+      await t.db.execute(sql.raw(`COMMENT ON TABLE "${shopTotals}" IS 'an older definition'`));
+      await installStateTotals(t.db, entities);
+      await expectShopsCounted();
+    });
   });
 
   it("is emptied with its table", async () => {
