@@ -43,6 +43,20 @@ export function jobActor(kind: string): AuditActor {
   return { userId: null, username: `job:${kind}` };
 }
 
+/** What an operation's context says of its caller: its account (none for a public call) and its address. */
+export interface AuditCaller {
+  auth: { userId: number; username: string } | null;
+  ip: string;
+}
+
+/**
+ * The entry of something a caller's operation did: who and from where are its context's, so that no entry of an
+ * operation misses its account or its address. What a job or a payer does on its own goes through writeAudit.
+ */
+export function auditCall(db: DbOrTx, caller: AuditCaller, entry: Omit<AuditEntry, "userId" | "username" | "ip">): Promise<void> {
+  return writeAudit(db, { ...entry, userId: caller.auth?.userId ?? null, username: caller.auth?.username ?? "", ip: caller.ip });
+}
+
 export async function writeAudit(db: DbOrTx, entry: AuditEntry): Promise<void> {
   await db.insert(auditLog).values({
     userId: entry.userId ?? null,

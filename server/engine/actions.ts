@@ -6,7 +6,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { ActionDecl, EntityDecl } from "../../common/catalogue";
-import { writeAudit } from "../auth/audit";
+import { auditCall } from "../auth/audit";
 import { parseTenantId, resolveScope, type Scope } from "../auth/scope";
 import { tableColumn, tenantColumnNames, type CatalogueTable } from "../db/catalogueTables";
 import type { DbOrTx } from "../db/client";
@@ -128,13 +128,10 @@ async function runAction(ctx: OperationContext, entity: EntityDecl, table: Catal
     if (targets.length > 1 && !targets.includes(String(to))) throw new Error(`${action.name}: its effect chose no state of ${targets.join(", ")}`);
     const updated = Object.keys(changes).length === 0 ? row : ((await tx.update(table).set(changes).where(eq(tableColumn(table, "id"), id)).returning()) as Row[])[0];
     const tenant = tenantColumnNames(entity);
-    await writeAudit(tx, {
-      userId: ctx.auth?.userId,
-      username: ctx.auth?.username,
+    await auditCall(tx, ctx, {
       action: action.name,
       entity: entity.name,
       entityId: String(id),
-      ip: ctx.ip,
       sysid: tenantValue(updated, tenant.sysid ?? entity.providerColumn),
       schId: tenantValue(updated, tenant.schid),
       // what was sent, but never a secret (a new password)

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { and, asc, count, desc, eq, fillPlaceholders, getTableColumns, gte, ilike, lt, lte, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, SelectedFields } from "drizzle-orm/pg-core";
 import type { CrudAction, EntityDecl, FieldDecl, SummaryInStates } from "../../common/catalogue";
-import { writeAudit } from "../auth/audit";
+import { auditCall } from "../auth/audit";
 import { parseTenantId, resolveScope, schoolOfWrite, type Scope } from "../auth/scope";
 import { tenantFilter } from "../auth/tenantFilter";
 import { isColumnField, tableColumn, tenantColumnNames, uniqueColumns, uniqueIndexName, type CatalogueTable } from "../db/catalogueTables";
@@ -1053,13 +1053,10 @@ class EntityCrud {
       const value = column === undefined ? null : row[column];
       return typeof value === "number" ? value : null;
     };
-    await writeAudit(tx, {
-      userId: ctx.auth?.userId,
-      username: ctx.auth?.username,
+    await auditCall(tx, ctx, {
       action: `${this.entity.name}${action}`,
       entity: this.entity.name,
       entityId: String(row.id),
-      ip: ctx.ip,
       detail,
       sysid: tenantOf(this.tenant.sysid ?? this.entity.providerColumn),
       schId: tenantOf(this.tenant.schid),

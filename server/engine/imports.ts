@@ -22,7 +22,7 @@ import pLimit from "p-limit";
 import { z, type ZodType } from "zod";
 import type { EntityDecl, FieldDecl, ImportDecl } from "../../common/catalogue";
 import { hasAnyRole } from "../../common/roleKeys";
-import { writeAudit } from "../auth/audit";
+import { auditCall } from "../auth/audit";
 import { resolveScope, schoolOfWrite } from "../auth/scope";
 import { tenantFilter, type TenantColumns } from "../auth/tenantFilter";
 import { isColumnField, tableColumn, tenantColumnNames, type CatalogueTable } from "../db/catalogueTables";
@@ -704,13 +704,10 @@ async function logImport<Target extends ImportTarget>(
       errors: failed ? JSON.stringify(outcome.listed ?? outcome.errors.slice(0, MAX_LISTED_ERRORS)) : null,
     })
     .returning({ id: schoolImportLogs.id });
-  await writeAudit(db, {
-    userId: ctx.auth?.userId,
-    username: ctx.auth?.username,
+  await auditCall(db, ctx, {
     action: importer.operation,
     entity: importer.logEntity,
     entityId: row.id,
-    ip: ctx.ip,
     detail: { sch_id: target.schid, ...importer.auditDetail?.(target), filename, total: outcome.total, imported: outcome.imported, errors: outcome.errors.length },
     sysid: target.sysid,
     schId: target.schid,

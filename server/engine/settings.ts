@@ -8,7 +8,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { FieldDecl, SettingsDecl } from "../../common/catalogue";
-import { writeAudit } from "../auth/audit";
+import { auditCall } from "../auth/audit";
 import { resolveScope } from "../auth/scope";
 import type { DbOrTx } from "../db/client";
 import { settingsRecords } from "../db/schema";
@@ -124,13 +124,10 @@ export function registerSettingsOperations(registry: OperationRegistry, declarat
         const values = parsed.data;
         const items = await ctx.db.transaction(async (tx) => {
           const saved = await writeSettings(tx, declaration, tenant.id, values, ctx.auth?.userId ?? null);
-          await writeAudit(tx, {
-            userId: ctx.auth?.userId,
-            username: ctx.auth?.username,
+          await auditCall(tx, ctx, {
             action: `${declaration.name}edit`,
             entity: declaration.name,
             entityId: tenant.id,
-            ip: ctx.ip,
             detail: { fields: Object.keys(values) },
             sysid: tenant.sysid,
             schId: tenant.schId,

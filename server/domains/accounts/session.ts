@@ -1,6 +1,6 @@
 /** adminapi: login, getuserinfo, logout (spec 7, DESIGN 4 and 5). */
 import { z } from "zod";
-import { accountTenant, writeAudit } from "../../auth/audit";
+import { accountTenant, auditCall, writeAudit } from "../../auth/audit";
 import { loadAuthority, type Authority } from "../../auth/authority";
 import { createSession, revokeSession } from "../../auth/sessions";
 import { usernameMatches } from "../../auth/usernames";
@@ -111,7 +111,7 @@ export function registerSessionOperations(registry: OperationRegistry): void {
     effect: "account",
     async handler(ctx) {
       await revokeSession(ctx.db, ctx.tokenHash!, ctx.now);
-      await writeAudit(ctx.db, { userId: ctx.auth!.userId, username: ctx.auth!.username, action: "logout", ip: ctx.ip, ...accountTenant(ctx.auth!) });
+      await auditCall(ctx.db, ctx, { action: "logout", ...accountTenant(ctx.auth!) });
       return { messageKey: "api.logout_ok" };
     },
   });

@@ -19,7 +19,7 @@ import type { EntityDecl, FieldDecl } from "../../../common/catalogue";
 import { refTitleKey } from "../../../common/fieldRules";
 import { normaliseUserType } from "../../../common/roleKeys";
 import { ACCOUNT_PASSWORD_MIN, usersAdminEntity, usersEntity, usersResetPassword } from "../../../catalogue/accounts";
-import { writeAudit } from "../../auth/audit";
+import { auditCall } from "../../auth/audit";
 import type { ProviderFacts } from "../../auth/authority";
 import { parseTenantId, resolveScope } from "../../auth/scope";
 import { revokeUserSessions } from "../../auth/sessions";
@@ -254,13 +254,10 @@ async function add(ctx: OperationContext, entity: EntityDecl, view: View): Promi
         .values({ username, passwordHash, name: String(record.name), userType: type, servicerVer, sysid, isSuperadmin: superadmin ? "Y" : "N", status, createdAt: ctx.now, updatedAt: ctx.now })
         .returning(ACCOUNT_COLUMNS);
       if (schids.length > 0) await tx.insert(userSchools).values(schids.map((schId) => ({ userId: created.id, schId })));
-      await writeAudit(tx, {
-        userId: auth.userId,
-        username: auth.username,
+      await auditCall(tx, ctx, {
         action: `${entity.name}add`,
         entity: "users",
         entityId: created.id,
-        ip: ctx.ip,
         detail: { username, user_type: type, sysid, is_superadmin: created.isSuperadmin, status, schids },
         // the account's provider; a staff account's schools are a list, no school of its own
         sysid: created.sysid,
@@ -344,13 +341,10 @@ async function edit(ctx: OperationContext, view: View): Promise<OperationResult>
     }
     // a disabled account is logged out at once, in every server process
     if (before.status !== "0" && after.status === "0") await revokeUserSessions(tx, id, ctx.now);
-    await writeAudit(tx, {
-      userId: auth.userId,
-      username: auth.username,
+    await auditCall(tx, ctx, {
       action: "usersedit",
       entity: "users",
       entityId: id,
-      ip: ctx.ip,
       detail: { username: before.username, fields: Object.keys(changes), ...(schids !== undefined ? { schids } : {}) },
       sysid: before.sysid,
       schId: null,
@@ -381,13 +375,10 @@ async function resetPassword(ctx: OperationContext, view: View): Promise<Operati
     // whoever held the old password is logged out, and a lockout from wrong guesses ends with it
     await revokeUserSessions(tx, id, ctx.now);
     await clearFailures(tx, usernameKey(target.username));
-    await writeAudit(tx, {
-      userId: auth.userId,
-      username: auth.username,
+    await auditCall(tx, ctx, {
       action: "usersresetpassword",
       entity: "users",
       entityId: id,
-      ip: ctx.ip,
       detail: { username: target.username },
       sysid: target.sysid,
       schId: null,

@@ -8,7 +8,7 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { CHOICE_SEPARATOR, MAX_ANSWER_LENGTH, MAX_OPTION_LENGTH, MAX_OPTIONS, payEndActionBindOperation, payEndActionEntity } from "../../../catalogue/collectionForms";
 import { resolveScope } from "../../auth/scope";
-import { writeAudit } from "../../auth/audit";
+import { auditCall } from "../../auth/audit";
 import type { DbOrTx } from "../../db/client";
 import { activities, activityForms, formAnswers, formQuestions, payEndActions } from "../../db/schema";
 import { entityTenantConditions } from "../../engine/crud";
@@ -95,13 +95,10 @@ export function registerPayEndActionBind(registry: OperationRegistry): void {
         if (Number(n) !== activityIds.length) throw refused("activity_ids", ctx.t("api.validation.reference", { label: ctx.t("forms.field.activities") }));
       }
       const [updated] = await tx.update(payEndActions).set({ activity_ids: activityIds }).where(eq(payEndActions.id, action.id)).returning();
-      await writeAudit(tx, {
-        userId: ctx.auth?.userId,
-        username: ctx.auth?.username,
+      await auditCall(tx, ctx, {
         action: payEndActionBindOperation.name,
         entity: payEndActionEntity.name,
         entityId: String(action.id),
-        ip: ctx.ip,
         detail: { from: action.activity_ids ?? [], to: activityIds },
         sysid: action.sysid,
         schId: null,

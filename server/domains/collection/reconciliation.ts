@@ -25,7 +25,7 @@ import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { reconEntity, reconItemEntity, reconResolve, reconRun, RECON_DIFFERENCES, RECON_MAX_DAYS_BACK } from "../../../catalogue/reconciliation";
 import { paychnlEntity } from "../../../catalogue/fees";
 import { addDays, businessDay, businessDayStart, businessTime } from "../../../common/term";
-import { writeAudit } from "../../auth/audit";
+import { auditCall } from "../../auth/audit";
 import type { DbOrTx } from "../../db/client";
 import { refunds, paymentChannels, paymentOrders, reconBatches, reconItems } from "../../db/schema";
 import { actionFieldFailure } from "../../engine/actions";
@@ -352,13 +352,10 @@ async function reconRunOperation(ctx: OperationContext) {
   if (billDate > today) throw actionFieldFailure(ctx, "bill_date", "recon.validation.bill_date_future");
   if (billDate < addDays(today, -RECON_MAX_DAYS_BACK)) throw actionFieldFailure(ctx, "bill_date", "recon.validation.bill_date_old", { days: RECON_MAX_DAYS_BACK });
   const batch = await reconcileDay(ctx.services, channel, billDate, ctx.auth?.username ?? "", ctx.now);
-  await writeAudit(ctx.db, {
-    userId: ctx.auth?.userId,
-    username: ctx.auth?.username,
+  await auditCall(ctx.db, ctx, {
     action: reconRun.name,
     entity: paychnlEntity.name,
     entityId: String(channel.id),
-    ip: ctx.ip,
     sysid: channel.sysid,
     schId: null,
     detail: { bill_date: billDate, status: batch.status, matched: batch.matched, differences: batch.open_items },
@@ -432,13 +429,10 @@ async function reconResolveOperation(ctx: OperationContext) {
     // a payment applied belongs to its day: the day is settled again, and settled for good once nothing is open
     const [channel] = await tx.select().from(paymentChannels).where(eq(paymentChannels.id, batch.paychnl_id));
     if (channel) await settleDay(tx, channel, batch.bill_date, batch.status === "resolved", ctx.now);
-    await writeAudit(tx, {
-      userId: ctx.auth?.userId,
-      username: ctx.auth?.username,
+    await auditCall(tx, ctx, {
       action: reconResolve.name,
       entity: reconItemEntity.name,
       entityId: String(id),
-      ip: ctx.ip,
       sysid: item.sysid,
       schId: item.sch_id,
       detail: { from: "open", to: "resolved", outcome: item.outcome, pay_no: item.pay_no, refund_no: item.refund_no, note },

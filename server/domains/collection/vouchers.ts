@@ -20,7 +20,7 @@ import { classesEntity, gradeEntity } from "../../../catalogue/schools";
 import { amountInWords } from "../../../common/amountInWords";
 import { fenToYuan } from "../../../common/money";
 import { businessTime } from "../../../common/term";
-import { writeAudit } from "../../auth/audit";
+import { auditCall } from "../../auth/audit";
 import { resolveScope } from "../../auth/scope";
 import { classes, feeOrderLines, feeOrders, refunds, grades, schools, students } from "../../db/schema";
 import { entityTenantConditions } from "../../engine/crud";
@@ -136,13 +136,10 @@ function orderIds(payload: z.infer<typeof voucherPayload>): number[] {
 
 async function auditPrint(ctx: OperationContext, action: string, schools: Map<number, { sysid: number; receiptNos: string[] }>, ids: readonly number[]): Promise<void> {
   for (const [schId, school] of schools) {
-    await writeAudit(ctx.db, {
-      userId: ctx.auth?.userId,
-      username: ctx.auth?.username,
+    await auditCall(ctx.db, ctx, {
       action,
       entity: orderEntity.name,
       entityId: ids.join(",").slice(0, 200),
-      ip: ctx.ip,
       detail: { receipt_nos: school.receiptNos },
       sysid: school.sysid,
       schId,

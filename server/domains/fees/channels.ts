@@ -7,7 +7,7 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { FieldDecl } from "../../../common/catalogue";
 import { channelStates, materialFields, paychnlReview, schoolPaychnlSetOperation } from "../../../catalogue/fees";
-import { writeAudit } from "../../auth/audit";
+import { auditCall } from "../../auth/audit";
 import { resolveScope } from "../../auth/scope";
 import { tenantFilter } from "../../auth/tenantFilter";
 import type { DbOrTx } from "../../db/client";
@@ -140,13 +140,10 @@ async function bindSchool(ctx: OperationContext, p: BindPayload) {
       .values(values)
       .onConflictDoUpdate({ target: schoolChannels.sch_id, set: { paychnl_id: values.paychnl_id, sysid: values.sysid, bound_at: values.bound_at, bound_by: values.bound_by } })
       .returning();
-    await writeAudit(tx, {
-      userId: ctx.auth?.userId,
-      username: ctx.auth?.username,
+    await auditCall(tx, ctx, {
       action: schoolPaychnlSetOperation.name,
       entity: "schoolpaychnl",
       entityId: String(row.id),
-      ip: ctx.ip,
       detail: { paychnl_id: p.paychnl_id },
       sysid: school.sysid,
       schId: school.id,

@@ -5,7 +5,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { billEntity } from "../../../catalogue/collection";
-import { writeAudit } from "../../auth/audit";
+import { auditCall } from "../../auth/audit";
 import { resolveScope } from "../../auth/scope";
 import { bills, students } from "../../db/schema";
 import { entityTenantConditions, parseRecordId } from "../../engine/crud";
@@ -33,13 +33,10 @@ async function guardianPhone(ctx: OperationContext) {
       .innerJoin(students, eq(students.id, bills.student_id))
       .where(and(eq(bills.id, id), ...entityTenantConditions(billEntity, bills, ctx, scope)));
     if (!bill) throw notFound();
-    await writeAudit(tx, {
-      userId: ctx.auth?.userId,
-      username: ctx.auth?.username,
+    await auditCall(tx, ctx, {
       action: GUARDIAN_PHONE,
       entity: "student",
       entityId: bill.student_id,
-      ip: ctx.ip,
       detail: { bill_id: bill.id, student: bill.student },
       sysid: bill.sysid,
       schId: bill.sch_id,

@@ -19,7 +19,7 @@ import { billEntity, billRemind } from "../../../catalogue/collection";
 import { NOTICE_READERS, notifySettings } from "../../../catalogue/notices";
 import { fenToYuan } from "../../../common/money";
 import { addDays, businessDay, businessDayStart, businessTime } from "../../../common/term";
-import { writeAudit } from "../../auth/audit";
+import { auditCall } from "../../auth/audit";
 import { parseTenantId, resolveScope } from "../../auth/scope";
 import { tenantFilter } from "../../auth/tenantFilter";
 import type { DbOrTx } from "../../db/client";
@@ -212,13 +212,10 @@ async function remindBill(ctx: OperationContext) {
       });
     }
     await queueNotices(tx, [notice], ctx.now);
-    await writeAudit(tx, {
-      userId: ctx.auth?.userId,
-      username: ctx.auth?.username,
+    await auditCall(tx, ctx, {
       action: billRemind.name,
       entity: billEntity.name,
       entityId: String(id),
-      ip: ctx.ip,
       sysid,
       schId: Number(bill.sch_id),
       detail: { guardian: phone },

@@ -9,7 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, asc, eq, gt, lt } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { PROVIDER_ROLES } from "../../../common/roleKeys";
-import { writeAudit } from "../../auth/audit";
+import { auditCall, writeAudit } from "../../auth/audit";
 import { parseTenantId, resolveScope } from "../../auth/scope";
 import { dailyReportBindTokens, dailyReportSubscribers } from "../../db/schema";
 import { platformOfficialAccount } from "../../payments/merchants";
@@ -80,13 +80,10 @@ export function registerDailyReportOperations(registry: OperationRegistry): void
         .where(and(eq(dailyReportSubscribers.id, id), eq(dailyReportSubscribers.sysid, sysid)))
         .returning();
       if (!removed) throw notFound();
-      await writeAudit(ctx.db, {
-        userId: ctx.auth?.userId,
-        username: ctx.auth?.username,
+      await auditCall(ctx.db, ctx, {
         action: "daycountnoticeunbind",
         entity: "daily_report_subscriber",
         entityId: id,
-        ip: ctx.ip,
         detail: { sysid, nickname: removed.nickname },
         sysid,
         schId: null,

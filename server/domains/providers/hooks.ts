@@ -1,5 +1,5 @@
 /** The provider entity's behaviour beyond CRUD: its first administrator, and logging its users out when disabled. */
-import { writeAudit } from "../../auth/audit";
+import { auditCall } from "../../auth/audit";
 import { revokeProviderSessions } from "../../auth/sessions";
 import { usernameMatches, usernameUnavailable } from "../../auth/usernames";
 import { hasErrorCode, UNIQUE_VIOLATION } from "../../db/errors";
@@ -25,13 +25,10 @@ export const serviceHooks: EntityHooks = {
       if (hasErrorCode(err, UNIQUE_VIOLATION)) throw usernameUnavailable(ctx.t);
       throw err;
     }
-    await writeAudit(tx, {
-      userId: ctx.auth?.userId,
-      username: ctx.auth?.username,
+    await auditCall(tx, ctx, {
       action: "useradd",
       entity: "user",
       entityId: user.id,
-      ip: ctx.ip,
       detail: { username, user_type: "service", sysid: row.id },
       sysid: Number(row.id),
       schId: null,

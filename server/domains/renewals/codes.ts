@@ -8,7 +8,7 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { and, eq, gte, isNull, or, type SQL } from "drizzle-orm";
 import { businessDay } from "../../../common/term";
-import { writeAudit } from "../../auth/audit";
+import { auditCall } from "../../auth/audit";
 import { loadProvider, loadSchool } from "../../auth/authority";
 import { parseTenantId, resolveScope, schoolOfWrite } from "../../auth/scope";
 import { recordFailures, releaseAttempts, reserveAttempts, type ThrottleKey } from "../../auth/throttle";
@@ -125,7 +125,7 @@ async function redeem(ctx: OperationContext, rawCode: unknown, redeemer: Redeeme
     return term;
   }
 
-  await writeAudit(ctx.db, { ...actorOf(ctx), action: "actcode_refused", entity: "actcode", entityId: code ?? "", detail: { target: redeemer.target, sysid: redeemer.sysid, sch_id: redeemer.schId }, sysid: redeemer.sysid, schId: redeemer.schId });
+  await auditCall(ctx.db, ctx, { action: "actcode_refused", entity: "actcode", entityId: code ?? "", detail: { target: redeemer.target, sysid: redeemer.sysid, sch_id: redeemer.schId }, sysid: redeemer.sysid, schId: redeemer.schId });
   // why it failed, without telling codes bound to someone else from unknown ones
   const [row] = code === null ? [] : await ctx.db.select().from(activationCodes).where(eq(col("code"), code));
   const theirs =
@@ -189,8 +189,7 @@ export function registerCodeOperations(registry: OperationRegistry): void {
           created_by: ctx.auth?.username ?? "",
         })),
       );
-      await writeAudit(tx, {
-        ...actorOf(ctx),
+      await auditCall(tx, ctx, {
         action: "actcodeadd",
         entity: "actcode",
         entityId: batchNo,

@@ -14,7 +14,7 @@ import { z } from "zod";
 import { EXPRESS_COMPANIES, expressNameKey, TRACKING_NO_PATTERN } from "../../../common/expressCompanies";
 import { deliveryImportEntity } from "../../../catalogue/fulfilment";
 import { GOODS_MANAGERS } from "../../../catalogue/goods";
-import { writeAudit } from "../../auth/audit";
+import { auditCall } from "../../auth/audit";
 import { resolveScope } from "../../auth/scope";
 import type { CatalogueTable } from "../../db/catalogueTables";
 import { deliveryImports } from "../../db/schema";
@@ -209,13 +209,10 @@ async function importDeliveries(ctx: OperationContext, registry: OperationRegist
         errors: JSON.stringify(failedRows.slice(0, MAX_LISTED_ERRORS).map((r) => ({ row: r.row, order_no: r.order_no, message: r.message }))),
       })
       .returning({ id: deliveryImports.id, sysid: deliveryImports.sysid });
-    await writeAudit(ctx.db, {
-      userId: ctx.auth?.userId,
-      username: ctx.auth?.username,
+    await auditCall(ctx.db, ctx, {
       action: operation,
       entity: deliveryImportEntity.name,
       entityId: String(log.id),
-      ip: ctx.ip,
       sysid: log.sysid,
       schId: null,
       detail: { filename, ...c },

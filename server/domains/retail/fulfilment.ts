@@ -25,7 +25,7 @@ import { FULFILLABLE_ORDER_STATES, feeOrderDeliver, orderEntity } from "../../..
 import { pickupFindOperation, pickupVerifyOperation } from "../../../catalogue/retail";
 import { shopOrderDeliver, shopOrderEntity } from "../../../catalogue/shopOrders";
 import { fenToYuan } from "../../../common/money";
-import { writeAudit } from "../../auth/audit";
+import { auditCall, writeAudit } from "../../auth/audit";
 import { releaseAttempts, reserveAttempts, type ThrottleRule } from "../../auth/throttle";
 import type { Db, DbOrTx } from "../../db/client";
 import { feeOrderGoods, feeOrders, goods, goodsSkus, pickupPoints, pickupRecords, schools, shopOrderItems, shopOrders, students } from "../../db/schema";
@@ -389,7 +389,7 @@ async function reserveLookup(ctx: OperationContext): Promise<string> {
 
 async function auditMiss(ctx: OperationContext, code: string): Promise<void> {
   // the code itself is kept out of the trail past its first digits: the trail names the attempt, not a usable code
-  await writeAudit(ctx.db, { userId: ctx.auth!.userId, username: ctx.auth!.username, action: "pickup_not_found", entity: "shoporder", ip: ctx.ip, sysid: ctx.auth!.sysid, schId: null, detail: { code: `${code.slice(0, 2)}…`, length: code.length } });
+  await auditCall(ctx.db, ctx, { action: "pickup_not_found", entity: "pickuprec", sysid: ctx.auth!.sysid, schId: null, detail: { code: `${code.slice(0, 2)}…`, length: code.length } });
 }
 
 function recordOf(kind: FulfilledKind, orderId: number): SQL {

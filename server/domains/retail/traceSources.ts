@@ -20,7 +20,7 @@ import { z } from "zod";
 import { GOODS_MANAGERS } from "../../../catalogue/goods";
 import { PAID_SHOP_ORDER_STATES, shopOrderEntity } from "../../../catalogue/shopOrders";
 import { REPORT_URL_PATTERN, TRACE_CODE_MAX, TRACE_CODE_PATTERN, traceBatchFields, traceSourceBindOperation, traceSourceEntity } from "../../../catalogue/traceSources";
-import { writeAudit } from "../../auth/audit";
+import { auditCall } from "../../auth/audit";
 import { resolveScope, type Scope } from "../../auth/scope";
 import type { DbOrTx } from "../../db/client";
 import { goods, goodsSkus, shopOrderItems, shopOrders, traceSources } from "../../db/schema";
@@ -109,25 +109,19 @@ async function bind(ctx: OperationContext, input: BindInput) {
       .where(and(eq(traceSources.sysid, item.sysid), eq(traceSources.code, code), eq(traceSources.status, "free"), eq(traceSources.sku_id, item.sku_id)))
       .returning({ id: traceSources.id, sysid: traceSources.sysid });
     if (!done) throw refused(t, "code", "retail.trace.errors.code_taken", { code });
-    await writeAudit(tx, {
-      userId: ctx.auth?.userId,
-      username: ctx.auth?.username,
+    await auditCall(tx, ctx, {
       action: traceSourceBindOperation.name,
       entity: traceSourceEntity.name,
       entityId: String(done.id),
-      ip: ctx.ip,
       sysid: done.sysid,
       schId: item.sch_id,
       detail: { code, order_no: item.order_no, order_item_id: item.id, from: "free", to: "bound" },
     });
     // and on the order's timeline
-    await writeAudit(tx, {
-      userId: ctx.auth?.userId,
-      username: ctx.auth?.username,
+    await auditCall(tx, ctx, {
       action: traceSourceBindOperation.name,
       entity: shopOrderEntity.name,
       entityId: String(item.order_id),
-      ip: ctx.ip,
       sysid: item.sysid,
       schId: item.sch_id,
       detail: { code, title: item.title },
@@ -343,12 +337,9 @@ async function importCodes(ctx: OperationContext, input: TraceImportInput) {
     const goodsOf = new Map((ids.length ? await ctx.db.select({ id: goodsSkus.id, goods_id: goodsSkus.goods_id }).from(goodsSkus).where(inArray(goodsSkus.id, ids)) : []).map((s) => [s.id, s.goods_id]));
     await addRows(ctx, scope.sysid!, goodsOf, rows);
     const c = counts(rows);
-    await writeAudit(ctx.db, {
-      userId: ctx.auth?.userId,
-      username: ctx.auth?.username,
+    await auditCall(ctx.db, ctx, {
       action: "tracesourceimport",
       entity: traceSourceEntity.name,
-      ip: ctx.ip,
       sysid: scope.sysid,
       schId: null,
       detail: { filename, total: c.total, added: c.added, unchanged: c.unchanged, failed: c.failed },

@@ -4,7 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { accountTenant, writeAudit } from "../../auth/audit";
+import { accountTenant, auditCall } from "../../auth/audit";
 import { revokeUserSessions } from "../../auth/sessions";
 import { clearFailures, ipKey, recordFailures, releaseAttempts, reserveAttempts, usernameKey } from "../../auth/throttle";
 import { users } from "../../db/schema";
@@ -67,7 +67,7 @@ export function registerSiteOperations(registry: OperationRegistry): void {
       const [user] = await ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, auth.userId));
       if (!user || !(await ctx.services.hasher.verify(user.passwordHash, payload.password1))) {
         await recordFailures(ctx.db, keys, ctx.now);
-        await writeAudit(ctx.db, { userId: auth.userId, username: auth.username, action: "password_change_failed", ip: ctx.ip, ...accountTenant(auth) });
+        await auditCall(ctx.db, ctx, { action: "password_change_failed", ...accountTenant(auth) });
         throw new ApiFailure("api.password_wrong");
       }
       // the password is proven: what follows is no guess
@@ -79,7 +79,7 @@ export function registerSiteOperations(registry: OperationRegistry): void {
       await ctx.db.transaction(async (tx) => {
         await tx.update(users).set({ passwordHash, updatedAt: ctx.now }).where(eq(users.id, auth.userId));
         await revokeUserSessions(tx, auth.userId, ctx.now, ctx.tokenHash ?? undefined);
-        await writeAudit(tx, { userId: auth.userId, username: auth.username, action: "password_change", ip: ctx.ip, ...accountTenant(auth) });
+        await auditCall(tx, ctx, { action: "password_change", ...accountTenant(auth) });
       });
       return { messageKey: "api.password_changed" };
     },
