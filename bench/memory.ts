@@ -10,6 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
+import { call } from "./weapi";
 import { deflatedPadding, inline, MAIN, STUDENT_HEADER_ROW, workbook } from "../tests/helpers/xlsxParts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -22,12 +23,6 @@ type Record = (measure: string, database: string, value: number | undefined, uni
 
 /** DESIGN 10: the server's memory with PGlite and a million orders, at rest and at peak, whatever it runs */
 const PEAK_BUDGET: { [database in "PGlite" | "PostgreSQL"]?: Parameters<Record>[4] } = { PGlite: { limit: 600, atMost: true, text: "<= 600 MB" } };
-
-interface Envelope {
-  return_code: string;
-  return_msg: string;
-  data?: { token?: string; items?: unknown };
-}
 
 /** VmRSS and VmHWM (the highest resident set so far) of a process, in MB. */
 function residentSet(pid: number): { rss: number; peak: number } {
@@ -61,15 +56,6 @@ async function startServerProcess(database: ServerDatabase): Promise<{ child: Ch
   return { child, url };
 }
 
-async function call(url: string, body: { [key: string]: unknown }, token?: string, apiPath = "adminapiv2"): Promise<Envelope> {
-  const res = await fetch(`${url}/weapi/${apiPath}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { "x-token": token } : {}) },
-    body: JSON.stringify(body),
-  });
-  return (await res.json()) as Envelope;
-}
-
 /** A student import file of `rows` rows, each with its own student number under `prefix`. */
 function studentFile(prefix: string, rows: number): Buffer {
   const sheetRows: string[] = [];
@@ -85,12 +71,12 @@ export async function measureServerMemory(record: Record): Promise<void> {
   const { child, url } = await startServerProcess({ dataDir });
   try {
     const pid = child.pid!;
-    const login = await call(url, { method: "login", username: "svc", password: DEMO_PASSWORD }, undefined, "adminapi");
+    const login = await call(url, "adminapi", { method: "login", username: "svc", password: DEMO_PASSWORD });
     const token = login.data?.token;
     if (login.return_code !== "SUCCESS" || !token) throw new Error(`login as svc failed: ${login.return_msg}`);
-    const schools = await call(url, { method: "schoollist", page: 1, limit: 1 }, token);
+    const schools = await call(url, "adminapiv2", { method: "schoollist", page: 1, limit: 1 }, token);
     const schId = (schools.data?.items as { id: number }[] | undefined)?.[0]?.id;
-    for (const method of ["dashboard", "studentlist", "classeslist", "schoollist"]) await call(url, { method, page: 1, limit: 20 }, token);
+    for (const method of ["dashboard", "studentlist", "classeslist", "schoollist"]) await call(url, "adminapiv2", { method, page: 1, limit: 20 }, token);
     // idle: what the server keeps
     await new Promise((resolve) => setTimeout(resolve, 5000));
     const rest = residentSet(pid);
@@ -101,10 +87,10 @@ export async function measureServerMemory(record: Record): Promise<void> {
     const honest = workbook({ name: "", data: bomb.data, declaredSize: bomb.trueSize }).toString("base64");
     const imports = ["M1", "M2"].map((prefix) => studentFile(prefix, IMPORT_ROWS).toString("base64"));
     const answers = await Promise.all([
-      ...imports.map((content) => call(url, { method: "studentimport", sch_id: schId, filename: "memory.xlsx", content_base64: content }, token)),
-      call(url, { method: "studentimport", sch_id: schId, filename: "lying.xlsx", content_base64: lying }, token),
-      call(url, { method: "studentimport", sch_id: schId, filename: "honest.xlsx", content_base64: honest }, token),
-      call(url, { method: "studentexport", sch_id: schId }, token),
+      ...imports.map((content) => call(url, "adminapiv2", { method: "studentimport", sch_id: schId, filename: "memory.xlsx", content_base64: content }, token)),
+      call(url, "adminapiv2", { method: "studentimport", sch_id: schId, filename: "lying.xlsx", content_base64: lying }, token),
+      call(url, "adminapiv2", { method: "studentimport", sch_id: schId, filename: "honest.xlsx", content_base64: honest }, token),
+      call(url, "adminapiv2", { method: "studentexport", sch_id: schId }, token),
     ]);
     const [first, second] = answers;
     if (first.return_code !== "SUCCESS" || second.return_code !== "SUCCESS") throw new Error(`the imports failed: ${first.return_msg} / ${second.return_msg}`);
@@ -113,7 +99,7 @@ export async function measureServerMemory(record: Record): Promise<void> {
     for (let status = ""; status !== "done"; ) {
       if (status === "failed" || !exportId) throw new Error("the export failed");
       await new Promise((resolve) => setTimeout(resolve, 200));
-      status = String((((await call(url, { method: "downloadinfo", id: exportId }, token)).data?.items as { status?: string }) ?? {}).status ?? "");
+      status = String((((await call(url, "adminapiv2", { method: "downloadinfo", id: exportId }, token)).data?.items as { status?: string }) ?? {}).status ?? "");
     }
     const after = residentSet(pid);
     record("server RSS at its peak (two 5,000-row imports, an export, two zip bombs at once)", "PGlite", after.peak, "MB", PEAK_BUDGET.PGlite);
@@ -155,7 +141,7 @@ export async function measureLargeJobs(record: Record, database: "PGlite" | "Pos
 async function inServerProcess(database: string, target: ServerDatabase, measure: (url: string, pid: number, token: string) => Promise<void>): Promise<void> {
   const { child, url } = await startServerProcess(target);
   try {
-    const login = await call(url, { method: "login", username: "svc", password: DEMO_PASSWORD }, undefined, "adminapi");
+    const login = await call(url, "adminapi", { method: "login", username: "svc", password: DEMO_PASSWORD });
     const token = login.data?.token;
     if (login.return_code !== "SUCCESS" || !token) throw new Error(`login as svc failed on ${database}: ${login.return_msg}`);
     // the jobs a server runs when it starts (yesterday's reconciliation, the evening's report) are done by then
@@ -171,13 +157,13 @@ async function measureExport(record: Record, database: "PGlite" | "PostgreSQL", 
   let highest = before;
   const exportSampler = setInterval(() => (highest = Math.max(highest, residentSet(pid).rss)), 100);
   const started = performance.now();
-  const asked = await call(url, { method: "orderexport" }, token);
+  const asked = await call(url, "adminapiv2", { method: "orderexport" }, token);
   const id = (asked.data?.items as { job_id?: number } | undefined)?.job_id;
   if (asked.return_code !== "SUCCESS" || !id) throw new Error(`orderexport failed on ${database}: ${asked.return_msg}`);
   let item: { status?: string; rows?: number; size?: number; url?: string } = {};
   while (item.status !== "done" && item.status !== "failed") {
     await new Promise((resolve) => setTimeout(resolve, 250));
-    item = ((await call(url, { method: "downloadinfo", id }, token)).data?.items ?? {}) as typeof item;
+    item = ((await call(url, "adminapiv2", { method: "downloadinfo", id }, token)).data?.items ?? {}) as typeof item;
   }
   clearInterval(exportSampler);
   if (item.status !== "done" || !item.url) throw new Error(`the export of every order failed on ${database}`);
@@ -204,7 +190,7 @@ async function measureReconciliation(record: Record, database: "PGlite" | "Postg
   let reconHighest = before;
   const sampler = setInterval(() => (reconHighest = Math.max(reconHighest, residentSet(pid).rss)), 100);
   const reconStarted = performance.now();
-  const recon = await call(url, { method: "reconrun", paychnl_id: reconciliation.paychnlId, bill_date: reconciliation.day }, token).finally(() => clearInterval(sampler));
+  const recon = await call(url, "adminapiv2", { method: "reconrun", paychnl_id: reconciliation.paychnlId, bill_date: reconciliation.day }, token).finally(() => clearInterval(sampler));
   const reconSeconds = (performance.now() - reconStarted) / 1000;
   const batch = recon.data?.items as { status?: string; bill_count?: number; matched?: number; open_items?: number } | undefined;
   if (recon.return_code !== "SUCCESS" || batch?.status === "failed" || Number(batch?.matched) < reconciliation.lines) {

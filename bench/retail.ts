@@ -16,6 +16,7 @@ import { goods, goodsSkus, pickupPoints, pickupRecords, schools, shopOrders } fr
 import { BENCH_PROVIDER } from "../server/seed/scale";
 import type { TestServer } from "../tests/helpers/server";
 import type { LoadRequest, LoadResult } from "./loadWorker";
+import type { Envelope } from "./weapi";
 
 const DEMO_PASSWORD = "demo1234";
 const SCHOOL = "Sunrise No.1 Primary School";
@@ -25,12 +26,6 @@ export interface Budget {
   limit: number;
   atMost: boolean;
   text: string;
-}
-
-interface Envelope {
-  return_code: string;
-  return_msg: string;
-  data?: { token?: string; items?: unknown; total?: number };
 }
 
 /** What the retail figures use of the bench (bench/run.ts). */

@@ -24,6 +24,7 @@ import { DEMO_ACCOUNTS } from "../server/seed/demo";
 import { seedScale } from "../server/seed/scale";
 import { measureLargeJobs, measureServerMemory, type ReconciliationDay } from "./memory";
 import { measureRetail, type RetailBench } from "./retail";
+import { call, type Envelope } from "./weapi";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const DEMO_PASSWORD = "demo1234";
@@ -351,23 +352,8 @@ async function measureReportPage(browser: Awaited<ReturnType<typeof launchChromi
 // ---------------------------------------------------------------------------------------------------------
 // The API on loopback
 
-interface Envelope {
-  return_code: string;
-  return_msg: string;
-  data?: { token?: string; items?: unknown };
-}
-
 interface LoginFacts {
   data?: { sysid?: string; schid?: string };
-}
-
-async function call(url: string, apiPath: string, body: Record<string, unknown>, token?: string, headers: Record<string, string> = {}): Promise<Envelope> {
-  const res = await fetch(`${url}/weapi/${apiPath}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { "x-token": token } : {}), ...headers },
-    body: JSON.stringify(body),
-  });
-  return (await res.json()) as Envelope;
 }
 
 function percentile(sorted: number[], p: number): number {
