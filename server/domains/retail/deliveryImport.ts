@@ -19,8 +19,9 @@ import { resolveScope } from "../../auth/scope";
 import type { CatalogueTable } from "../../db/catalogueTables";
 import { deliveryImports } from "../../db/schema";
 import { entityTenantConditions } from "../../engine/crud";
-import { everyLanguage, importPayload, inImportSlot, MAX_LISTED_ERRORS, normalised, templateAnswer, XLSX_MIME } from "../../engine/imports";
-import { labelText, type Translate } from "../../lib/i18n";
+import { everyLanguage, importPayload, inImportSlot, MAX_LISTED_ERRORS, normalised, templateAnswer } from "../../engine/imports";
+import { columnPlaces, outcomeCounts, resultFile, type SheetColumn } from "../../engine/rowImports";
+import type { Translate } from "../../lib/i18n";
 import { ApiFailure } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { FEE_ORDER_KIND, SHOP_KIND, type FulfilledKind, type FulfilledOrder } from "./fulfilment";
@@ -38,13 +39,13 @@ const LOOKUP_BATCH = 1000;
 const MAX_ANSWERED_ROWS = 500;
 
 /** The columns of the sheet, by their label keys: found by their header in any language, in any order. */
-const COLUMNS = [
+type ColumnKey = "order_no" | "express" | "tracking_no" | "remark";
+const COLUMNS: readonly SheetColumn<ColumnKey>[] = [
   { key: "order_no", label: "collection.field.order_no", required: true },
   { key: "express", label: "retail.field.express_company", required: true },
   { key: "tracking_no", label: "retail.field.tracking_no", required: true },
   { key: "remark", label: "retail.field.remark", required: false },
-] as const;
-type ColumnKey = (typeof COLUMNS)[number]["key"];
+];
 
 /** What a row does: sends its order, finds it sent already as the row says, or cannot (why in `message`). */
 export type RowOutcome = "deliver" | "delivered" | "unchanged" | "failed";
@@ -67,19 +68,6 @@ const companyByName: ReadonlyMap<string, string> = new Map(
 );
 const trackingNo = new RegExp(TRACKING_NO_PATTERN);
 
-/** Where each column is in the header row; a missing required column refuses the file, naming it. */
-function columnPlaces(t: Translate, header: string[]): Record<ColumnKey, number> {
-  const places = {} as Record<ColumnKey, number>;
-  const headers = header.map(normalised);
-  for (const column of COLUMNS) {
-    const names = new Set(everyLanguage(column.label, column.key).map(normalised));
-    const at = headers.findIndex((h) => names.has(h));
-    if (at < 0 && column.required) throw new ApiFailure("retail.delivery_import.missing_column", { column: labelText(t, column.label, column.key) }, { errors: [{ field: "content_base64", message: t("retail.delivery_import.missing_column", { column: labelText(t, column.label, column.key) }) }] });
-    places[column.key] = at;
-  }
-  return places;
-}
-
 /**
  * Each row's outcome as things stand, written nowhere: the order looked up in the caller's tenant by its number,
  * the company and number checked, a row repeating an earlier one of the file or what is stored told apart.
@@ -88,7 +76,7 @@ async function classify(ctx: OperationContext, kind: FulfilledKind, rows: { row:
   const t = ctx.t;
   const [header, ...data] = rows;
   if (!header) throw new ApiFailure("import.empty_file");
-  const at = columnPlaces(t, header.values);
+  const at = columnPlaces(t, COLUMNS, header.values, "retail.delivery_import.missing_column");
   const cell = (values: string[], key: ColumnKey) => (at[key] >= 0 ? (values[at[key]] ?? "").trim() : "");
   const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);
   const numbers = [...new Set(data.map((r) => cell(r.values, "order_no")).filter(Boolean))];
@@ -151,34 +139,24 @@ async function deliverRows(ctx: OperationContext, registry: OperationRegistry, k
   }
 }
 
-function counts(rows: DeliveryRow[]) {
-  const count = (outcome: RowOutcome) => rows.filter((r) => r.outcome === outcome).length;
-  return { total: rows.length, deliver: count("deliver"), delivered: count("delivered"), unchanged: count("unchanged"), failed: count("failed") };
-}
+const OUTCOMES: readonly RowOutcome[] = ["deliver", "delivered", "unchanged", "failed"];
+const counts = (rows: DeliveryRow[]) => outcomeCounts(rows, OUTCOMES);
 
 /** The result file: the rows as sent, each with its outcome and why. */
-async function resultFile(t: Translate, filename: string, rows: DeliveryRow[]) {
-  const { default: ExcelJS } = await import("exceljs");
-  const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet(t("retail.delivery_import.result_sheet").slice(0, 31));
-  const text = { numFmt: "@" };
-  sheet.columns = [
-    { header: t("collection.field.order_no"), key: "order_no", width: 26, style: text },
-    { header: t("retail.field.express_company"), key: "express", width: 16 },
-    { header: t("retail.field.tracking_no"), key: "tracking_no", width: 24, style: text },
-    { header: t("retail.field.remark"), key: "remark", width: 20 },
-    { header: t("retail.delivery_import.result"), key: "outcome", width: 12 },
-    { header: t("retail.delivery_import.reason"), key: "message", width: 40 },
-  ];
-  sheet.getRow(1).font = { bold: true };
-  sheet.views = [{ state: "frozen", ySplit: 1 }];
-  for (const row of rows) {
-    const known = EXPRESS_COMPANIES.some((c) => c.code === row.express_code);
-    sheet.addRow({ ...row, express: known ? t(expressNameKey(row.express_code)) : row.express_code, outcome: t(`retail.delivery_import.outcome.${row.outcome}`) });
-  }
-  const content = Buffer.from(await workbook.xlsx.writeBuffer());
-  const base = filename.replace(/\.xlsx$/i, "");
-  return { filename: `${base}-${t("retail.delivery_import.result")}.xlsx`, mime: XLSX_MIME, content_base64: content.toString("base64") };
+function deliveryResultFile(t: Translate, filename: string, rows: DeliveryRow[]) {
+  const companyName = (code: string) => (EXPRESS_COMPANIES.some((c) => c.code === code) ? t(expressNameKey(code)) : code);
+  return resultFile(filename, {
+    sheetName: t("retail.delivery_import.result_sheet"),
+    resultName: t("retail.delivery_import.result"),
+    reasonName: t("retail.delivery_import.reason"),
+    columns: [
+      { header: t("collection.field.order_no"), key: "order_no", width: 26, text: true },
+      { header: t("retail.field.express_company"), key: "express", width: 16 },
+      { header: t("retail.field.tracking_no"), key: "tracking_no", width: 24, text: true },
+      { header: t("retail.field.remark"), key: "remark", width: 20 },
+    ],
+    rows: rows.map((row) => ({ ...row, express: companyName(row.express_code), outcome: t(`retail.delivery_import.outcome.${row.outcome}`) })),
+  });
 }
 
 /** orderdeliveryimport, zdorderdeliveryimport {filename, content_base64, preview?}: the preview, or the import with its log and result file. */
@@ -220,7 +198,7 @@ async function importDeliveries(ctx: OperationContext, registry: OperationRegist
     return {
       messageKey: "retail.delivery_import.done",
       messageParams: c,
-      data: { items: { preview: false, log_id: log.id, ...c, rows: rows.slice(0, MAX_ANSWERED_ROWS), file: await resultFile(ctx.t, filename, rows) } },
+      data: { items: { preview: false, log_id: log.id, ...c, rows: rows.slice(0, MAX_ANSWERED_ROWS), file: await deliveryResultFile(ctx.t, filename, rows) } },
     };
   });
 }

@@ -27,8 +27,9 @@ import { goods, goodsSkus, shopOrderItems, shopOrders, traceSources } from "../.
 import { entityTenantConditions } from "../../engine/crud";
 import { registerDeclared } from "../../engine/declared";
 import type { EntityHooksByName, Row } from "../../engine/hooks";
-import { everyLanguage, importPayload, inImportSlot, normalised, templateAnswer, XLSX_MIME } from "../../engine/imports";
-import { labelText, type Translate } from "../../lib/i18n";
+import { importPayload, inImportSlot, templateAnswer } from "../../engine/imports";
+import { columnPlaces, outcomeCounts, resultFile, type SheetColumn } from "../../engine/rowImports";
+import type { Translate } from "../../lib/i18n";
 import { ApiFailure } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { PAYER_API_PATH, qrCodeOf } from "../collection/payerApi";
@@ -135,12 +136,12 @@ async function bind(ctx: OperationContext, input: BindInput) {
 // The import
 
 /** The sheet's columns, by their label keys, found by their header in any language, in any order. */
-const COLUMNS = [
+type ColumnKey = "code" | "sku" | "batch_no" | "manufacturer" | "standard" | "fabric" | "report_url";
+const COLUMNS: readonly SheetColumn<ColumnKey>[] = [
   { key: "code", label: "retail.trace.field.code", required: true },
   { key: "sku", label: "retail.trace.import.sku_column", required: false },
-  ...traceBatchFields.map((f) => ({ key: f.name, label: f.label, required: false })),
-] as const;
-type ColumnKey = "code" | "sku" | "batch_no" | "manufacturer" | "standard" | "fabric" | "report_url";
+  ...traceBatchFields.map((f) => ({ key: f.name as ColumnKey, label: f.label, required: false })),
+];
 const BATCH_KEYS = ["batch_no", "manufacturer", "standard", "fabric", "report_url"] as const;
 type BatchFacts = Record<(typeof BATCH_KEYS)[number], string>;
 const batchMax = Object.fromEntries(traceBatchFields.map((f) => [f.name, f.max ?? 100])) as Record<(typeof BATCH_KEYS)[number], number>;
@@ -176,21 +177,6 @@ interface SkuFacts {
   title: string;
 }
 
-function columnPlaces(t: Translate, header: string[]): Record<ColumnKey, number> {
-  const places = {} as Record<ColumnKey, number>;
-  const headers = header.map(normalised);
-  for (const column of COLUMNS) {
-    const names = new Set(everyLanguage(column.label, column.key).map(normalised));
-    const at = headers.findIndex((h) => names.has(h));
-    if (at < 0 && column.required) {
-      const name = labelText(t, column.label, column.key);
-      throw new ApiFailure("retail.trace.import.missing_column", { column: name }, { errors: [{ field: "content_base64", message: t("retail.trace.import.missing_column", { column: name }) }] });
-    }
-    places[column.key as ColumnKey] = at;
-  }
-  return places;
-}
-
 /** The provider's SKUs a file names (by id or barcode) or the dialog chose, with their goods item's title. */
 async function skusOf(db: DbOrTx, sysid: number, ids: number[], barcodes: string[]): Promise<SkuFacts[]> {
   if (ids.length === 0 && barcodes.length === 0) return [];
@@ -209,7 +195,7 @@ async function classify(ctx: OperationContext, scope: Scope, input: TraceImportI
   const sysid = scope.sysid!;
   const [header, ...data] = rows;
   if (!header) throw new ApiFailure("import.empty_file");
-  const at = columnPlaces(t, header.values);
+  const at = columnPlaces(t, COLUMNS, header.values, "retail.trace.import.missing_column");
   const cell = (values: string[], key: ColumnKey) => (at[key] >= 0 ? (values[at[key]] ?? "").trim() : "");
 
   const skuCells = [...new Set(data.map((r) => cell(r.values, "sku")).filter(Boolean))];
@@ -297,29 +283,22 @@ async function addRows(ctx: OperationContext, sysid: number, skus: Map<number, n
   });
 }
 
-function counts(rows: TraceRow[]) {
-  const count = (outcome: TraceRowOutcome) => rows.filter((r) => r.outcome === outcome).length;
-  return { total: rows.length, add: count("add"), added: count("added"), unchanged: count("unchanged"), failed: count("failed") };
-}
+const OUTCOMES: readonly TraceRowOutcome[] = ["add", "added", "unchanged", "failed"];
+const counts = (rows: TraceRow[]) => outcomeCounts(rows, OUTCOMES);
 
-async function resultFile(t: Translate, filename: string, rows: TraceRow[]) {
-  const { default: ExcelJS } = await import("exceljs");
-  const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet(t("retail.trace.import.result_sheet").slice(0, 31));
-  const text = { numFmt: "@" };
-  sheet.columns = [
-    { header: t("retail.trace.field.code"), key: "code", width: 28, style: text },
-    { header: t("retail.entity.goodssku"), key: "sku", width: 30 },
-    ...BATCH_KEYS.map((k) => ({ header: t(`retail.trace.field.${k}`), key: k, width: k === "report_url" ? 36 : 18, style: text })),
-    { header: t("retail.trace.import.result"), key: "outcome", width: 12 },
-    { header: t("retail.trace.import.reason"), key: "message", width: 40 },
-  ];
-  sheet.getRow(1).font = { bold: true };
-  sheet.views = [{ state: "frozen", ySplit: 1 }];
-  for (const row of rows) sheet.addRow({ ...row, outcome: t(`retail.trace.import.outcome.${row.outcome}`) });
-  const content = Buffer.from(await workbook.xlsx.writeBuffer());
-  const base = filename.replace(/\.xlsx$/i, "");
-  return { filename: `${base}-${t("retail.trace.import.result")}.xlsx`, mime: XLSX_MIME, content_base64: content.toString("base64") };
+/** The result file: the rows as sent, each with its outcome and why. */
+function traceResultFile(t: Translate, filename: string, rows: TraceRow[]) {
+  return resultFile(filename, {
+    sheetName: t("retail.trace.import.result_sheet"),
+    resultName: t("retail.trace.import.result"),
+    reasonName: t("retail.trace.import.reason"),
+    columns: [
+      { header: t("retail.trace.field.code"), key: "code", width: 28, text: true },
+      { header: t("retail.entity.goodssku"), key: "sku", width: 30 },
+      ...BATCH_KEYS.map((k) => ({ header: t(`retail.trace.field.${k}`), key: k, width: k === "report_url" ? 36 : 18, text: true })),
+    ],
+    rows: rows.map((row) => ({ ...row, outcome: t(`retail.trace.import.outcome.${row.outcome}`) })),
+  });
 }
 
 async function importCodes(ctx: OperationContext, input: TraceImportInput) {
@@ -347,7 +326,7 @@ async function importCodes(ctx: OperationContext, input: TraceImportInput) {
     return {
       messageKey: "retail.trace.import.done",
       messageParams: c,
-      data: { items: { preview: false, ...c, rows: rows.slice(0, MAX_ANSWERED_ROWS), file: await resultFile(ctx.t, filename, rows) } },
+      data: { items: { preview: false, ...c, rows: rows.slice(0, MAX_ANSWERED_ROWS), file: await traceResultFile(ctx.t, filename, rows) } },
     };
   });
 }
