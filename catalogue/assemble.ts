@@ -7,7 +7,8 @@
  *
  * So is every convention the engine relies on while it serves (checkConventions below): a reference to an
  * undeclared entity, a state field that is no enum, an action's states that are no states of it, a rule between
- * fields naming a field that is not beside it, a child entity without its sort field, a summary or a total that is
+ * fields naming a field that is not beside it, an action keyed by a field that is not unique or requiring a state of
+ * a record that has none, a child entity without its sort field, a summary or a total that is
  * no number of its entity, a page's filter or an entity's default sort naming a field it does not have, a report's
  * drill or rate naming what it does not have. Each message names the declaration.
  */
@@ -273,6 +274,44 @@ function checkAction(entity: EntityDecl, action: ActionDecl, byName: ReadonlyMap
     if (!statesOf(linked)?.has(link.state)) throw new Error(`catalogue: ${where} links its answer to ${link.related} records in the state "${link.state}", which is no state of ${link.related}`);
   }
   checkFields(where, action.fields ?? [], byName, undefined, entity);
+  checkRecordNaming(entity, action, where, stateOf);
+  checkRequires(entity, action, where, byName);
+  if (action.tool !== undefined && !entity.listTools?.includes(action.tool)) {
+    throw new Error(`catalogue: ${where} is called by the list tool ${action.tool}, which ${entity.name} does not offer (listTools)`);
+  }
+}
+
+/** An action's record named by a unique field (`key`) instead of its id, and refused in words of its own by state. */
+function checkRecordNaming(entity: EntityDecl, action: ActionDecl, where: string, stateOf: (what: string, values: readonly string[]) => void): void {
+  if (action.key !== undefined) {
+    const key = entity.fields.find((f) => f.name === action.key);
+    // the engine finds one record by the value in the caller's tenant: unique across it, or within each tenant
+    if (!key || !(key.unique === true || key.unique === "tenant") || !isColumn(key) || key.multiple) {
+      throw new Error(`catalogue: ${where} is keyed by ${action.key}, which is no field of ${entity.name} declared unique (true or "tenant")`);
+    }
+    if (action.idField !== undefined) throw new Error(`catalogue: ${where} names its record both by ${action.idField} and by its key ${action.key}`);
+  } else if (action.keyUnknown !== undefined) {
+    throw new Error(`catalogue: ${where} says how a key found nowhere is refused, but is keyed by none`);
+  }
+  const refused = Object.keys(action.refuseIn ?? {});
+  stateOf(`${where} is refused in words of its own in the state`, refused);
+  const startState = refused.find((state) => action.from?.includes(state));
+  if (startState !== undefined) throw new Error(`catalogue: ${where} is refused in words of its own in the state "${startState}", which it starts from`);
+}
+
+/** The state an action requires of a record it refers to: a reference to a stateful entity, or to a child of one (its parent's state). */
+function checkRequires(entity: EntityDecl, action: ActionDecl, where: string, byName: ReadonlyMap<string, EntityDecl>): void {
+  const requires = action.requires;
+  if (!requires) return;
+  const field = action.fields?.find((f) => f.name === requires.field) ?? entity.fields.find((f) => f.name === requires.field);
+  const referred = field?.type === "ref" && !field.multiple ? byName.get(field.ref?.entity ?? "") : undefined;
+  if (!referred) throw new Error(`catalogue: ${where} requires a state of the record ${requires.field} names, which is no reference field of the action or of ${entity.name}`);
+  const stateful = referred.stateField ? referred : [...byName.values()].find((parent) => parent.stateField && parent.children?.some((c) => c.entity === referred.name));
+  if (!stateful) throw new Error(`catalogue: ${where} requires a state of the ${referred.name} record ${requires.field} names, but ${referred.name} declares no stateField and is no child record of an entity that does`);
+  if (requires.states.length === 0) throw new Error(`catalogue: ${where} requires the record ${requires.field} names in no state`);
+  const states = statesOf(stateful)!;
+  const unknown = requires.states.find((state) => !states.has(state));
+  if (unknown !== undefined) throw new Error(`catalogue: ${where} requires the ${stateful.name} of ${requires.field} in the state "${unknown}", which is no state of ${stateful.name}`);
 }
 
 function checkChildren(parent: EntityDecl, decl: NonNullable<EntityDecl["children"]>[number], byName: ReadonlyMap<string, EntityDecl>): void {

@@ -3,12 +3,13 @@
  * 一物一码), with the facts of its batch that a parent reads when scanning it: the maker, the standard, the fabric and
  * the inspection report. A code is the provider's (unique within it), of one SKU of its goods; it is imported by file
  * per SKU and batch (tracesourceimport, server/domains/retail/traceSources.ts), bound to a shop order's item when the
- * garment is packed or handed over (tracesourcebind: free -> bound) or voided while free (tracesourcevoid), and shown
- * on the shop order, on the payer's order and on its own public page (h5tracesource). Labels in
- * locales/<lang>/retail.json under `trace`.
+ * garment is packed or handed over (tracesourcebind, by its code: free -> bound) or voided while free
+ * (tracesourcevoid), and shown on the shop order, on the payer's order and on its own public page (h5tracesource).
+ * Labels in locales/<lang>/retail.json under `trace`.
  */
-import type { ActionDecl, CatalogueDomain, EntityDecl, FieldDecl, FieldOption, OperationDecl } from "../common/catalogue";
+import type { ActionDecl, CatalogueDomain, EntityDecl, FieldDecl, FieldOption } from "../common/catalogue";
 import { GOODS_MANAGERS } from "./goods";
+import { PAID_SHOP_ORDER_STATES } from "./shopOrders";
 
 export const traceSourceStates: FieldOption[] = [
   { value: "free", label: "retail.trace.status.free", tone: "processing" },
@@ -62,6 +63,29 @@ export const traceSourceVoid: ActionDecl = {
   danger: true,
 };
 
+/**
+ * tracesourcebind {code, order_item_id}: the garment with this code packed or handed over as (one of) the item of a
+ * paid shop order: free -> bound, of the item's SKU, at most the item's quantity of codes per item (its effect:
+ * server/domains/retail/traceSources.ts). Called by the list's tool with the code scanned, never from a record's
+ * button; a bound code says which order holds it.
+ */
+export const traceSourceBind: ActionDecl = {
+  name: "tracesourcebind",
+  label: "retail.trace.bind.submit",
+  confirm: "retail.trace.bind.hint",
+  roles: GOODS_MANAGERS,
+  key: "code",
+  keyUnknown: "retail.trace.errors.code_unknown",
+  from: ["free"],
+  to: "bound",
+  refuseIn: { bound: "retail.trace.errors.code_bound", voided: "retail.trace.errors.code_voided" },
+  fields: [{ name: "order_item_id", type: "ref", ref: { entity: "shoporderitem" }, label: "retail.trace.field.order_item_id", required: true }],
+  // the item's order, paid: locked, so that two codes bound to its items follow one another (its items' quantities)
+  requires: { field: "order_item_id", states: PAID_SHOP_ORDER_STATES, message: "retail.trace.errors.order_not_paid", unknown: "retail.trace.errors.item_unknown" },
+  refreshes: ["shoporder"],
+  tool: "tracesourcebind",
+};
+
 /** A garment's trace-source code and the facts of its batch; the order item it went with once bound. */
 export const traceSourceEntity: EntityDecl = {
   name: "tracesource",
@@ -73,7 +97,7 @@ export const traceSourceEntity: EntityDecl = {
   stateField: "status",
   editableIn: ["free"],
   roles: { list: GOODS_MANAGERS, info: GOODS_MANAGERS, add: GOODS_MANAGERS, edit: GOODS_MANAGERS },
-  actions: [traceSourceVoid],
+  actions: [traceSourceVoid, traceSourceBind],
   listTools: ["tracesourceimport", "tracesourcebind"],
   indexes: [
     // an order item's codes: the payer's order, and the count of them before a bind
@@ -98,26 +122,8 @@ export const traceSourceEntity: EntityDecl = {
   ],
 };
 
-/**
- * tracesourcebind {code, order_item_id}: the garment with this code packed or handed over as (one of) the item of a
- * paid shop order: free -> bound, of the item's SKU, at most the item's quantity of codes per item.
- */
-export const traceSourceBindOperation: OperationDecl = {
-  name: "tracesourcebind",
-  roles: GOODS_MANAGERS,
-  effect: "write",
-  title: "retail.trace.bind.title",
-  submit: "retail.trace.bind.submit",
-  fields: [
-    { ...traceCodeField, form: true },
-    { name: "order_item_id", type: "int", label: "retail.trace.field.order_item_id", required: true, min: 1, max: 2_147_483_647, form: true },
-  ],
-  invalidates: ["tracesource", "shoporder"],
-};
-
 export const traceSources: CatalogueDomain = {
   entities: [traceSourceEntity],
-  operations: [traceSourceBindOperation],
   pages: {
     tracesourcelist: { kind: "list", entity: "tracesource" },
   },

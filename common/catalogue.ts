@@ -165,6 +165,29 @@ export interface ActionDecl {
   bulk?: boolean;
   /** the payload field naming the record (default `id`): `order_id` for a refund asked of an order */
   idField?: string;
+  /**
+   * the field of the entity naming the record instead of its id, one declared `unique` (true or "tenant"): the
+   * payload gives its value (tracesourcebind {code}, a code scanned) and the record is found in the caller's tenant
+   */
+  key?: string;
+  /** translation key of the refusal of a `key` value found nowhere (params: the value under the key's name; default api.key_unknown) */
+  keyUnknown?: string;
+  /**
+   * the refusal of a record in a state the action does not start from, by state, where the state alone says too
+   * little (a code bound: to which order): translation keys whose params are the record's fields as its page reads
+   * them (a reference's title under `{name}_title`), naming the field that names the record
+   */
+  refuseIn?: Readonly<Record<string, string>>;
+  /**
+   * the states a record it refers to must be in (the order an item belongs to, paid): `field` a reference among
+   * its fields or the record's, to a stateful entity or to a child record of one (whose parent's state it has). The
+   * referred record is read in the caller's tenant and locked; a record found nowhere is refused naming the field
+   * (`unknown`, default api.validation.reference), one in another state naming the field and that state (`message`,
+   * params `state`, default api.requires_state). An absent reference requires nothing.
+   */
+  requires?: { field: string; states: readonly string[]; message?: string; unknown?: string };
+  /** the list tool (`listTools`) that calls it instead of a button on each record: a code scanned into an order's item */
+  tool?: string;
   /** the entity whose record the action makes (a refund of an order): its lists are read again after it */
   creates?: string;
   /** its button is red (it takes something away: voiding, rejecting, disabling) */

@@ -27,7 +27,7 @@ import { registerShopApi } from "./retail/shop";
 import { fulfilmentEffects, registerPickupOperations } from "./retail/fulfilment";
 import { registerShopOrderOperations, shopOrderEffects } from "./retail/shopOrders";
 import { registerDeliveryImport } from "./retail/deliveryImport";
-import { registerTraceSourceOperations, traceSourceHooks } from "./retail/traceSources";
+import { registerTraceSourceOperations, traceSourceEffects, traceSourceHooks } from "./retail/traceSources";
 
 export function registerOperations(registry: OperationRegistry): void {
   registerSessionOperations(registry);
@@ -38,7 +38,7 @@ export function registerOperations(registry: OperationRegistry): void {
   registerRenewalOperations(registry);
   registerDailyReportOperations(registry);
   registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity, ...traceSourceHooks, serviceproject: serviceProjectLogHooks });
-  registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel), ...shopOrderEffects, ...fulfilmentEffects });
+  registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel), ...shopOrderEffects, ...fulfilmentEffects, ...traceSourceEffects });
   registerFeeOperations(registry);
   registerCollectionOperations(registry, schoolChannel);
   registerImportOperations(registry, entities);
@@ -53,7 +53,7 @@ export function registerOperations(registry: OperationRegistry): void {
   // the provider's shop orders, and pickup verification at the pickup points
   registerShopOrderOperations(registry);
   registerDeliveryImport(registry);
-  // the garments' trace-source codes: imported, bound to order items, read on their public page
+  // the garments' trace-source codes: imported, read on their public page (bound to order items by their action)
   registerTraceSourceOperations(registry);
   registerPickupOperations(registry);
 }

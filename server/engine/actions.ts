@@ -1,22 +1,25 @@
 /**
  * The declared actions of catalogue entities (common/catalogue.ts ActionDecl): submitting a channel for review,
- * approving it, waiving a bill, voiding a code. Every action runs the same way, whatever its domain: the record
- * is loaded in the caller's tenant under a row lock, its state checked against the action's `from`, the fields
- * checked, the state changed with the domain's effect and the audit entry written, in one transaction.
+ * approving it, waiving a bill, voiding a code, binding a code to an order's item. Every action runs the same way,
+ * whatever its domain: the record (named by its id or by its `key`) is loaded in the caller's tenant under a row
+ * lock, its state checked against the action's `from`, the fields checked, the record it `requires` in a state
+ * loaded and locked too, the state changed with the domain's effect and the audit entry written, in one transaction.
  */
-import { and, eq } from "drizzle-orm";
-import type { ActionDecl, EntityDecl } from "../../common/catalogue";
+import { and, eq, type SQL } from "drizzle-orm";
+import type { ActionDecl, EntityDecl, FieldDecl } from "../../common/catalogue";
 import { auditCall } from "../auth/audit";
 import { parseTenantId, resolveScope, type Scope } from "../auth/scope";
 import { tableColumn, tenantColumnNames, type CatalogueTable } from "../db/catalogueTables";
 import type { DbOrTx } from "../db/client";
 import { catalogueTables } from "../db/schema";
+import { labelText } from "../lib/i18n";
 import { ApiFailure, notFound } from "../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../protocol/registry";
 import { entityTenantConditions, serialiseRow, wrongState } from "./crud";
 import { checkPayload, DEFAULT_OPERATION_PATH, type DeclaredPayload } from "./declared";
 import { checkFieldRelations } from "./fieldRelations";
 import type { Row } from "./hooks";
+import { References } from "./references";
 
 /** What an action's effect is given: the record as it stands, locked, and the checked fields. */
 export interface ActionCall {
@@ -26,8 +29,13 @@ export interface ActionCall {
   entity: EntityDecl;
   /** the record as stored, locked until the transaction ends */
   row: Row;
-  /** the action's declared fields, checked, in their stored form (null when absent) */
+  /** the action's declared fields, checked, in their stored form (null when absent), and its `key`'s value */
   input: DeclaredPayload;
+  /**
+   * the record its `requires` names, by field, locked until the transaction ends: the record referred to and, for a
+   * child record (an order's item), its parent, whose state was checked (absent when the reference was)
+   */
+  referenced: Readonly<Record<string, { record: Row; parent?: Row }>>;
 }
 
 /** What an effect answers: the columns it changes and, when it says more than "done", its message. */
@@ -37,6 +45,11 @@ export interface ActionOutcome {
   /** translation key of the answer's message (default: the action's label, done) */
   messageKey?: string;
   messageParams?: Record<string, string | number>;
+  /**
+   * what its audit entry says beyond the engine's (the state, the fields): details no field carries (a code's order
+   * number), and the school it concerns when the record has none of its own (a provider's code bound to a school's order)
+   */
+  audit?: { detail?: Row; schId?: number };
 }
 
 /**
@@ -49,8 +62,11 @@ export type ActionEffect = ((call: ActionCall) => Promise<ActionOutcome | void>)
    * found right: work that waits on others (a payment gateway asked) must never hold the lock. Throws an ApiFailure
    * to refuse; the effect then runs under the lock as usual.
    */
-  beforeLock?: (call: Omit<ActionCall, "tx">) => Promise<void>;
+  beforeLock?: (call: UnlockedCall) => Promise<void>;
 };
+
+/** What an effect's `beforeLock` is given: the call as it stands before the transaction, nothing locked. */
+export type UnlockedCall = Omit<ActionCall, "tx" | "referenced">;
 
 /** Domain effects by action name. */
 export type ActionEffects = Readonly<Record<string, ActionEffect>>;
@@ -59,6 +75,29 @@ export type ActionEffects = Readonly<Record<string, ActionEffect>>;
 function targetStates(action: ActionDecl): readonly string[] {
   if (action.to === undefined) return [];
   return typeof action.to === "string" ? [action.to] : action.to;
+}
+
+/** What an action needs at run time, resolved once when it is registered. */
+interface ActionPlan {
+  entity: EntityDecl;
+  table: CatalogueTable;
+  action: ActionDecl;
+  effect: ActionEffect | undefined;
+  /** the catalogue: the titles of a refusal's references */
+  entities: readonly EntityDecl[];
+  /** the `key` field as the entity declares it, required (alone in its list: its schema is made once) */
+  keyFields?: readonly [FieldDecl];
+  requires?: RequiredPlan;
+}
+
+/** Where the record an action `requires` is read: its entity, and for a child record its parent's, whose state it has. */
+interface RequiredPlan {
+  field: FieldDecl;
+  /** among the action's fields (else the record's own) */
+  sent: boolean;
+  entity: EntityDecl;
+  table: CatalogueTable;
+  parent?: { entity: EntityDecl; table: CatalogueTable; field: string };
 }
 
 /**
@@ -78,54 +117,82 @@ export function registerEntityActions(registry: OperationRegistry, entities: rea
       const effect = effects[action.name];
       if (targetStates(action).length > 1 && !effect && !action.result) throw new Error(`${action.name} leads to several states: its result field or its domain's effect must choose one`);
       checkResultDecl(action);
+      const plan: ActionPlan = { entity, table, action, effect, entities, keyFields: keyFieldsOf(entity, action), requires: requiredPlan(entities, entity, action) };
       registry.add({
         path: entity.apiPath ?? DEFAULT_OPERATION_PATH,
         method: action.name,
         needsToken: true,
         roles: action.roles,
         effect: "write",
-        handler: (ctx) => runAction(ctx, entity, table, action, effect),
+        handler: (ctx) => runAction(ctx, plan),
       });
     }
   }
   for (const name of Object.keys(effects)) if (!declared.has(name)) throw new Error(`an effect is given for ${name}, which no entity declares`);
 }
 
-async function runAction(ctx: OperationContext, entity: EntityDecl, table: CatalogueTable, action: ActionDecl, effect: ActionEffect | undefined) {
-  const id = parseTenantId(ctx.payload[action.idField ?? "id"]);
-  if (id === undefined) throw notFound();
+/** The entity's field an action is keyed by, required (catalogue/assemble.ts holds it to a unique column). */
+function keyFieldsOf(entity: EntityDecl, action: ActionDecl): readonly [FieldDecl] | undefined {
+  if (action.key === undefined) return undefined;
+  const field = entity.fields.find((f) => f.name === action.key);
+  if (!field) throw new Error(`${action.name} is keyed by ${action.key}, which is no field of ${entity.name}`);
+  return [{ ...field, required: true }];
+}
+
+function requiredPlan(entities: readonly EntityDecl[], entity: EntityDecl, action: ActionDecl): RequiredPlan | undefined {
+  const requires = action.requires;
+  if (!requires) return undefined;
+  const sentField = action.fields?.find((f) => f.name === requires.field);
+  const field = sentField ?? entity.fields.find((f) => f.name === requires.field);
+  const referred = entities.find((e) => e.name === field?.ref?.entity);
+  const table = referred && catalogueTables[referred.name];
+  if (!field || !referred || !table) throw new Error(`${action.name} requires a state of the record ${requires.field} names, which is no reference to an entity with a table`);
+  if (referred.stateField) return { field, sent: sentField !== undefined, entity: referred, table };
+  // a child record (an order's item) has its parent's state
+  for (const parent of entities) {
+    const child = parent.children?.find((c) => c.entity === referred.name);
+    const parentTable = catalogueTables[parent.name];
+    if (child && parent.stateField && parentTable) return { field, sent: sentField !== undefined, entity: referred, table, parent: { entity: parent, table: parentTable, field: child.parentField } };
+  }
+  throw new Error(`${action.name} requires a state of ${referred.name}, which has none (nor a parent with one)`);
+}
+
+async function runAction(ctx: OperationContext, plan: ActionPlan) {
+  const { entity, table, action, effect } = plan;
+  const named = namedRecord(ctx, plan);
   const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);
-  const conditions = entityTenantConditions(entity, table, ctx, scope);
+  const conditions = [named.condition, ...entityTenantConditions(entity, table, ctx, scope)];
   const stateField = entity.stateField;
   if (effect?.beforeLock) {
-    const [unlocked] = (await ctx.db.select().from(table).where(and(eq(tableColumn(table, "id"), id), ...conditions))) as Row[];
+    const found = (await ctx.db.select().from(table).where(and(...conditions)).limit(2)) as Row[];
+    const unlocked = found.length === 1 ? found[0] : undefined;
     // a missing record or one in another state is refused below, as without it
     if (unlocked && (!action.from || action.from.includes(String(unlocked[stateField!])))) {
-      await effect.beforeLock({ ctx, scope, entity, row: unlocked, input: actionInput(ctx, action) });
+      await effect.beforeLock({ ctx, scope, entity, row: unlocked, input: actionInput(ctx, plan, named) });
     }
   }
   const after = await ctx.db.transaction(async (tx) => {
     // locked: two actions on one record (an approval and a withdrawal) run one after the other
-    const [row] = (await tx
-      .select()
-      .from(table)
-      .where(and(eq(tableColumn(table, "id"), id), ...conditions))
-      .for("update")) as Row[];
-    if (!row) throw notFound();
-    // after the lookup: another tenant's record is missing, whatever was sent with it; then the state: a record in
-    // another state is refused before its fields are asked for (a review's decision, a waiver's reason)
+    const row = theRecord(ctx, plan, named, (await tx.select().from(table).where(and(...conditions)).limit(2).for("update")) as Row[]);
+    // after the lookup: another tenant's record is missing, whatever was sent with it. An action keyed by a value
+    // is called with what is in hand (a code scanned into an item), not from a button its state offers: its fields
+    // are told first. Otherwise the state first: a record in another state is refused before its fields are asked
+    // for (a review's decision, a waiver's reason)
+    let input = plan.keyFields ? actionInput(ctx, plan, named) : undefined;
     const from = stateField ? String(row[stateField]) : undefined;
-    if (action.from && !action.from.includes(from!)) throw wrongState(ctx, entity, from, action.label);
+    if (action.from && !action.from.includes(from!)) throw await refusalInState(ctx, tx, plan, named.field, row, from!);
     const unmet = unmetCondition(entity, action, row);
     if (unmet) throw new ApiFailure("api.action_not_for_record", { action: ctx.t(action.label), field: ctx.t(unmet.label), value: unmet.value === undefined ? "-" : ctx.t(unmet.value) });
-    const input = actionInput(ctx, action);
-    const outcome = (await effect?.({ ctx, tx, scope, entity, row, input })) ?? {};
+    input ??= actionInput(ctx, plan, named);
+    const referenced = await requiredRecord(ctx, tx, scope, plan, row, input);
+    const outcome = (await effect?.({ ctx, tx, scope, entity, row, input, referenced })) ?? {};
     const changes: Row = { ...outcome.changes };
     const targets = targetStates(action);
     if (stateField && targets.length === 1) changes[stateField] = targets[0];
     if (stateField && action.result) changes[stateField] = action.result.to[String(input[action.result.field])];
     const to = stateField ? changes[stateField] : undefined;
     if (targets.length > 1 && !targets.includes(String(to))) throw new Error(`${action.name}: its effect chose no state of ${targets.join(", ")}`);
+    const id = Number(row.id);
     const updated = Object.keys(changes).length === 0 ? row : ((await tx.update(table).set(changes).where(eq(tableColumn(table, "id"), id)).returning()) as Row[])[0];
     const tenant = tenantColumnNames(entity);
     await auditCall(tx, ctx, {
@@ -133,9 +200,9 @@ async function runAction(ctx: OperationContext, entity: EntityDecl, table: Catal
       entity: entity.name,
       entityId: String(id),
       sysid: tenantValue(updated, tenant.sysid ?? entity.providerColumn),
-      schId: tenantValue(updated, tenant.schid),
+      schId: tenantValue(updated, tenant.schid) ?? outcome.audit?.schId ?? null,
       // what was sent, but never a secret (a new password)
-      detail: { from: from ?? null, to: to ?? null, ...auditedInput(action, input) },
+      detail: { from: from ?? null, to: to ?? null, ...auditedInput(plan, input), ...outcome.audit?.detail },
     });
     return { updated, outcome };
   });
@@ -144,6 +211,99 @@ async function runAction(ctx: OperationContext, entity: EntityDecl, table: Catal
     messageParams: after.outcome.messageParams ?? { action: ctx.t(action.label) },
     data: { items: serialiseRow(entity, after.updated) },
   };
+}
+
+/** The payload field naming the record, its value as stored and the condition finding it. */
+interface NamedRecord {
+  field: string;
+  value: unknown;
+  condition: SQL;
+}
+
+/**
+ * The record the payload names: by its id (a value that can be no id is a missing record), or by its key's value,
+ * checked by the key field's kind first (a code as printed), failing on that field.
+ */
+function namedRecord(ctx: OperationContext, plan: ActionPlan): NamedRecord {
+  const { keyFields, table } = plan;
+  if (keyFields) {
+    const name = keyFields[0].name;
+    const value = checkPayload(ctx, keyFields)[name];
+    return { field: name, value, condition: eq(tableColumn(table, name), value) };
+  }
+  const field = plan.action.idField ?? "id";
+  const id = parseTenantId(ctx.payload[field]);
+  if (id === undefined) throw notFound();
+  return { field, value: id, condition: eq(tableColumn(table, "id"), id) };
+}
+
+/**
+ * The one record found of at most two: none is a missing record (by a key: refused naming the key's field, in its
+ * words); two, a key unique within each tenant sought across several (a platform operator naming no provider).
+ */
+function theRecord(ctx: OperationContext, plan: ActionPlan, named: NamedRecord, rows: Row[]): Row {
+  if (rows.length === 1) return rows[0]!;
+  const keyField = plan.keyFields?.[0];
+  if (!keyField) throw notFound();
+  const params = { field: labelText(ctx.t, keyField.label, keyField.name), value: String(named.value), [keyField.name]: String(named.value) };
+  if (rows.length === 0) throw actionFieldFailure(ctx, keyField.name, plan.action.keyUnknown ?? "api.key_unknown", params);
+  throw actionFieldFailure(ctx, keyField.name, "api.key_ambiguous", params);
+}
+
+/**
+ * A record in a state the action does not start from: in the words its `refuseIn` gives that state (the record's
+ * fields as its page reads them: which order holds a code), naming the field that named it; else the state alone.
+ */
+async function refusalInState(ctx: OperationContext, tx: DbOrTx, plan: ActionPlan, field: string, row: Row, state: string): Promise<ApiFailure> {
+  const { entity, action } = plan;
+  const key = action.refuseIn?.[state];
+  if (!key) return wrongState(ctx, entity, state, action.label);
+  const [record] = await new References(entity, plan.entities).attachTitles(tx, [serialiseRow(entity, row)]);
+  const params: Record<string, string | number> = { state: stateLabel(ctx, entity, state) };
+  for (const [name, value] of Object.entries(record!)) {
+    if (typeof value === "string" || typeof value === "number") params[name] = value;
+    else if (value === null) params[name] = "";
+  }
+  return actionFieldFailure(ctx, field, key, params);
+}
+
+function stateLabel(ctx: OperationContext, entity: EntityDecl, state: string): string {
+  const option = entity.fields.find((f) => f.name === entity.stateField)?.options?.find((o) => o.value === state);
+  return option ? ctx.t(option.label) : state;
+}
+
+/**
+ * The record the action `requires` in a state, read in the caller's tenant (another tenant's is unknown) and locked,
+ * so that two actions needing it follow one another (two codes bound to one order's items); of a child record, its
+ * parent is locked and holds the state.
+ */
+async function requiredRecord(ctx: OperationContext, tx: DbOrTx, scope: Scope, plan: ActionPlan, row: Row, input: DeclaredPayload): Promise<ActionCall["referenced"]> {
+  const required = plan.requires;
+  const requires = plan.action.requires;
+  if (!required || !requires) return {};
+  const name = required.field.name;
+  const id = required.sent ? input[name] : row[name];
+  if (id === null || id === undefined) return {};
+  const unknown = () =>
+    requires.unknown
+      ? actionFieldFailure(ctx, name, requires.unknown)
+      : new ApiFailure("api.invalid_params", { field: name }, { errors: [{ field: name, message: ctx.t("api.validation.reference", { label: labelText(ctx.t, required.field.label, name) }) }] });
+  const find = (entity: EntityDecl, table: CatalogueTable, recordId: unknown) => tx.select().from(table).where(and(eq(tableColumn(table, "id"), Number(recordId)), ...entityTenantConditions(entity, table, ctx, scope)));
+  const parent = required.parent;
+  const [record] = (await (parent ? find(required.entity, required.table, id) : find(required.entity, required.table, id).for("update"))) as Row[];
+  if (!record) throw unknown();
+  const [holder] = parent ? ((await find(parent.entity, parent.table, record[parent.field]).for("update")) as Row[]) : [record];
+  if (!holder) throw unknown();
+  const stateful = parent?.entity ?? required.entity;
+  const state = String(holder[stateful.stateField!]);
+  if (!requires.states.includes(state)) {
+    throw actionFieldFailure(ctx, name, requires.message ?? "api.requires_state", {
+      state: stateLabel(ctx, stateful, state),
+      field: labelText(ctx.t, required.field.label, name),
+      action: ctx.t(plan.action.label),
+    });
+  }
+  return { [name]: parent ? { record, parent: holder } : { record } };
 }
 
 /** The first of the action's `onlyWhere` fields the record does not meet: its label and its value's label. */
@@ -169,10 +329,15 @@ function checkResultDecl(action: ActionDecl): void {
   }
 }
 
-/** An action's fields as sent, each checked by its kind and then by the rules between them (`requiredWhen`, `atLeast`). */
-function actionInput(ctx: OperationContext, action: ActionDecl): DeclaredPayload {
-  const input = checkPayload(ctx, action.fields ?? []);
-  checkFieldRelations(ctx, action.fields ?? [], input);
+/**
+ * An action's fields as sent, each checked by its kind and then by the rules between them (`requiredWhen`,
+ * `atLeast`), and the value of its key.
+ */
+function actionInput(ctx: OperationContext, plan: ActionPlan, named: NamedRecord): DeclaredPayload {
+  const fields = plan.action.fields ?? [];
+  const input = checkPayload(ctx, fields);
+  checkFieldRelations(ctx, fields, input);
+  if (plan.keyFields) input[named.field] = named.value;
   return input;
 }
 
@@ -181,9 +346,9 @@ function tenantValue(row: Row, column: string | undefined): number | null {
   return typeof value === "number" ? value : null;
 }
 
-function auditedInput(action: ActionDecl, input: DeclaredPayload): Row {
+function auditedInput(plan: ActionPlan, input: DeclaredPayload): Row {
   const out: Row = {};
-  for (const field of action.fields ?? []) if (field.type !== "password" && input[field.name] !== null) out[field.name] = input[field.name];
+  for (const field of [...(plan.keyFields ?? []), ...(plan.action.fields ?? [])]) if (field.type !== "password" && input[field.name] !== null) out[field.name] = input[field.name];
   return out;
 }
 

@@ -1,8 +1,8 @@
 /**
  * A record's declared actions (common/catalogue.ts ActionDecl) and deleting it: a button per action the
  * record's state and the user's roles allow (on its row and its detail page), a confirmation or a small form
- * (an amount, a reason, a new password) sent with the record's id, and the bar of a selection's actions, which
- * calls the action for each selected row and says how each went. The server checks the same again.
+ * (an amount, a reason, a new password) sent with the record's id (or key), and the bar of a selection's actions,
+ * which calls the action for each selected row and says how each went. The server checks the same again.
  */
 import { Alert, App as AntdApp, Button, Form, List, Modal, Popconfirm, Space, Spin, Typography } from "antd";
 import { CheckCircleTwoTone, CloseCircleTwoTone, DeleteOutlined } from "@ant-design/icons";
@@ -26,10 +26,18 @@ import { FieldControl, fieldRules, valueProps, type Translate } from "./fields";
 import { recordPath } from "./resources";
 import { useRefreshEntities } from "./useDeclaredOperation";
 
-/** The entity's actions the user's roles allow (whatever the record's state). */
+/**
+ * The entity's actions the user's roles allow (whatever the record's state) that its records offer: an action a list
+ * tool calls (`tool`: a code scanned into an order's item) is that tool's alone.
+ */
 export function useEntityActions(entity: EntityDecl): ActionDecl[] {
   const { data: roles } = usePermissions<string[]>({});
-  return roles ? (entity.actions ?? []).filter((action) => hasAnyRole(roles, action.roles)) : [];
+  return roles ? (entity.actions ?? []).filter((action) => !action.tool && hasAnyRole(roles, action.roles)) : [];
+}
+
+/** The payload naming the record to the action: its id (under `idField` if declared), or its `key`'s value. */
+function recordNaming(action: ActionDecl, record: BaseRecord): Record<string, unknown> {
+  return action.key ? { [action.key]: record[action.key] } : { [action.idField ?? "id"]: record.id };
 }
 
 /** Whether the record's state, and its fields the action names in `onlyWhere`, allow the action. */
@@ -92,7 +100,7 @@ function useActionCall({ entity, action, record, onDone }: ActionProps) {
         url: action.name,
         method: "post",
         // in the tenant the user acts in, as every list call is
-        values: { ...scope(), ...values, [action.idField ?? "id"]: record.id },
+        values: { ...scope(), ...values, ...recordNaming(action, record) },
         successNotification: false,
         errorNotification: false,
       })) as CustomAnswer<BaseRecord>;
@@ -283,7 +291,7 @@ export function BulkActionBar({ entity, actions, selected, onDone }: { entity: E
           continue;
         }
         try {
-          const res = await weapi(entity.apiPath ?? DEFAULT_API_PATH, action.name, { ...scope(), ...values, [action.idField ?? "id"]: record.id }, { silent: true });
+          const res = await weapi(entity.apiPath ?? DEFAULT_API_PATH, action.name, { ...scope(), ...values, ...recordNaming(action, record) }, { silent: true });
           rows.push({ id: record.id, label, ok: res.return_code === "SUCCESS", message: res.return_msg });
         } catch (err) {
           rows.push({ id: record.id, label, ok: false, message: err instanceof Error ? err.message : String(err) });

@@ -3,15 +3,16 @@
  * declarations under test: the catalogue must declare the states, actions, start states and roles the table
  * holds, no more and no fewer; and on the real server each action, called on a record in each state as each demo
  * account, is refused (by role, then by state, changing nothing and auditing nothing) or let through exactly as
- * the table says. The payer page's rule (which bills an order may hold) is held to the table too. Other tenants'
- * ids are covered for every action by authorization.test.ts, bad values by fuzz.test.ts.
+ * the table says (in a state's own words where the table gives them). The payer page's rule (which bills an order
+ * may hold) is held to the table too. Other tenants' ids are covered for every action by authorization.test.ts, bad
+ * values by fuzz.test.ts.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EntityDecl } from "../../common/catalogue";
 import { termExpired } from "../../server/auth/expiry";
 import { tableColumn, tenantColumnNames } from "../../server/db/catalogueTables";
-import { auditLog, bills, catalogueTables, paymentChannels, reconBatches, reconItems } from "../../server/db/schema";
+import { auditLog, bills, catalogueTables, paymentChannels, reconBatches, reconItems, shopOrderItems, shopOrders, traceSources } from "../../server/db/schema";
 import { entities } from "../../resources.config";
 import { refundEntity, refundReview } from "../../catalogue/collectionRefunds";
 import { registerEntityActions } from "../../server/engine/actions";
@@ -71,6 +72,14 @@ const effectMayRefuse = new Set([
   "shopordercancel",
 ]);
 
+/**
+ * What a record must hold for an action's effect to let it through, besides the table's rules: a code bound in the
+ * demo, whose order's item has a place for it again once it is put back in free (recordPayload below).
+ */
+const effectNeeds: Readonly<Record<string, (row: Row) => boolean>> = {
+  tracesourcebind: (row) => row.order_item_id !== null,
+};
+
 describe("the declarations hold the expected state rules", () => {
   it("declares every entity with states the table holds, and no other", () => {
     expect(sorted(declaredStateful.map((e) => e.name))).toEqual(sorted(Object.keys(expectedStateRules)));
@@ -88,6 +97,7 @@ describe("the declarations hold the expected state rules", () => {
         expect(sorted(action.from ?? []), `${action.name} starts from`).toEqual(sorted(want.from));
         expect(sorted(action.roles), `${action.name} is called by`).toEqual(sorted(want.roles));
         expect(action.onlyWhere, `${action.name} is only for`).toEqual(want.onlyWhere);
+        expect(sorted(Object.keys(action.refuseIn ?? {})), `${action.name} is refused in words of its own in`).toEqual(sorted(Object.keys(want.refusedAs ?? {})));
       }
     });
   }
@@ -147,9 +157,10 @@ describeOnEmbedded("record actions on the server", (kind) => {
   }
 
   /** The record an account acts on: one of its own the action is for, or (refused by role anyway) any. */
-  async function recordOf(entity: EntityDecl, account: DemoAccountCase, mayCall: boolean, rule: ExpectedAction): Promise<unknown> {
-    const rows = ((await t.db.select().from(catalogueTables[entity.name]!)) as Row[]).filter((r) =>
-      Object.entries(rule.onlyWhere ?? {}).every(([field, values]) => values.includes(String(r[field]))),
+  async function recordOf(entity: EntityDecl, action: string, account: DemoAccountCase, mayCall: boolean, rule: ExpectedAction): Promise<unknown> {
+    const fits = effectNeeds[action] ?? (() => true);
+    const rows = ((await t.db.select().from(catalogueTables[entity.name]!)) as Row[]).filter(
+      (r) => Object.entries(rule.onlyWhere ?? {}).every(([field, values]) => values.includes(String(r[field]))) && fits(r),
     );
     const row = rows.find((r) => ownRow(entity, r, account)) ?? (mayCall ? undefined : rows[0]);
     expect(row, `the demo data holds a ${entity.name} record of ${account.username}`).toBeDefined();
@@ -172,6 +183,29 @@ describeOnEmbedded("record actions on the server", (kind) => {
     return row!;
   }
 
+  /**
+   * What an action is sent that depends on its record: the item a code is bound to, of a paid order of the code's
+   * provider and SKU with a place left but for the code (the one it is bound to in the demo, put back in free).
+   */
+  async function recordPayload(action: string, row: Row): Promise<Row> {
+    if (action !== "tracesourcebind") return {};
+    const [item] = await t.db
+      .select({ id: shopOrderItems.id })
+      .from(shopOrderItems)
+      .innerJoin(shopOrders, eq(shopOrders.id, shopOrderItems.order_id))
+      .where(
+        and(
+          eq(shopOrders.sysid, Number(row.sysid)),
+          eq(shopOrderItems.sku_id, Number(row.sku_id)),
+          inArray(shopOrders.status, ["undelivered", "delivered", "completed"]),
+          sql`(select count(*) from ${traceSources} where ${traceSources.order_item_id} = ${shopOrderItems.id} and ${traceSources.status} = 'bound' and ${ne(traceSources.id, Number(row.id))}) < ${shopOrderItems.qty}`,
+        ),
+      )
+      .limit(1);
+    expect(item, `the demo data holds a paid order's item for code ${String(row.code)}`).toBeDefined();
+    return { order_item_id: item!.id };
+  }
+
   async function audited(action: string, id: unknown): Promise<number> {
     return (await t.db.select().from(auditLog).where(and(eq(auditLog.action, action), eq(auditLog.entityId, String(id))))).length;
   }
@@ -180,10 +214,10 @@ describeOnEmbedded("record actions on the server", (kind) => {
     for (const [actionName, rule] of Object.entries(expected.actions)) {
       it(`${actionName}: from ${rule.from.join(", ")} only, by ${rule.roles.join(", ")} only`, async () => {
         const entity = entities.find((e) => e.name === name)!;
-        const idField = entity.actions?.find((a) => a.name === actionName)?.idField ?? "id";
+        const declared = entity.actions?.find((a) => a.name === actionName);
         for (const account of accounts) {
           const mayCall = account.auth.roles.some((role) => rule.roles.includes(role));
-          const id = await recordOf(entity, account, mayCall, rule);
+          const id = await recordOf(entity, actionName, account, mayCall, rule);
           const token = await sessionOf(t, account);
           const originalRow = await stored(entity, id);
           const original = originalRow[entity.stateField!] as string;
@@ -191,14 +225,17 @@ describeOnEmbedded("record actions on the server", (kind) => {
           for (const state of expected.states) {
             const before = await putIn(entity, id, state, kept);
             const auditsBefore = await audited(actionName, id);
-            const res = await t.call(entity.apiPath ?? "adminapiv2", actionName, { [idField]: id, ...payloadOf(actionName, state) }, { token, headers: { "accept-language": "en" } });
+            // the record named as the action names it: by its id (or idField), or by its key's value
+            const naming = declared?.key ? { [declared.key]: before[declared.key] } : { [declared?.idField ?? "id"]: id };
+            const payload = { ...naming, ...payloadOf(actionName, state), ...(mayCall ? await recordPayload(actionName, before) : {}) };
+            const res = await t.call(entity.apiPath ?? "adminapiv2", actionName, payload, { token, headers: { "accept-language": "en" } });
             const where = `${actionName} as ${account.username} (${account.auth.roles.join(", ")}) from ${state}: ${res.return_msg}`;
             if (!mayCall) {
               expect(res.return_code, where).toBe("FAIL");
               expect(res.return_msg, where).toMatch(REFUSED_BY_ROLE);
             } else if (!rule.from.includes(state)) {
               expect(res.return_code, where).toBe("FAIL");
-              expect(res.return_msg, where).toMatch(REFUSED_BY_STATE);
+              expect(res.return_msg, where).toMatch(rule.refusedAs?.[state] ?? REFUSED_BY_STATE);
             } else {
               if (effectMayRefuse.has(actionName)) {
                 expect(res.return_msg, where).not.toMatch(REFUSED_BY_ROLE);

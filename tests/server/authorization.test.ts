@@ -308,12 +308,21 @@ describeOnEmbedded("authorisation matrix", (kind) => {
         });
         if (!foreignRow) continue;
         const token = await sessionOf(t, account);
-        // an action names its record by its own field (refundadd: order_id)
-        const idField = entity.actions?.find((action) => action.name === operation.method)?.idField ?? "id";
-        const res = await t.call(operation.path, operation.method, { [idField]: foreignRow.id, title: "Changed" }, { token });
+        // an action names its record by its own field (refundadd: order_id), or by the value of its key (a code)
+        const action = entity.actions?.find((a) => a.name === operation.method);
+        const key = action?.key;
+        const naming = key ? { [key]: foreignRow[key] } : { [action?.idField ?? "id"]: foreignRow.id };
+        const res = await t.call(operation.path, operation.method, { ...naming, title: "Changed" }, { token });
+        const where = `${label(operation)} as ${account.username} on ${entity.name} ${String(foreignRow.id)}`;
         // an expired account is stopped before the record is looked for: that reveals nothing either
-        const refusal = operation.effect === "write" && termExpired(account.auth, t.clock.now()) ? "api.term_expired" : "api.not_found";
-        expect(res, `${label(operation)} as ${account.username} on ${entity.name} ${String(foreignRow.id)}`).toEqual({ return_code: "FAIL", return_msg: zh(refusal) });
+        if (operation.effect === "write" && termExpired(account.auth, t.clock.now())) expect(res, where).toEqual({ return_code: "FAIL", return_msg: zh("api.term_expired") });
+        else if (key) {
+          // a value found nowhere in the caller's tenant, in the words of a value no record holds, naming the key's field
+          const value = String(foreignRow[key]);
+          const keyLabel = zh(entity.fields.find((f) => f.name === key)!.label);
+          const message = zh(action.keyUnknown ?? "api.key_unknown", { field: keyLabel, value, [key]: value });
+          expect(res, where).toEqual({ return_code: "FAIL", return_msg: message, data: { errors: [{ field: key, message }] } });
+        } else expect(res, where).toEqual({ return_code: "FAIL", return_msg: zh("api.not_found") });
         checked++;
       }
       // the row is still there, unchanged

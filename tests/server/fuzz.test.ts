@@ -66,10 +66,12 @@ function fieldsOf(operation: Operation<unknown>): string[] {
       names.add(field.name);
       if (field.filter === "range") names.add(`${field.name}_start`).add(`${field.name}_end`);
     }
-    // a record action's own fields (a reason, an amount) and the field naming its record (refundadd: order_id)
+    // a record action's own fields (a reason, an amount) and the field naming its record (refundadd: order_id; a
+    // code by its value)
     const action = entity.actions?.find((a) => a.name === operation.method);
     for (const field of action?.fields ?? []) names.add(field.name);
     if (action?.idField) names.add(action.idField);
+    if (action?.key) names.add(action.key);
   }
   return [...names];
 }

@@ -14,6 +14,11 @@ export interface ExpectedAction {
   roles: readonly string[];
   /** what the record's other fields must hold for it, besides its state (a delivery by express) */
   onlyWhere?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * the refusal's words in a state it does not start from, where they must say more than the state (which order
+   * holds a code); in any other such state the refusal names the state
+   */
+  refusedAs?: Readonly<Record<string, RegExp>>;
 }
 
 export interface ExpectedEntity {
@@ -125,11 +130,14 @@ export const expectedStateRules: Readonly<Record<string, ExpectedEntity>> = {
     actions: {},
   },
   tracesource: {
-    // a garment's code: free until bound to an order item (tracesourcebind, no record action) or voided
+    // a garment's code: free until bound to an order item or voided
     states: ["free", "bound", "voided"],
     actions: {
       // a misprinted or lost label is voided before it goes with a garment; a bound one stays with its garment
       tracesourcevoid: { from: ["free"], roles: ["servicev2"] },
+      // at packing or at pickup a free code goes with a paid order's item, once: a bound one says which order holds
+      // it (the clerk has the wrong garment in hand), a voided one that it is voided
+      tracesourcebind: { from: ["free"], roles: ["servicev2"], refusedAs: { bound: /^Code \S+ is already bound to order \d+$/, voided: /^Code \S+ is voided$/ } },
     },
   },
 };

@@ -9,7 +9,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { goods, goodsSkus, providers, shopOrderItems, shopOrders, students, traceSources } from "../../server/db/schema";
+import { auditLog, goods, goodsSkus, providers, shopOrderItems, shopOrders, students, traceSources } from "../../server/db/schema";
 import { describeOnEmbedded } from "../helpers/db";
 import { sheetBase64 } from "../helpers/xlsxParts";
 import { h5, itemsOf, payerWorld, type PayerWorld, type Row } from "./payerSupport";
@@ -149,7 +149,7 @@ describeOnEmbedded("trace-source codes", (kind) => {
     // the demo's pickup order waiting at the North Gate: its two summer sets not packed with their codes yet
     const sku = await skuOf(sunriseSysid, "夏季校服短袖套装", { 尺码: "140", 颜色: "藏青" });
     const [item] = await t.db
-      .select({ id: shopOrderItems.id, order_id: shopOrderItems.order_id, qty: shopOrderItems.qty, order_no: shopOrders.order_no })
+      .select({ id: shopOrderItems.id, order_id: shopOrderItems.order_id, qty: shopOrderItems.qty, title: shopOrderItems.title, order_no: shopOrders.order_no, sch_id: shopOrders.sch_id })
       .from(shopOrderItems)
       .innerJoin(shopOrders, eq(shopOrders.id, shopOrderItems.order_id))
       .where(and(eq(shopOrderItems.sku_id, sku.id), eq(shopOrders.status, "undelivered")));
@@ -162,6 +162,14 @@ describeOnEmbedded("trace-source codes", (kind) => {
     expect(ok.return_code, ok.return_msg).toBe("SUCCESS");
     expect(ok.return_msg).toBe(`Code ${first} bound to order ${item.order_no} (1/2)`);
     expect(await codeRow(first)).toMatchObject({ status: "bound", order_id: item.order_id, order_item_id: item.id, bound_by: "svc", bound_at: expect.any(Date) });
+    // audited on the code (the order and item it went with, the order's school) and on the order's timeline
+    const audited = (entity: string, id: unknown) => t.db.select().from(auditLog).where(and(eq(auditLog.action, "tracesourcebind"), eq(auditLog.entity, entity), eq(auditLog.entityId, String(id))));
+    expect(await audited("tracesource", (await codeRow(first))!.id)).toEqual([
+      expect.objectContaining({ username: "svc", sysid: sunriseSysid, schId: item.sch_id, detail: { code: first, order_no: item.order_no, order_item_id: item.id, from: "free", to: "bound" } }),
+    ]);
+    expect((await audited("shoporder", item.order_id)).filter((e) => e.detail.code === first)).toEqual([
+      expect.objectContaining({ username: "svc", sysid: sunriseSysid, schId: item.sch_id, detail: { code: first, title: item.title } }),
+    ]);
 
     const refusal = async (payload: Row, field: string, message: string) => {
       const res = await call("tracesourcebind", payload);

@@ -317,6 +317,36 @@ describe("states and actions", () => {
     );
   });
 
+  it("refuse an action keyed by no unique field of its entity, or also by an id field, or refused in words of its own in a state it starts from", () => {
+    const bind = (change: Partial<ActionDecl>) => assembledAfter((d) => setAction(entity(d, "tracesource"), "tracesourcebind", change));
+    for (const key of ["batch_no", "codes"]) {
+      expect(bind({ key })).toThrow(message(`catalogue: tracesource.tracesourcebind is keyed by ${key}, which is no field of tracesource declared unique (true or "tenant")`));
+    }
+    expect(bind({ idField: "code_id" })).toThrow(message(`catalogue: tracesource.tracesourcebind names its record both by code_id and by its key code`));
+    expect(assembledAfter((d) => setAction(entity(d, "tracesource"), "tracesourcevoid", { keyUnknown: "retail.trace.errors.code_unknown" }))).toThrow(
+      message(`catalogue: tracesource.tracesourcevoid says how a key found nowhere is refused, but is keyed by none`),
+    );
+    expect(bind({ refuseIn: { lost: "retail.trace.errors.code_voided" } })).toThrow(message(`catalogue: tracesource.tracesourcebind is refused in words of its own in the state "lost", which is no state of tracesource`));
+    expect(bind({ refuseIn: { free: "retail.trace.errors.code_voided" } })).toThrow(message(`catalogue: tracesource.tracesourcebind is refused in words of its own in the state "free", which it starts from`));
+    expect(bind({ tool: "tracesourcescan" })).toThrow(message(`catalogue: tracesource.tracesourcebind is called by the list tool tracesourcescan, which tracesource does not offer (listTools)`));
+  });
+
+  it("refuse an action requiring a state of a record no reference names, of an entity without states, or a state it does not have", () => {
+    const requires = { field: "order_item_id", states: ["undelivered"] };
+    const bind = (change: Partial<ActionDecl>) => assembledAfter((d) => setAction(entity(d, "tracesource"), "tracesourcebind", change));
+    for (const field of ["batch_no", "order_item"]) {
+      expect(bind({ requires: { ...requires, field } })).toThrow(message(`catalogue: tracesource.tracesourcebind requires a state of the record ${field} names, which is no reference field of the action or of tracesource`));
+    }
+    // the record's own reference to a stateful entity, as one of its fields is
+    expect(bind({ requires: { field: "order_id", states: ["undelivered"] } })).not.toThrow();
+    expect(assembledAfter((d) => setActionField(entity(d, "tracesource"), "tracesourcebind", "order_item_id", { ref: { entity: "school" } }))).toThrow(
+      message(`catalogue: tracesource.tracesourcebind requires a state of the school record order_item_id names, but school declares no stateField and is no child record of an entity that does`),
+    );
+    expect(bind({ requires: { ...requires, states: [] } })).toThrow(message(`catalogue: tracesource.tracesourcebind requires the record order_item_id names in no state`));
+    // an order's item has its order's states
+    expect(bind({ requires: { ...requires, states: ["paid"] } })).toThrow(message(`catalogue: tracesource.tracesourcebind requires the shoporder of order_item_id in the state "paid", which is no state of shoporder`));
+  });
+
   it("refuse an action's field filled in from a field its entity does not have", () => {
     expect(assembledAfter((d) => setActionField(entity(d, "order"), "refundadd", "amount", { prefill: { field: "amount", less: "refunded" } }))).toThrow(
       message(`catalogue: order.refundadd.amount is filled in from order.refunded, which is no field of order`),

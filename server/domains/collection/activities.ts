@@ -9,7 +9,7 @@ import { businessDay } from "../../../common/term";
 import type { DbOrTx } from "../../db/client";
 import { activities, activityItems, bills, students } from "../../db/schema";
 import { wrongState } from "../../engine/crud";
-import type { ActionCall, ActionEffect } from "../../engine/actions";
+import type { ActionCall, ActionEffect, UnlockedCall } from "../../engine/actions";
 import type { EntityHooks, Row } from "../../engine/hooks";
 import { ApiFailure } from "../../protocol/envelope";
 import { closeOrdersOfBill, refuseWhileOrderOpen } from "./feeOrders";
@@ -126,7 +126,7 @@ export const billAdjustEffect: ActionEffect = Object.assign(
     await refuseWhileOrderOpen(tx, Number(row.id));
     return { changes: { amount: input.amount, remark: input.reason } };
   },
-  { beforeLock: ({ ctx, row }: Omit<ActionCall, "tx">) => closeOrdersOfBill(ctx, Number(row.id)) },
+  { beforeLock: ({ ctx, row }: UnlockedCall) => closeOrdersOfBill(ctx, Number(row.id)) },
 );
 
 /** A waived bill keeps its reason; its open orders are closed first, as for an adjustment. */
@@ -135,6 +135,6 @@ export const billWaiveEffect: ActionEffect = Object.assign(
     await refuseWhileOrderOpen(tx, Number(row.id));
     return { changes: { remark: input.reason } };
   },
-  { beforeLock: ({ ctx, row }: Omit<ActionCall, "tx">) => closeOrdersOfBill(ctx, Number(row.id)) },
+  { beforeLock: ({ ctx, row }: UnlockedCall) => closeOrdersOfBill(ctx, Number(row.id)) },
 );
 

@@ -8,9 +8,9 @@
  *   code added meanwhile; a row repeating what is stored (the same code, SKU and batch) is unchanged, so a file
  *   imported twice adds nothing twice; every other row says why not. Answered with the counts, each row and a
  *   result file; audited;
- * - tracesourcebind {code, order_item_id}: at packing or at pickup, the garment's code bound to the item of a paid
- *   shop order of the caller's provider: one conditional update free -> bound of a code of the item's SKU, the
- *   item locked meanwhile so that it never holds more codes than its quantity;
+ * - tracesourcebind {code, order_item_id}, a declared action of the code found by its value (its effect here): at
+ *   packing or at pickup, the garment's code bound to the item of a paid shop order of the caller's provider, free ->
+ *   bound, of the item's SKU; the item's order locked meanwhile, so that no item holds more codes than its quantity;
  * - h5tracesource {code, trace_code} on the payer API, without a session: the garment's public facts (goods, specs,
  *   batch, maker, standard, fabric, report), looked up within the provider of the school's payer-page code; nothing
  *   of the order or the student.
@@ -18,14 +18,13 @@
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { GOODS_MANAGERS } from "../../../catalogue/goods";
-import { PAID_SHOP_ORDER_STATES, shopOrderEntity } from "../../../catalogue/shopOrders";
-import { REPORT_URL_PATTERN, TRACE_CODE_MAX, TRACE_CODE_PATTERN, traceBatchFields, traceSourceBindOperation, traceSourceEntity } from "../../../catalogue/traceSources";
+import { shopOrderEntity } from "../../../catalogue/shopOrders";
+import { REPORT_URL_PATTERN, TRACE_CODE_MAX, TRACE_CODE_PATTERN, traceBatchFields, traceSourceBind, traceSourceEntity } from "../../../catalogue/traceSources";
 import { auditCall } from "../../auth/audit";
 import { resolveScope, type Scope } from "../../auth/scope";
 import type { DbOrTx } from "../../db/client";
-import { goods, goodsSkus, shopOrderItems, shopOrders, traceSources } from "../../db/schema";
-import { entityTenantConditions } from "../../engine/crud";
-import { registerDeclared } from "../../engine/declared";
+import { goods, goodsSkus, traceSources } from "../../db/schema";
+import { actionFieldFailure, type ActionEffect, type ActionEffects } from "../../engine/actions";
 import type { EntityHooksByName, Row } from "../../engine/hooks";
 import { importPayload, inImportSlot, templateAnswer } from "../../engine/imports";
 import { columnPlaces, outcomeCounts, resultFile, type SheetColumn } from "../../engine/rowImports";
@@ -69,68 +68,37 @@ export const traceSourceHooks: EntityHooksByName = {
 };
 
 // ---------------------------------------------------------------------------------------------------------
-// Binding a code to an order item
+// Binding a code to an order item (the declared action tracesourcebind): the engine finds the code by its value,
+// free, and the item of a paid order, both of the caller's provider, the code and the item's order locked; what lies
+// between the two is checked here
 
-interface BindInput {
-  code: string;
-  order_item_id: number;
-}
-
-async function bind(ctx: OperationContext, input: BindInput) {
-  const t = ctx.t;
-  const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);
-  const tenant = entityTenantConditions(shopOrderEntity, shopOrders, ctx, scope);
-  const code = input.code.trim();
-  const bound = await ctx.db.transaction(async (tx) => {
-    // the item, of an order of the caller's provider, locked: two binds to it follow each other
-    const [item] = await tx
-      .select({ id: shopOrderItems.id, order_id: shopOrderItems.order_id, sku_id: shopOrderItems.sku_id, qty: shopOrderItems.qty, title: shopOrderItems.title, status: shopOrders.status, order_no: shopOrders.order_no, sysid: shopOrders.sysid, sch_id: shopOrders.sch_id })
-      .from(shopOrderItems)
-      .innerJoin(shopOrders, eq(shopOrders.id, shopOrderItems.order_id))
-      .where(and(eq(shopOrderItems.id, input.order_item_id), ...tenant))
-      .for("update", { of: shopOrderItems });
-    if (!item) throw refused(t, "order_item_id", "retail.trace.errors.item_unknown");
-    if (!(PAID_SHOP_ORDER_STATES as readonly string[]).includes(item.status)) throw refused(t, "order_item_id", "retail.trace.errors.order_not_paid", { state: t(`retail.order_status.${item.status}`) });
-    // the code first: the clerk is told what is wrong with the garment in hand before anything of the order
-    const [stored] = await tx
-      .select({ status: traceSources.status, sku_id: traceSources.sku_id, order_no: shopOrders.order_no })
-      .from(traceSources)
-      .leftJoin(shopOrders, eq(shopOrders.id, traceSources.order_id))
-      .where(and(eq(traceSources.sysid, item.sysid), eq(traceSources.code, code)));
-    if (!stored) throw refused(t, "code", "retail.trace.errors.code_unknown", { code });
-    if (stored.status === "voided") throw refused(t, "code", "retail.trace.errors.code_voided", { code });
-    if (stored.status === "bound") throw refused(t, "code", "retail.trace.errors.code_bound", { code, order_no: stored.order_no ?? "" });
-    if (stored.sku_id !== item.sku_id) throw refused(t, "code", "retail.trace.errors.other_sku", { code, title: item.title });
-    const [{ count }] = await tx.select({ count: sql<number>`count(*)::int` }).from(traceSources).where(and(eq(traceSources.order_item_id, item.id), eq(traceSources.status, "bound")));
-    if (Number(count) >= item.qty) throw refused(t, "order_item_id", "retail.trace.errors.item_full", { qty: item.qty });
-    // one conditional update: of two binds of this code at once, one finds it free
-    const [done] = await tx
-      .update(traceSources)
-      .set({ status: "bound", order_id: item.order_id, order_item_id: item.id, bound_at: ctx.now, bound_by: ctx.auth!.username })
-      .where(and(eq(traceSources.sysid, item.sysid), eq(traceSources.code, code), eq(traceSources.status, "free"), eq(traceSources.sku_id, item.sku_id)))
-      .returning({ id: traceSources.id, sysid: traceSources.sysid });
-    if (!done) throw refused(t, "code", "retail.trace.errors.code_taken", { code });
-    await auditCall(tx, ctx, {
-      action: traceSourceBindOperation.name,
-      entity: traceSourceEntity.name,
-      entityId: String(done.id),
-      sysid: done.sysid,
-      schId: item.sch_id,
-      detail: { code, order_no: item.order_no, order_item_id: item.id, from: "free", to: "bound" },
-    });
-    // and on the order's timeline
-    await auditCall(tx, ctx, {
-      action: traceSourceBindOperation.name,
-      entity: shopOrderEntity.name,
-      entityId: String(item.order_id),
-      sysid: item.sysid,
-      schId: item.sch_id,
-      detail: { code, title: item.title },
-    });
-    return { id: done.id, order_no: item.order_no, count: Number(count) + 1, qty: item.qty };
+const bindEffect: ActionEffect = async ({ ctx, tx, row: code, referenced }) => {
+  const { record: item, parent: order } = referenced.order_item_id!;
+  // the garment in hand first: the clerk is told it is of another SKU before anything of the item's count
+  if (code.sku_id !== item.sku_id) throw actionFieldFailure(ctx, "code", "retail.trace.errors.other_sku", { code: String(code.code), title: String(item.title) });
+  // the order locked: no other bind to its items counts meanwhile
+  const [{ count }] = await tx.select({ count: sql<number>`count(*)::int` }).from(traceSources).where(and(eq(traceSources.order_item_id, Number(item.id)), eq(traceSources.status, "bound")));
+  const qty = Number(item.qty);
+  if (Number(count) >= qty) throw actionFieldFailure(ctx, "order_item_id", "retail.trace.errors.item_full", { qty });
+  // on the order's timeline too
+  await auditCall(tx, ctx, {
+    action: traceSourceBind.name,
+    entity: shopOrderEntity.name,
+    entityId: String(item.order_id),
+    sysid: Number(order!.sysid),
+    schId: Number(item.sch_id),
+    detail: { code: String(code.code), title: String(item.title) },
   });
-  return { messageKey: "retail.trace.bind.done", messageParams: { code, order_no: bound.order_no, count: bound.count, qty: bound.qty }, data: { items: bound } };
-}
+  return {
+    changes: { order_id: item.order_id, order_item_id: item.id, bound_at: ctx.now, bound_by: ctx.auth!.username },
+    messageKey: "retail.trace.bind.done",
+    messageParams: { code: String(code.code), order_no: String(order!.order_no), count: Number(count) + 1, qty },
+    // the code's entry names the order, and the school of the order it went with
+    audit: { detail: { order_no: order!.order_no }, schId: Number(item.sch_id) },
+  };
+};
+
+export const traceSourceEffects: ActionEffects = { [traceSourceBind.name]: bindEffect };
 
 // ---------------------------------------------------------------------------------------------------------
 // The import
@@ -385,7 +353,6 @@ async function publicFacts(ctx: OperationContext, payload: z.infer<typeof public
 }
 
 export function registerTraceSourceOperations(registry: OperationRegistry): void {
-  registerDeclared<BindInput>(registry, traceSourceBindOperation, bind);
   registry.add({ path: PATH, method: "tracesourcetemplate", needsToken: true, roles: GOODS_MANAGERS, effect: "read", handler: template });
   registry.add({ path: PATH, method: "tracesourceimport", needsToken: true, roles: GOODS_MANAGERS, effect: "write", schema: traceImportPayload, handler: importCodes });
   registry.add({ path: PAYER_API_PATH, method: "h5tracesource", needsToken: false, schema: publicPayload, handler: publicFacts });

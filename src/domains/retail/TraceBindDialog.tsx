@@ -1,14 +1,15 @@
 /**
- * Binding trace-source codes at packing or at pickup (tracesourcebind): the order number typed or scanned, its items
- * with the codes each holds of its quantity, then each garment's code scanned into the chosen item (a scanner types
- * the code and Enter, or the camera reads the label's QR code). Each answer is shown in place, in the server's words, and the next item still short of its
- * codes is chosen once one is complete. The codes' list and the order's page refresh after.
+ * Binding trace-source codes at packing or at pickup (the code's action tracesourcebind, keyed by the code, which no
+ * record's button offers): the order number typed or scanned, its items with the codes each holds of its quantity,
+ * then each garment's code scanned into the chosen item (a scanner types the code and Enter, or the camera reads the
+ * label's QR code). Each answer is shown in place, in the server's words, and the next item still short of its codes
+ * is chosen once one is complete. The codes' list and the order's page refresh after.
  */
 import { Alert, Button, Empty, Input, List, Modal, Radio, Space, Tag, Typography, type InputRef } from "antd";
 import { CameraOutlined, ScanOutlined, SearchOutlined } from "@ant-design/icons";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "@refinedev/core";
-import { traceSourceBindOperation } from "../../../catalogue/traceSources";
+import { traceSourceBind, traceSourceEntity } from "../../../catalogue/traceSources";
 import { weapi } from "../../../providers/weapi";
 import { useRefreshEntities } from "../../engine/useDeclaredOperation";
 import { canOpenCamera, QrScanner } from "../../lib/QrScanner";
@@ -94,7 +95,7 @@ export default function TraceBindDialog({ onClose }: { onClose: () => void }) {
     if (!order || itemId === null || !value) return;
     setBusy(true);
     try {
-      const res = await weapi(PATH, traceSourceBindOperation.name, { code: value, order_item_id: itemId }, { silent: true });
+      const res = await weapi(PATH, traceSourceBind.name, { code: value, order_item_id: itemId }, { silent: true });
       const ok = res.return_code === "SUCCESS";
       setMessage({ ok, text: res.return_msg });
       if (ok) {
@@ -104,7 +105,7 @@ export default function TraceBindDialog({ onClose }: { onClose: () => void }) {
         // the item complete, the next one still short of its codes
         const current = next.items.find((i) => i.id === itemId);
         if (current && held(next, current.id) >= current.qty) setItemId(firstShort(next) ?? itemId);
-        await refresh(traceSourceBindOperation.invalidates ?? []).catch(() => undefined);
+        await refresh([traceSourceEntity.name, ...(traceSourceBind.refreshes ?? [])]).catch(() => undefined);
       }
     } finally {
       setBusy(false);
@@ -199,7 +200,7 @@ export default function TraceBindDialog({ onClose }: { onClose: () => void }) {
                 <Button icon={<CameraOutlined />} disabled={itemId === null || busy} onClick={() => setScanning(true)} aria-label={translate("retail.trace.bind.camera")} data-testid="trace-bind-camera" />
               )}
               <Button type="primary" loading={busy} disabled={itemId === null || !code.trim()} onClick={() => void bind()} data-testid="trace-bind-submit">
-                {translate(traceSourceBindOperation.submit)}
+                {translate(traceSourceBind.label)}
               </Button>
             </Space.Compact>
             {scanning && (
