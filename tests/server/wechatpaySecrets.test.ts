@@ -7,6 +7,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { PAYMENT_KEY_FILE, PaymentKeyMissingError, PaymentSecrets, SecretDecryptionError } from "../../server/payments/secrets";
 import type { Envelope } from "../../server/protocol/envelope";
 import { DEMO_PASSWORD } from "../../server/seed/demo";
+import { seededServerDatabase } from "../helpers/db";
 import { startTestServer } from "../helpers/server";
 import { TEST_PASSWORD_COST } from "./support";
 
@@ -71,8 +72,10 @@ describe("payment secrets", () => {
   });
 
   it("the server on an embedded database stores merchant credentials under the key file of its data directory", async () => {
-    const dataDir = tempDir();
-    const server = await startTestServer({ dataDir, staticDir: null, passwordCost: TEST_PASSWORD_COST });
+    // a copy of the seeded demo: seeding one here would take longer than the test
+    const seeded = await seededServerDatabase("pglite");
+    const dataDir = seeded.dataDir!;
+    const server = await startTestServer({ dataDir, seedDemo: false, staticDir: null, passwordCost: TEST_PASSWORD_COST });
     try {
       const post = async (path: string, body: Record<string, unknown>, token?: string): Promise<Envelope> => {
         const res = await fetch(`${server.url}/weapi/${path}`, { method: "POST", headers: { "content-type": "application/json", ...(token ? { "x-token": token } : {}) }, body: JSON.stringify(body) });
@@ -101,6 +104,7 @@ describe("payment secrets", () => {
       expect(fs.statSync(path.join(dataDir, PAYMENT_KEY_FILE)).mode & 0o777).toBe(0o600);
     } finally {
       await server.close();
+      await seeded.dispose();
     }
   });
 });
