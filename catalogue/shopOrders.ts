@@ -6,7 +6,7 @@
  * refunded in full), and is refunded through the refund path of every payment kind (server/payments/refunds.ts).
  * Labels in locales/<lang>/retail.json.
  */
-import type { ActionDecl, CatalogueDomain, EntityDecl, FieldDecl, FieldOption } from "../common/catalogue";
+import type { ActionDecl, CatalogueDomain, EntityDecl, FieldOption } from "../common/catalogue";
 import { orderGateways, refundRequestFields } from "./collectionOrders";
 import { deliverFields, fulfilmentFields, fulfilmentStates, fulfilmentTimes } from "./fulfilment";
 import { GOODS_MANAGERS } from "./goods";

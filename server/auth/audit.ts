@@ -3,13 +3,11 @@ import type { DbOrTx } from "../db/client";
 import { auditLog } from "../db/schema";
 import type { Scope } from "./scope";
 
-export interface AuditEntry {
-  userId?: number | null;
-  username?: string;
+/** What an entry says beside its actor (writeAudit). */
+export interface AuditFacts {
   action: string;
   entity?: string;
   entityId?: string | number;
-  ip?: string;
   detail?: Record<string, unknown>;
   /**
    * The provider the entry concerns (null: a platform-only action), so that a provider's own trail can be read.
@@ -32,15 +30,22 @@ export function accountTenant(account: { sysid: number | null; schid: number | n
   return { sysid: account.sysid, schId: account.schid };
 }
 
-/** Who did something: a signed-in user, or a background job (no user: its name says what acted). */
+declare const actorMade: unique symbol;
+
+/**
+ * Who did something and from where. Made only by the constructors below (the brand keeps a hand-written literal
+ * out), so that every entry of the trail names someone: an account, a job, the payer page, a payment gateway.
+ */
 export interface AuditActor {
-  userId: number | null;
-  username: string;
+  readonly userId: number | null;
+  readonly username: string;
+  /** the address the request came from ("" for what no request asked: a job) */
+  readonly ip: string;
+  readonly [actorMade]: true;
 }
 
-/** The actor of what a background job does on its own: `job:{its kind}`, so that the trail never names nobody. */
-export function jobActor(kind: string): AuditActor {
-  return { userId: null, username: `job:${kind}` };
+function madeActor(userId: number | null, username: string, ip: string): AuditActor {
+  return { userId, username, ip } as AuditActor;
 }
 
 /** What an operation's context says of its caller: its account (none for a public call) and its address. */
@@ -49,22 +54,56 @@ export interface AuditCaller {
   ip: string;
 }
 
-/**
- * The entry of something a caller's operation did: who and from where are its context's, so that no entry of an
- * operation misses its account or its address. What a job or a payer does on its own goes through writeAudit.
- */
-export function auditCall(db: DbOrTx, caller: AuditCaller, entry: Omit<AuditEntry, "userId" | "username" | "ip">): Promise<void> {
-  return writeAudit(db, { ...entry, userId: caller.auth?.userId ?? null, username: caller.auth?.username ?? "", ip: caller.ip });
+/** The caller of an operation: its account, or the payer page for a call without one. */
+export function callerActor(caller: AuditCaller): AuditActor {
+  return caller.auth ? madeActor(caller.auth.userId, caller.auth.username, caller.ip) : payerActor(caller.ip);
 }
 
-export async function writeAudit(db: DbOrTx, entry: AuditEntry): Promise<void> {
+/**
+ * An account acting, or tried, outside an operation's context: a login attempt (the account named, when there is
+ * one), an export made for its requester, a payment applied for the order's creator.
+ */
+export function accountActor(account: { userId: number | null; username: string }, ip = ""): AuditActor {
+  return madeActor(account.userId, account.username, ip);
+}
+
+/** The actor of what a background job does on its own: `job:{its kind}`. */
+export function jobActor(kind: string): AuditActor {
+  return madeActor(null, `job:${kind}`, "");
+}
+
+/** A parent on the payer page: no account, its address. */
+export function payerActor(ip: string): AuditActor {
+  return madeActor(null, "payer", ip);
+}
+
+/** A person without an account, named as WeChat names them (a subscriber of the daily report binding themself). */
+export function wechatPersonActor(nickname: string, ip: string): AuditActor {
+  return madeActor(null, `wechat:${nickname}`.slice(0, 64), ip);
+}
+
+/** What a payment gateway's answer or notification decided (a refund's result, a payment that did not match). */
+export function gatewayActor(ip = ""): AuditActor {
+  return madeActor(null, "system", ip);
+}
+
+/**
+ * The entry of something a caller's operation did: who and from where are its context's, so that no entry of an
+ * operation misses its account or its address.
+ */
+export function auditCall(db: DbOrTx, caller: AuditCaller, entry: AuditFacts): Promise<void> {
+  return writeAudit(db, callerActor(caller), entry);
+}
+
+/** The one way an entry is written: its actor made by a constructor above, its facts. */
+export async function writeAudit(db: DbOrTx, actor: AuditActor, entry: AuditFacts): Promise<void> {
   await db.insert(auditLog).values({
-    userId: entry.userId ?? null,
-    username: entry.username ?? "",
+    userId: actor.userId,
+    username: actor.username,
     action: entry.action,
     entity: entry.entity ?? "",
     entityId: entry.entityId === undefined ? "" : String(entry.entityId),
-    ip: entry.ip ?? "",
+    ip: actor.ip,
     detail: entry.detail ?? {},
     sysid: entry.sysid,
     schId: entry.schId,

@@ -18,7 +18,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { ZodType } from "zod";
 import { startsLikeFormula } from "../../common/spreadsheetCell";
 import type { Authority } from "../auth/authority";
-import { writeAudit } from "../auth/audit";
+import { accountActor, writeAudit } from "../auth/audit";
 import { resolveScope } from "../auth/scope";
 import type { Db } from "../db/client";
 import { downloadChunks, downloads } from "../db/schema";
@@ -335,12 +335,10 @@ export async function exportFileJob(job: JobContext): Promise<{ rows: number; si
   };
   const { rows, size } = await writeWorkbook(job.db, downloadId, (out) => operation.exporter.write(ctx, out), (percent) => job.reportProgress(Math.min(99, percent)));
   await job.db.update(downloads).set({ rows, size }).where(eq(downloads.id, downloadId));
-  await writeAudit(job.db, {
-    userId: request.auth.userId,
-    username: request.auth.username,
+  // the export's requester, from where they asked for it
+  await writeAudit(job.db, accountActor(request.auth, request.ip), {
     action: download.operation,
     entity: request.subject,
-    ip: request.ip,
     detail: { rows, download_id: downloadId },
     sysid: download.sysid,
     schId: download.schId,

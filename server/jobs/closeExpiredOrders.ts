@@ -96,8 +96,7 @@ export async function closeUnpaidOrder(services: JobContext["services"], db: Db,
     // no merchant to ask or close it at: closed here, so that it is not looked at again (a payment that still comes
     // for it, once the merchant is back, applies it after all)
     if (await recordOrderClosed(db, order.id, services.clock.now(), "merchant_gone")) {
-      await writeAudit(db, {
-        ...actor,
+      await writeAudit(db, actor, {
         action: "payment_closed",
         entity: "payment_order",
         entityId: order.payNo,

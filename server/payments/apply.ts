@@ -6,11 +6,11 @@
  * payment finds SUCCESS and changes nothing. An order whose kind no domain registered is refused like a mismatch.
  */
 import { eq } from "drizzle-orm";
-import { writeAudit, type AuditActor } from "../auth/audit";
+import { accountActor, gatewayActor, writeAudit, type AuditActor } from "../auth/audit";
 import type { Db } from "../db/client";
 import { paymentOrders, users } from "../db/schema";
 import type { GatewayName } from "./gateway";
-import { paymentKind, type PaymentActor, type PaymentOrder } from "./kinds";
+import { paymentKind, type PaymentOrder } from "./kinds";
 
 export type { PaymentOrder } from "./kinds";
 
@@ -52,20 +52,17 @@ export async function applyPaidOrder(db: Db, report: PaidReport, now: Date): Pro
     if (order.status === "SUCCESS") return { applied: false, order, endDate: order.appliedEnd };
 
     const [creator] = order.createdBy === null ? [] : await tx.select({ username: users.username }).from(users).where(eq(users.id, order.createdBy));
-    const actor: PaymentActor = { userId: order.createdBy, username: creator?.username ?? "", ip: report.ip };
+    const actor = accountActor({ userId: order.createdBy, username: creator?.username ?? "" }, report.ip);
     const term = await kind.applyPaid(tx, order, actor, now, { transactionId: report.transactionId, paidAt: report.paidAt ?? now });
     const [paid] = await tx
       .update(paymentOrders)
       .set({ status: "SUCCESS", transactionId: report.transactionId, paidAt: report.paidAt ?? now, appliedEnd: term.appliedEnd })
       .where(eq(paymentOrders.id, order.id))
       .returning();
-    await writeAudit(tx, {
-      userId: report.actor ? report.actor.userId : order.createdBy,
-      username: report.actor?.username ?? actor.username,
+    await writeAudit(tx, report.actor ?? actor, {
       action: "payment",
       entity: "payment_order",
       entityId: order.payNo,
-      ip: report.ip,
       detail: { gateway: report.gateway, amount_fen: report.amountFen, transaction_id: report.transactionId, kind: order.kind, new_end: term.appliedEnd },
       sysid: order.sysid,
       schId: order.schId,
@@ -73,11 +70,10 @@ export async function applyPaidOrder(db: Db, report: PaidReport, now: Date): Pro
     return { applied: true, order: paid, endDate: term.appliedEnd };
   });
   if (outcome === null || "applied" in outcome) return outcome;
-  await writeAudit(db, {
+  await writeAudit(db, gatewayActor(report.ip), {
     action: "payment_mismatch",
     entity: "payment_order",
     entityId: outcome.payNo,
-    ip: report.ip,
     detail: {
       gateway: report.gateway,
       amount_fen: report.amountFen,

@@ -6,6 +6,7 @@
  * `applyPaid` in the transaction that marks it paid, so a payment can do only what its kind does: a fee can never
  * extend a term, and an order of a kind no domain registered is never applied.
  */
+import type { AuditActor } from "../auth/audit";
 import type { DbOrTx } from "../db/client";
 import type { paymentOrders, refunds } from "../db/schema";
 
@@ -13,13 +14,6 @@ export type PaymentOrder = typeof paymentOrders.$inferSelect;
 
 /** who receives the money: the platform's own merchant, or the school's payment channel (a sub-merchant) */
 export type Payee = "platform" | "school_channel";
-
-/** who the payment is applied for (the order's creator) and where the report came from */
-export interface PaymentActor {
-  userId: number | null;
-  username: string;
-  ip: string;
-}
 
 /** Why an order was closed, when not for its timeout or a sibling's payment: its merchant was removed (closed here only). */
 export type CloseReason = "merchant_gone";
@@ -55,8 +49,11 @@ export interface RefundHooks {
 export interface PaymentKind {
   kind: string;
   payee: Payee;
-  /** Applies a paid order to the business, inside the transaction that marks it paid; answers the term end it gave, if any. */
-  applyPaid(tx: DbOrTx, order: PaymentOrder, actor: PaymentActor, now: Date, paid: PaidFacts): Promise<{ appliedEnd: string | null }>;
+  /**
+   * Applies a paid order to the business, inside the transaction that marks it paid, for `actor` (the order's creator,
+   * from where the report came); answers the term end it gave, if any.
+   */
+  applyPaid(tx: DbOrTx, order: PaymentOrder, actor: AuditActor, now: Date, paid: PaidFacts): Promise<{ appliedEnd: string | null }>;
   /**
    * The order was closed unpaid (its timeout, or another order paid its bills): inside the transaction that marks it
    * CLOSED; it may be told more than once (a close repeated), and a payment that still comes applies it after all.

@@ -7,7 +7,7 @@ import { OPERATOR_ROLES } from "../../common/roleKeys";
 import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { writeAudit } from "../auth/audit";
+import { auditCall } from "../auth/audit";
 import { resolveScope } from "../auth/scope";
 import type { DbOrTx } from "../db/client";
 import { paymentMerchants } from "../db/schema";
@@ -232,13 +232,10 @@ export function registerMerchantOperations(registry: OperationRegistry): void {
               .insert(paymentMerchants)
               .values({ ...values, sysid: scope.sysid, gateway: "wechatpay" })
               .returning();
-        await writeAudit(tx, {
-          userId: auth.userId,
-          username: auth.username,
+        await auditCall(tx, ctx, {
           action: "paymerchantset",
           entity: "payment_merchants",
           entityId: saved!.id,
-          ip: ctx.ip,
           detail: {
             sysid: scope.sysid,
             gateway: "wechatpay",

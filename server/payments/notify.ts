@@ -7,7 +7,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { writeAudit } from "../auth/audit";
+import { gatewayActor, writeAudit } from "../auth/audit";
 import { paymentOrders } from "../db/schema";
 import type { AppServices } from "../protocol/registry";
 import { applyPaidOrder, PaymentMismatchError } from "./apply";
@@ -43,11 +43,10 @@ export function registerNotifyRoutes(app: FastifyInstance, services: AppServices
             .select({ sysid: paymentOrders.sysid, schId: paymentOrders.schId })
             .from(paymentOrders)
             .where(eq(paymentOrders.payNo, notice.payNo));
-          await writeAudit(services.db, {
+          await writeAudit(services.db, gatewayActor(request.ip), {
             action: "payment_mismatch",
             entity: "payment_order",
             entityId: notice.payNo,
-            ip: request.ip,
             detail: { gateway: "wechatpay", merchant_id: notice.merchantId, sp_merchant_id: notice.spMchid ?? null, notified_merchant_id: merchant.merchantId },
             sysid: order ? order.sysid : merchant.sysid,
             schId: order ? order.schId : null,

@@ -14,7 +14,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { COMMITTED_REFUND_STATES, MAX_REFUNDS_PER_ORDER } from "../../catalogue/collectionRefunds";
 import { fenToYuan } from "../../common/money";
-import { writeAudit } from "../auth/audit";
+import { gatewayActor, writeAudit, type AuditActor } from "../auth/audit";
 import { queryRows, type Db, type DbOrTx } from "../db/client";
 import { paymentOrders, refunds } from "../db/schema";
 import type { JobContext, JobServices } from "../jobs/registry";
@@ -86,7 +86,8 @@ export interface RefundRequest {
   reason: string;
   /** why it was made: asked by someone ("request"), a duplicate payment's ("duplicate") */
   cause: string;
-  appliedBy: string;
+  /** who asked for it: an account, or the gateway's answer for one made by itself (a duplicate payment's) */
+  appliedBy: AuditActor;
   /** who accepted it: accepted refunds are numbered and sent at once; without it the refund is a request (applied) */
   acceptedBy?: string;
 }
@@ -119,14 +120,13 @@ export async function createRefund(tx: DbOrTx, request: RefundRequest, now: Date
       reason: request.reason,
       status: request.acceptedBy ? "processing" : "applied",
       kind: request.cause,
-      applied_by: request.appliedBy,
+      applied_by: request.appliedBy.username,
       created_at: now,
       ...(request.acceptedBy ? { refund_no: nextRefundNo(request.payNo, held.numbered), reviewed_by: request.acceptedBy } : {}),
     })
     .returning();
   if (request.acceptedBy) await queueSending(tx, refund.id, now);
-  await writeAudit(tx, {
-    username: request.appliedBy,
+  await writeAudit(tx, request.appliedBy, {
     action: "refund_created",
     entity: "refund",
     entityId: String(refund.id),
@@ -163,7 +163,7 @@ export async function applyRefundResult(db: Db, result: RefundResult, now: Date,
       throw new PaymentMismatchError(`refund ${refund.refund_no}: the gateway has ${result.amountFen} fen, we asked ${refund.amount}`);
     }
     const audit = (action: string, detail: Record<string, unknown>) =>
-      writeAudit(tx, { username: "system", action, entity: "refund", entityId: String(refund.id), sysid: refund.sysid, schId: refund.sch_id, detail: { refund_no: refund.refund_no, source, ...detail } });
+      writeAudit(tx, gatewayActor(), { action, entity: "refund", entityId: String(refund.id), sysid: refund.sysid, schId: refund.sch_id, detail: { refund_no: refund.refund_no, source, ...detail } });
     if (result.status === "PROCESSING" || (result.status === "ABNORMAL" && refund.status === "abnormal")) return refund;
     if (result.status === "ABNORMAL" || result.status === "CLOSED") {
       const status = result.status === "ABNORMAL" ? "abnormal" : "closed";
@@ -231,7 +231,7 @@ export async function syncRefund(services: JobServices, db: Db, refundId: number
           .update(refunds)
           .set({ submitted_at: now, refund_id: taken.refundId ?? null, attempts: sql`${refunds.attempts} + 1`, last_error: null })
           .where(eq(refunds.id, refund.id));
-        await writeAudit(tx, { username: "system", action: "refund_sent", entity: "refund", entityId: String(refund.id), sysid: refund.sysid, schId: refund.sch_id, detail: { refund_no: refund.refund_no!, attempts: refund.attempts + 1 } });
+        await writeAudit(tx, gatewayActor(), { action: "refund_sent", entity: "refund", entityId: String(refund.id), sysid: refund.sysid, schId: refund.sch_id, detail: { refund_no: refund.refund_no!, attempts: refund.attempts + 1 } });
       });
     } catch (err) {
       await noteFailure(db, refund, err, true);

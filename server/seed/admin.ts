@@ -1,5 +1,5 @@
 /** Creating a platform super administrator (a production install's first account). */
-import { writeAudit } from "../auth/audit";
+import { accountActor, writeAudit } from "../auth/audit";
 import type { PasswordHasher } from "../auth/passwords";
 import { usernameMatches } from "../auth/usernames";
 import type { Db } from "../db/client";
@@ -23,6 +23,6 @@ export async function createSuperAdmin(db: Db, hasher: PasswordHasher, admin: Ne
     .insert(users)
     .values({ username: admin.username, passwordHash, name: admin.name, userType: "system", servicerVer: admin.servicerVer, isSuperadmin: "Y" })
     .returning({ id: users.id });
-  await writeAudit(db, { userId: row.id, username: admin.username, action: "create_admin", entity: "user", entityId: row.id, sysid: null, schId: null });
+  await writeAudit(db, accountActor({ userId: row.id, username: admin.username }), { action: "create_admin", entity: "user", entityId: row.id, sysid: null, schId: null });
   return row.id;
 }

@@ -7,12 +7,15 @@
  */
 import { and, asc, eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client";
-import { writeAudit } from "../auth/audit";
+import { accountActor, writeAudit } from "../auth/audit";
 import { deliveryImports, goods, goodsSkus, paymentOrders, pickupPoints, shopOrders, students, users } from "../db/schema";
 import { handOver } from "../domains/retail/fulfilment";
 import { createShopOrder } from "../domains/retail/shop";
 import { recordOrderClosed } from "../payments/close";
 import { paidAtSandbox, seedContext } from "./feeOrders";
+
+/** the provider's staff who sent and received the demo orders */
+const PROVIDER_STAFF = accountActor({ userId: null, username: "svc" });
 
 const HOUR_MS = 3_600_000;
 
@@ -71,14 +74,13 @@ export async function seedDemoShopOrders(tx: DbOrTx, school: { sysid: number; sc
   await paidAtSandbox(tx, received.payment, at(219.5));
   await sent(tx, received, school.sysid, school.schId, { code: "ZTO", number: "78312560094417" }, at(200));
   await tx.update(shopOrders).set({ status: "completed", completed_at: at(120) }).where(eq(shopOrders.id, received.orderId));
-  await writeAudit(tx, { username: "svc", action: "shoporderreceive", entity: "shoporder", entityId: String(received.orderId), sysid: school.sysid, schId: school.schId, detail: { from: "delivered", to: "completed" }, at: at(120) });
+  await writeAudit(tx, PROVIDER_STAFF, { action: "shoporderreceive", entity: "shoporder", entityId: String(received.orderId), sysid: school.sysid, schId: school.schId, detail: { from: "delivered", to: "completed" }, at: at(120) });
 }
 
 /** An express order sent by the provider's import of tracking numbers, `hoursAgo`, as shoporderdeliver writes it. */
 async function sent(tx: DbOrTx, order: { orderId: number }, sysid: number, schId: number, express: { code: string; number: string }, when: Date): Promise<void> {
   await tx.update(shopOrders).set({ status: "delivered", express_code: express.code, tracking_no: express.number, delivered_at: when }).where(eq(shopOrders.id, order.orderId));
-  await writeAudit(tx, {
-    username: "svc",
+  await writeAudit(tx, PROVIDER_STAFF, {
     action: "shoporderdeliver",
     entity: "shoporder",
     entityId: String(order.orderId),

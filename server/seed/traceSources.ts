@@ -5,7 +5,7 @@
  * (a misprinted label); and Harbour's sports uniforms, its payer's two bound when they were sent.
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { writeAudit } from "../auth/audit";
+import { accountActor, writeAudit, type AuditFacts } from "../auth/audit";
 import type { DbOrTx } from "../db/client";
 import { goods, goodsSkus, shopOrderItems, shopOrders, traceSources } from "../db/schema";
 
@@ -73,12 +73,12 @@ export async function seedDemoTraceSources(tx: DbOrTx, sunrise: { sysid: number 
 
   // bound: each paid demo item of a coded SKU takes free codes of its SKU, but for the summer sets still to be packed
   // each bound as tracesourcebind does, on its order's timeline too
-  const events: Parameters<typeof writeAudit>[1][] = [];
+  const events: { username: string; facts: AuditFacts }[] = [];
   const bind = (item: { id: number; order_id: number; sku_id: number; title: string; sch_id: number }, count: number, when: Date) => {
     for (const row of rows.filter((r) => r.sku_id === item.sku_id && r.status === "free").slice(0, count)) {
       const username = row.sysid === sunrise.sysid ? "svc" : "harbour";
       Object.assign(row, { status: "bound", order_id: item.order_id, order_item_id: item.id, bound_at: when, bound_by: username });
-      events.push({ username, action: "tracesourcebind", entity: "shoporder", entityId: String(item.order_id), sysid: row.sysid, schId: item.sch_id, detail: { code: row.code, title: item.title }, at: when });
+      events.push({ username, facts: { action: "tracesourcebind", entity: "shoporder", entityId: String(item.order_id), sysid: row.sysid, schId: item.sch_id, detail: { code: row.code, title: item.title }, at: when } });
     }
   };
   const sunriseItems = await paidItems(tx, sunrise.sysid, [...summer, ...winter].map((s) => s.id));
@@ -93,5 +93,5 @@ export async function seedDemoTraceSources(tx: DbOrTx, sunrise: { sysid: number 
   const misprinted = rows.find((r) => r.sysid === sunrise.sysid && r.status === "free" && summer.some((s) => s.id === r.sku_id && matches(s, { 尺码: "150" })));
   if (misprinted) misprinted.status = "voided";
   if (rows.length > 0) await tx.insert(traceSources).values(rows);
-  for (const event of events) await writeAudit(tx, event);
+  for (const event of events) await writeAudit(tx, accountActor({ userId: null, username: event.username }), event.facts);
 }

@@ -7,7 +7,7 @@
  */
 import { and, desc, eq } from "drizzle-orm";
 import type { DbOrTx } from "../db/client";
-import { writeAudit } from "../auth/audit";
+import { accountActor, writeAudit } from "../auth/audit";
 import { activities, activityItems, bills, deliveryImports, feeOrders, goods, goodsSkus, pickupPoints, students } from "../db/schema";
 import { issueBills } from "../domains/collection/activities";
 import { createFeeOrder } from "../domains/collection/feeOrders";
@@ -75,8 +75,7 @@ export async function seedDemoUniformOrders(tx: DbOrTx, school: { sysid: number;
     .where(eq(feeOrders.id, sent.orderId))
     .returning();
   await addOrderEvent(tx, row, "delivered", at(5), "YTO YT7520938815206");
-  await writeAudit(tx, {
-    username: "svc",
+  await writeAudit(tx, accountActor({ userId: null, username: "svc" }), {
     action: "zdorderdeliver",
     entity: "order",
     entityId: String(row.id),

@@ -5,7 +5,7 @@
  * of a paid bill are closed at their gateway by a job; a payment whose notification never came is applied by the
  * closing job, not closed; no fee touches a term. The console's order list and record keep to each caller's schools.
  */
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { and, count, desc, eq } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, expect, it } from "vitest";

@@ -1,7 +1,7 @@
 /** paymerchantinfo / paymerchantset: WeChat Pay merchant credentials, stored encrypted and never returned. */
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { auditLog, paymentMerchants, paymentOrders, schools, users } from "../../server/db/schema";
 import { loadMerchant, wechatPayGatewayOf } from "../../server/payments/merchants";
 import { translator } from "../../server/lib/i18n";

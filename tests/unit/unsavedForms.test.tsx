@@ -6,8 +6,8 @@
  * closes the form's tab and returns to the list it came from (with its page and filters); "save and add another"
  * stays on a cleared add form. Only fetch is fake.
  */
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { App as AntdApp, ConfigProvider } from "antd";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { ConfigProvider } from "antd";
 import dayjs from "dayjs";
 import type { ReactNode } from "react";
 import { BrowserRouter, MemoryRouter, Route, Routes, useLocation } from "react-router";

@@ -1,6 +1,6 @@
 /** adminapi: login, getuserinfo, logout (spec 7, DESIGN 4 and 5). */
 import { z } from "zod";
-import { accountTenant, auditCall, writeAudit } from "../../auth/audit";
+import { accountActor, accountTenant, auditCall, writeAudit } from "../../auth/audit";
 import { loadAuthority, type Authority } from "../../auth/authority";
 import { createSession, revokeSession } from "../../auth/sessions";
 import { usernameMatches } from "../../auth/usernames";
@@ -60,19 +60,19 @@ async function login(ctx: OperationContext, payload: z.infer<typeof loginPayload
     // the attempts counted above stay as this failure
     await recordFailures(db, keys, now);
     // a wrong password for an account is its tenant's business; an unknown username is nobody's
-    await writeAudit(db, { userId: user?.id, username: payload.username, action: "login_failed", ip: ctx.ip, ...(user ? accountTenant(user) : { sysid: null, schId: null }) });
+    await writeAudit(db, accountActor({ userId: user?.id ?? null, username: payload.username }, ctx.ip), { action: "login_failed", ...(user ? accountTenant(user) : { sysid: null, schId: null }) });
     throw new ApiFailure("api.login_failed");
   }
   const auth = await loadAuthority(db, user.id);
   if (!auth || !auth.usable) {
     await releaseAttempts(db, [userKey, addressKey]);
-    await writeAudit(db, { userId: user.id, username: payload.username, action: "login_refused", ip: ctx.ip, detail: { reason: "disabled" }, ...accountTenant(user) });
+    await writeAudit(db, accountActor({ userId: user.id, username: payload.username }, ctx.ip), { action: "login_refused", detail: { reason: "disabled" }, ...accountTenant(user) });
     throw new ApiFailure("api.account_disabled");
   }
   await clearFailures(db, userKey);
   await releaseAttempts(db, [addressKey]);
   const token = await createSession(db, { userId: user.id, now, ip: ctx.ip, userAgent: ctx.userAgent });
-  await writeAudit(db, { userId: user.id, username: auth.username, action: "login", ip: ctx.ip, ...accountTenant(auth) });
+  await auditCall(db, { auth, ip: ctx.ip }, { action: "login", ...accountTenant(auth) });
   const settings = await loadSiteSettings(db);
   return { data: { token, items: { data: loginFacts(auth, settings.kfurl) } } };
 }

@@ -14,9 +14,9 @@
  */
 import { and, asc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { fenToYuan } from "../../../common/money";
-import { jobActor, writeAudit } from "../../auth/audit";
+import { callerActor, jobActor, writeAudit, type AuditActor } from "../../auth/audit";
 import { queryRows, type DbOrTx } from "../../db/client";
-import { activities, activityItems, bills, feeOrderEvents, feeOrderGoods, feeOrderLines, feeOrders, feePayments, goods, goodsSkus, paymentOrders, schools } from "../../db/schema";
+import { activities, activityItems, bills, feeOrderGoods, feeOrderLines, feeOrders, feePayments, goods, goodsSkus, paymentOrders, schools } from "../../db/schema";
 import type { EntityHooks } from "../../engine/hooks";
 import { enqueueJob } from "../../jobs/worker";
 import type { JobContext } from "../../jobs/registry";
@@ -54,7 +54,7 @@ async function feeOrderOf(tx: DbOrTx, payNo: string) {
  * is paid, flagged duplicate when any of its bills had been paid by another order, and its payment is recorded in the
  * ledger. Answers the bills it paid.
  */
-export async function settleFeeOrder(tx: DbOrTx, payNo: string, paid: { transactionId: string; paidAt: Date }, now: Date): Promise<{ orderId: number; paidBills: number[]; duplicate: boolean }> {
+export async function settleFeeOrder(tx: DbOrTx, payNo: string, paid: { transactionId: string; paidAt: Date }, actor: AuditActor, now: Date): Promise<{ orderId: number; paidBills: number[]; duplicate: boolean }> {
   const order = await feeOrderOf(tx, payNo);
   if (!order) throw new Error(`fee payment ${payNo} has no fee order`);
   // its bills locked in id order: two orders paying the same bill at once follow each other here
@@ -90,7 +90,7 @@ export async function settleFeeOrder(tx: DbOrTx, payNo: string, paid: { transact
     // each bill: what this order paid for it, and what it owes now
     const note = differing.map((b) => `#${b.id} ${fenToYuan(Number(b.paid_amount))}/${fenToYuan(Number(b.amount))}`).join(", ");
     await addOrderEvent(tx, order, "amount_differs", now, note.slice(0, 200));
-    await writeAudit(tx, {
+    await writeAudit(tx, actor, {
       action: "fee_amount_differs",
       entity: "order",
       entityId: String(order.id),
@@ -121,7 +121,7 @@ export async function settleFeeOrder(tx: DbOrTx, payNo: string, paid: { transact
   }
   await paymentNotices(tx, { sysid: order.sysid, sch_id: order.sch_id, student_id: order.student_id, activity_id: order.activity_id, activity_count: order.activity_count, pay_no: payNo, amount: order.amount, at: paid.paidAt }, now);
   if (duplicate) {
-    await writeAudit(tx, {
+    await writeAudit(tx, actor, {
       action: "fee_duplicate_payment",
       entity: "order",
       entityId: String(order.id),
@@ -156,7 +156,7 @@ function goodsOf(tx: DbOrTx, orderId: number) {
  * back: taken again when there; else the timeline says which goods are short, and the order still waits for them
  * (its fees are paid: the provider restocks and sends them).
  */
-async function fulfilPaidOrder(tx: DbOrTx, before: typeof feeOrders.$inferSelect, now: Date): Promise<void> {
+async function fulfilPaidOrder(tx: DbOrTx, before: typeof feeOrders.$inferSelect, actor: AuditActor, now: Date): Promise<void> {
   if (before.fulfil_status) return;
   if (before.status === "closed") {
     const lines = await goodsOf(tx, before.id);
@@ -164,7 +164,7 @@ async function fulfilPaidOrder(tx: DbOrTx, before: typeof feeOrders.$inferSelect
     if (short !== null) {
       await giveStockBack(tx, lines, short);
       await addOrderEvent(tx, before, "goods_short", now, lines.find((l) => l.sku_id === short)!.title.slice(0, 200));
-      await writeAudit(tx, { action: "fee_goods_short", entity: "order", entityId: String(before.id), detail: { sku_id: short }, sysid: before.sysid, schId: before.sch_id });
+      await writeAudit(tx, actor, { action: "fee_goods_short", entity: "order", entityId: String(before.id), detail: { sku_id: short }, sysid: before.sysid, schId: before.sch_id });
     }
   }
   await tx
@@ -177,10 +177,10 @@ async function fulfilPaidOrder(tx: DbOrTx, before: typeof feeOrders.$inferSelect
 export const FEE_PAYMENT: PaymentKind = {
   kind: FEE_KIND,
   payee: "school_channel",
-  async applyPaid(tx, order, _actor, now, paid) {
+  async applyPaid(tx, order, actor, now, paid) {
     const before = await feeOrderOf(tx, order.payNo);
-    await settleFeeOrder(tx, order.payNo, paid, now);
-    if (before?.delivery) await fulfilPaidOrder(tx, before, now);
+    await settleFeeOrder(tx, order.payNo, paid, actor, now);
+    if (before?.delivery) await fulfilPaidOrder(tx, before, actor, now);
     return { appliedEnd: null };
   },
   async applyClosed(tx, order, now, reason) {
@@ -468,7 +468,7 @@ function openOrdersOfBill(db: DbOrTx, billId: number) {
  * bill is paid. A gateway that cannot be reached refuses it too, the orders left as they were.
  */
 export async function closeOrdersOfBill(ctx: OperationContext, billId: number): Promise<void> {
-  const actor = { userId: ctx.auth?.userId ?? null, username: ctx.auth?.username ?? "" };
+  const actor = callerActor(ctx);
   let paid = false;
   for (const order of await openOrdersOfBill(ctx.db, billId)) {
     try {

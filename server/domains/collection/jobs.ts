@@ -6,7 +6,7 @@
  */
 import { and, eq, lt, lte, gte } from "drizzle-orm";
 import { businessDay } from "../../../common/term";
-import { writeAudit } from "../../auth/audit";
+import { jobActor, writeAudit } from "../../auth/audit";
 import type { DbOrTx } from "../../db/client";
 import { activities } from "../../db/schema";
 import type { Row } from "../../engine/hooks";
@@ -23,7 +23,7 @@ export interface ActivityDatesResult {
 }
 
 async function audit(tx: DbOrTx, activity: Row, action: string, detail: Record<string, unknown>): Promise<void> {
-  await writeAudit(tx, { username: "system", action, entity: "activity", entityId: String(activity.id), sysid: Number(activity.sysid), schId: Number(activity.sch_id), detail });
+  await writeAudit(tx, jobActor(ACTIVITY_DATES), { action, entity: "activity", entityId: String(activity.id), sysid: Number(activity.sysid), schId: Number(activity.sch_id), detail });
 }
 
 export function activityDatesJob(schoolChannel: SchoolChannelLookup) {

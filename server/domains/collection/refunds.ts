@@ -4,9 +4,10 @@
  * bills they paid, the daily figures, the payer's notice). Numbering, sending and the gateway's answers are every
  * payment kind's, in server/payments/refunds.ts.
  */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import { fenToYuan } from "../../../common/money";
 import { hasAnyRole, PROVIDER_ROLES } from "../../../common/roleKeys";
+import { callerActor, gatewayActor } from "../../auth/audit";
 import { queryRows, type DbOrTx } from "../../db/client";
 import { bills, feeOrderLines, feeOrders, feeRefundShares } from "../../db/schema";
 import { actionFieldFailure, type ActionEffect } from "../../engine/actions";
@@ -28,7 +29,7 @@ export const refundAddEffect: ActionEffect = async ({ ctx, tx, row: order, input
   try {
     refund = await createRefund(
       tx,
-      { payNo: String(order.pay_no), amount: Number(input.amount), reason: String(input.reason), cause: "request", appliedBy: auth.username, acceptedBy: accepted ? auth.username : undefined },
+      { payNo: String(order.pay_no), amount: Number(input.amount), reason: String(input.reason), cause: "request", appliedBy: callerActor(ctx), acceptedBy: accepted ? auth.username : undefined },
       ctx.now,
     );
   } catch (err) {
@@ -65,7 +66,7 @@ export async function refundDuplicatePayment(tx: DbOrTx, orderId: number, now: D
   const refund = await createRefund(
     tx,
     // what the payer reads at WeChat Pay: in the payers' language
-    { payNo: order.pay_no, amount: Number(owed), upToRemaining: true, reason: translator("zh")("refunds.duplicate_reason"), cause: "duplicate", appliedBy: "system", acceptedBy: "system" },
+    { payNo: order.pay_no, amount: Number(owed), upToRemaining: true, reason: translator("zh")("refunds.duplicate_reason"), cause: "duplicate", appliedBy: gatewayActor(), acceptedBy: "system" },
     now,
   );
   return refund?.id ?? null;

@@ -9,7 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, asc, eq, gt, lt } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { PROVIDER_ROLES } from "../../../common/roleKeys";
-import { auditCall, writeAudit } from "../../auth/audit";
+import { auditCall, wechatPersonActor, writeAudit } from "../../auth/audit";
 import { parseTenantId, resolveScope } from "../../auth/scope";
 import { dailyReportBindTokens, dailyReportSubscribers } from "../../db/schema";
 import { platformOfficialAccount } from "../../payments/merchants";
@@ -137,7 +137,7 @@ export function registerDailyReportBinding(app: FastifyInstance, services: AppSe
           .insert(dailyReportSubscribers)
           .values({ sysid: taken.sysid, ...person })
           .onConflictDoUpdate({ target: [dailyReportSubscribers.sysid, dailyReportSubscribers.openid], set: { nickname: person.nickname, headurl: person.headurl } });
-        await writeAudit(tx, { action: "daycountnoticebind", entity: "daily_report_subscriber", ip, detail: { sysid: taken.sysid, nickname: person.nickname }, sysid: taken.sysid, schId: null });
+        await writeAudit(tx, wechatPersonActor(person.nickname, ip), { action: "daycountnoticebind", entity: "daily_report_subscriber", detail: { sysid: taken.sysid, nickname: person.nickname }, sysid: taken.sysid, schId: null });
         return true;
       });
 

@@ -8,7 +8,7 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { and, eq, gte, isNull, or, type SQL } from "drizzle-orm";
 import { businessDay } from "../../../common/term";
-import { auditCall } from "../../auth/audit";
+import { auditCall, callerActor } from "../../auth/audit";
 import { loadProvider, loadSchool } from "../../auth/authority";
 import { parseTenantId, resolveScope, schoolOfWrite } from "../../auth/scope";
 import { recordFailures, releaseAttempts, reserveAttempts, type ThrottleKey } from "../../auth/throttle";
@@ -20,7 +20,7 @@ import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { missingField, registerDeclared } from "../../engine/declared";
 import { enabledPackage } from "./packages";
-import { extendProviderTerm, extendSchoolTerm, type ExtendedTerm, type RenewalActor } from "./terms";
+import { extendProviderTerm, extendSchoolTerm, type ExtendedTerm } from "./terms";
 
 /** Crockford's base32: no I, L, O or U */
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
@@ -60,10 +60,6 @@ interface BatchPayload {
   sysid: number | null;
   sch_id: number | null;
   remark: string | null;
-}
-
-function actorOf(ctx: OperationContext): RenewalActor {
-  return { userId: ctx.auth?.userId ?? null, username: ctx.auth?.username ?? "", ip: ctx.ip };
 }
 
 function throttleKeys(ctx: OperationContext): ThrottleKey[] {
@@ -216,7 +212,7 @@ export function registerCodeOperations(registry: OperationRegistry): void {
         target: "school",
         sysid: scope.sysid,
         schId,
-        extend: (tx, code) => extendSchoolTerm(tx, schId, codeExtension(code), actorOf(ctx), ctx.now),
+        extend: (tx, code) => extendSchoolTerm(tx, schId, codeExtension(code), callerActor(ctx), ctx.now),
       });
       return { messageKey: "api.renewed", messageParams: { end: term.newEnd }, data: { items: { endtime: term.newEnd } } };
     },
@@ -236,7 +232,7 @@ export function registerCodeOperations(registry: OperationRegistry): void {
         target: "service",
         sysid,
         schId: null,
-        extend: (tx, code) => extendProviderTerm(tx, sysid, codeExtension(code), actorOf(ctx), ctx.now),
+        extend: (tx, code) => extendProviderTerm(tx, sysid, codeExtension(code), callerActor(ctx), ctx.now),
       });
       return { messageKey: "api.renewed", messageParams: { end: term.newEnd }, data: { items: { end_time: term.newEnd } } };
     },

@@ -1,5 +1,6 @@
 /** Contract maintenance (servicedelayv2): an operator extends a provider's term by hand, with the fee agreed. */
 import { serviceDelayOperation } from "../../../resources.config";
+import { callerActor } from "../../auth/audit";
 import { resolveScope } from "../../auth/scope";
 import { ApiFailure } from "../../protocol/envelope";
 import type { OperationRegistry } from "../../protocol/registry";
@@ -19,7 +20,7 @@ export function registerContractOperations(registry: OperationRegistry): void {
         sysid,
         // fee is in fen once checked; none agreed is free
         { way: "manual", title: ctx.t("api.code_term_title", { count: months }), months, feeFen: Number(p.fee ?? 0), remark: remark || undefined },
-        { userId: ctx.auth!.userId, username: ctx.auth!.username, ip: ctx.ip },
+        callerActor(ctx),
         ctx.now,
       ),
     );

@@ -6,7 +6,7 @@
  */
 import { eq } from "drizzle-orm";
 import { businessDay, extendedEnd } from "../../../common/term";
-import { writeAudit } from "../../auth/audit";
+import { writeAudit, type AuditActor } from "../../auth/audit";
 import { tableColumn, type CatalogueTable } from "../../db/catalogueTables";
 import type { DbOrTx } from "../../db/client";
 import { providerExtensions, providers, schoolRenewals, schools } from "../../db/schema";
@@ -23,13 +23,6 @@ export interface TermExtension {
   payNo?: string;
   actCode?: string;
   remark?: string;
-}
-
-/** Who renewed, for the record and the audit log (a payment notification has no user). */
-export interface RenewalActor {
-  userId: number | null;
-  username: string;
-  ip: string;
 }
 
 export interface ExtendedTerm {
@@ -67,7 +60,7 @@ const PROVIDER: TermHolder = {
   tenant: (row) => ({ sysid: row.id }),
 };
 
-async function extendTerm(tx: DbOrTx, holder: TermHolder, id: number, extension: TermExtension, actor: RenewalActor, now: Date): Promise<ExtendedTerm> {
+async function extendTerm(tx: DbOrTx, holder: TermHolder, id: number, extension: TermExtension, actor: AuditActor, now: Date): Promise<ExtendedTerm> {
   const idColumn = tableColumn(holder.table, "id");
   const [row] = await tx.select().from(holder.table).where(eq(idColumn, id)).for("update");
   if (!row) throw notFound();
@@ -94,13 +87,10 @@ async function extendTerm(tx: DbOrTx, holder: TermHolder, id: number, extension:
     })
     .returning({ id: tableColumn(holder.records, "id") });
   const tenant = holder.tenant(row);
-  await writeAudit(tx, {
-    userId: actor.userId,
-    username: actor.username,
+  await writeAudit(tx, actor, {
     action: holder.audit,
     entity: holder.audit,
     entityId: String(record.id),
-    ip: actor.ip,
     detail: { ...tenant, way: extension.way, months: extension.months, fee_fen: extension.feeFen, old_end: oldEnd, new_end: newEnd, pay_no: extension.payNo, act_code: extension.actCode },
     // the school or provider extended
     sysid: Number(tenant.sysid),
@@ -109,10 +99,10 @@ async function extendTerm(tx: DbOrTx, holder: TermHolder, id: number, extension:
   return { oldEnd, newEnd };
 }
 
-export function extendSchoolTerm(tx: DbOrTx, schId: number, extension: TermExtension, actor: RenewalActor, now: Date): Promise<ExtendedTerm> {
+export function extendSchoolTerm(tx: DbOrTx, schId: number, extension: TermExtension, actor: AuditActor, now: Date): Promise<ExtendedTerm> {
   return extendTerm(tx, SCHOOL, schId, extension, actor, now);
 }
 
-export function extendProviderTerm(tx: DbOrTx, sysid: number, extension: TermExtension, actor: RenewalActor, now: Date): Promise<ExtendedTerm> {
+export function extendProviderTerm(tx: DbOrTx, sysid: number, extension: TermExtension, actor: AuditActor, now: Date): Promise<ExtendedTerm> {
   return extendTerm(tx, PROVIDER, sysid, extension, actor, now);
 }

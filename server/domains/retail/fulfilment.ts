@@ -25,7 +25,7 @@ import { FULFILLABLE_ORDER_STATES, feeOrderDeliver, orderEntity } from "../../..
 import { pickupFindOperation, pickupVerifyOperation } from "../../../catalogue/retail";
 import { shopOrderDeliver, shopOrderEntity } from "../../../catalogue/shopOrders";
 import { fenToYuan } from "../../../common/money";
-import { auditCall, writeAudit } from "../../auth/audit";
+import { accountActor, auditCall, writeAudit } from "../../auth/audit";
 import { releaseAttempts, reserveAttempts, type ThrottleRule } from "../../auth/throttle";
 import type { Db, DbOrTx } from "../../db/client";
 import { feeOrderGoods, feeOrders, goods, goodsSkus, pickupPoints, pickupRecords, schools, shopOrderItems, shopOrders, students } from "../../db/schema";
@@ -361,7 +361,7 @@ export async function handOver(db: Db, code: string, via: string, verifier: Veri
         via,
         created_at: now,
       });
-      await writeAudit(tx, { userId: verifier.userId, username: verifier.username, action: "pickupverify", entity: kind.auditEntity, entityId: String(order.id), ip, sysid: order.sysid, schId: order.sch_id, detail: { from: "undelivered", to: "completed", via, pickup_point_id: order.pickup_point_id! } });
+      await writeAudit(tx, accountActor(verifier, ip), { action: "pickupverify", entity: kind.auditEntity, entityId: String(order.id), sysid: order.sysid, schId: order.sch_id, detail: { from: "undelivered", to: "completed", via, pickup_point_id: order.pickup_point_id! } });
       if (kind.kind === "fee_order") await addOrderEvent(tx, order, "collected", now, `${verifier.name || verifier.username}`.slice(0, 200));
       return { kind, order };
     }

@@ -8,7 +8,7 @@
 import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { fenToYuan } from "../../../common/money";
-import { writeAudit } from "../../auth/audit";
+import { payerActor, writeAudit } from "../../auth/audit";
 import { releaseAttempts } from "../../auth/throttle";
 import type { DbOrTx } from "../../db/client";
 import { goods, goodsCategories, goodsSkus, paymentOrders, pickupPoints, shopOrderItems, shopOrders } from "../../db/schema";
@@ -212,7 +212,7 @@ export async function createShopOrder(ctx: OrderContext, request: NewShopOrder):
       orderId = created.id;
       await tx.insert(shopOrderItems).values(lines.map((l) => ({ ...l, order_id: created.id, sysid: request.sysid, sch_id: request.schId })));
       if (request.payerKey) await tx.update(paymentOrders).set({ payerKey: request.payerKey }).where(eq(paymentOrders.payNo, row.payNo));
-      await writeAudit(tx, { username: "payer", action: "shop_order_created", entity: "shoporder", entityId: String(created.id), ip: request.ip ?? "", sysid: request.sysid, schId: request.schId, detail: { to: "unpaid", amount: fenToYuan(total) } });
+      await writeAudit(tx, payerActor(request.ip ?? ""), { action: "shop_order_created", entity: "shoporder", entityId: String(created.id), sysid: request.sysid, schId: request.schId, detail: { to: "unpaid", amount: fenToYuan(total) } });
     },
   );
   return { payment, orderId };
@@ -317,7 +317,7 @@ async function cancel(ctx: OperationContext, payload: z.infer<typeof ticketOrder
   if (found.status !== "unpaid") throw new ApiFailure("retail.shop.not_cancellable");
   const [payment] = await ctx.db.select(unpaidOrderColumns).from(paymentOrders).where(eq(paymentOrders.payNo, found.pay_no));
   // the gateway is asked first: an order the payer paid meanwhile is applied, never closed
-  await closeUnpaidOrder(ctx.services, ctx.db, payment, { userId: null, username: "payer" });
+  await closeUnpaidOrder(ctx.services, ctx.db, payment, payerActor(ctx.ip));
   const [answered] = await answerOrders(ctx.db, [await ticketShopOrder(ctx.db, ticket, payload.id)], true);
   if (answered.status === "unpaid") throw new ApiFailure("retail.shop.not_cancellable");
   return { data: { items: answered } };

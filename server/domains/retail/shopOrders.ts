@@ -11,7 +11,7 @@
 import { and, asc, eq, inArray, lte } from "drizzle-orm";
 import { fenToYuan } from "../../../common/money";
 import { shopOrderCancel, shopOrderEntity } from "../../../catalogue/shopOrders";
-import { jobActor, writeAudit, type AuditActor } from "../../auth/audit";
+import { callerActor, gatewayActor, jobActor, writeAudit, type AuditActor } from "../../auth/audit";
 import { parseTenantId, resolveScope } from "../../auth/scope";
 import type { Db, DbOrTx } from "../../db/client";
 import { paymentOrders, shopOrderItems, shopOrders } from "../../db/schema";
@@ -34,8 +34,9 @@ export const SHOP_ORDER_KIND = "shop_order";
 
 type ShopOrder = typeof shopOrders.$inferSelect;
 
-async function orderEvent(tx: DbOrTx, order: Pick<ShopOrder, "id" | "sysid" | "sch_id">, action: string, detail: Record<string, unknown>, username = "system"): Promise<void> {
-  await writeAudit(tx, { username, action, entity: "shoporder", entityId: String(order.id), sysid: order.sysid, schId: order.sch_id, detail });
+/** An entry on the order's timeline; by default what the gateway's answer did (a payment, a refund, a close). */
+async function orderEvent(tx: DbOrTx, order: Pick<ShopOrder, "id" | "sysid" | "sch_id">, action: string, detail: Record<string, unknown>, actor = gatewayActor()): Promise<void> {
+  await writeAudit(tx, actor, { action, entity: "shoporder", entityId: String(order.id), sysid: order.sysid, schId: order.sch_id, detail });
 }
 
 /** The order's items: what each took of its SKU's stock. */
@@ -60,7 +61,7 @@ const SHOP_PAYMENT: PaymentKind = {
         await orderEvent(tx, order, "shop_order_paid", { transaction_id: paid.transactionId, late: "Y" });
         await createRefund(
           tx,
-          { payNo: order.pay_no, amount: order.amount, reason: translator("zh")("retail.shop.unavailable_refund"), cause: "unavailable", appliedBy: "system", acceptedBy: "system" },
+          { payNo: order.pay_no, amount: order.amount, reason: translator("zh")("retail.shop.unavailable_refund"), cause: "unavailable", appliedBy: gatewayActor(), acceptedBy: "system" },
           now,
         );
         return { appliedEnd: null };
@@ -126,7 +127,7 @@ const shopOrderRefundEffect: ActionEffect = async ({ ctx, tx, row: order, input 
   try {
     const refund = await createRefund(
       tx,
-      { payNo: String(order.pay_no), amount: Number(input.amount), reason: String(input.reason), cause: "request", appliedBy: ctx.auth!.username, acceptedBy: ctx.auth!.username },
+      { payNo: String(order.pay_no), amount: Number(input.amount), reason: String(input.reason), cause: "request", appliedBy: callerActor(ctx), acceptedBy: ctx.auth!.username },
       ctx.now,
     );
     return { messageKey: "refunds.accepted", messageParams: { amount: fenToYuan(refund!.amount), refund_no: refund!.refund_no ?? "" } };
@@ -169,11 +170,11 @@ async function cancelOperation(ctx: OperationContext) {
     .where(and(eq(shopOrders.id, id), ...entityTenantConditions(shopOrderEntity, shopOrders, ctx, scope)));
   if (!order) throw notFound();
   if (order.status !== "unpaid") throw wrongState(ctx, shopOrderEntity, order.status, shopOrderCancel.label);
-  const actor = { userId: ctx.auth!.userId, username: ctx.auth!.username };
+  const actor = callerActor(ctx);
   const status = await closeShopOrder(ctx.services, ctx.db, order.pay_no, actor);
   // paid before it could be closed (the gateway says so): the payment stands
   if (status !== "cancelled") throw new ApiFailure("retail.errors.paid_meanwhile");
-  await orderEvent(ctx.db, order, shopOrderCancel.name, { from: "unpaid", to: "cancelled" }, ctx.auth!.username);
+  await orderEvent(ctx.db, order, shopOrderCancel.name, { from: "unpaid", to: "cancelled" }, actor);
   const [after] = await ctx.db.select().from(shopOrders).where(eq(shopOrders.id, id));
   return { messageKey: "api.action_done", messageParams: { action: ctx.t(shopOrderCancel.label) }, data: { items: serialiseRow(shopOrderEntity, after as unknown as Row) } };
 }
@@ -213,7 +214,7 @@ export async function completeDeliveredOrders({ services }: JobContext): Promise
       .set({ status: "completed", completed_at: now })
       .where(and(inArray(shopOrders.id, due), eq(shopOrders.status, "delivered")))
       .returning();
-    for (const order of completed) await orderEvent(tx, order, "shop_order_auto_completed", { from: "delivered", to: "completed", days: SHOP_AUTO_COMPLETE_DAYS }, actor.username);
+    for (const order of completed) await orderEvent(tx, order, "shop_order_auto_completed", { from: "delivered", to: "completed", days: SHOP_AUTO_COMPLETE_DAYS }, actor);
     const feeOrdersCompleted = await completeDeliveredFeeOrders(tx, cutoff, now, MAX_COMPLETED_PER_RUN);
     return { completed: completed.length, fee_orders: feeOrdersCompleted };
   });
