@@ -1,7 +1,7 @@
 /**
- * Browser test helpers: Debian's Chromium driven by playwright-core (no browser download), one fresh browser
- * per test file (playwright gives each launch its own temporary user-data directory, removed on close) and one
- * fresh context (cookies, storage) per test. A missing Chromium or build fails the tests, unless the browser
+ * Browser test helpers: Debian's Chromium driven by playwright-core (no browser download), one browser for the
+ * run's files (a file asking for switches of its own, a fake camera, gets its own) and one fresh context (cookies,
+ * storage, cache) per test. A missing Chromium or build fails the tests, unless the browser
  * tests are left out on purpose (TEST_SKIP=browser): then they show as skipped with the reason.
  */
 import fs from "node:fs";
@@ -47,6 +47,23 @@ export async function launchChromium(extraArgs: readonly string[] = []): Promise
   return chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
+/**
+ * The Chromium of the files that ask for no switches of their own: launched by the first of them and kept for the
+ * next (the files share one module graph, vitest.e2e.config.ts), so that a file does not wait for a browser to start
+ * and stop; playwright closes it when the run's process ends. Each test still has a fresh context of its own
+ * (cookies, storage, cache).
+ */
+let sharedChromium: Promise<Browser> | undefined;
+
+/** A browser for a file: the shared one, or one of its own (closed with the file) when it asks for switches. */
+async function fileChromium(extraArgs: readonly string[] | undefined): Promise<{ browser: Browser; own: boolean }> {
+  if (extraArgs && extraArgs.length > 0) return { browser: await launchChromium(extraArgs), own: true };
+  const running = await sharedChromium?.catch(() => undefined);
+  if (running?.isConnected()) return { browser: running, own: false };
+  sharedChromium = launchChromium();
+  return { browser: await sharedChromium, own: false };
+}
+
 export interface BrowserSuite {
   /** base URL of the real server serving dist/ (valid inside tests) */
   readonly url: string;
@@ -84,6 +101,7 @@ export function describeInBrowser(
     let postgres: { url: string; drop(): Promise<void> } | undefined;
     let dataDir: string | undefined;
     let browser: Browser | undefined;
+    let ownBrowser = false;
     let context: BrowserContext | undefined;
     let page: Page | undefined;
     const extraContexts: BrowserContext[] = [];
@@ -105,10 +123,12 @@ export function describeInBrowser(
       // a copy of the demo the global setup seeded (browserDatabases.ts)
       if (options.database === "postgres") postgres = await createPostgresDatabase(seededTemplate());
       else dataDir = copySeededDataDir();
-      [server, browser] = await Promise.all([startTestServer({ databaseUrl: postgres?.url, dataDir, ...options.server?.() }), launchChromium(options.chromiumArgs)]);
+      let started: { browser: Browser; own: boolean };
+      [server, started] = await Promise.all([startTestServer({ databaseUrl: postgres?.url, dataDir, ...options.server?.() }), fileChromium(options.chromiumArgs)]);
+      ({ browser, own: ownBrowser } = started);
     });
     afterAll(async () => {
-      await browser?.close();
+      if (ownBrowser) await browser?.close();
       await server?.close();
       await postgres?.drop();
       if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -117,7 +137,7 @@ export function describeInBrowser(
       // Chromium that exited under a test fails that test alone: the next one starts on a new browser
       if (browser && !browser.isConnected()) {
         console.error(`Chromium exited during the previous test of "${name}"; starting a new one`);
-        browser = await launchChromium(options.chromiumArgs);
+        ({ browser, own: ownBrowser } = await fileChromium(options.chromiumArgs));
       }
       context = await openContext();
       page = await context.newPage();
