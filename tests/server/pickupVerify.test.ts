@@ -6,7 +6,7 @@
  */
 import { and, eq, gt } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { auditLog, goodsSkus, pickupPoints, shopOrders, students } from "../../server/db/schema";
+import { auditLog, goodsSkus, loginThrottle, pickupPoints, shopOrders, students, users } from "../../server/db/schema";
 import { describeOnDatabases } from "../helpers/db";
 import { confirmSandbox, h5, itemsOf, payerWorld, type PayerWorld, type Row } from "./payerSupport";
 import { createTestApp, type TestApp } from "./support";
@@ -31,12 +31,17 @@ describeOnDatabases("pickup verification", (kind) => {
     return { id: order.id, order_no: order.order_no, code: String(info.pickup_code), token: String(info.pickup_token) };
   }
 
+  /** A ticket of a pupil of the payer world's school: a payer makes a few orders per ticket only. */
+  async function payerTicket(): Promise<string> {
+    const [student] = await t.db.select().from(students).where(and(eq(students.sch_id, world.schId), eq(students.status, "1"))).limit(1);
+    return String(itemsOf(await h5(t, "h5find", { code: world.code, name: student.name, student_no: student.student_no })).ticket);
+  }
+
   beforeAll(async () => {
     t = await createTestApp(kind);
     for (const u of ["svc", "pickup", "harbour", "staff"]) tokens[u] = await t.login(u);
     world = await payerWorld(t, tokens.svc);
-    const [student] = await t.db.select().from(students).where(and(eq(students.sch_id, world.schId), eq(students.status, "1"))).limit(1);
-    ticket = String(itemsOf(await h5(t, "h5find", { code: world.code, name: student.name, student_no: student.student_no })).ticket);
+    ticket = await payerTicket();
     [{ id: northGate }] = await t.db.select({ id: pickupPoints.id }).from(pickupPoints).where(eq(pickupPoints.title, "Sunrise North Gate Pickup"));
   });
   afterAll(async () => {
@@ -71,6 +76,32 @@ describeOnDatabases("pickup verification", (kind) => {
     const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => call(i % 2 === 0 ? "pickup" : "svc", "pickupverify", { code: order.code, via: "code" })));
     expect(answers.filter((a) => a.return_code === "SUCCESS")).toHaveLength(1);
     expect(answers.filter((a) => a.return_code === "FAIL").every((a) => a.return_msg.startsWith("Already collected: verified by"))).toBe(true);
+  });
+
+  it("counts misses only: a verification gives its look-up back in its own statement, and the misses still lock", async () => {
+    const [clerk] = await t.db.select({ id: users.id }).from(users).where(eq(users.username, "pickup"));
+    const key = `pickupfind:user:${clerk.id}`;
+    ticket = await payerTicket();
+    const counted = async () => (await t.db.select({ failures: loginThrottle.failures }).from(loginThrottle).where(eq(loginThrottle.key, key)))[0]?.failures ?? 0;
+    for (let i = 0; i < 9; i++) expect((await call("pickup", "pickupfind", { code: String(20_000_000 + i) })).return_code).toBe("FAIL");
+    expect(await counted()).toBe(9);
+    const order = await paidPickupOrder(northGate);
+    expect((await call("pickup", "pickupverify", { code: order.code, via: "code" })).return_code).toBe("SUCCESS");
+    expect((await call("pickup", "pickupfind", { code: order.token })).return_code).toBe("SUCCESS");
+    expect((await call("pickup", "pickupverify", { code: order.code, via: "code" })).return_msg).toMatch(/^Already collected/);
+    expect(await counted()).toBe(9);
+    expect((await call("pickup", "pickupverify", { code: "20000009", via: "code" })).return_code).toBe("FAIL");
+    expect((await call("pickup", "pickupfind", { code: order.code })).return_msg).toMatch(/^Too many codes not found/);
+    await t.db.delete(loginThrottle).where(eq(loginThrottle.key, key));
+  });
+
+  it("finds the order waiting for a code before one collected with it earlier (a code is free again once collected)", async () => {
+    const collected = await paidPickupOrder(northGate);
+    expect((await call("pickup", "pickupverify", { code: collected.code, via: "code" })).return_code).toBe("SUCCESS");
+    const waiting = await paidPickupOrder(northGate);
+    await t.db.update(shopOrders).set({ pickup_code: collected.code }).where(eq(shopOrders.id, waiting.id));
+    expect(itemsOf(await call("pickup", "pickupfind", { code: collected.code }))).toMatchObject({ order_no: waiting.order_no, status: "undelivered", verified: null });
+    expect(itemsOf(await call("pickup", "pickupverify", { code: collected.code, via: "code" }))).toMatchObject({ order_no: waiting.order_no, status: "completed" });
   });
 
   it("finds nothing of another point or provider, throttles codes not found per account, and audits them", async () => {

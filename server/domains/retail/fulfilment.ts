@@ -13,7 +13,8 @@
  * - pickup verification: pickupfind {code} and pickupverify {code, via} find the code among both kinds within the
  *   caller's points (a clerk's own, a provider's all); verifying is one conditional update (undelivered -> completed)
  *   and its pickup record in one transaction, so of clerks verifying one order at once exactly one succeeds, and the
- *   others are told who verified it and when. Codes not found are throttled per account and audited.
+ *   others are told who verified it and when. Codes not found are throttled per account and audited. Each is one
+ *   statement over both kinds (the update with its record and the answer's facts; the look-up with them).
  *
  * The import of tracking numbers for both kinds is ./deliveryImport.ts, through the deliver actions.
  */
@@ -26,8 +27,8 @@ import { pickupFindOperation, pickupVerifyOperation } from "../../../catalogue/r
 import { shopOrderDeliver, shopOrderEntity } from "../../../catalogue/shopOrders";
 import { fenToYuan } from "../../../common/money";
 import { accountActor, auditCall, writeAudit } from "../../auth/audit";
-import { releaseAttempts, reserveAttempts, type ThrottleRule } from "../../auth/throttle";
-import type { Db, DbOrTx } from "../../db/client";
+import { attemptGivenBack, releaseAttempts, reserveAttempts, type ThrottleRule } from "../../auth/throttle";
+import { queryRows, type Db, type DbOrTx } from "../../db/client";
 import { feeOrderGoods, feeOrders, goods, goodsSkus, pickupPoints, pickupRecords, schools, shopOrderItems, shopOrders, students } from "../../db/schema";
 import type { ActionEffects } from "../../engine/actions";
 import { registerDeclared } from "../../engine/declared";
@@ -67,10 +68,45 @@ export interface FulfilledKind {
   stateLabel(state: string): string;
   /** orders of this kind by a condition on their own columns (order numbers, a pickup code), as both kinds read them */
   select(db: DbOrTx, where: (t: KindColumns) => SQL | undefined): Promise<FulfilledOrder[]>;
-  /** undelivered -> completed at one of the points, not refunded in full: the one conditional update of a pickup */
-  complete(tx: DbOrTx, where: (t: KindColumns) => SQL | undefined, now: Date): Promise<FulfilledOrder | undefined>;
-  /** the goods the order carries, as the clerk checks them */
-  items(db: DbOrTx, orderId: number): Promise<{ title: string; spec_values: Record<string, string>; image: string | null; qty: number; amount: string | null }[]>;
+  /** its orders' table */
+  table: typeof shopOrders | typeof feeOrders;
+  /** its orders waiting to be handed over (the condition of the partial index of their pickup codes) */
+  waiting: SQL;
+  /** its columns as the pickup statements read an order of either kind (PickupRow), of a row of its own table */
+  pickupColumns: SQL;
+  /** a PickupRow's state and refund, as FulfilledOrder names them */
+  pickupState(row: Pick<PickupRow, "status" | "fulfil_status" | "refund_status">): Pick<FulfilledOrder, "state" | "refund_status">;
+  /** undelivered -> completed at one of the points, not refunded in full: the one conditional update of a pickup, returning its PickupRow */
+  complete(where: (t: KindColumns) => SQL | undefined, now: Date): SQL;
+  /** the goods the pickup row `o` carries, as the clerk checks them: a JSON array (amounts in fen) */
+  items: SQL;
+  /** the pickup record's column naming an order of this kind */
+  recordColumn: "order_id" | "fee_order_id";
+}
+
+/** An order of either kind as the pickup statements read it (each kind's pickupColumns), with its answer's facts. */
+interface PickupRow extends Record<string, unknown> {
+  kind: OrderKind;
+  id: number;
+  order_no: string;
+  sysid: number;
+  sch_id: number;
+  /** bigint: a string or a number as the driver reads it */
+  amount: number | string;
+  status: string;
+  /** a fee order's; null for a shop order */
+  fulfil_status: string | null;
+  /** a shop order's; null for a fee order */
+  refund_status: string | null;
+  pickup_point_id: number | null;
+  paid_at: Date | string | null;
+  student: string | null;
+  student_no: string | null;
+  school: string | null;
+  point: string | null;
+  items: { title: string; spec_values: Record<string, string>; image: string | null; qty: number; amount?: number }[];
+  verifier_name: string | null;
+  verified_at: Date | string | null;
 }
 
 /** The columns both tables name alike. */
@@ -87,39 +123,39 @@ export function feeFulfilState(o: Pick<typeof feeOrders.$inferSelect, "status" |
   return o.status;
 }
 
-function fromFee(o: typeof feeOrders.$inferSelect): FulfilledOrder {
-  return {
-    ...o,
-    state: feeFulfilState(o),
-    refund_status: o.status === "refunded" ? "all" : o.status === "part_refunded" ? "part" : "none",
-  };
+/** A fee order's money given back, as a shop order's refund_status names it. */
+function feeRefundStatus(status: string): string {
+  return status === "refunded" ? "all" : status === "part_refunded" ? "part" : "none";
 }
+
+function fromFee(o: typeof feeOrders.$inferSelect): FulfilledOrder {
+  return { ...o, state: feeFulfilState(o), refund_status: feeRefundStatus(o.status) };
+}
+
+/** an instant as a statement's parameter, the same on both databases' drivers */
+const instant = (at: Date) => sql`${at.toISOString()}::timestamptz`;
 
 export const SHOP_KIND: FulfilledKind = {
   kind: "shop_order",
   entity: shopOrderEntity,
   deliver: shopOrderDeliver,
   auditEntity: "shoporder",
+  table: shopOrders,
+  waiting: eq(shopOrders.status, "undelivered"),
   stateLabel: (state) => `retail.order_status.${state}`,
   async select(db, where) {
     return (await db.select().from(shopOrders).where(where(shopOrders))).map(fromShop);
   },
-  async complete(tx, where, now) {
-    const [order] = await tx
-      .update(shopOrders)
-      .set({ status: "completed", completed_at: now })
-      .where(and(where(shopOrders), eq(shopOrders.status, "undelivered"), ne(shopOrders.refund_status, "all")))
-      .returning();
-    return order && fromShop(order);
+  pickupColumns: sql`'shop_order' as kind, id, order_no, sysid, sch_id, student_id, amount, status, null::varchar as fulfil_status, refund_status, pickup_point_id, paid_at`,
+  pickupState: (row) => ({ state: row.status, refund_status: row.refund_status ?? "none" }),
+  complete(where, now) {
+    return sql`update ${shopOrders} set status = 'completed', completed_at = ${instant(now)}
+      where ${and(where(shopOrders), SHOP_KIND.waiting, ne(shopOrders.refund_status, "all"))}
+      returning ${SHOP_KIND.pickupColumns}`;
   },
-  async items(db, orderId) {
-    const rows = await db
-      .select({ title: shopOrderItems.title, spec_values: shopOrderItems.spec_values, image: shopOrderItems.image, qty: shopOrderItems.qty, amount: shopOrderItems.amount })
-      .from(shopOrderItems)
-      .where(eq(shopOrderItems.order_id, orderId))
-      .orderBy(asc(shopOrderItems.sort), asc(shopOrderItems.id));
-    return rows.map((i) => ({ ...i, amount: fenToYuan(i.amount) }));
-  },
+  items: sql`(select coalesce(json_agg(json_build_object('title', i.title, 'spec_values', i.spec_values, 'image', i.image, 'qty', i.qty, 'amount', i.amount) order by i.sort, i.id), '[]')
+    from ${shopOrderItems} i where i.order_id = o.id)`,
+  recordColumn: "order_id",
 };
 
 export const FEE_ORDER_KIND: FulfilledKind = {
@@ -127,27 +163,23 @@ export const FEE_ORDER_KIND: FulfilledKind = {
   entity: orderEntity,
   deliver: feeOrderDeliver,
   auditEntity: "order",
+  table: feeOrders,
+  waiting: eq(feeOrders.fulfil_status, "undelivered"),
   stateLabel: (state) => (["undelivered", "delivered", "completed"].includes(state) ? `retail.order_status.${state}` : `collection.order_status.${state}`),
   async select(db, where) {
     return (await db.select().from(feeOrders).where(where(feeOrders))).map(fromFee);
   },
-  async complete(tx, where, now) {
-    const [order] = await tx
-      .update(feeOrders)
-      .set({ fulfil_status: "completed", completed_at: now })
-      .where(and(where(feeOrders), eq(feeOrders.fulfil_status, "undelivered"), inArray(feeOrders.status, [...FULFILLABLE_ORDER_STATES])))
-      .returning();
-    return order && fromFee(order);
+  pickupColumns: sql`'fee_order' as kind, id, order_no, sysid, sch_id, student_id, amount, status, fulfil_status, null::varchar as refund_status, pickup_point_id, paid_at`,
+  pickupState: (row) => ({ state: feeFulfilState({ status: row.status, fulfil_status: row.fulfil_status }), refund_status: feeRefundStatus(row.status) }),
+  complete(where, now) {
+    return sql`update ${feeOrders} set fulfil_status = 'completed', completed_at = ${instant(now)}
+      where ${and(where(feeOrders), FEE_ORDER_KIND.waiting, inArray(feeOrders.status, [...FULFILLABLE_ORDER_STATES]))}
+      returning ${FEE_ORDER_KIND.pickupColumns}`;
   },
-  async items(db, orderId) {
-    const rows = await db
-      .select({ title: feeOrderGoods.title, spec_values: feeOrderGoods.spec_values, image: feeOrderGoods.image, qty: feeOrderGoods.qty })
-      .from(feeOrderGoods)
-      .where(eq(feeOrderGoods.order_id, orderId))
-      .orderBy(asc(feeOrderGoods.sort), asc(feeOrderGoods.id));
-    // a fee order's goods are priced within its fees: no amount of their own
-    return rows.map((i) => ({ ...i, amount: null }));
-  },
+  // a fee order's goods are priced within its fees: no amount of their own
+  items: sql`(select coalesce(json_agg(json_build_object('title', g.title, 'spec_values', g.spec_values, 'image', g.image, 'qty', g.qty) order by g.sort, g.id), '[]')
+    from ${feeOrderGoods} g where g.order_id = o.id)`,
+  recordColumn: "fee_order_id",
 };
 
 export const FULFILLED_KINDS: readonly FulfilledKind[] = [SHOP_KIND, FEE_ORDER_KIND];
@@ -336,36 +368,68 @@ function verifiersOrders(t: KindColumns, verifier: Verifier, code: string): SQL 
 }
 
 /**
- * Hands over the order the code names, of whichever kind, if it waits to be collected at the verifier's points: one
- * conditional update (undelivered -> completed) and its pickup record, in one transaction. Answers the order, or null.
+ * The answer's facts of the pickup rows `o`: whom each order is for, its school and point, and what it holds (joined
+ * on the left: an order answers whatever of these is gone).
  */
-export async function handOver(db: Db, code: string, via: string, verifier: Verifier, now: Date, ip = ""): Promise<{ kind: FulfilledKind; order: FulfilledOrder } | null> {
+const PICKUP_FACTS = sql`s.name as student, s.student_no, sc.title as school, p.title as point,
+  case o.kind ${sql.join(FULFILLED_KINDS.map((k) => sql`when ${k.kind} then ${k.items}`), sql` `)} end as items`;
+const PICKUP_FACT_JOINS = sql`left join ${students} s on s.id = o.student_id left join ${schools} sc on sc.id = o.sch_id left join ${pickupPoints} p on p.id = o.pickup_point_id`;
+
+/** The order of a pickup row as the clerk checks it before handing it over (and after): who it is for, what it holds, paid, where. */
+function pickupFacts(row: PickupRow) {
+  const { state, refund_status } = fulfilledKind(row.kind).pickupState(row);
+  return {
+    kind: row.kind,
+    id: row.id,
+    order_no: row.order_no,
+    status: state,
+    refund_status,
+    amount: fenToYuan(BigInt(row.amount)),
+    paid_at: row.paid_at === null ? null : new Date(row.paid_at).toISOString(),
+    student: { name: row.student ?? "", student_no: row.student_no ?? "" },
+    school_title: row.school ?? "",
+    pickup_point: row.point ?? "",
+    items: row.items.map((i) => ({ title: i.title, spec_values: i.spec_values, image: i.image, qty: i.qty, amount: i.amount === undefined ? null : fenToYuan(i.amount) })),
+    verified: row.verifier_name !== null && row.verified_at !== null ? { name: row.verifier_name, at: new Date(row.verified_at).toISOString() } : null,
+  };
+}
+
+type PickupFacts = ReturnType<typeof pickupFacts>;
+
+/**
+ * Hands over the order the code names, of whichever kind, if it waits to be collected at the verifier's points: one
+ * conditional update (undelivered -> completed) and its pickup record, in one transaction. Answers the order's facts,
+ * or null. `reserved`: the verifier's look-up reserved on the throttle under this key, given back once handed over.
+ */
+export async function handOver(db: Db, code: string, via: string, verifier: Verifier, now: Date, ip = "", reserved?: string): Promise<PickupFacts | null> {
+  const name = (verifier.name || verifier.username).slice(0, 50);
+  // each kind's conditional update in turn (a later kind's only when no earlier one handed over: the answer is of one
+  // order), its pickup record written from what it returns, the reservation given back and the answer's facts read,
+  // in one statement: a round trip to the database under load costs more than the work of all of them
+  const updates = FULFILLED_KINDS.map((kind, i) => {
+    const noEarlier = FULFILLED_KINDS.slice(0, i).map((k) => sql`not exists (select from ${sql.identifier(k.kind)})`);
+    return sql`${sql.identifier(kind.kind)} as (${kind.complete((t) => and(verifiersOrders(t, verifier, code), ...noEarlier), now)})`;
+  });
+  const handed = sql.join(FULFILLED_KINDS.map((k) => sql`select * from ${sql.identifier(k.kind)}`), sql` union all `);
+  const recordColumns = sql.join(FULFILLED_KINDS.map((k) => sql.identifier(k.recordColumn)), sql`, `);
+  const recordIds = sql.join(FULFILLED_KINDS.map((k) => sql`case when kind = ${k.kind} then id end`), sql`, `);
+  const givenBack = reserved ? sql`, given_back as (${attemptGivenBack(reserved, sql`exists (select from handed)`)})` : sql``;
   return db.transaction(async (tx) => {
-    for (const kind of FULFILLED_KINDS) {
-      const order = await kind.complete(tx, (t) => verifiersOrders(t, verifier, code), now);
-      if (!order) continue;
-      await tx.insert(pickupRecords).values({
-        kind: kind.kind,
-        order_id: kind.kind === "shop_order" ? order.id : null,
-        fee_order_id: kind.kind === "fee_order" ? order.id : null,
-        order_no: order.order_no,
-        pickup_point_id: order.pickup_point_id!,
-        sch_id: order.sch_id,
-        sysid: order.sysid,
-        student_id: order.student_id,
-        amount: order.amount,
-        verifier_id: verifier.userId,
-        verifier_name: (verifier.name || verifier.username).slice(0, 50),
-        // accounts keep no phone yet: the snapshot's phone stays empty until they do
-        verifier_phone: null,
-        via,
-        created_at: now,
-      });
-      await writeAudit(tx, accountActor(verifier, ip), { action: "pickupverify", entity: kind.auditEntity, entityId: String(order.id), sysid: order.sysid, schId: order.sch_id, detail: { from: "undelivered", to: "completed", via, pickup_point_id: order.pickup_point_id! } });
-      if (kind.kind === "fee_order") await addOrderEvent(tx, order, "collected", now, `${verifier.name || verifier.username}`.slice(0, 200));
-      return { kind, order };
-    }
-    return null;
+    // accounts keep no phone yet: the record's snapshot of the verifier's phone stays empty until they do
+    const [row] = await queryRows<PickupRow>(
+      tx,
+      sql`with ${sql.join(updates, sql`, `)}, handed as (${handed}),
+        recorded as (
+          insert into ${pickupRecords} (kind, ${recordColumns}, order_no, pickup_point_id, sch_id, sysid, student_id, amount, verifier_id, verifier_name, verifier_phone, via, created_at)
+          select kind, ${recordIds}, order_no, pickup_point_id, sch_id, sysid, student_id, amount, ${verifier.userId}, ${name}, null, ${via}, ${instant(now)} from handed
+        )${givenBack}
+        select o.*, ${PICKUP_FACTS}, ${name}::varchar as verifier_name, ${instant(now)} as verified_at from handed o ${PICKUP_FACT_JOINS}`,
+    );
+    if (!row) return null;
+    const kind = fulfilledKind(row.kind);
+    await writeAudit(tx, accountActor(verifier, ip), { action: "pickupverify", entity: kind.auditEntity, entityId: String(row.id), sysid: row.sysid, schId: row.sch_id, detail: { from: "undelivered", to: "completed", via, pickup_point_id: row.pickup_point_id! } });
+    if (kind.kind === "fee_order") await addOrderEvent(tx, row, "collected", now, `${verifier.name || verifier.username}`.slice(0, 200));
+    return pickupFacts(row);
   });
 }
 
@@ -392,44 +456,26 @@ async function auditMiss(ctx: OperationContext, code: string): Promise<void> {
   await auditCall(ctx.db, ctx, { action: "pickup_not_found", entity: "pickuprec", sysid: ctx.auth!.sysid, schId: null, detail: { code: `${code.slice(0, 2)}…`, length: code.length } });
 }
 
-function recordOf(kind: FulfilledKind, orderId: number): SQL {
-  return kind.kind === "shop_order" ? eq(pickupRecords.order_id, orderId) : eq(pickupRecords.fee_order_id, orderId);
-}
-
-/** The order as the clerk checks it before handing it over: who it is for, what it holds, paid, where. */
-async function orderFacts(db: DbOrTx, kind: FulfilledKind, order: FulfilledOrder) {
-  const [facts] = await db
-    .select({ student: students.name, student_no: students.student_no, school: schools.title, point: pickupPoints.title })
-    .from(students)
-    .innerJoin(schools, eq(schools.id, order.sch_id))
-    .leftJoin(pickupPoints, eq(pickupPoints.id, order.pickup_point_id ?? -1))
-    .where(eq(students.id, order.student_id));
-  const [record] = await db.select({ name: pickupRecords.verifier_name, at: pickupRecords.created_at }).from(pickupRecords).where(recordOf(kind, order.id));
-  const paidAt = kind.kind === "shop_order" ? (await db.select({ at: shopOrders.paid_at }).from(shopOrders).where(eq(shopOrders.id, order.id)))[0]?.at : (await db.select({ at: feeOrders.paid_at }).from(feeOrders).where(eq(feeOrders.id, order.id)))[0]?.at;
-  return {
-    kind: kind.kind,
-    id: order.id,
-    order_no: order.order_no,
-    status: order.state,
-    refund_status: order.refund_status,
-    amount: fenToYuan(order.amount),
-    paid_at: paidAt?.toISOString() ?? null,
-    student: { name: facts?.student ?? "", student_no: facts?.student_no ?? "" },
-    school_title: facts?.school ?? "",
-    pickup_point: facts?.point ?? "",
-    items: await kind.items(db, order.id),
-    verified: record ? { name: record.name, at: record.at.toISOString() } : null,
-  };
-}
-
-/** The caller's order of either kind with this code that was paid (waiting, or collected already), or undefined. */
-async function foundOrder(ctx: OperationContext, code: string): Promise<{ kind: FulfilledKind; order: FulfilledOrder } | undefined> {
+/**
+ * The caller's order of either kind with this code that was paid (waiting, or collected already), with its facts and
+ * its pickup record, or undefined: one statement over both kinds. A code is free again once its order is collected:
+ * the order waiting for it is the one (found by the index of waiting orders' codes), else the last paid with it.
+ */
+async function foundOrder(ctx: OperationContext, code: string): Promise<PickupRow | undefined> {
   const verifier = verifierOf(ctx);
-  for (const kind of FULFILLED_KINDS) {
-    const [order] = (await kind.select(ctx.db, (t) => verifiersOrders(t, verifier, code))).filter((o) => o.state !== "unpaid" && o.state !== "closed");
-    if (order) return { kind, order };
-  }
-  return undefined;
+  const withCode = (k: FulfilledKind, which: SQL) =>
+    sql`select ${k.pickupColumns}, r.verifier_name, r.verified_at from ${k.table}
+        left join lateral (select verifier_name, created_at as verified_at from ${pickupRecords} where ${eq(pickupRecords[k.recordColumn], k.table.id)}) r on true
+        where ${and(verifiersOrders(k.table, verifier, code), which)}`;
+  const waiting = sql.join(FULFILLED_KINDS.map((k) => withCode(k, k.waiting)), sql` union all `);
+  const others = sql.join(FULFILLED_KINDS.map((k) => withCode(k, sql`(${k.waiting}) is not true and not exists (select from waiting)`)), sql` union all `);
+  const rows = await queryRows<PickupRow>(
+    ctx.db,
+    sql`with waiting as (${waiting})
+        select o.*, ${PICKUP_FACTS} from (select * from waiting union all ${others}) o ${PICKUP_FACT_JOINS}
+        order by o.paid_at desc nulls last`,
+  );
+  return rows.find((row) => !["unpaid", "closed"].includes(fulfilledKind(row.kind).pickupState(row).state));
 }
 
 async function find(ctx: OperationContext, payload: { code: string }) {
@@ -440,16 +486,13 @@ async function find(ctx: OperationContext, payload: { code: string }) {
     throw notFoundCode(ctx);
   }
   await releaseAttempts(ctx.db, [key]);
-  return { data: { items: await orderFacts(ctx.db, found.kind, found.order) } };
+  return { data: { items: pickupFacts(found) } };
 }
 
 async function verify(ctx: OperationContext, payload: { code: string; via: string }) {
   const key = await reserveLookup(ctx);
-  const handed = await handOver(ctx.db, payload.code, payload.via, verifierOf(ctx), ctx.now, ctx.ip);
-  if (handed) {
-    await releaseAttempts(ctx.db, [key]);
-    return { messageKey: "retail.pickup.verified", messageParams: { order_no: handed.order.order_no }, data: { items: await orderFacts(ctx.db, handed.kind, handed.order) } };
-  }
+  const handed = await handOver(ctx.db, payload.code, payload.via, verifierOf(ctx), ctx.now, ctx.ip, key);
+  if (handed) return { messageKey: "retail.pickup.verified", messageParams: { order_no: handed.order_no }, data: { items: handed } };
   // not handed over: collected already (by whom, when), refunded, or no order of the caller's points
   const found = await foundOrder(ctx, payload.code);
   if (!found) {
@@ -457,8 +500,7 @@ async function verify(ctx: OperationContext, payload: { code: string; via: strin
     throw notFoundCode(ctx);
   }
   await releaseAttempts(ctx.db, [key]);
-  const [record] = await ctx.db.select().from(pickupRecords).where(recordOf(found.kind, found.order.id));
-  if (record) throw new ApiFailure("retail.pickup.already", { name: record.verifier_name, time: shownTime(record.created_at) });
+  if (found.verifier_name !== null && found.verified_at !== null) throw new ApiFailure("retail.pickup.already", { name: found.verifier_name, time: shownTime(new Date(found.verified_at)) });
   throw new ApiFailure("retail.pickup.refunded");
 }
 
