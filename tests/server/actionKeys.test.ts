@@ -10,14 +10,13 @@ import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ActionDecl } from "../../common/catalogue";
 import { entities } from "../../resources.config";
-import { loadAuthority } from "../../server/auth/authority";
-import { auditLog, providers, shopOrderItems, shopOrders, traceSources, users } from "../../server/db/schema";
+import { auditLog, providers, shopOrderItems, shopOrders, traceSources } from "../../server/db/schema";
 import { registerEntityActions, type ActionCall } from "../../server/engine/actions";
 import { translator } from "../../server/lib/i18n";
 import { ApiFailure } from "../../server/protocol/envelope";
-import { OperationRegistry, type AppServices, type OperationContext } from "../../server/protocol/registry";
+import { OperationRegistry } from "../../server/protocol/registry";
 import { describeOnEmbedded } from "../helpers/db";
-import { createTestApp, idByTitle, type TestApp } from "./support";
+import { createTestApp, idByTitle, operationContextOf, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
 
@@ -73,23 +72,7 @@ describeOnEmbedded("actions keyed by a unique field, and requiring a state of a 
 
   /** the action's record as answered, or its failure's message and fields */
   async function declared(username: string, method: string, payload: Row): Promise<{ items?: Row; message?: string; errors?: unknown }> {
-    const [user] = await t.db.select({ id: users.id }).from(users).where(eq(users.username, username));
-    const auth = (await loadAuthority(t.db, user!.id))!;
-    const ctx = {
-      services: {} as AppServices,
-      db: t.db,
-      payload: { ...payload },
-      t: en,
-      language: "en",
-      now: t.clock.now(),
-      ip: "127.0.0.1",
-      userAgent: "action keys test",
-      origin: "http://127.0.0.1",
-      log: t.app.log,
-      auth,
-      tokenHash: null,
-      roles: auth.roles,
-    } as OperationContext;
+    const ctx = await operationContextOf(t, username, payload);
     try {
       const result = await registry.get("adminapiv2", method)!.handler(ctx, ctx.payload);
       return { items: result.data?.items as Row };

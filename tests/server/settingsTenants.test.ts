@@ -6,17 +6,14 @@
  * page) are registered on a registry of their own and their operations called with the demo accounts' real
  * authority, as the protocol would call them once their checks have passed. On both databases.
  */
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { SettingsDecl } from "../../common/catalogue";
-import { loadAuthority } from "../../server/auth/authority";
-import { providers, schools, users } from "../../server/db/schema";
+import { providers, schools } from "../../server/db/schema";
 import { registerSettingsOperations } from "../../server/engine/settings";
-import { translator } from "../../server/lib/i18n";
 import { ApiFailure } from "../../server/protocol/envelope";
-import { OperationRegistry, type AppServices, type OperationContext } from "../../server/protocol/registry";
+import { OperationRegistry } from "../../server/protocol/registry";
 import { describeOnEmbedded } from "../helpers/db";
-import { createTestApp, idByTitle, type TestApp } from "./support";
+import { createTestApp, idByTitle, operationContextOf, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
 
@@ -28,8 +25,6 @@ const ROLES = ["systemv2", "servicev2", "service_schadminv2", "schoolv2", "syste
 const providerPage: SettingsDecl = { name: "testprovset", scope: "provider", title: "entity.service", roles: { info: ROLES, edit: ROLES }, fields };
 const schoolPage: SettingsDecl = { name: "testschset", scope: "school", title: "entity.school", roles: { info: ROLES, edit: ROLES }, fields };
 
-const zh = translator("zh");
-
 describeOnEmbedded("settings records per tenant", (kind) => {
   let t: TestApp;
   const registry = new OperationRegistry();
@@ -38,25 +33,8 @@ describeOnEmbedded("settings records per tenant", (kind) => {
 
   /** the operation's answer, or the key of the FAIL it throws */
   async function call(username: string, method: string, payload: Row = {}): Promise<Row | string> {
-    const [user] = await t.db.select({ id: users.id }).from(users).where(eq(users.username, username));
-    const auth = (await loadAuthority(t.db, user!.id))!;
     const operation = registry.get("adminapiv2", method)!;
-    const ctx = {
-      services: {} as AppServices,
-      db: t.db,
-      // a payload of its own per call: the scope resolved for it is kept with it
-      payload: { ...payload },
-      t: zh,
-      language: "zh",
-      now: t.clock.now(),
-      ip: "127.0.0.1",
-      userAgent: "settings test",
-      origin: "http://127.0.0.1",
-      log: t.app.log,
-      auth,
-      tokenHash: null,
-      roles: auth.roles,
-    } as OperationContext;
+    const ctx = await operationContextOf(t, username, payload, "zh");
     try {
       const result = await operation.handler(ctx, ctx.payload);
       return result.data?.items as Row;

@@ -5,8 +5,12 @@ import type { Envelope } from "../../server/protocol/envelope";
 import type { ThrottleRules } from "../../server/auth/throttle";
 import { tableColumn, type CatalogueTable } from "../../server/db/catalogueTables";
 import type { Db } from "../../server/db/client";
+import { users } from "../../server/db/schema";
+import { loadAuthority } from "../../server/auth/authority";
 import { ManualClock } from "../../server/lib/clock";
+import { translator } from "../../server/lib/i18n";
 import { buildApp, type AppOptions } from "../../server/protocol/app";
+import type { AppServices, OperationContext } from "../../server/protocol/registry";
 import { exportJobKinds } from "../../server/engine/exports";
 import { JobWorker } from "../../server/jobs/worker";
 import { PaymentSecrets } from "../../server/payments/secrets";
@@ -108,4 +112,30 @@ export async function idByTitle(db: Db, table: CatalogueTable, title: string): P
   const [row] = await db.select({ id: tableColumn(table, "id") }).from(table).where(eq(tableColumn(table, "title"), title));
   if (!row) throw new Error(`no record titled ${title}`);
   return Number(row.id);
+}
+
+/**
+ * The context an operation's handler is given, for a demo account of the app, as the protocol makes it after its
+ * checks: for calling a registry of the test's own (declarations made for the test) without a route. A payload of its
+ * own per call: the scope resolved for it is kept with it.
+ */
+export async function operationContextOf(t: TestApp, username: string, payload: Record<string, unknown>, language: "zh" | "en" | "es" = "en"): Promise<OperationContext> {
+  const [user] = await t.db.select({ id: users.id }).from(users).where(eq(users.username, username));
+  if (!user) throw new Error(`no demo account ${username}`);
+  const auth = (await loadAuthority(t.db, user.id))!;
+  return {
+    services: {} as AppServices,
+    db: t.db,
+    payload: { ...payload },
+    t: translator(language),
+    language,
+    now: t.clock.now(),
+    ip: "127.0.0.1",
+    userAgent: "test",
+    origin: "http://127.0.0.1",
+    log: t.app.log,
+    auth,
+    tokenHash: null,
+    roles: auth.roles,
+  } as OperationContext;
 }
