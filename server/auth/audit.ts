@@ -44,8 +44,11 @@ export interface AuditActor {
   readonly [actorMade]: true;
 }
 
+/** audit_log.username's width: a name from outside (a WeChat nickname) is cut to it, never refused with the entry */
+const USERNAME_MAX = 50;
+
 function madeActor(userId: number | null, username: string, ip: string): AuditActor {
-  return { userId, username, ip } as AuditActor;
+  return { userId, username: username.slice(0, USERNAME_MAX), ip } as AuditActor;
 }
 
 /** What an operation's context says of its caller: its account (none for a public call) and its address. */
@@ -79,7 +82,7 @@ export function payerActor(ip: string): AuditActor {
 
 /** A person without an account, named as WeChat names them (a subscriber of the daily report binding themself). */
 export function wechatPersonActor(nickname: string, ip: string): AuditActor {
-  return madeActor(null, `wechat:${nickname}`.slice(0, 64), ip);
+  return madeActor(null, `wechat:${nickname}`, ip);
 }
 
 /** What a payment gateway's answer or notification decided (a refund's result, a payment that did not match). */
