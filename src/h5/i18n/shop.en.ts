@@ -27,7 +27,7 @@ export const shopEn = {
   cart_empty: "Your cart is empty.",
   go_shopping: "Browse the shop",
   remove: "Remove",
-  items_count: "{count} items",
+  items_count: "Items: {count}",
   checkout: "Check out",
   goods_gone: "No longer on sale: please remove it.",
   stock_short: "Only {count} left.",

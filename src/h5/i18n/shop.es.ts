@@ -26,7 +26,7 @@ export const shopEs: ShopMessages = {
   cart_empty: "El carrito está vacío.",
   go_shopping: "Ver la tienda",
   remove: "Quitar",
-  items_count: "{count} artículos",
+  items_count: "Artículos: {count}",
   checkout: "Tramitar pedido",
   goods_gone: "Ya no está a la venta: quítelo.",
   stock_short: "Solo quedan {count}.",
