@@ -105,6 +105,8 @@ export const usersEntity: EntityDecl = {
     usernameField,
     passwordField,
     nameField,
+    // optional: a pickup clerk's is kept on the pickup records it verifies (verifier_phone)
+    { name: "phone", type: "phone", label: "accounts.field.phone", list: true, filter: "like", form: true, detail: true },
     { name: "user_type", type: "enum", label: "accounts.field.user_type", required: true, options: userTypeOptions, list: true, filter: "eq", form: true, detail: true },
     { name: "schids", type: "ref", label: "accounts.field.schids", ref: { entity: "school" }, multiple: true, virtual: true, list: true, form: true, formWhen: { field: "user_type", value: "service_schadmin" }, detail: true },
     { name: "status", type: "status", label: "accounts.field.status", required: true, default: "1", options: statusOptions, list: true, filter: "eq", form: true, detail: true },

@@ -50,6 +50,8 @@ export const users = pgTable(
     avatar: varchar("avatar", { length: 500 }).notNull().default(""),
     introduction: varchar("introduction", { length: 500 }).notNull().default(""),
     userType: varchar("user_type", { length: 20 }).notNull(),
+    /** optional; a pickup record keeps its verifier's as it was when the order was handed over */
+    phone: varchar("phone", { length: 20 }),
     /** menu generation of a platform (system) user; other users take their provider's */
     servicerVer: varchar("servicer_ver", { length: 2 }).notNull().default("v2"),
     sysid: integer("sysid"),

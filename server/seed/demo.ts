@@ -176,7 +176,8 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     await account("sysv1", { servicerVer: "v1", isSuperadmin: "Y" });
     const svc = await account("svc", { sysid: sunrise });
     const staff = await account("staff", { sysid: sunrise });
-    const pickup = await account("pickup", { sysid: sunrise });
+    // the clerk's mobile, kept on each pickup record it verifies
+    const pickup = await account("pickup", { sysid: sunrise, phone: "13917265408" });
     await account("school", { sysid: sunrise, schid: sunriseNo1 });
     await account("harbour", { sysid: harbour });
     const svcv1 = await account("svcv1", { sysid: oldTown });

@@ -64,6 +64,7 @@ const COLUMNS: Record<string, AnyPgColumn> = {
   id: users.id,
   username: users.username,
   name: users.name,
+  phone: users.phone,
   user_type: users.userType,
   status: users.status,
   is_superadmin: users.isSuperadmin,
@@ -80,13 +81,19 @@ const ACCOUNT_COLUMNS = {
   id: users.id,
   username: users.username,
   name: users.name,
+  phone: users.phone,
   userType: users.userType,
   sysid: users.sysid,
   status: users.status,
   isSuperadmin: users.isSuperadmin,
   createdAt: users.createdAt,
 };
-type Account = { id: number; username: string; name: string; userType: string; sysid: number | null; status: string; isSuperadmin: string; createdAt: Date };
+type Account = { id: number; username: string; name: string; phone: string | null; userType: string; sysid: number | null; status: string; isSuperadmin: string; createdAt: Date };
+
+/** An account's phone as checked by the phone field's kind (normalised), or none. */
+function phoneOf(value: unknown): string | null {
+  return value === undefined || value === null || value === "" ? null : String(value);
+}
 
 /** A FAIL on one field, with its message in data.errors as the shared validation answers. */
 function fieldFailure(ctx: OperationContext, field: string, key: string, params: Record<string, string | number> = {}): ApiFailure {
@@ -158,6 +165,7 @@ async function apiRows(db: DbOrTx, accounts: readonly Account[]): Promise<Row[]>
       id: a.id,
       username: a.username,
       name: a.name,
+      phone: a.phone,
       user_type: a.userType,
       status: a.status,
       is_superadmin: a.isSuperadmin,
@@ -251,7 +259,7 @@ async function add(ctx: OperationContext, entity: EntityDecl, view: View): Promi
     const account = await ctx.db.transaction(async (tx) => {
       const [created] = await tx
         .insert(users)
-        .values({ username, passwordHash, name: String(record.name), userType: type, servicerVer, sysid, isSuperadmin: superadmin ? "Y" : "N", status, createdAt: ctx.now, updatedAt: ctx.now })
+        .values({ username, passwordHash, name: String(record.name), phone: phoneOf(record.phone), userType: type, servicerVer, sysid, isSuperadmin: superadmin ? "Y" : "N", status, createdAt: ctx.now, updatedAt: ctx.now })
         .returning(ACCOUNT_COLUMNS);
       if (schids.length > 0) await tx.insert(userSchools).values(schids.map((schId) => ({ userId: created.id, schId })));
       await auditCall(tx, ctx, {
@@ -290,8 +298,8 @@ async function edit(ctx: OperationContext, view: View): Promise<OperationResult>
   const auth = ctx.auth!;
   const id = recordId(ctx);
   const record = checkPayload(ctx, editFields, "edit");
-  // a choice sent empty changes nothing; schools sent empty are none
-  const changes = Object.fromEntries(Object.entries(record).filter(([name, v]) => v !== undefined && (v !== null || name === "schids")));
+  // a choice sent empty changes nothing; schools sent empty are none, a phone sent empty is taken away
+  const changes = Object.fromEntries(Object.entries(record).filter(([name, v]) => v !== undefined && (v !== null || name === "schids" || name === "phone")));
   const self = id === auth.userId;
   if (changes.status === "0" && self) throw fieldFailure(ctx, "status", "accounts.cannot_disable_self");
   const mayRemoveSuperadmin = view.kind === "platform" && (changes.status === "0" || changes.is_superadmin === "N");
@@ -331,6 +339,7 @@ async function edit(ctx: OperationContext, view: View): Promise<OperationResult>
 
     const set: Partial<typeof users.$inferInsert> = { updatedAt: ctx.now };
     if (changes.name !== undefined) set.name = String(changes.name);
+    if (changes.phone !== undefined) set.phone = phoneOf(changes.phone);
     if (changes.status !== undefined) set.status = String(changes.status);
     if (type !== before.userType) set.userType = type;
     if (changes.is_superadmin !== undefined) set.isSuperadmin = String(changes.is_superadmin);

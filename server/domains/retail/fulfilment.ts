@@ -29,7 +29,7 @@ import { fenToYuan } from "../../../common/money";
 import { accountActor, auditCall, writeAudit } from "../../auth/audit";
 import { attemptGivenBack, releaseAttempts, reserveAttempts, type ThrottleRule } from "../../auth/throttle";
 import { queryRows, type Db, type DbOrTx } from "../../db/client";
-import { feeOrderGoods, feeOrders, goods, goodsSkus, pickupPoints, pickupRecords, schools, shopOrderItems, shopOrders, students } from "../../db/schema";
+import { feeOrderGoods, feeOrders, goods, goodsSkus, pickupPoints, pickupRecords, schools, shopOrderItems, shopOrders, students, users } from "../../db/schema";
 import type { ActionEffects } from "../../engine/actions";
 import { registerDeclared } from "../../engine/declared";
 import { translator, type Language } from "../../lib/i18n";
@@ -415,13 +415,12 @@ export async function handOver(db: Db, code: string, via: string, verifier: Veri
   const recordIds = sql.join(FULFILLED_KINDS.map((k) => sql`case when kind = ${k.kind} then id end`), sql`, `);
   const givenBack = reserved ? sql`, given_back as (${attemptGivenBack(reserved, sql`exists (select from handed)`)})` : sql``;
   return db.transaction(async (tx) => {
-    // accounts keep no phone yet: the record's snapshot of the verifier's phone stays empty until they do
     const [row] = await queryRows<PickupRow>(
       tx,
       sql`with ${sql.join(updates, sql`, `)}, handed as (${handed}),
         recorded as (
           insert into ${pickupRecords} (kind, ${recordColumns}, order_no, pickup_point_id, sch_id, sysid, student_id, amount, verifier_id, verifier_name, verifier_phone, via, created_at)
-          select kind, ${recordIds}, order_no, pickup_point_id, sch_id, sysid, student_id, amount, ${verifier.userId}, ${name}, null, ${via}, ${instant(now)} from handed
+          select kind, ${recordIds}, order_no, pickup_point_id, sch_id, sysid, student_id, amount, ${verifier.userId}, ${name}, (select ${users.phone} from ${users} where ${users.id} = ${verifier.userId}), ${via}, ${instant(now)} from handed
         )${givenBack}
         select o.*, ${PICKUP_FACTS}, ${name}::varchar as verifier_name, ${instant(now)} as verified_at from handed o ${PICKUP_FACT_JOINS}`,
     );
