@@ -4,7 +4,7 @@
  * adds race), disabling and password resets ending the account's sessions at once, nobody disabling or demoting
  * themselves or the last active super administrator, and the list's schools resolved without a query per row.
  */
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ACCOUNT_PASSWORD_MIN, usersEntity, usersResetPassword } from "../../catalogue/accounts";
 import { hasAnyRole, roleKeys } from "../../common/roleKeys";
@@ -107,7 +107,9 @@ describeOnDatabases("accounts", (kind) => {
         schids_title: ["Sunrise No.1 Primary School", "Sunrise No.2 Primary School"],
       });
       expect(items(res).find((r) => r.username === "svc")).toMatchObject({ user_type: "service", schids: [], schids_title: [] });
-      expect(items(res).find((r) => r.username === "pickup")).toMatchObject({ id: ids.pickup, user_type: "pickup", schids: [] });
+      // the demo clerk's mobile (kept on the pickup records it verifies); the others keep none
+      expect(items(res).find((r) => r.username === "pickup")).toMatchObject({ id: ids.pickup, user_type: "pickup", schids: [], phone: "13917265408" });
+      expect(staff.phone).toBeNull();
       for (const row of items(res)) for (const key of Object.keys(row)) expect(key).not.toMatch(/password/i);
       expect(usernames(await call("userslist", {}, "harbour"))).toEqual(["harbour"]);
       expect(usernames(await call("userslist", {}, "svcv1"))).toEqual(["svcv1"]);
@@ -123,6 +125,7 @@ describeOnDatabases("accounts", (kind) => {
       expect(usernames(await call("userslist", { username: "ST" }, "svc"))).toEqual(["staff"]);
       expect(usernames(await call("userslist", { name: "Sunrise Admin" }, "svc"))).toEqual(["svc"]);
       expect(usernames(await call("userslist", { user_type: "pickup" }, "svc"))).toEqual(["pickup"]);
+      expect(usernames(await call("userslist", { phone: "139172" }, "svc"))).toEqual(["pickup"]);
       const sorted = await call("userslist", { sort: "username", limit: 1, page: 3 }, "svc");
       expect(items(sorted).map((r) => r.username)).toEqual(["svc"]);
       expect(sorted.data?.total).toBe(3);
@@ -182,6 +185,8 @@ describeOnDatabases("accounts", (kind) => {
         [{ password: "12345" }, "password"],
         [{ password: "" }, "password"],
         [{ name: "" }, "name"],
+        [{ phone: "12345" }, "phone"],
+        [{ phone: "call me" }, "phone"],
         [{ user_type: "admin" }, "user_type"],
         [{ status: "2" }, "status"],
         [{ user_type: "service_schadmin", schids: "1,2" }, "schids"],
@@ -197,12 +202,31 @@ describeOnDatabases("accounts", (kind) => {
       expect((short.data?.errors as { message: string }[])[0].message).toBe(zh("api.validation.too_short", { label: zh("accounts.field.password"), min: 6 }));
       expectFieldFailure(await call("usersedit", { id: ids.staff, status: "maybe" }, "svc"), "status");
       expectFieldFailure(await call("usersedit", { id: ids.staff, name: "" }, "svc"), "name");
+      // a phone is checked as every phone field is, with the phone field's message
+      const badPhone = await call("usersedit", { id: ids.staff, phone: "1380013800" }, "svc");
+      expectFieldFailure(badPhone, "phone");
+      expect((badPhone.data?.errors as { message: string }[])[0].message).toBe(zh("api.validation.phone", { label: zh("accounts.field.phone") }));
       expectFieldFailure(await call("usersedit", { id: ids.staff, schids: "abc" }, "svc"), "schids");
       expectFieldFailure(await call("usersedit", { id: ids.staff, username: "renamed" }, "svc"), "username");
       expectFieldFailure(await call("usersedit", { id: ids.staff, password: "sneaky-1" }, "svc"), "password");
       expectFieldFailure(await call("usersresetpassword", { id: ids.staff, password: "123" }, "svc"), "password");
       expectFieldFailure(await call("usersresetpassword", { id: ids.staff }, "svc"), "password");
       expect(await t.db.select({ n: count() }).from(users).where(eq(users.username, "clerk_a"))).toEqual([{ n: 0 }]);
+    });
+
+    it("keeps an account's optional phone as the phone field takes it, and takes it away when sent empty", async () => {
+      const added = await call("usersadd", { username: "clerk_phone", password: "secret-1", name: "Clerk Phone", user_type: "pickup", phone: " 138 0013 8000 " }, "svc");
+      expect(added.return_code, added.return_msg).toBe("SUCCESS");
+      const id = Number((added.data?.items as Row).id);
+      expect((added.data?.items as Row).phone).toBe("13800138000");
+      expect((await call("usersinfo", { id }, "svc")).data?.items).toMatchObject({ phone: "13800138000" });
+      // an edit leaving it out keeps it; one sending it empty takes it away
+      expect((await call("usersedit", { id, name: "Clerk Phoned" }, "svc")).data?.items).toMatchObject({ phone: "13800138000" });
+      expect((await call("usersedit", { id, phone: "021-55501234" }, "svc")).data?.items).toMatchObject({ phone: "021-55501234" });
+      expect((await call("usersedit", { id, phone: "" }, "svc")).data?.items).toMatchObject({ phone: null });
+      const withNone = await call("usersadd", { username: "clerk_nophone", password: "secret-1", name: "Clerk", user_type: "pickup" }, "svc");
+      expect((withNone.data?.items as Row).phone).toBeNull();
+      await t.db.delete(users).where(inArray(users.id, [id, Number((withNone.data?.items as Row).id)]));
     });
 
     it("lets a provider create only its own provider's accounts, and an operator only operator accounts", async () => {

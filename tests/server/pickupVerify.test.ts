@@ -71,6 +71,30 @@ describeOnDatabases("pickup verification", (kind) => {
     expect(timeline).toContain("pickupverify");
   });
 
+  it("keeps the verifier's phone on the record as set on its account then, and none for an account with none", async () => {
+    const recordOf = async (orderNo: string) => {
+      const [listed] = (await call("pickup", "pickupreclist", { order_no: orderNo })).data?.items as Row[];
+      return itemsOf(await call("pickup", "pickuprecinfo", { id: listed.id }));
+    };
+    const [clerk] = await t.db.select({ id: users.id }).from(users).where(eq(users.username, "pickup"));
+    // set on the clerk's account by its provider, as the phone field takes it (spaces dropped)
+    const edited = await call("svc", "usersedit", { id: clerk.id, phone: "139 0021 7788" });
+    expect(edited.return_code, edited.return_msg).toBe("SUCCESS");
+    expect(itemsOf(edited)).toMatchObject({ phone: "13900217788" });
+    const byClerk = await paidPickupOrder(northGate);
+    expect((await call("pickup", "pickupverify", { code: byClerk.code, via: "code" })).return_code).toBe("SUCCESS");
+    expect(await recordOf(byClerk.order_no)).toMatchObject({ verifier_name: "Sunrise Pickup Clerk", verifier_phone: "13900217788" });
+    // a snapshot: the account's phone changed or taken away later leaves the record as it was
+    expect((await call("svc", "usersedit", { id: clerk.id, phone: "" })).return_code).toBe("SUCCESS");
+    expect((await t.db.select({ phone: users.phone }).from(users).where(eq(users.id, clerk.id)))[0].phone).toBeNull();
+    expect(await recordOf(byClerk.order_no)).toMatchObject({ verifier_phone: "13900217788" });
+    // an account with no phone (the clerk's now, the provider's administrator's always) leaves the record's empty
+    const byProvider = await paidPickupOrder(northGate);
+    expect((await call("svc", "pickupverify", { code: byProvider.code, via: "code" })).return_code).toBe("SUCCESS");
+    expect((await recordOf(byProvider.order_no)).verifier_phone ?? "").toBe("");
+    ticket = await payerTicket();
+  });
+
   it("lets exactly one of clerks verifying one order at once hand it over", async () => {
     const order = await paidPickupOrder(northGate);
     const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => call(i % 2 === 0 ? "pickup" : "svc", "pickupverify", { code: order.code, via: "code" })));

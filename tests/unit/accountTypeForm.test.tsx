@@ -105,4 +105,29 @@ describe("the add-account form's account type", { timeout: 20000 }, () => {
     await waitFor(() => expect(net.of("usersadd")).toHaveLength(1));
     expect(net.of("usersadd")[0].body).toMatchObject({ username: "clerk_b", name: "Clerk B", user_type: "service" });
   });
+
+  it("checks an account's phone as every phone field is, and sends it once valid", async () => {
+    const net = server();
+    setCookies(provider);
+    renderCrud("/usersv2/usersadd");
+    await screen.findByText("Account type", { selector: "label" }, { timeout: 10000 });
+    for (const [label, value] of [
+      ["Username", "clerk_c"],
+      ["Password", "secret-1"],
+      ["Name", "Clerk C"],
+      ["Phone", "1380013800"],
+    ]) {
+      fireEvent.change(screen.getByLabelText(label), { target: { value } });
+    }
+    const options = await offeredTypes();
+    fireEvent.click([...document.querySelectorAll<HTMLElement>(".ant-select-item-option")].find((o) => o.getAttribute("title") === options[2])!);
+    save();
+    await waitFor(() => expect(formItem("Phone").textContent).toContain("Enter a valid phone number"));
+    expect(net.of("usersadd")).toHaveLength(0);
+
+    fireEvent.change(screen.getByLabelText("Phone"), { target: { value: "13800138000" } });
+    save();
+    await waitFor(() => expect(net.of("usersadd")).toHaveLength(1));
+    expect(net.of("usersadd")[0].body).toMatchObject({ username: "clerk_c", user_type: "pickup", phone: "13800138000" });
+  });
 });
