@@ -102,8 +102,9 @@ export const goodsEntity: EntityDecl = {
       label: "retail.field.skus",
       min: 1,
       max: MAX_SKUS,
-      // the rows are the combinations of the values chosen for each spec name: the form builds them
-      product: { names: "spec_names", values: "spec_values" },
+      // the rows are the combinations of the values chosen for each spec name: the form builds them, or starts
+      // from one of the provider's spec templates
+      product: { names: "spec_names", values: "spec_values", template: { entity: "spectemplate", field: "specs" } },
     },
   ],
   fields: [
@@ -139,6 +140,11 @@ export const goodsEntity: EntityDecl = {
 
 /** who keeps spec templates: the v1 provider (spec 2.2, /specadmin sepclist) */
 export const SPEC_TEMPLATE_MANAGERS = ["service"];
+/**
+ * who reads them besides: the goods form's users, whose form starts from one (the templates a provider kept while on
+ * the first generation stay its own when it moves to the second, which has goods but no page of templates)
+ */
+const SPEC_TEMPLATE_READERS = [...SPEC_TEMPLATE_MANAGERS, ...GOODS_MANAGERS];
 
 /**
  * A provider's spec template (规格模板; sepclist, /specadmin): a named set of spec names and the values each offers
@@ -152,7 +158,7 @@ export const specTemplateEntity: EntityDecl = {
   title: "retail.entity.spectemplate",
   titleField: "title",
   defaultSort: { field: "sort", order: "asc" },
-  roles: { list: SPEC_TEMPLATE_MANAGERS, info: SPEC_TEMPLATE_MANAGERS, add: SPEC_TEMPLATE_MANAGERS, edit: SPEC_TEMPLATE_MANAGERS, del: SPEC_TEMPLATE_MANAGERS },
+  roles: { list: SPEC_TEMPLATE_READERS, info: SPEC_TEMPLATE_READERS, add: SPEC_TEMPLATE_MANAGERS, edit: SPEC_TEMPLATE_MANAGERS, del: SPEC_TEMPLATE_MANAGERS },
   fields: [
     { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
     { name: "title", type: "string", label: "retail.field.template_title", required: true, max: 30, unique: "tenant", list: true, filter: "like", sortable: true, form: true, detail: true },

@@ -257,9 +257,12 @@ export interface ChildDecl {
   /**
    * the rows are the combinations of values chosen for each name of the parent's `names` field (a `strings` field:
    * a goods item's spec names), each row's `values` field (a `specs` field) holding its combination: the form builds
-   * them from the values typed per name, keeping what rows already had; the domain checks them on the server
+   * them from the values typed per name, keeping what rows already had; the domain checks them on the server.
+   * `template`: an entity of saved names and values the form may start from (a provider's spec templates), its
+   * `field` a `specgroups` field ([{name, values}]): a user who may list that entity chooses one of its enabled
+   * records, and the names, the values and the rows are set from it
    */
-  product?: { names: string; values: string };
+  product?: { names: string; values: string; template?: { entity: string; field: string } };
 }
 
 /** Records of another entity that point at this one, listed on its detail page (an activity's bills). */
