@@ -183,6 +183,7 @@ function checkEntity(entity: EntityDecl, byName: ReadonlyMap<string, EntityDecl>
   if (entity.defaultSort && !columns.has(entity.defaultSort.field)) {
     throw new Error(`catalogue: ${name} sorts by default by ${entity.defaultSort.field}, which is no column of it`);
   }
+  if (entity.tenantFrom !== undefined) checkTenantFrom(entity, entity.tenantFrom, byName);
 
   // states: the options of an enum column, and everything that names a state names one of them
   if (entity.stateField !== undefined) {
@@ -239,6 +240,18 @@ function checkEntity(entity: EntityDecl, byName: ReadonlyMap<string, EntityDecl>
       if (unknown !== undefined) throw new Error(`catalogue: ${name} imports into ${into.entity} records in the state "${unknown}", which is no state of ${into.entity}`);
     }
   }
+}
+
+/** The tenant an entity takes from a reference (EntityDecl.tenantFrom) is one the referred record carries whole. */
+function checkTenantFrom(entity: EntityDecl, fieldName: string, byName: ReadonlyMap<string, EntityDecl>): void {
+  const where = `${entity.name} takes its tenant from ${fieldName}`;
+  const field = entity.fields.find((f) => f.name === fieldName);
+  if (!field || field.type !== "ref" || field.multiple || !isColumn(field) || !field.required) throw new Error(`catalogue: ${where}, which is no required single reference column of it`);
+  if (entity.scope === "platform" || entity.tenantColumns?.schid === "id") throw new Error(`catalogue: ${where}, but it has no tenant columns to fill`);
+  const referred = byName.get(field.ref!.entity)!;
+  const carries = referred.scope === "school" || (referred.scope === "provider" && entity.scope === "provider");
+  if (!carries) throw new Error(`catalogue: ${where}, a ${referred.scope}-scoped ${referred.name}, which does not carry a ${entity.scope}'s tenant`);
+  if (entity.tenantColumns?.pickupPoint && !referred.tenantColumns?.pickupPoint) throw new Error(`catalogue: ${where}, but ${referred.name} names no pickup point for its pickup-point column`);
 }
 
 function checkAction(entity: EntityDecl, action: ActionDecl, byName: ReadonlyMap<string, EntityDecl>, stateOf: (what: string, values: readonly string[]) => void): void {

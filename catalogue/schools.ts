@@ -63,6 +63,8 @@ export const classesEntity: EntityDecl = {
   titleField: "title",
   // "1班" is every grade's: elsewhere a class is named with its grade
   refTitle: { within: "grade_id" },
+  // a class is in its grade's school: a provider adding one names the grade, not the school
+  tenantFrom: "grade_id",
   defaultSort: { field: "grade_id", order: "asc" },
   roles: gradeEntity.roles,
   fields: [
@@ -91,6 +93,8 @@ export const studentEntity: EntityDecl = {
   titleField: "name",
   // two students may share a name: elsewhere a student is named with their number
   refTitle: { number: "student_no" },
+  // a student is in their grade's school (and their class within that grade)
+  tenantFrom: "grade_id",
   defaultSort: { field: "id", order: "desc" },
   roles: { list: STUDENT_ROLES, info: STUDENT_ROLES, add: STUDENT_ROLES, edit: STUDENT_ROLES, del: STUDENT_ROLES },
   exportOperation: "studentexport",

@@ -330,6 +330,14 @@ export interface EntityDecl {
    */
   providerColumn?: string;
   /**
+   * A required reference whose record gives this one its tenant when it is added (a class or a student is in
+   * its grade's school): the referred record is read in the caller's scope and held until the add
+   * commits, and its provider, school and pickup point are this record's. The payload then needs no school (a
+   * provider adding a class across its schools), and a record of another tenant is refused as unknown, naming the
+   * field. The reference cannot later move the record out of that tenant: an edit's reference must lie in it.
+   */
+  tenantFrom?: string;
+  /**
    * Operation exporting the filtered list, on its tab and in its order, as an .xlsx file of the download centre
    * (same roles and filters as the list); its answer is data.items {job_id}. The list page then offers an Export
    * button.

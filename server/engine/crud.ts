@@ -945,15 +945,17 @@ class EntityCrud {
         delete record[field.name];
       }
     }
-    if (this.tenant.sysid && this.tenant.sysid !== "id") {
+    const inherits = this.entity.tenantFrom !== undefined;
+    if (!inherits && this.tenant.sysid && this.tenant.sysid !== "id") {
       if (scope.sysid === null) throw new ApiFailure("api.scope_required");
       record[this.tenant.sysid] = scope.sysid;
     }
-    if (this.tenant.schid && this.tenant.schid !== "id") {
+    if (!inherits && this.tenant.schid && this.tenant.schid !== "id") {
       record[this.tenant.schid] = schoolOfWrite(scope, ctx.payload);
     }
     const row = await this.writing(ctx, () =>
       ctx.db.transaction(async (tx) => {
+        if (inherits) Object.assign(record, await this.references.inheritedTenant(tx, ctx.t, record, (entity, table) => entityTenantConditions(entity, table, ctx, scope)));
         await this.assertUnique(ctx, tx, record, record);
         await this.references.check(tx, ctx.t, record, record);
         const inserted = await this.saveChildren(tx, ((await tx.insert(this.table).values(record).returning()) as Row[])[0], childRows, ctx.t);

@@ -160,6 +160,32 @@ export class References {
   }
 
   /**
+   * The tenant columns of a record added under EntityDecl.tenantFrom, taken from the record its reference names as
+   * the caller may read it (`tenant`: the caller's conditions on the referred table), which stays locked until the
+   * add commits; a record the caller may not read is refused naming the field, as one that does not exist.
+   */
+  async inheritedTenant(db: DbOrTx, t: Translate, record: Row, tenant: (entity: EntityDecl, table: CatalogueTable) => SQL[]): Promise<Row> {
+    const field = referenceFields(this.entity).find((f) => f.name === this.entity.tenantFrom);
+    if (!field) throw new Error(`${this.entity.name} takes its tenant from ${this.entity.tenantFrom}, no reference of it`);
+    const { entity, table } = this.target(field);
+    const [found] = await db
+      .select()
+      .from(table)
+      .where(and(eq(tableColumn(table, "id"), Number(record[field.name])), ...tenant(entity, table), ...required(field, table)))
+      .limit(1)
+      .for("share");
+    if (!found) throw this.invalid(t, field);
+    const theirs = tenantColumnNames(entity);
+    const own = tenantColumnNames(this.entity);
+    const inherited: Row = {};
+    for (const part of ["sysid", "schid", "pickupPoint"] as const) {
+      const [to, from] = [own[part], theirs[part]];
+      if (to && from && to !== "id") inherited[to] = (found as Row)[from];
+    }
+    return inherited;
+  }
+
+  /**
    * Refuses a reference to a record outside the record's tenant or outside the record it is narrowed by.
    * `merged` is the record as it will be stored (with its tenant columns); `changed` the fields written now.
    */

@@ -249,6 +249,19 @@ describe("references", () => {
     expect(assembledAfter((d) => (entity(d, "classes").refTitle = { within: "title" }))).toThrow(message(`catalogue: classes is named within title, which is no reference field of it`));
     expect(assembledAfter((d) => (entity(d, "student").refTitle = { number: "studentno" }))).toThrow(message(`catalogue: student is named with the number studentno, which is no field of it`));
   });
+
+  it("refuse a tenant taken from no required single reference, or from a record that does not carry it whole", () => {
+    expect(assembledAfter((d) => (entity(d, "classes").tenantFrom = "title"))).toThrow(message(`catalogue: classes takes its tenant from title, which is no required single reference column of it`));
+    expect(assembledAfter((d) => setField(entity(d, "classes"), "grade_id", { required: false }))).toThrow(
+      message(`catalogue: classes takes its tenant from grade_id, which is no required single reference column of it`),
+    );
+    expect(assembledAfter((d) => (entity(d, "pickuprec").tenantFrom = "pickup_point_id"))).toThrow(
+      message(`catalogue: pickuprec takes its tenant from pickup_point_id, a provider-scoped pickuppoint, which does not carry a school's tenant`),
+    );
+    expect(assembledAfter((d) => (entity(d, "pickuprec").tenantFrom = "student_id"))).toThrow(
+      message(`catalogue: pickuprec takes its tenant from student_id, but student names no pickup point for its pickup-point column`),
+    );
+  });
 });
 
 describe("states and actions", () => {
