@@ -72,9 +72,9 @@ export class ChildRecords {
       const min = decl.min ?? 0;
       const max = decl.max ?? DEFAULT_MAX_CHILDREN;
       const label = labelText(ctx.t, decl.label, decl.name);
-      if (sent !== undefined && sent !== null && !Array.isArray(sent)) throw this.failure(ctx, decl.name, ctx.t("api.validation.text", { label }));
+      if (sent !== undefined && sent !== null && !Array.isArray(sent)) throw failure(decl.name, ctx.t("api.validation.text", { label }));
       const rows = (sent ?? []) as unknown[];
-      if (rows.length < min || rows.length > max) throw this.failure(ctx, decl.name, ctx.t("api.validation.rows", { label, min, max }));
+      if (rows.length < min || rows.length > max) throw failure(decl.name, ctx.t("api.validation.rows", { label, min, max }));
       const schema = recordSchema(entity, "add");
       out.set(
         decl.name,
@@ -82,12 +82,12 @@ export class ChildRecords {
           const parsed = schema.safeParse(row !== null && typeof row === "object" && !Array.isArray(row) ? row : {});
           if (!parsed.success) {
             const [first] = fieldErrors(entity, parsed.error, ctx.t);
-            throw this.failure(ctx, `${decl.name}.${i}.${first?.field ?? ""}`, `${label} ${i + 1}: ${first?.message ?? ""}`);
+            throw failure(`${decl.name}.${i}.${first?.field ?? ""}`, `${label} ${i + 1}: ${first?.message ?? ""}`);
           }
           // the rules between the row's fields; a field its condition hides keeps no value
           const rowValues = { ...parsed.data, ...inapplicableValues(entity.fields, parsed.data) };
           const broken = brokenFieldRelation(ctx, entity.fields, rowValues);
-          if (broken) throw this.failure(ctx, `${decl.name}.${i}.${broken.field}`, `${label} ${i + 1}: ${broken.message}`);
+          if (broken) throw failure(`${decl.name}.${i}.${broken.field}`, `${label} ${i + 1}: ${broken.message}`);
           // the id of a stored row the form sent back: that row is updated in place (save() keeps only the parent's own)
           const id = (row as { id?: unknown } | null)?.id;
           return Number.isSafeInteger(id) && (id as number) > 0 ? { ...rowValues, [SENT_ID]: id } : rowValues;
@@ -95,10 +95,6 @@ export class ChildRecords {
       );
     }
     return out;
-  }
-
-  private failure(ctx: OperationContext, field: string, message: string): ApiFailure {
-    return new ApiFailure("api.invalid_params", { field }, { errors: [{ field, message }] });
   }
 
   /**
@@ -195,4 +191,9 @@ export function totalOf(decl: ChildDecl, rows: readonly Row[]): number {
   return rows
     .filter((row) => Object.entries(total.when ?? {}).every(([field, value]) => String(row[field]) === value))
     .reduce((sum, row) => sum + Number(row[total.field] ?? 0), 0);
+}
+
+/** A child row's refusal, under the field of the row that fails (`skus.0.price`). */
+function failure(field: string, message: string): ApiFailure {
+  return new ApiFailure("api.invalid_params", { field }, { errors: [{ field, message }] });
 }

@@ -219,7 +219,7 @@ class EntityImport implements SheetImporter<Tenant, PreparedRow> {
 
   constructor(
     private readonly entity: EntityDecl,
-    private readonly decl: ImportDecl,
+    decl: ImportDecl,
     private readonly table: CatalogueTable,
     private readonly catalogue: readonly EntityDecl[],
   ) {

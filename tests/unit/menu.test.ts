@@ -178,8 +178,6 @@ describe("route guard on paths both generations use (/help, /activity)", () => {
 });
 
 describe("sidebar (spec 2.4)", () => {
-  const link = (path: string, icon: string) => ({ key: path, title: `menu.${path.split("/")[2]}`, icon, path, external: false });
-
   /** The sidebar's links, flattened, in order. */
   const links = (items: ReturnType<typeof sidebarItems>): string[] => items.flatMap((item) => ("children" in item && item.children ? links(item.children) : [item.key]));
 
