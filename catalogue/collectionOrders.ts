@@ -13,6 +13,9 @@ import { schoolField, statusOptions, yesNo } from "./shared";
 /** Who reads a school's fee orders: the v1 provider and school, the v2 provider, its staff and the v2 school. */
 export const ORDER_READERS = anyOf(["school", "service"], ["servicev2"], PROVIDER_STAFF_ROLES, SCHOOL_ROLES);
 
+/** Who reads a fee order's goods fulfilment: the second generation's readers, the only ones whose activities sell goods. */
+const FULFILMENT_READERS = ORDER_READERS.filter((role) => role !== "school" && role !== "service");
+
 export const orderStates: FieldOption[] = [
   { value: "unpaid", label: "collection.order_status.unpaid", tone: "warning" },
   { value: "paid", label: "collection.order_status.paid", tone: "success" },
@@ -238,12 +241,12 @@ export const orderEntity: EntityDecl = {
     { name: "created_at", type: "datetime", label: "field.created_at", list: true, sortable: true, detail: true },
     // its goods' fulfilment (catalogue/fulfilment.ts), as a shop order's: none for an order of fees alone; once paid,
     // undelivered until sent or collected
-    { name: "fulfil_status", type: "enum", label: "retail.field.fulfil_status", options: fulfilmentStates, list: true, filter: "eq", detail: true },
+    { name: "fulfil_status", type: "enum", label: "retail.field.fulfil_status", options: fulfilmentStates, list: true, filter: "eq", detail: true, roles: FULFILMENT_READERS },
     // how, where and by whom: detail only, the list shows the state (and filters by it); the pickup code and its
     // token never leave the server but to the payer (the school and the staff read these orders, and must not be
     // able to hand a code to a clerk)
-    ...fulfilmentFields({ deliveryRequired: false, codesSecret: true }).map(({ list: _list, filter: _filter, ...field }) => field),
-    ...fulfilmentTimes,
+    ...fulfilmentFields({ deliveryRequired: false, codesSecret: true }).map(({ list: _list, filter: _filter, ...field }) => ({ ...field, roles: FULFILMENT_READERS })),
+    ...fulfilmentTimes.map((field) => ({ ...field, roles: FULFILMENT_READERS })),
   ],
 };
 

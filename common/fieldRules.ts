@@ -3,6 +3,7 @@
  * so a form refuses in the browser exactly what the server refuses; and how both name a referred record.
  */
 import type { EntityDecl, FieldDecl } from "./catalogue";
+import { hasAnyRole } from "./roleKeys";
 
 /** A mainland mobile (11 digits from 1[3-9]) or a landline with its area code, e.g. 010-12345678 or 0755-1234567-89. */
 export const PHONE_PATTERN = /^(?:1[3-9]\d{9}|0\d{2,3}-?\d{7,8}(?:-\d{1,6})?|\+\d{6,15})$/;
@@ -83,4 +84,9 @@ export function referredTitle(entity: EntityDecl, record: Readonly<Record<string
   const within = entity.refTitle?.within;
   const first = within && within !== narrowBy ? record[refTitleKey(within)] : undefined;
   return first === undefined || first === null || first === "" ? title : `${String(first)} ${title}`;
+}
+
+/** Whether a reader of these roles sees the field (FieldDecl.roles): one it names, or any reader when it names none. */
+export function fieldSeenBy(field: FieldDecl, roles: readonly string[] | undefined): boolean {
+  return !field.roles || hasAnyRole(roles ?? [], field.roles);
 }

@@ -18,7 +18,7 @@ import { addDays, businessDayStart, isCalendarDay } from "../../common/term";
 import { labelText, type Translate } from "../lib/i18n";
 import { ApiFailure, JsonText, notFound } from "../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../protocol/registry";
-import { refShownTitle } from "../../common/fieldRules";
+import { fieldSeenBy, refShownTitle } from "../../common/fieldRules";
 import type { ListSummary, ListTabs } from "../../common/listAnswer";
 import { fenToYuan } from "../../common/money";
 import { kindOf } from "./fieldKinds";
@@ -615,7 +615,7 @@ class EntityCrud {
       write: async (ctx, out) => {
         const { where, sort } = await this.exportQuery(ctx);
         const total = await this.exportCount(ctx, where);
-        const fields = this.entity.fields.filter((f) => f.list || f.exported);
+        const fields = this.entity.fields.filter((f) => (f.list || f.exported) && fieldSeenBy(f, ctx.roles));
         out.begin(
           labelText(ctx.t, this.entity.title, this.entity.name),
           fields.map((f) => ({ key: f.name, header: this.label(ctx, f), format: f.type === "money" || f.type === "date" || f.type === "datetime" ? f.type : undefined })),

@@ -23,6 +23,7 @@ import { useTable, getDefaultSortOrder } from "@refinedev/antd";
 import { useGo, usePermissions, useTranslation, type BaseRecord, type CrudFilter, type CrudSort, type HttpError } from "@refinedev/core";
 import type { EntityDecl, FieldDecl } from "../../common/catalogue";
 import type { ListSummary, ListTabs } from "../../common/listAnswer";
+import { fieldSeenBy } from "../../common/fieldRules";
 import { formatNumber } from "../../common/money";
 import { hasAnyRole } from "../../common/roleKeys";
 import type { BuiltPage } from "./builtPages";
@@ -73,12 +74,13 @@ function exportPayload(entity: EntityDecl, filters: readonly CrudFilter[], sorte
 /**
  * Whether the user can see a field: a reference to records the user may not list (the provider of a school, to
  * the provider itself) is neither a column nor a filter, nor is the school once one is chosen: either could
- * only ever show one value.
+ * only ever show one value; nor is a field the user's roles do not see (FieldDecl.roles).
  */
 function useFieldVisible(): (field: FieldDecl) => boolean {
   const { data: roles } = usePermissions<string[]>({});
   const schoolChosen = Boolean(tenantScope().sch_id);
   return (field) => {
+    if (!fieldSeenBy(field, roles)) return false;
     if (field.type !== "ref") return true;
     // the school of a school's records, once a school is chosen, is that school
     if (field.name === "sch_id" && schoolChosen) return false;

@@ -1,7 +1,8 @@
 /** Generic detail page of a catalogue entity: the detail fields of one record, its actions and the way to edit it. */
 import { Button, Card, Descriptions, Space, Spin } from "antd";
 import { EditOutlined, RollbackOutlined } from "@ant-design/icons";
-import { useShow, useBack, useGo, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
+import { useShow, useBack, useGo, usePermissions, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
+import { fieldSeenBy } from "../../common/fieldRules";
 import { Fragment } from "react";
 import { useParams } from "react-router";
 import { displayValue, type Translate } from "./fields";
@@ -19,6 +20,7 @@ export default function CrudShow({ resource }: { resource: string }) {
   const { translate } = useTranslation();
   const t: Translate = (key, options) => translate(key, options);
   const may = useEntityAbility(entity);
+  const { data: roles } = usePermissions<string[]>({});
   const back = useBack();
   const go = useGo();
   const { id } = useParams();
@@ -66,7 +68,7 @@ export default function CrudShow({ resource }: { resource: string }) {
         <Spin spinning={query.isLoading}>
           <Descriptions bordered column={1} size="middle">
             {entity.fields
-              .filter((f) => f.detail)
+              .filter((f) => f.detail && fieldSeenBy(f, roles))
               .map((f) => (
                 <Descriptions.Item key={f.name} label={translate(f.label)}>
                   {displayValue(f, result?.[f.name], t, result)}

@@ -6,6 +6,7 @@
  * (pickupfind, pickupverify find both kinds); zdorderdeliver and zdorderreceive send and complete an express one;
  * zdorderdeliveryimport imports tracking numbers as the shop's import does, logged as the fee orders' imports.
  */
+import ExcelJS from "exceljs";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { activities, classes, feeOrderGoods, feeOrders, goods, goodsSkus, paymentOrders, pickupPoints, pickupRecords, schools, students } from "../../server/db/schema";
@@ -67,7 +68,7 @@ describeOnEmbedded("fee orders carrying goods", (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind);
-    for (const u of ["svc", "pickup", "harbour", "staff", "school"]) tokens[u] = await t.login(u);
+    for (const u of ["svc", "pickup", "harbour", "staff", "school", "svcv1"]) tokens[u] = await t.login(u);
     [{ id: schId }] = await t.db.select({ id: schools.id }).from(schools).where(eq(schools.title, "Sunrise No.1 Primary School"));
     [{ id: uniformId }] = await t.db.select({ id: goods.id }).from(goods).where(eq(goods.title, "夏季校服短袖套装"));
     skus = await t.db.select({ id: goodsSkus.id, spec_values: goodsSkus.spec_values, stock: goodsSkus.stock }).from(goodsSkus).where(eq(goodsSkus.goods_id, uniformId));
@@ -301,6 +302,23 @@ describeOnEmbedded("fee orders carrying goods", (kind) => {
       // the shop's import finds no fee order, and the fee orders' import no shop order
       const shop = itemsOf(await call("svc", "orderdeliveryimport", { filename: "shop.xlsx", content_base64: file, preview: true }, "zh"));
       expect((shop.rows as Row[])[0]).toMatchObject({ outcome: "failed", message: `找不到订单 ${a.order.order_no}` });
+    });
+
+    it("is the second generation's: the first generation's provider, whose activities sell no goods, exports no delivery column", async () => {
+      /** the texts of the exported order list's cells, as the caller's file holds them */
+      const exportedTexts = async (user: string) => {
+        const file = await t.exportFile("adminapiv2", "orderexport", {}, { token: tokens[user], headers: { "accept-language": "en" } });
+        expect(file.return_code, file.return_msg).toBe("SUCCESS");
+        const workbook = new ExcelJS.Workbook();
+        await workbook.xlsx.load(Buffer.from(String(itemsOf(file).content_base64 ?? ""), "base64") as unknown as ArrayBuffer);
+        return workbook.worksheets[0].getSheetValues().flatMap((values) => (Array.isArray(values) ? values.map(String) : []));
+      };
+      const v2 = await exportedTexts("svc");
+      expect(v2).toEqual(expect.arrayContaining(["Order no.", "Delivery status", "Tracking number"]));
+      const v1 = await exportedTexts("svcv1");
+      expect(v1).toContain("Order no.");
+      expect(v1).not.toContain("Delivery status");
+      expect(v1).not.toContain("Tracking number");
     });
 
     it("is the provider's alone: its template and import refuse other roles, and another provider finds none of its orders", async () => {
