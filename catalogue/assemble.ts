@@ -10,7 +10,8 @@
  * fields naming a field that is not beside it, an action keyed by a field that is not unique or requiring a state of
  * a record that has none, a child entity without its sort field, a summary or a total that is
  * no number of its entity, a page's filter or an entity's default sort naming a field it does not have, a report's
- * drill or rate naming what it does not have. Each message names the declaration.
+ * drill or rate naming what it does not have, a lookup page naming an undeclared operation or a field its
+ * operations lack (checkLookupPage). Each message names the declaration.
  */
 import type { ActionDecl, Catalogue, CatalogueDomain, EntityDecl, FieldDecl, MenuGroup, MenuTree, OperationDecl, PageRef, ReportDecl, SettingsDecl } from "../common/catalogue";
 import "../common/fieldExtras";
@@ -139,7 +140,7 @@ function checkConventions(
   for (const operation of operations) checkFields(`operation ${operation.name}`, operation.fields, byName);
   for (const decl of settings) checkFields(`settings ${decl.name}`, decl.fields, byName);
   for (const report of reports) checkReport(report, reports, byName);
-  for (const [route, { domain, page }] of bindings) checkPage(`${domain} binds route "${route}"`, page, byName, reports);
+  for (const [route, { domain, page }] of bindings) checkPage(`${domain} binds route "${route}"`, page, byName, reports, operations);
 }
 
 const NUMBER_TYPES: ReadonlySet<string> = new Set(["int", "money"]);
@@ -184,11 +185,6 @@ function checkEntity(entity: EntityDecl, byName: ReadonlyMap<string, EntityDecl>
     throw new Error(`catalogue: ${name} sorts by default by ${entity.defaultSort.field}, which is no column of it`);
   }
   if (entity.tenantFrom !== undefined) checkTenantFrom(entity, entity.tenantFrom, byName);
-  const readers = new Set([...(entity.roles.list ?? []), ...(entity.roles.info ?? [])]);
-  for (const f of entity.fields.filter((f) => f.roles)) {
-    const stranger = f.roles!.find((role) => !readers.has(role));
-    if (f.roles!.length === 0 || stranger !== undefined) throw new Error(`catalogue: ${name}.${f.name} is seen by ${stranger ?? "no role"}, which is no reader of ${name}`);
-  }
 
   // states: the options of an enum column, and everything that names a state names one of them
   if (entity.stateField !== undefined) {
@@ -456,7 +452,8 @@ function checkReport(report: ReportDecl, reports: readonly ReportDecl[], byName:
   }
 }
 
-function checkPage(binding: string, page: PageRef, byName: ReadonlyMap<string, EntityDecl>, reports: readonly ReportDecl[]): void {
+function checkPage(binding: string, page: PageRef, byName: ReadonlyMap<string, EntityDecl>, reports: readonly ReportDecl[], operations: readonly OperationDecl[]): void {
+  if (page.kind === "lookup") checkLookupPage(binding, page, operations);
   if (page.kind === "report" && page.recordFilter !== undefined) {
     const report = reports.find((r) => r.name === page.report)!;
     if (!report.filters.some((f) => f.name === page.recordFilter)) {
@@ -476,5 +473,57 @@ function checkPage(binding: string, page: PageRef, byName: ReadonlyMap<string, E
   }
   if (page.recordFilter !== undefined && !filterField(page.recordFilter)) {
     throw new Error(`catalogue: ${binding} to a list of ${entity.name} filtered by the record's id in ${page.recordFilter}, which is no filter field of ${entity.name}`);
+  }
+}
+
+/**
+ * A lookup page (scan or type) fills its operations' fields itself: the value into `field` of both, how it was
+ * entered into the confirming one's `via`. So each operation is declared, has those fields (`via` an enum offering
+ * both ways) and requires no other; and what the page shows and decides by names fields of its record.
+ */
+function checkLookupPage(binding: string, page: Extract<PageRef, { kind: "lookup" }>, operations: readonly OperationDecl[]): void {
+  const where = `catalogue: ${binding} to a lookup page`;
+  const operation = (name: string, as: string) => {
+    const found = operations.find((o) => o.name === name);
+    if (!found) throw new Error(`${where} ${as} the undeclared operation "${name}"`);
+    return found;
+  };
+  const find = operation(page.find, "finding by");
+  const confirm = operation(page.confirm.operation, "confirming by");
+  const via = page.confirm.via;
+  for (const [op, filled] of [
+    [find, [page.field]],
+    [confirm, [page.field, ...(via ? [via.field] : [])]],
+  ] as const) {
+    for (const name of filled) {
+      if (!op.fields.some((f) => f.name === name)) throw new Error(`${where} fills ${name}, which is no field of the operation ${op.name}`);
+    }
+    const unfilled = op.fields.find((f) => f.required && !filled.includes(f.name));
+    if (unfilled) throw new Error(`${where} calls ${op.name}, which requires ${unfilled.name}, a field the page does not fill`);
+  }
+  if (via) {
+    const options = confirm.fields.find((f) => f.name === via.field)?.options?.map((o) => o.value) ?? [];
+    const missing = [via.typed, via.scanned].find((value) => !options.includes(value));
+    if (missing !== undefined) throw new Error(`${where} records how the value was entered in ${confirm.name}.${via.field} as "${missing}", which is no option of it`);
+  }
+  const record = page.record;
+  const field = (name: string, as: string) => {
+    const found = record.fields.find((f) => f.name === name);
+    if (!found) throw new Error(`${where} ${as} ${name}, which is no field of its record`);
+    return found;
+  };
+  field(record.title, "titles its record by");
+  if (record.status !== undefined && !field(record.status, "shows the state of its record in").options?.length) {
+    throw new Error(`${where} shows the state of its record in ${record.status}, which has no options`);
+  }
+  const offered = field(page.confirm.offeredWhen.field, "offers its confirmation by");
+  const unknown = offered.options ? page.confirm.offeredWhen.values.find((v) => !offered.options!.some((o) => o.value === v)) : undefined;
+  if (unknown !== undefined) throw new Error(`${where} offers its confirmation while ${offered.name} is "${unknown}", which is no option of it`);
+  if (record.done) {
+    field(record.done.when, "says its record is confirmed by");
+    for (const name of Object.values(record.done.params)) field(name, "says who confirmed it with");
+  }
+  if (record.items && !record.items.fields.some((f) => f.name === record.items!.title)) {
+    throw new Error(`${where} titles its record's ${record.items.name} by ${record.items.title}, which is no field of them`);
   }
 }

@@ -4,9 +4,10 @@
  * (tenantColumns.pickupPoint, the one tenant filter); every entity a clerk may read declares that column, or the
  * catalogue refuses to load (assemble.ts). Labels in locales/<lang>/retail.json.
  */
-import type { CatalogueDomain, EntityDecl, FieldOption, OperationDecl } from "../common/catalogue";
+import type { CatalogueDomain, EntityDecl, FieldOption, LookupRecordDecl, OperationDecl } from "../common/catalogue";
 import { anyOf, PICKUP_ROLES } from "../common/roleKeys";
 import { orderKinds } from "./fulfilment";
+import { shopOrderStates } from "./shopOrders";
 import { statusOptions } from "./shared";
 
 /** who manages pickup points: the v2 provider (spec 2.3, distrilist) */
@@ -104,6 +105,40 @@ export const pickupVerifyOperation: OperationDecl = {
   fields: [{ ...pickupCodeField }, { name: "via", type: "enum", label: "retail.field.via", required: true, options: verifyWays }],
 };
 
+/**
+ * The order pickupfind and pickupverify answer, as the clerk checks it before handing it over (and after): who it is
+ * for, where, what it holds in which sizes, paid, and who verified it when.
+ */
+const pickupOrderShown: LookupRecordDecl = {
+  title: "order_no",
+  status: "status",
+  fields: [
+    { name: "order_no", type: "string", label: "collection.field.order_no" },
+    { name: "status", type: "enum", label: "retail.field.order_status", options: shopOrderStates },
+    { name: "kind", type: "enum", label: "retail.field.order_kind", options: orderKinds },
+    { name: "student.name", type: "string", label: "collection.field.student" },
+    { name: "student.student_no", type: "string", label: "field.student_no" },
+    { name: "school_title", type: "string", label: "field.school" },
+    { name: "pickup_point", type: "string", label: "retail.entity.pickuppoint" },
+    { name: "amount", type: "money", label: "retail.field.order_amount" },
+    { name: "paid_at", type: "datetime", label: "collection.field.paid_at" },
+    { name: "verified.name", type: "string", label: "retail.field.verifier" },
+    { name: "verified.at", type: "datetime", label: "retail.field.verified_at" },
+  ],
+  items: {
+    name: "items",
+    label: "retail.field.items",
+    title: "title",
+    fields: [
+      { name: "title", type: "string", label: "retail.field.goods_title" },
+      { name: "spec_values", type: "specs", label: "retail.field.spec_values" },
+      { name: "qty", type: "int", label: "retail.field.qty" },
+      { name: "amount", type: "money", label: "retail.field.item_amount" },
+    ],
+  },
+  done: { when: "verified.at", message: "retail.pickup.done_by", params: { name: "verified.name", time: "verified.at" } },
+};
+
 export const retail: CatalogueDomain = {
   entities: [pickupPointEntity, pickupRecordEntity],
   operations: [pickupFindOperation, pickupVerifyOperation],
@@ -112,6 +147,25 @@ export const retail: CatalogueDomain = {
     // v2's pickup records, in its shop group and in its order group alike
     pickupreclist: { kind: "list", entity: "pickuprec" },
     pickuprecinfo: { kind: "info", entity: "pickuprec" },
-    pickuprec: { kind: "custom", id: "pickupverify", calls: ["pickupfind", "pickupverify"] },
+    // the clerk's phone: a code typed or the payer's QR code scanned finds the order, checked, then handed over
+    pickuprec: {
+      kind: "lookup",
+      find: "pickupfind",
+      field: "code",
+      scan: true,
+      numeric: true,
+      placeholder: "retail.scan.placeholder",
+      hint: "retail.scan.hint",
+      scanButton: "retail.scan.open",
+      record: pickupOrderShown,
+      confirm: {
+        operation: "pickupverify",
+        success: "retail.pickup.verified",
+        via: { field: "via", typed: "code", scanned: "scan" },
+        offeredWhen: { field: "status", values: ["undelivered"] },
+        unavailable: "retail.pickup.refunded",
+        then: "answer",
+      },
+    },
   },
 };

@@ -1,7 +1,9 @@
 /**
  * Types of the catalogue (resources.config.ts, assembled from the domain modules and menu trees of catalogue/):
- * entities with their fields, tenant scope and roles, and the menu groups of both generations. Shared by the SPA
- * and the server: no React, antd or database imports here.
+ * entities with their fields, tenant scope and roles, and the menu groups of both generations, whose entries open
+ * pages (PageRef): an entity's list, form or record, a settings page, a report, a lookup page (scan or type: one
+ * value finds a record, shown, then confirmed) or a custom page of the SPA. Shared by the SPA and the server: no
+ * React, antd or database imports here.
  * Titles and labels are translation keys (locales/<lang>/<namespace>.json), icons are @ant-design/icons names.
  */
 
@@ -95,12 +97,6 @@ export interface FieldDecl {
   list?: boolean;
   /** written in the list's export beside its columns (a tracking number, too long for the list's width) */
   exported?: boolean;
-  /**
-   * The roles that see the field, where some readers of the entity have nothing in it (a fee order's goods
-   * fulfilment, which only the second generation has): the others get no column, filter, card line, detail row or
-   * export column of it. Absent: whoever reads the entity.
-   */
-  roles?: readonly string[];
   /**
    * list filter: 'like' for text search, 'eq' for exact match, 'range' for date and time ranges (chosen by day);
    * 'like' on a reference searches the referred records' titles (and their `refTitle.number`), typed, not picked
@@ -435,6 +431,47 @@ export interface ImportDecl {
   into?: { field: string; entity: string; states?: readonly string[] };
 }
 
+/**
+ * A lookup page's record: what the finding operation answers, shown as a card of its fields (src/engine/RecordCard.tsx).
+ * A field of a nested object of the answer is named by its path: `student.name`.
+ */
+export interface LookupRecordDecl {
+  /** the field the card is titled by (an order's number) */
+  title: string;
+  /** the enum field of its state, a tag beside the title */
+  status?: string;
+  /** the fields shown, the title and status among them */
+  fields: FieldDecl[];
+  /** rows of the answer listed under it, each a card of its fields (an order's items, their specs) */
+  items?: { name: string; label: string; title: string; fields: FieldDecl[] };
+  /**
+   * the record confirmed already, by whoever confirmed it: while the field `when` holds a value, the message (a
+   * translation key) is shown instead of the button, its parameters filled from the record's fields named here (who
+   * and when); those fields are said there, not on the card
+   */
+  done?: { when: string; message: string; params: Readonly<Record<string, string>> };
+}
+
+/** The operation a lookup page confirms its record with, sending the same value. */
+export interface LookupConfirmDecl {
+  operation: string;
+  /** translation key of its button; default the operation's `submit` */
+  button?: string;
+  /** translation key of what a success says, its parameters filled from the record shown after (the order's number) */
+  success: string;
+  /**
+   * an enum field of the operation recording how the value was entered, and its options for a value typed and one
+   * scanned (a pickup's `via`: code or scan)
+   */
+  via?: { field: string; typed: string; scanned: string };
+  /** offered only while the record's field holds one of the values (an order waiting to be collected) */
+  offeredWhen: { field: string; values: readonly string[] };
+  /** translation key said instead of the button on a record neither offered nor done (an order refunded in full) */
+  unavailable: string;
+  /** the record shown after: the operation's answer ("answer", in the finding operation's shape) or found again ("find") */
+  then: "answer" | "find";
+}
+
 /** What a menu entry opens. */
 export type PageRef =
   | {
@@ -471,6 +508,29 @@ export type PageRef =
       offeredWhen?: { field: string; values: readonly string[] };
       /** on a record route: a list's selection opens it too, for the rows chosen it is offered on (`?ids=1,2`) */
       selection?: boolean;
+    }
+  /**
+   * Scan or type: one value typed, or scanned from a QR code with the camera, looks a record up (`find`), which is
+   * shown, then confirmed with one button (`confirm`): the pickup clerk's page. Rendered by src/engine/LookupPage.tsx,
+   * on a phone first; the menu may show it only to roles both operations allow (a test checks it).
+   */
+  | {
+      kind: "lookup";
+      /** the operation finding the record from the value; it answers the record */
+      find: string;
+      /** the field of both operations the value fills */
+      field: string;
+      /** the value may be scanned from a QR code with the camera, where the browser can open one */
+      scan?: boolean;
+      /** the value typed is digits: a phone offers its numeric keyboard */
+      numeric?: boolean;
+      /** translation keys of the field's placeholder and of what the page says before a record is found */
+      placeholder: string;
+      hint: string;
+      /** translation key of the camera's button */
+      scanButton?: string;
+      record: LookupRecordDecl;
+      confirm: LookupConfirmDecl;
     };
 
 export interface MenuEntry {

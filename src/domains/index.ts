@@ -22,7 +22,6 @@ export const customPages: Record<string, LazyExoticComponent<ComponentType<Custo
   activityboard: lazy(() => import("./collection/ActivityBoardPage")),
   payendactionbind: lazy(() => import("./forms/PayEndActionBindPage")),
   vouchers: lazy(() => import("./collection/VoucherPrintPage")),
-  pickupverify: lazy(() => import("./retail/PickupVerifyPage")),
 };
 
 export interface RecordToolProps {

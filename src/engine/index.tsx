@@ -1,7 +1,7 @@
 /**
  * The catalogue's pages for the SPA: refine resources and react-router routes for every built list / add /
  * edit / detail page of every entity (resources.config.ts), and routes for its settings pages, its report
- * pages and its custom pages (src/domains).
+ * pages, its lookup pages (scan or type) and its custom pages (src/domains).
  * Each page is its own lazy chunk, so the table and form code stays off the login page. The routes are
  * relative: mount them inside the authenticated layout route.
  */
@@ -21,6 +21,8 @@ const CrudShow = lazy(() => import("./CrudShow"));
 const SettingsPage = lazy(() => import("./SettingsPage"));
 // the report pages and their chart (echarts): loaded only when a report is opened
 const ReportPage = lazy(() => import("./ReportPage"));
+// scan or type: the camera's decoder is loaded by the scanner only when a scan starts
+const LookupPage = lazy(() => import("./LookupPage"));
 
 export { entityResources, builtPages, resourceIdentifier } from "./builtPages";
 
@@ -53,7 +55,7 @@ function pageElement(page: BuiltPage): ReactNode {
   }
 }
 
-/** The element of a menu entry's page beyond the entity pages (a settings, report or custom page), if built. */
+/** The element of a menu entry's page beyond the entity pages (a settings, report, lookup or custom page), if built. */
 function declaredPageElement(group: MenuGroup, entry: MenuEntry): ReactNode | undefined {
   const page = entry.page;
   switch (page?.kind) {
@@ -69,12 +71,14 @@ function declaredPageElement(group: MenuGroup, entry: MenuEntry): ReactNode | un
       const Page = customPages[page.id];
       return Page && <Page group={group} entry={entry} />;
     }
+    case "lookup":
+      return <LookupPage page={page} group={group} entry={entry} />;
     default:
       return undefined;
   }
 }
 
-/** The settings, report and custom pages the catalogue's menus open, with their route patterns. */
+/** The settings, report, lookup and custom pages the catalogue's menus open, with their route patterns. */
 export function declaredPageRoutes(menus: readonly MenuGroup[] = catalogueMenus): { route: string; element: ReactNode }[] {
   const routes = new Map<string, ReactNode>();
   for (const group of menus) {
@@ -89,7 +93,7 @@ export function declaredPageRoutes(menus: readonly MenuGroup[] = catalogueMenus)
   return [...routes].map(([route, element]) => ({ route, element }));
 }
 
-/** <Route> elements (paths relative to the layout route) for every built entity, settings, report and custom page. */
+/** <Route> elements (paths relative to the layout route) for every built entity, settings, report, lookup and custom page. */
 export function catalogueRouteElements(): ReactElement {
   const pages = [
     ...entityResources()

@@ -130,14 +130,14 @@ describeInBrowser(
       await clickMenuEntry(clerk, VERIFY);
       await expectPath(clerk, VERIFY);
       await clerk.setViewportSize({ width: 390, height: 844 });
-      await clerk.getByTestId("pickup-code").fill(pickupCode);
-      await clerk.getByTestId("pickup-find").click();
-      const found = clerk.getByTestId("pickup-order");
+      await clerk.getByTestId("lookup-value").fill(pickupCode);
+      await clerk.getByTestId("lookup-find").click();
+      const found = clerk.getByTestId("lookup-record");
       await found.waitFor();
       expect(await found.innerText()).toContain(orderNo);
       expect(await found.innerText()).toContain("尺码 140");
-      await clerk.getByTestId("pickup-verify").click();
-      await clerk.getByTestId("pickup-verified").waitFor();
+      await clerk.getByTestId("lookup-confirm").click();
+      await clerk.getByTestId("lookup-done").waitFor();
 
       // the parent's page, still open on the order, says it was collected
       await page.getByTestId("shop-collected").waitFor({ timeout: 20000 });

@@ -46,8 +46,8 @@ describeInBrowser(
     // then on a phone, as a clerk holds it
     await page.setViewportSize({ width: 390, height: 844 });
 
-    await page.getByTestId("pickup-scan").click();
-    const found = page.getByTestId("pickup-order");
+    await page.getByTestId("lookup-scan").click();
+    const found = page.getByTestId("lookup-record");
     await found.waitFor();
     const text = await found.innerText();
     expect(text).toContain(order.order_no);
@@ -57,15 +57,15 @@ describeInBrowser(
     const box = (await found.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);
 
-    await page.getByTestId("pickup-verify").click();
-    await page.getByTestId("pickup-verified").waitFor();
+    await page.getByTestId("lookup-confirm").click();
+    await page.getByTestId("lookup-done").waitFor();
     expect(await page.getByText(en.retail.pickup.verified.replace("{{order_no}}", order.order_no)).count()).toBeGreaterThan(0);
 
     // the code typed now: collected already, by this clerk
-    await page.getByTestId("pickup-code").fill(order.pickup_code);
-    await page.getByTestId("pickup-find").click();
-    await page.getByTestId("pickup-verified").waitFor();
-    expect(await page.getByTestId("pickup-verified").innerText()).toContain("Sunrise Pickup Clerk");
+    await page.getByTestId("lookup-value").fill(order.pickup_code);
+    await page.getByTestId("lookup-find").click();
+    await page.getByTestId("lookup-done").waitFor();
+    expect(await page.getByTestId("lookup-done").innerText()).toContain("Sunrise Pickup Clerk");
 
     await page.setViewportSize({ width: 1440, height: 900 });
     await clickMenuEntry(page, RECORDS);

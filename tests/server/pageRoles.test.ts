@@ -9,7 +9,7 @@ import { catalogue } from "../../resources.config";
 import { ANY_SIGNED_IN } from "../../server/protocol/registry";
 import { registeredOperations } from "./registryCases";
 
-/** The operations a catalogue page calls: the generic ones of its kind, or those a custom page declares. */
+/** The operations a catalogue page calls: the generic ones of its kind, or those a custom or lookup page declares. */
 function callsOf(page: PageRef): string[] {
   switch (page.kind) {
     case "list":
@@ -26,6 +26,8 @@ function callsOf(page: PageRef): string[] {
       return [page.report];
     case "custom":
       return [...page.calls];
+    case "lookup":
+      return [page.find, page.confirm.operation];
   }
 }
 
