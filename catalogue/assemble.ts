@@ -185,6 +185,11 @@ function checkEntity(entity: EntityDecl, byName: ReadonlyMap<string, EntityDecl>
     throw new Error(`catalogue: ${name} sorts by default by ${entity.defaultSort.field}, which is no column of it`);
   }
   if (entity.tenantFrom !== undefined) checkTenantFrom(entity, entity.tenantFrom, byName);
+  const readers = new Set([...(entity.roles.list ?? []), ...(entity.roles.info ?? [])]);
+  for (const f of entity.fields.filter((f) => f.roles)) {
+    const stranger = f.roles!.find((role) => !readers.has(role));
+    if (f.roles!.length === 0 || stranger !== undefined) throw new Error(`catalogue: ${name}.${f.name} is seen by ${stranger ?? "no role"}, which is no reader of ${name}`);
+  }
 
   // states: the options of an enum column, and everything that names a state names one of them
   if (entity.stateField !== undefined) {

@@ -98,6 +98,12 @@ export interface FieldDecl {
   /** written in the list's export beside its columns (a tracking number, too long for the list's width) */
   exported?: boolean;
   /**
+   * The roles that see the field, where some readers of the entity have nothing in it (a fee order's goods
+   * fulfilment, which only the second generation has): the others get no column, filter, card line, detail row or
+   * export column of it. Absent: whoever reads the entity.
+   */
+  roles?: readonly string[];
+  /**
    * list filter: 'like' for text search, 'eq' for exact match, 'range' for date and time ranges (chosen by day);
    * 'like' on a reference searches the referred records' titles (and their `refTitle.number`), typed, not picked
    */

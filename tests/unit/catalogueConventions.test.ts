@@ -277,6 +277,11 @@ describe("references", () => {
     expect(assembledAfter((d) => (entity(d, "student").refTitle = { number: "studentno" }))).toThrow(message(`catalogue: student is named with the number studentno, which is no field of it`));
   });
 
+  it("refuse a field seen by no role or by a role that does not read its entity", () => {
+    expect(assembledAfter((d) => setField(entity(d, "order"), "fulfil_status", { roles: ["pickup"] }))).toThrow(message(`catalogue: order.fulfil_status is seen by pickup, which is no reader of order`));
+    expect(assembledAfter((d) => setField(entity(d, "order"), "fulfil_status", { roles: [] }))).toThrow(message(`catalogue: order.fulfil_status is seen by no role, which is no reader of order`));
+  });
+
   it("refuse a tenant taken from no required single reference, or from a record that does not carry it whole", () => {
     expect(assembledAfter((d) => (entity(d, "classes").tenantFrom = "title"))).toThrow(message(`catalogue: classes takes its tenant from title, which is no required single reference column of it`));
     expect(assembledAfter((d) => setField(entity(d, "classes"), "grade_id", { required: false }))).toThrow(
