@@ -383,8 +383,14 @@ export interface EntityDecl {
    * server/db/stateTotals.ts), written by the database as rows change: a list narrowed by nothing but its tenant
    * and state reads its tabs, total and summary there instead of counting its rows (the order list at a million
    * orders). Needs `stateField`.
+   *
+   * `{ days: field }` keeps them per business day of a datetime field too (`{table}_day_totals`, the day cut in the
+   * business time zone; a record whose field is empty is in no day): a list narrowed by its tenant, its state and a
+   * range of whole days of that field (`field_start` / `field_end` given as days) sums the days' rows instead of
+   * counting the range's records, and reads its first pages (in id order) day by day from an index on the tenant,
+   * the state, the day and id, so a month's page reads some rows a day rather than the month's.
    */
-  stateTotals?: boolean;
+  stateTotals?: boolean | { days: string };
   /** the states in which the record may be edited (a channel only while draft or rejected); absent: any */
   editableIn?: readonly string[];
   /** the actions offered on a record (on its row, its detail page and, when `bulk`, a selection) */

@@ -13,7 +13,7 @@ import { isColumnField, tableColumn, tenantColumnNames, uniqueColumns, uniqueInd
 import { textRowsReader, type DbOrTx } from "../db/client";
 import { errorConstraint, FOREIGN_KEY_VIOLATION, hasErrorCode, UNIQUE_VIOLATION } from "../db/errors";
 import { catalogueTables } from "../db/schema";
-import { stateTotalsFlag, stateTotalsGrouping, stateTotalsSelection, stateTotalsTable } from "../db/stateTotals";
+import { businessDaySql, DAY, stateTotalsDays, stateTotalsFlag, stateTotalsGrouping, stateTotalsSelection, stateTotalsTable } from "../db/stateTotals";
 import { addDays, businessDayStart, isCalendarDay } from "../../common/term";
 import { labelText, type Translate } from "../lib/i18n";
 import { ApiFailure, JsonText, notFound } from "../protocol/envelope";
@@ -358,10 +358,21 @@ interface ListPlan {
   page: number;
   /** whether the page's statement reads the state totals (tabs, total and summary) */
   stateTotals: boolean;
+  /** the range of whole days those totals are the day totals of (stateTotals: { days }) */
+  dayRange?: DayRange;
   statement(db: DbOrTx, sessionState?: SQL): ListStatement;
   /** the count of each state, for a list with states the totals do not answer */
   tabs?: { shape: string; statement(db: DbOrTx): TabsStatement };
 }
+
+/** A range of business days (YYYY-MM-DD, both ends within it) of the day totals' field; an end not given is open. */
+interface DayRange {
+  start?: string;
+  end?: string;
+}
+
+/** the longest range of days whose page is read day by day (a year); a longer one is read as any other list */
+const MAX_PAGE_DAYS = 366;
 
 /** plans kept of one entity, at most: the oldest goes first */
 const MAX_LIST_PLANS = 1000;
@@ -395,6 +406,19 @@ interface ListRead {
   items: JsonText | Row[];
   totals: unknown;
   session: unknown;
+}
+
+/** A page of a range of days read day by day: the days (a bound text array) and the order of ids. */
+interface DayPage {
+  days: Placeholder;
+  order: "asc" | "desc";
+}
+
+/** The days from `start` to `end`, both included (none when the end comes first). */
+function daysOf(start: string, end: string): string[] {
+  const days: string[] = [];
+  for (let day = start; day <= end && days.length <= MAX_PAGE_DAYS; day = addDays(day, 1)) days.push(day);
+  return days;
 }
 
 /** A page's size and offset. */
@@ -472,6 +496,8 @@ class EntityCrud {
   private readonly summaryInStates: readonly SummaryInStates[];
   /** whether the entity keeps state totals (server/db/stateTotals.ts), and their reads by database and shape */
   private readonly stateTotals: boolean;
+  /** the datetime field whose business days the state totals are kept by too, if any */
+  private readonly totalsDays: string | undefined;
   private readonly stateTotalsStatements = new ShapeCache<StateTotalsStatement>();
 
   constructor(
@@ -489,6 +515,7 @@ class EntityCrud {
     this.summary = summaryFieldsOf(entity);
     this.summaryInStates = summaryInStatesOf(entity, this.stateField);
     this.stateTotals = Boolean(entity.stateTotals && this.stateField);
+    this.totalsDays = this.stateTotals ? stateTotalsDays(entity) : undefined;
   }
 
   /** The record in API form with its references' names and its child records. */
@@ -671,7 +698,7 @@ class EntityCrud {
     if (sessionState && read.session !== undefined) sessionState.read = read.session;
     if (plan.stateTotals) {
       // an empty page carries no totals: they are read apart
-      const stateRows = read.totals !== undefined ? (JSON.parse(String(read.totals)) as Row[]) : await this.stateTotalsRead(ctx, scope);
+      const stateRows = read.totals !== undefined ? (JSON.parse(String(read.totals)) as Row[]) : await this.stateTotalsRead(ctx, scope, plan.dayRange);
       data.items = read.items;
       Object.assign(data, this.readStateTotals(stateRows, payload[this.stateField!.name]));
     } else {
@@ -704,9 +731,10 @@ class EntityCrud {
     conditions.push(...filters);
     // narrowed by nothing but its tenant and state: its tabs, total and summary are the kept state totals, read by
     // the page's own statement (one round trip: on this kind of machine a query's write and read cost more than
-    // the reading of the totals)
-    const totals = this.stateTotals && filters.length === 0 ? this.stateTotalsWhere(ctx, scope, values) : undefined;
-    if (totals) values.mark("state totals");
+    // the reading of the totals); narrowed by a range of whole days too, the day totals of those days
+    const dayRange = filters.length > 0 ? this.totalsDayRange(payload, skipped) : undefined;
+    const totals = this.stateTotals && (filters.length === 0 || dayRange) ? this.stateTotalsWhere(ctx, scope, values, dayRange) : undefined;
+    if (totals) values.mark(dayRange ? "day totals" : "state totals");
     // the state's condition comes last, so that the tabs' statement is the list's shape and values up to here
     const tabsShape = values.shape;
     const tabsWhere = this.stateField && !totals ? (and(...conditions) ?? sql`true`) : undefined;
@@ -714,6 +742,10 @@ class EntityCrud {
     if (state) conditions.push(state);
     const order = this.ordering(payload.sort);
     values.mark(`sort ${typeof payload.sort === "string" ? payload.sort.trim() : ""}`);
+    const sort = listSort(this.entity, payload.sort);
+    // a range of a year's days at most, in id order: its page read day by day (the days' text array, bound)
+    const pageDays = dayRange?.start && dayRange.end && sort.field === "id" ? daysOf(dayRange.start, dayRange.end) : undefined;
+    const dayPage = pageDays && pageDays.length <= MAX_PAGE_DAYS ? { days: values.bind("page days", `{${pageDays.join(",")}}`), order: sort.order } : undefined;
     // the page's size, and the first page's offset, are part of the statement's text: the planner then knows how
     // few rows are wanted and keeps one plan for every call of the shape (a LIMIT or OFFSET it cannot see makes it
     // expect a tenth of the matches and plan every call anew, which cost more than the read)
@@ -728,33 +760,64 @@ class EntityCrud {
       values: Object.freeze(values.values),
       page,
       stateTotals: totals !== undefined,
-      statement: (db, sessionState) => this.listStatement(db, where, order, shape, paging, totals, sessionState),
+      dayRange,
+      statement: (db, sessionState) => this.listStatement(db, where, order, shape, paging, totals && { where: totals, byDay: dayRange !== undefined }, sessionState, dayPage),
       tabs: tabsWhere ? { shape: tabsShape, statement: (db) => this.tabsStatement(db, tabsWhere, tabsShape) } : undefined,
     };
   }
 
-  /** The state totals' rows within the caller's tenant: the totals carry the entity's tenant columns, and its conditions. */
-  private stateTotalsWhere(ctx: OperationContext, scope: Scope, values: StatementValues): SQL {
-    return and(...entityTenantConditions(this.entity, stateTotalsTable(this.entity), ctx, scope, values)) ?? sql`true`;
+  /**
+   * The range of whole days a list is narrowed to, when its filters are nothing but that range of the day totals'
+   * field (each end given as a day: an exact time is counted from the rows); else undefined.
+   */
+  private totalsDayRange(payload: Row, skipped: readonly string[]): DayRange | undefined {
+    if (!this.totalsDays) return undefined;
+    const given = (value: unknown) => value !== undefined && value !== null && value !== "";
+    const range: DayRange = {};
+    for (const field of this.entity.fields) {
+      if (!field.filter || !isColumnField(field) || skipped.includes(field.name)) continue;
+      const keys = field.filter === "range" ? [`${field.name}_start`, `${field.name}_end`] : [field.name];
+      for (const key of keys) {
+        const raw = payload[key];
+        if (!given(raw)) continue;
+        if (field.name !== this.totalsDays || typeof raw !== "string" || !isCalendarDay(raw.trim())) return undefined;
+        if (key.endsWith("_start")) range.start = raw.trim();
+        else range.end = raw.trim();
+      }
+    }
+    return range.start !== undefined || range.end !== undefined ? range : undefined;
   }
 
-  /** Each state's count and sums under `where`, from the state totals: one grouped read. */
-  private stateTotalsQuery(db: DbOrTx, where: SQL) {
-    const table = stateTotalsTable(this.entity);
-    const selection = Object.fromEntries(Object.entries(stateTotalsSelection(this.entity)).map(([key, value]) => [key, value.as(key)]));
-    return db.select(selection).from(table).where(where).groupBy(...stateTotalsGrouping(this.entity));
+  /**
+   * The state totals' rows within the caller's tenant (the totals carry the entity's tenant columns, and its
+   * conditions), or the day totals' rows of a range of days.
+   */
+  private stateTotalsWhere(ctx: OperationContext, scope: Scope, values: StatementValues, dayRange?: DayRange): SQL {
+    const table = stateTotalsTable(this.entity, dayRange !== undefined);
+    const conditions = entityTenantConditions(this.entity, table, ctx, scope, values);
+    if (dayRange?.start !== undefined) conditions.push(gte(tableColumn(table, DAY), values.bind("totals from day", dayRange.start)));
+    if (dayRange?.end !== undefined) conditions.push(lte(tableColumn(table, DAY), values.bind("totals to day", dayRange.end)));
+    return and(...conditions) ?? sql`true`;
   }
 
-  /** The state totals within the caller's tenant, read apart from a page: prepared per shape of the tenant's conditions. */
-  private async stateTotalsRead(ctx: OperationContext, scope: Scope): Promise<Row[]> {
+  /** Each state's count and sums under `where`, from the state totals (or the day totals): one grouped read. */
+  private stateTotalsQuery(db: DbOrTx, where: SQL, byDay = false) {
+    const table = stateTotalsTable(this.entity, byDay);
+    const selection = Object.fromEntries(Object.entries(stateTotalsSelection(this.entity, byDay)).map(([key, value]) => [key, value.as(key)]));
+    return db.select(selection).from(table).where(where).groupBy(...stateTotalsGrouping(this.entity, byDay));
+  }
+
+  /** The state (or day) totals within the caller's tenant, read apart from a page: prepared per shape of their conditions. */
+  private async stateTotalsRead(ctx: OperationContext, scope: Scope, dayRange?: DayRange): Promise<Row[]> {
     const values = new StatementValues();
-    const where = this.stateTotalsWhere(ctx, scope, values);
-    const statement = this.stateTotalsStatements.get(ctx.db, values.shape, () => this.stateTotalsStatement(ctx.db, where, values.shape));
+    const where = this.stateTotalsWhere(ctx, scope, values, dayRange);
+    const byDay = dayRange !== undefined;
+    const statement = this.stateTotalsStatements.get(ctx.db, values.shape, () => this.stateTotalsStatement(ctx.db, where, values.shape, byDay));
     return (await statement.execute(values.values)) as Row[];
   }
 
-  private stateTotalsStatement(db: DbOrTx, where: SQL, shape: string) {
-    return this.stateTotalsQuery(db, where).prepare(statementName(this.entity, "totals", shape));
+  private stateTotalsStatement(db: DbOrTx, where: SQL, shape: string, byDay: boolean) {
+    return this.stateTotalsQuery(db, where, byDay).prepare(statementName(this.entity, "totals", shape));
   }
 
   /** The total, tabs and summary a list narrowed to `stateValue` (none: every state) answers from its state totals. */
@@ -841,7 +904,7 @@ class EntityCrud {
    * otherwise the driver's rows go straight to their API form, each column decoded as drizzle would, by a reader
    * made once per statement (drizzle's generic mapping of every value costs more than the rest of the answer).
    */
-  private listStatement(db: DbOrTx, where: SQL, order: SQL[], shape: string, paging: ListPaging, stateTotalsWhere?: SQL, sessionState?: SQL) {
+  private listStatement(db: DbOrTx, where: SQL, order: SQL[], shape: string, paging: ListPaging, stateTotals?: { where: SQL; byDay: boolean }, sessionState?: SQL, dayPage?: DayPage) {
     const name = statementName(this.entity, "list", shape);
     const tableColumns = getTableColumns(this.table);
     // the referred names come with the page, joined, rather than one query each
@@ -853,9 +916,9 @@ class EntityCrud {
     // statement a page, not two; or, for a list the state totals answer, those totals as JSON text, from the same
     // kind of subquery
     const aggregate = this.aggregate();
-    const totalsKey = stateTotalsWhere ? LIST_STATE_TOTALS : LIST_TOTAL;
-    const totals = stateTotalsWhere
-      ? sql<string>`(select coalesce(json_agg(t), '[]')::text from (${this.stateTotalsQuery(db, stateTotalsWhere)}) t)`
+    const totalsKey = stateTotals ? LIST_STATE_TOTALS : LIST_TOTAL;
+    const totals = stateTotals
+      ? sql<string>`(select coalesce(json_agg(t), '[]')::text from (${this.stateTotalsQuery(db, stateTotals.where, stateTotals.byDay)}) t)`
       : sql<string>`(select ${aggregate} from ${this.table} where ${where})`;
     const reader = textRowsReader(db);
     const text = reader && this.multipleReferences.length === 0 ? pageColumns(this.entity, tableColumns, joins) : undefined;
@@ -868,7 +931,7 @@ class EntityCrud {
       .from(this.table)
       .$dynamic();
     for (const join of joins) for (const { table, on } of join.joins) pageQuery = pageQuery.leftJoin(table, on);
-    const paged = pageQuery.where(where).orderBy(...order).limit(inlineNumber(paging.limit)).offset(paging.offset === 0 ? 0 : sql.placeholder("offset"));
+    const paged = pageQuery.where(dayPage ? this.dayPageCondition(where, order, paging, dayPage) : where).orderBy(...order).limit(inlineNumber(paging.limit)).offset(paging.offset === 0 ? 0 : sql.placeholder("offset"));
     const count = rawRows(db.select({ [LIST_TOTAL]: sql<string>`${aggregate}`.as(LIST_TOTAL) }).from(this.table).where(where).prepare(`${name}_count`));
     if (reader && text) {
       const query = paged.toSQL();
@@ -904,6 +967,20 @@ class EntityCrud {
         return { items, totals: first?.[totalsKey], session: sessionState ? first?.[LIST_SESSION] : undefined };
       },
     };
+  }
+
+  /**
+   * The ids of a page of a range of days in id order, read day by day: each day's first rows under the list's
+   * conditions from the index on the tenant, state, day and id (stateTotals.ts dayPageIndexes), then the page of
+   * theirs. A month's page reads a page of rows a day, where one read of the range read the month's rows or every
+   * newer row of the state.
+   */
+  private dayPageCondition(where: SQL, order: SQL[], paging: ListPaging, dayPage: DayPage): SQL {
+    const id = this.column("id");
+    const rows = paging.offset === 0 ? inlineNumber(paging.limit) : sql`${inlineNumber(paging.limit)} + ${sql.placeholder("offset")}`;
+    const direction = sql.raw(dayPage.order);
+    const day = sql.raw(businessDaySql(this.totalsDays!));
+    return sql`${id} in (select p.id from unnest(${dayPage.days}::date[]) as d(day) cross join lateral (select ${id} from ${this.table} where ${where} and ${day} = d.day order by ${sql.join(order, sql`, `)} limit ${rows}) as p order by p.id ${direction} limit ${rows})`;
   }
 
   /** The count of each state under a list's conditions but its state's: one grouped statement, read by the same indexes. */

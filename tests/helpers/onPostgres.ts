@@ -40,6 +40,7 @@ export const ON_POSTGRES: Readonly<Record<string, string>> = {
   "tests/server/wechatpayNotify.test.ts": "one notification delivered several times at once is applied once",
   // the client layer and the drivers' types
   "tests/server/dashboard.test.ts": "the home page's counts and sums computed in SQL, as each driver returns them",
+  "tests/server/dayTotals.test.ts": "the totals kept by day are written by triggers over transition tables and read through each database's own prepared and pipelined statements",
   "tests/server/figures.test.ts": "the money summed in SQL on every page, as each driver returns it",
   "tests/server/goodsStatistics.test.ts": "the shop's sales and refunds summed in SQL, as each driver returns them",
   "tests/server/listPage.test.ts": "a list's page read as the database's text: named, pipelined statements on PostgreSQL",
