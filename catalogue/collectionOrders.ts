@@ -204,7 +204,8 @@ export const orderEntity: EntityDecl = {
     // the orders paying bills of several activities (few), which the activity filter looks into
     ["activity_count", "sch_id", "sysid", "id"],
   ],
-  stateTotals: true,
+  // and per day of payment: a range of days' tabs, sums and page read from the days' totals and a page's rows a day
+  stateTotals: { days: "paid_at" },
   exportOperation: "orderexport",
   roles: { list: ORDER_READERS, info: ORDER_READERS },
   actions: [refundAdd, feeOrderDeliver, feeOrderReceive],
