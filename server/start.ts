@@ -8,6 +8,7 @@ import { openDatabase, type Database, type DatabaseTarget } from "./db/client";
 import { buildApp, type AppOptions } from "./protocol/app";
 import { systemClock } from "./lib/clock";
 import { hasDemoAccounts, seedDemo, userCount } from "./seed/demo";
+import { storeDemoPictures } from "./seed/goodsImages";
 
 export interface ServerOptions extends Omit<AppOptions, "db"> {
   database: DatabaseTarget;
@@ -47,6 +48,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // the embedded database keeps its payment key file beside its data unless PAYMENT_KEY is given
     const keyFileDir = options.database.kind === "pglite" ? options.database.dataDir : undefined;
     app = await buildApp({ ...options, db: database.db, clock, paymentKey: { keyFileDir, ...options.paymentKey } });
+    // the demo goods' pictures in this server's upload store: seeded now, or a copy of the demo's data whose store
+    // lacks them (those there already are left as they are)
+    if (demoAccounts) await storeDemoPictures(app.uploadStorage);
     await app.listen({ port: options.port, host: options.host });
     // background jobs (closing unpaid orders...): stopped by app.close()
     if (options.jobs?.poll !== false) app.jobs.start();

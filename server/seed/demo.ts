@@ -18,6 +18,7 @@ import { seedDemoReconciliation } from "./reconciliation";
 import { seedDemoRefunds } from "./refunds";
 import { seedDemoSpecTemplates } from "./specTemplates";
 import { seedDemoGoods } from "./goods";
+import { demoPictureUrls } from "./goodsImages";
 import { seedHarbourShopOrder } from "./harbourShop";
 import { seedDemoShopOrders } from "./shopOrders";
 import { seedDemoUniformOrders } from "./uniformOrders";
@@ -82,6 +83,10 @@ async function insertSchool(tx: DbOrTx, values: typeof schools.$inferInsert): Pr
 export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: Date }): Promise<void> {
   const today = businessDay(options.now);
   const hashes = new Map<string, string>();
+  // the goods' pictures, rendered beside the passwords' hashing: their addresses are written with the goods, the
+  // pictures stored by the server starting on the demo (server/start.ts), in its own upload store
+  const pictures = demoPictureUrls(process.env.PUBLIC_URL?.replace(/\/+$/, "") ?? "http://localhost:8080");
+  void pictures.catch(() => undefined);
   for (const account of DEMO_ACCOUNTS) hashes.set(account.username, await options.hasher.hash(DEMO_PASSWORD));
 
   await db.transaction(async (tx) => {
@@ -194,7 +199,7 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
       { sysid: harbour, title: "Harbour Bay Front Desk", address: "10 Bay Street", opening_hours: "Mon-Fri 08:00-16:00", verifiers: [], sch_ids: [harbourBay, harbourHill] },
     ]);
     // the shop's goods: uniforms in sizes and colours, an exercise book, a lunch card off sale; one of Harbour's
-    await seedDemoGoods(tx, { sysid: sunrise, no1: sunriseNo1 }, { sysid: harbour });
+    await seedDemoGoods(tx, { sysid: sunrise, no1: sunriseNo1 }, { sysid: harbour }, await pictures);
     // Old Town's spec templates, and the price and stock changes svcv1 and svc made lately
     await seedDemoSpecTemplates(tx, { sysid: oldTown, userId: svcv1, username: "svcv1" }, { sysid: sunrise, userId: svc, username: "svc" }, options.now);
     // shop orders of Sunrise No.1's payers: to collect, to send, unpaid, closed

@@ -1,12 +1,18 @@
 /**
  * Demo goods: Sunrise's shop (summer and winter uniforms in sizes and colours, an exercise book for one school, a
  * lunch card taken off sale) in two levels of categories, and one of Harbour's, so that each provider sees its own.
- * The goods items' price and stock are their SKUs' lowest price and total stock, as the server keeps them.
+ * The goods items' price and stock are their SKUs' lowest price and total stock, as the server keeps them. Each has
+ * its pictures (./goodsImages.ts, stored as uploaded images are), and a SKU of a colour or an edition the picture of
+ * its own.
  */
 import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../db/client";
 import { goods, goodsCategories, goodsSkus } from "../db/schema";
 import { combinations } from "../../common/specs";
+import type { DemoPicture } from "./goodsImages";
+
+/** each demo picture's address */
+export type DemoPictures = Record<DemoPicture, string>;
 
 interface DemoGoods {
   title: string;
@@ -19,6 +25,10 @@ interface DemoGoods {
   status: "on" | "off";
   schIds?: number[];
   description: string;
+  /** the goods item's pictures, in order */
+  images: DemoPicture[];
+  /** a SKU's own picture, by its specs (a colour's, an edition's) */
+  skuImage?: (specs: Record<string, string>) => DemoPicture;
 }
 
 async function category(tx: DbOrTx, sysid: number, title: string, sort: number, parentId: number | null = null): Promise<number> {
@@ -29,13 +39,14 @@ async function category(tx: DbOrTx, sysid: number, title: string, sort: number, 
   return row.id;
 }
 
-async function addGoods(tx: DbOrTx, sysid: number, item: DemoGoods, sort: number): Promise<void> {
+async function addGoods(tx: DbOrTx, sysid: number, item: DemoGoods, sort: number, pictures: DemoPictures): Promise<void> {
   const names = Object.keys(item.specs);
   const [row] = await tx
     .insert(goods)
     .values({
       sysid,
       title: item.title,
+      images: item.images.map((name) => pictures[name]),
       cate_id: item.cate,
       spec_names: names,
       delivery: item.delivery,
@@ -54,6 +65,7 @@ async function addGoods(tx: DbOrTx, sysid: number, item: DemoGoods, sort: number
     price: item.price(specs),
     stock: item.stock(specs, i),
     barcode: `69${String(row.id).padStart(4, "0")}${String(i + 1).padStart(3, "0")}`,
+    image: item.skuImage ? pictures[item.skuImage(specs)] : null,
   }));
   await tx.insert(goodsSkus).values(skus);
   await tx
@@ -65,7 +77,7 @@ async function addGoods(tx: DbOrTx, sysid: number, item: DemoGoods, sort: number
     .where(eq(goods.id, row.id));
 }
 
-export async function seedDemoGoods(tx: DbOrTx, sunrise: { sysid: number; no1: number }, harbour: { sysid: number }): Promise<void> {
+export async function seedDemoGoods(tx: DbOrTx, sunrise: { sysid: number; no1: number }, harbour: { sysid: number }, pictures: DemoPictures): Promise<void> {
   const uniforms = await category(tx, sunrise.sysid, "校服", 1);
   const summer = await category(tx, sunrise.sysid, "夏季校服", 1, uniforms);
   const winter = await category(tx, sunrise.sysid, "冬季校服", 2, uniforms);
@@ -82,6 +94,8 @@ export async function seedDemoGoods(tx: DbOrTx, sunrise: { sysid: number; no1: n
       stock: (s, i) => (s["尺码"] === "110" && s["颜色"] === "白色" ? 0 : 20 + ((i * 7) % 30)),
       delivery: "both",
       status: "on",
+      images: ["polo-navy", "polo-white", "shorts-navy"],
+      skuImage: (s) => (s["颜色"] === "白色" ? "polo-white" : "polo-navy"),
       description: "<p>纯棉面料，透气吸汗。<strong>请按身高选择尺码</strong>：110 适合身高 105-115 cm，以此类推。</p><ul><li>短袖 POLO 衫一件</li><li>短裤（裙）一条</li></ul>",
     },
     {
@@ -92,6 +106,7 @@ export async function seedDemoGoods(tx: DbOrTx, sunrise: { sysid: number; no1: n
       stock: (_s, i) => 12 + i * 3,
       delivery: "pickup",
       status: "on",
+      images: ["jacket-navy", "jacket-open"],
       description: "<p>三合一冲锋衣，内胆可拆，防风防水。</p>",
     },
     {
@@ -103,6 +118,8 @@ export async function seedDemoGoods(tx: DbOrTx, sunrise: { sysid: number; no1: n
       delivery: "express",
       status: "on",
       schIds: [sunrise.no1],
+      images: ["book-green", "book-blue"],
+      skuImage: (s) => (s["版本"] === "北师大版" ? "book-blue" : "book-green"),
       description: "<p>与课本同步的练习册，含答案。</p>",
     },
     {
@@ -113,16 +130,19 @@ export async function seedDemoGoods(tx: DbOrTx, sunrise: { sysid: number; no1: n
       stock: () => 200,
       delivery: "pickup",
       status: "off",
+      images: ["card-orange"],
+      skuImage: (s) => (s["月份"] === "十月" ? "card-red" : "card-orange"),
       description: "<p>每月 20 个工作日午餐，下月起售。</p>",
     },
   ];
-  for (const [i, item] of items.entries()) await addGoods(tx, sunrise.sysid, item, i);
+  for (const [i, item] of items.entries()) await addGoods(tx, sunrise.sysid, item, i, pictures);
 
   const harbourUniforms = await category(tx, harbour.sysid, "校服", 1);
   await addGoods(
     tx,
     harbour.sysid,
-    { title: "Harbour 运动校服", cate: harbourUniforms, specs: { 尺码: ["S", "M", "L"] }, price: () => 15_900, stock: () => 30, delivery: "both", status: "on", description: "<p>Sports uniform.</p>" },
+    { title: "Harbour 运动校服", cate: harbourUniforms, specs: { 尺码: ["S", "M", "L"] }, price: () => 15_900, stock: () => 30, delivery: "both", status: "on", description: "<p>Sports uniform.</p>", images: ["sports-teal"] },
     0,
+    pictures,
   );
 }

@@ -32,14 +32,13 @@ import type { AppOptions } from "../protocol/app";
 import { fail, success, tokenError, type Envelope } from "../protocol/envelope";
 import type { AppServices } from "../protocol/registry";
 import { mayReadPrivateFile } from "./access";
-import { MAX_IMAGE_PIXELS, prepareImage, UnreadableImage } from "./images";
+import { MAX_IMAGE_PIXELS, storeImage, UnreadableImage } from "./images";
 import {
   CONTENT_TYPES,
   FILE_TYPES,
   filePath,
   FILES_PATH,
   IMAGE_TYPES,
-  imageManifestKey,
   parseKey,
   privateFileKey,
   UPLOAD_KINDS,
@@ -89,12 +88,6 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 
 const receiving = pLimit(UPLOADS_AT_ONCE);
 const resizing = pLimit(IMAGES_AT_ONCE);
-
-interface ImageManifest {
-  width: number;
-  height: number;
-  variants: { key: string; width: number; height: number }[];
-}
 
 /** A refusal: the message's key and parameters, and the field it names. */
 class Refusal {
@@ -282,12 +275,12 @@ export async function registerUploadRoutes(app: FastifyInstance, services: AppSe
     if (!type || !accepted[type.mime]) {
       return new Refusal(kind === "image" ? "uploads.not_image" : "uploads.not_accepted", "file", {}, { kind, bytes: file.length, detected: type?.mime ?? null });
     }
-    const hash = createHash("sha256").update(file).digest("hex");
     const base = origin(request);
     const logged = (key: string, stored: "new" | "existing") =>
       request.log.info({ upload: { user: session.auth.userId, kind, key, bytes: file.length, type: type.mime, stored, ms: Date.now() - started } }, "upload stored");
 
     if (kind === "file") {
+      const hash = createHash("sha256").update(file).digest("hex");
       const key = privateFileKey(uploaderTenant(session.auth), hash, accepted[type.mime]!);
       const existed = await storage.exists(key);
       if (!existed) await storage.put(key, file, CONTENT_TYPES[accepted[type.mime]!]!);
@@ -295,23 +288,15 @@ export async function registerUploadRoutes(app: FastifyInstance, services: AppSe
       return success(t("uploads.done"), { items: { url: `${base}${filePath(key)}`, key } });
     }
 
-    const manifestKey = imageManifestKey(hash);
-    let manifest = await readManifest(manifestKey);
-    const existed = manifest !== null;
-    if (!manifest) {
-      let prepared;
-      try {
-        prepared = await resizing(() => prepareImage(file, hash, SHARP_FORMATS[type.mime]!));
-      } catch (err) {
-        if (!(err instanceof UnreadableImage)) throw err;
-        const detail = { kind, bytes: file.length, detected: type.mime };
-        return err.tooManyPixels ? new Refusal("uploads.too_many_pixels", "file", { max: MAX_IMAGE_PIXELS / 1_000_000 }, detail) : new Refusal("uploads.unreadable", "file", {}, detail);
-      }
-      await Promise.all(prepared.variants.map((v) => storage.put(v.key, v.data, CONTENT_TYPES.webp!)));
-      manifest = { width: prepared.width, height: prepared.height, variants: prepared.variants.map(({ key, width, height }) => ({ key, width, height })) };
-      // last: its presence says every variant is stored
-      await storage.put(manifestKey, Buffer.from(JSON.stringify(manifest)), "application/json");
+    let stored;
+    try {
+      stored = await storeImage(storage, file, SHARP_FORMATS[type.mime]!, { limit: resizing });
+    } catch (err) {
+      if (!(err instanceof UnreadableImage)) throw err;
+      const detail = { kind, bytes: file.length, detected: type.mime };
+      return err.tooManyPixels ? new Refusal("uploads.too_many_pixels", "file", { max: MAX_IMAGE_PIXELS / 1_000_000 }, detail) : new Refusal("uploads.unreadable", "file", {}, detail);
     }
+    const { manifest, existed } = stored;
     const largest = manifest.variants[manifest.variants.length - 1]!;
     logged(largest.key, existed ? "existing" : "new");
     return success(t("uploads.done"), {
@@ -323,17 +308,6 @@ export async function registerUploadRoutes(app: FastifyInstance, services: AppSe
         variants: manifest.variants.map((v) => ({ width: v.width, height: v.height, key: v.key, url: `${base}${filePath(v.key)}` })),
       },
     });
-  }
-
-  async function readManifest(key: string): Promise<ImageManifest | null> {
-    const text = await storage.read(key);
-    if (!text) return null;
-    try {
-      const manifest = JSON.parse(text.toString("utf8")) as ImageManifest;
-      return Array.isArray(manifest.variants) && manifest.variants.length > 0 ? manifest : null;
-    } catch {
-      return null;
-    }
   }
 
   // the form's parser lives in this scope alone: the other /weapi/ routes take JSON only
