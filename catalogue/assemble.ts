@@ -517,7 +517,7 @@ function checkLookupPage(binding: string, page: Extract<PageRef, { kind: "lookup
     if (!found) throw new Error(`${where} ${as} ${name}, which is no field of its record`);
     return found;
   };
-  field(record.title, "titles its record by");
+  field(record.titleField, "titles its record by");
   if (record.status !== undefined && !field(record.status, "shows the state of its record in").options?.length) {
     throw new Error(`${where} shows the state of its record in ${record.status}, which has no options`);
   }
@@ -528,7 +528,7 @@ function checkLookupPage(binding: string, page: Extract<PageRef, { kind: "lookup
     field(record.done.when, "says its record is confirmed by");
     for (const name of Object.values(record.done.params)) field(name, "says who confirmed it with");
   }
-  if (record.items && !record.items.fields.some((f) => f.name === record.items!.title)) {
-    throw new Error(`${where} titles its record's ${record.items.name} by ${record.items.title}, which is no field of them`);
+  if (record.items && !record.items.fields.some((f) => f.name === record.items!.titleField)) {
+    throw new Error(`${where} titles its record's ${record.items.name} by ${record.items.titleField}, which is no field of them`);
   }
 }

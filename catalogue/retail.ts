@@ -110,7 +110,7 @@ export const pickupVerifyOperation: OperationDecl = {
  * for, where, what it holds in which sizes, paid, and who verified it when.
  */
 const pickupOrderShown: LookupRecordDecl = {
-  title: "order_no",
+  titleField: "order_no",
   status: "status",
   fields: [
     { name: "order_no", type: "string", label: "collection.field.order_no" },
@@ -128,7 +128,7 @@ const pickupOrderShown: LookupRecordDecl = {
   items: {
     name: "items",
     label: "retail.field.items",
-    title: "title",
+    titleField: "title",
     fields: [
       { name: "title", type: "string", label: "retail.field.goods_title" },
       { name: "spec_values", type: "specs", label: "retail.field.spec_values" },

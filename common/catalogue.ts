@@ -449,13 +449,13 @@ export interface ImportDecl {
  */
 export interface LookupRecordDecl {
   /** the field the card is titled by (an order's number) */
-  title: string;
+  titleField: string;
   /** the enum field of its state, a tag beside the title */
   status?: string;
   /** the fields shown, the title and status among them */
   fields: FieldDecl[];
   /** rows of the answer listed under it, each a card of its fields (an order's items, their specs) */
-  items?: { name: string; label: string; title: string; fields: FieldDecl[] };
+  items?: { name: string; label: string; titleField: string; fields: FieldDecl[] };
   /**
    * the record confirmed already, by whoever confirmed it: while the field `when` holds a value, the message (a
    * translation key) is shown instead of the button, its parameters filled from the record's fields named here (who

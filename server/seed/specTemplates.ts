@@ -1,6 +1,6 @@
 /**
  * Demo spec templates and price and stock log: Old Town's (the v1 provider's) templates of school uniform sizes and
- * colours and of book editions; its fee projects' prices as svcv1 changed them in the last weeks; and a stock of
+ * colours and of book editions, and one Sunrise kept from its first-generation years; its fee projects' prices as svcv1 changed them in the last weeks; and a stock of
  * Sunrise's summer uniform topped up by svc.
  */
 import { and, eq } from "drizzle-orm";
@@ -34,6 +34,17 @@ export async function seedDemoSpecTemplates(tx: DbOrTx, oldTown: LogAuthor, sunr
       specs: [{ name: "版本", values: ["人教版", "北师大版", "苏教版"] }],
       sort: 2,
       created_at: new Date(now.getTime() - 20 * DAY_MS),
+    },
+    // Sunrise's, kept from its first-generation years: its goods form starts from it
+    {
+      sysid: sunrise.sysid,
+      title: "运动服尺码",
+      specs: [
+        { name: "尺码", values: ["120", "130", "140", "150", "160"] },
+        { name: "颜色", values: ["藏青", "红色"] },
+      ],
+      sort: 1,
+      created_at: new Date(now.getTime() - 400 * DAY_MS),
     },
   ]);
 

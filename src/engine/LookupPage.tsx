@@ -58,7 +58,7 @@ function FoundRecord({ decl, record, t }: { decl: LookupRecordDecl; record: Answ
     <Space direction="vertical" size={8} style={{ width: "100%" }}>
       <RecordCard
         record={record}
-        titleField={fields.find((f) => f.name === decl.title)}
+        titleField={fields.find((f) => f.name === decl.titleField)}
         statusField={decl.status ? fields.find((f) => f.name === decl.status) : undefined}
         fields={fields}
         cell={(f, value) => displayValue(f, value, t, record)}
@@ -75,7 +75,7 @@ function FoundRecord({ decl, record, t }: { decl: LookupRecordDecl; record: Answ
               <RecordCard
                 key={i}
                 record={row}
-                titleField={items.fields.find((f) => f.name === items.title)}
+                titleField={items.fields.find((f) => f.name === items.titleField)}
                 fields={items.fields.filter((f) => !isEmpty(row[f.name]))}
                 cell={(f, value) => displayValue(f, value, t, row)}
                 buttons={[]}

@@ -210,14 +210,14 @@ describe("pages and lists", () => {
     expect(assembledAfter(confirm({ via: { field: "via", typed: "code", scanned: "camera" } }))).toThrow(
       message(`${where} records how the value was entered in pickupverify.via as "camera", which is no option of it`),
     );
-    expect(assembledAfter(record({ title: "order_number" }))).toThrow(message(`${where} titles its record by order_number, which is no field of its record`));
+    expect(assembledAfter(record({ titleField: "order_number" }))).toThrow(message(`${where} titles its record by order_number, which is no field of its record`));
     expect(assembledAfter(record({ status: "school_title" }))).toThrow(message(`${where} shows the state of its record in school_title, which has no options`));
     expect(assembledAfter(confirm({ offeredWhen: { field: "state", values: ["undelivered"] } }))).toThrow(message(`${where} offers its confirmation by state, which is no field of its record`));
     expect(assembledAfter(confirm({ offeredWhen: { field: "status", values: ["waiting"] } }))).toThrow(message(`${where} offers its confirmation while status is "waiting", which is no option of it`));
     const done = (change: object) => lookup((p) => ({ ...p, record: { ...p.record, done: { ...p.record.done!, ...change } } }));
     expect(assembledAfter(done({ when: "verified_at" }))).toThrow(message(`${where} says its record is confirmed by verified_at, which is no field of its record`));
     expect(assembledAfter(done({ params: { name: "verifier.name" } }))).toThrow(message(`${where} says who confirmed it with verifier.name, which is no field of its record`));
-    expect(assembledAfter(record({ items: { name: "items", label: "retail.field.items", title: "name", fields: [] } }))).toThrow(
+    expect(assembledAfter(record({ items: { name: "items", label: "retail.field.items", titleField: "name", fields: [] } }))).toThrow(
       message(`${where} titles its record's items by name, which is no field of them`),
     );
   });
