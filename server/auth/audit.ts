@@ -1,4 +1,5 @@
 /** Writes to the append-only audit log. */
+import { SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "../db/client";
 import { auditLog } from "../db/schema";
 import type { Scope } from "./scope";
@@ -112,4 +113,46 @@ export async function writeAudit(db: DbOrTx, actor: AuditActor, entry: AuditFact
     schId: entry.schId,
     ...(entry.at ? { at: entry.at } : {}),
   });
+}
+
+/** A fact of an entry a statement writes itself (auditInsert): a value, or an expression over the statement's rows. */
+export type AuditValue<T> = T | SQL;
+
+/** An entry's facts (AuditFacts), each a value or an expression over the rows of the statement that writes it. */
+export interface AuditFactsOver {
+  action: string;
+  entity?: AuditValue<string>;
+  entityId?: AuditValue<string | number>;
+  detail?: Record<string, AuditValue<unknown>>;
+  sysid: AuditValue<number | null>;
+  schId: AuditValue<number | null>;
+  at?: Date;
+}
+
+/**
+ * The insert of one entry for each row of `rows` (a relation of the statement it is part of, aliased), for a
+ * statement that writes its entry itself, as a data-modifying WITH does: the entry is written with what it records,
+ * in one round trip. The row is the one writeAudit writes for the same actor and facts (an expression's value in
+ * place of the value: tests/server/auditInsert.test.ts writes both and compares them): its actor made by a
+ * constructor above, its time the database's clock unless given.
+ */
+export function auditInsert(actor: AuditActor, entry: AuditFactsOver, rows: SQL): SQL {
+  const value = (v: AuditValue<unknown> | undefined, type: string, empty: unknown) => (is(v) ? sql`(${v})::${sql.raw(type)}` : sql`${v === undefined ? empty : v}::${sql.raw(type)}`);
+  const given: Record<string, unknown> = {};
+  const computed: SQL[] = [];
+  for (const [key, v] of Object.entries(entry.detail ?? {})) {
+    if (is(v)) computed.push(sql`${key}::text, ${v}`);
+    else given[key] = v;
+  }
+  // the values given as writeAudit's driver writes them (JSON text), those of the rows beside them: one object
+  const detail = computed.length === 0 ? sql`${JSON.stringify(given)}::jsonb` : sql`${JSON.stringify(given)}::jsonb || jsonb_build_object(${sql.join(computed, sql`, `)})`;
+  const entityId = is(entry.entityId) ? sql`(${entry.entityId})::varchar` : sql`${entry.entityId === undefined ? "" : String(entry.entityId)}::varchar`;
+  return sql`insert into ${auditLog} (user_id, username, action, entity, entity_id, ip, detail, sysid, sch_id${entry.at ? sql`, at` : sql``})
+    select ${actor.userId}::integer, ${actor.username}::varchar, ${entry.action}::varchar, ${value(entry.entity, "varchar", "")}, ${entityId},
+      ${actor.ip}::varchar, ${detail}, ${value(entry.sysid, "integer", null)}, ${value(entry.schId, "integer", null)}${entry.at ? sql`, ${entry.at.toISOString()}::timestamptz` : sql``}
+    from ${rows}`;
+}
+
+function is(v: unknown): v is SQL {
+  return v instanceof SQL;
 }

@@ -6,8 +6,10 @@
  * describes it, every later one binds and executes it in a single call, and PostgreSQL's plan cache plans it as
  * it would on a server.
  *
- * Only reads with parameters take this path (the statements built once and run often); everything else, and any
- * read inside a transaction (drizzle runs those on the transaction's own object), keeps PGlite's own `query`.
+ * Only statements with parameters that are reads, or start with a WITH (a read, or a write of one statement made to
+ * run often: a pickup's hand-over with its record and audit entry), take this path (the statements built once and
+ * run often); everything else, and any statement inside a transaction (drizzle runs those on the transaction's own
+ * object), keeps PGlite's own `query`.
  */
 import { parse, protocol, type PGlite, type QueryOptions, type Results } from "@electric-sql/pglite";
 
@@ -36,7 +38,8 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-const READ = /^\s*select\b/i;
+/** a read, or a statement starting with a WITH (see above) */
+const KEPT = /^\s*(?:select|with)\b/i;
 
 /** Makes `client.query` keep a named prepared statement per read's text (see above). */
 export function keepPreparedStatements(client: PGlite, { maxStatements = DEFAULT_MAX_STATEMENTS } = {}): void {
@@ -112,7 +115,7 @@ export function keepPreparedStatements(client: PGlite, { maxStatements = DEFAULT
   }
 
   client.query = async <T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> => {
-    if (!params || params.length === 0 || options?.blob || !READ.test(text)) return plainQuery<T>(text, params, options);
+    if (!params || params.length === 0 || options?.blob || !KEPT.test(text)) return plainQuery<T>(text, params, options);
     // the same locks as PGlite's own query: never inside another caller's transaction or query
     return client._runExclusiveTransaction(() => client._runExclusiveQuery(() => run<T>(text, params, options)));
   };

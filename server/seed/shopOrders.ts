@@ -52,7 +52,7 @@ export async function seedDemoShopOrders(tx: DbOrTx, school: { sysid: number; sc
   const collected = await make(70, pupils[2].id, [{ sku_id: await skuOf(tx, "夏季校服短袖套装", { 尺码: "130", 颜色: "白色" }), qty: 1 }], "pickup");
   await paidAtSandbox(tx, collected.payment, at(69.5));
   const [{ token }] = await tx.select({ token: shopOrders.pickup_token }).from(shopOrders).where(eq(shopOrders.id, collected.orderId));
-  await handOver(tx as Db, token!, "scan", { userId: clerk.id, username: clerk.username, name: clerk.name, sysid: school.sysid, points: [point.id] }, at(52));
+  await handOver(tx, token!, "scan", { userId: clerk.id, username: clerk.username, name: clerk.name, sysid: school.sysid, points: [point.id] }, at(52));
 
   // sent by express with the provider's import of tracking numbers this morning; one sent last week and received since
   const exercise = await make(20, pupils[4].id, [{ sku_id: await skuOf(tx, "三年级数学同步练习", { 版本: "北师大版" }), qty: 2 }], "express");

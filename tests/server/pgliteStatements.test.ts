@@ -1,6 +1,6 @@
 /**
  * The embedded database's named prepared statements (server/db/pgliteStatements.ts) answer exactly as PGlite's
- * own query does, recover from a failing statement, stay within their limit, and never run inside another
+ * own query does (a read, or a statement starting with a WITH), recover from a failing statement, stay within their limit, and never run inside another
  * caller's transaction. (Every other server test runs on them too, through the real server.)
  */
 import { PGlite } from "@electric-sql/pglite";
@@ -34,6 +34,20 @@ it("answers a read with parameters exactly as PGlite's own query, in both row mo
     }
   }
   expect(await statementsOf(kept)).toHaveLength(1);
+  expect(await statementsOf(plain)).toHaveLength(0);
+});
+
+it("keeps a statement starting with a WITH, a write too: all of it or nothing, as PGlite's own query", async () => {
+  const text = "with moved as (update t set amount = amount + $1 where id = $2 returning id, amount), logged as (insert into t (name) select 'moved ' || id from moved) select * from moved";
+  for (const db of [kept, plain]) {
+    for (let run = 0; run < 2; run++) expect((await db.query<{ amount: string }>(text, [1, 1])).rows).toHaveLength(1);
+    // a failing part leaves nothing of the others
+    await expect(db.query("with moved as (update t set amount = amount + $1 where id = 1 returning id) insert into t (id) select id from moved", [1])).rejects.toMatchObject({ code: "23505" });
+  }
+  const state = (db: PGlite) => db.query("select id, name, amount from t order by id");
+  expect((await state(kept)).rows).toEqual((await state(plain)).rows);
+  expect((await kept.query<{ amount: string }>("select amount from t where id = $1", [1])).rows[0].amount).toBe("3.50");
+  expect(await statementsOf(kept)).toContain((await kept.query<{ name: string }>("select name from pg_prepared_statements where statement like $1", ["with moved%logged%"])).rows[0]?.name);
   expect(await statementsOf(plain)).toHaveLength(0);
 });
 

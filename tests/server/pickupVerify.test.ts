@@ -69,6 +69,14 @@ describeOnDatabases("pickup verification", (kind) => {
     expect(records).toEqual([expect.objectContaining({ order_no: order.order_no, via: "scan", verifier_name: "Sunrise Pickup Clerk", pickup_point_id: northGate })]);
     const timeline = (itemsOf(await call("svc", "shoporderinfo", { id: order.id })).timeline as Row[]).map((e) => e.event);
     expect(timeline).toContain("pickupverify");
+    // its audit entry, written by the hand-over's own statement as writeAudit would write it: the clerk, the order, where
+    const [clerk] = await t.db.select({ id: users.id }).from(users).where(eq(users.username, "pickup"));
+    const [order_] = await t.db.select({ sysid: shopOrders.sysid, sch_id: shopOrders.sch_id }).from(shopOrders).where(eq(shopOrders.id, order.id));
+    const entries = await t.db.select().from(auditLog).where(and(eq(auditLog.action, "pickupverify"), eq(auditLog.entityId, String(order.id))));
+    expect(entries).toEqual([
+      expect.objectContaining({ userId: clerk.id, username: "pickup", entity: "shoporder", sysid: order_.sysid, schId: order_.sch_id, detail: { from: "undelivered", to: "completed", via: "scan", pickup_point_id: northGate } }),
+    ]);
+    expect(entries[0].ip).not.toBe("");
   });
 
   it("keeps the verifier's phone on the record as set on its account then, and none for an account with none", async () => {

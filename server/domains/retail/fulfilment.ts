@@ -12,30 +12,32 @@
  *   zdorderreceive), which the engine runs with their checks;
  * - pickup verification: pickupfind {code} and pickupverify {code, via} find the code among both kinds within the
  *   caller's points (a clerk's own, a provider's all); verifying is one conditional update (undelivered -> completed)
- *   and its pickup record in one transaction, so of clerks verifying one order at once exactly one succeeds, and the
- *   others are told who verified it and when. Codes not found are throttled per account and audited. Each is one
- *   statement over both kinds (the update with its record and the answer's facts; the look-up with them).
+ *   with its pickup record, its audit entry (and a fee order's timeline entry) in one statement, so of clerks
+ *   verifying one order at once exactly one succeeds, and the others are told who verified it and when. Codes not
+ *   found are throttled per account and audited. Each is one statement over both kinds (the update with its record
+ *   and the answer's facts, prepared by name; the look-up with them).
  *
  * The import of tracking numbers for both kinds is ./deliveryImport.ts, through the deliver actions.
  */
-import { randomBytes, randomInt } from "node:crypto";
+import { createHash, randomBytes, randomInt } from "node:crypto";
 import { and, asc, eq, gte, inArray, isNotNull, lte, ne, sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import type { ActionDecl, EntityDecl } from "../../../common/catalogue";
 import { FULFILLABLE_ORDER_STATES, feeOrderDeliver, orderEntity } from "../../../catalogue/collectionOrders";
 import { pickupFindOperation, pickupVerifyOperation } from "../../../catalogue/retail";
 import { shopOrderDeliver, shopOrderEntity } from "../../../catalogue/shopOrders";
 import { fenToYuan } from "../../../common/money";
-import { accountActor, auditCall, writeAudit } from "../../auth/audit";
+import { accountActor, auditCall, auditInsert } from "../../auth/audit";
 import { attemptGivenBack, releaseAttempts, reserveAttempts, type ThrottleRule } from "../../auth/throttle";
-import { queryRows, type Db, type DbOrTx } from "../../db/client";
+import type { DbOrTx } from "../../db/client";
 import { feeOrderGoods, feeOrders, goods, goodsSkus, pickupPoints, pickupRecords, schools, shopOrderItems, shopOrders, students, users } from "../../db/schema";
 import type { ActionEffects } from "../../engine/actions";
 import { registerDeclared } from "../../engine/declared";
 import { translator, type Language } from "../../lib/i18n";
 import { ApiFailure } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
-import { addOrderEvent } from "../collection/orderEvents";
+import { addOrderEvent, orderEventInsert } from "../collection/orderEvents";
 
 export type OrderKind = "shop_order" | "fee_order";
 
@@ -141,7 +143,8 @@ export const SHOP_KIND: FulfilledKind = {
   deliver: shopOrderDeliver,
   auditEntity: "shoporder",
   table: shopOrders,
-  waiting: eq(shopOrders.status, "undelivered"),
+  // written into the statement's text: a prepared statement's generic plan matches it to the partial index
+  waiting: sql`${shopOrders.status} = 'undelivered'`,
   stateLabel: (state) => `retail.order_status.${state}`,
   async select(db, where) {
     return (await db.select().from(shopOrders).where(where(shopOrders))).map(fromShop);
@@ -164,7 +167,7 @@ export const FEE_ORDER_KIND: FulfilledKind = {
   deliver: feeOrderDeliver,
   auditEntity: "order",
   table: feeOrders,
-  waiting: eq(feeOrders.fulfil_status, "undelivered"),
+  waiting: sql`${feeOrders.fulfil_status} = 'undelivered'`,
   stateLabel: (state) => (["undelivered", "delivered", "completed"].includes(state) ? `retail.order_status.${state}` : `collection.order_status.${state}`),
   async select(db, where) {
     return (await db.select().from(feeOrders).where(where(feeOrders))).map(fromFee);
@@ -362,7 +365,8 @@ function verifierOf(ctx: OperationContext): Verifier {
 
 /** The verifier's pickup orders with this code (the 8 digits a clerk types, else the QR code's token): of its provider, at its points. */
 function verifiersOrders(t: KindColumns, verifier: Verifier, code: string): SQL {
-  const points = verifier.points === null ? undefined : verifier.points.length > 0 ? inArray(t.pickup_point_id, [...verifier.points]) : sql`false`;
+  // the points as one value: the statement's text is the same whatever their number (handOverStatement)
+  const points = verifier.points === null ? undefined : sql`${t.pickup_point_id} = any(${sql.param([...verifier.points])}::integer[])`;
   const byCode = /^\d{8}$/.test(code) ? eq(t.pickup_code, code) : eq(t.pickup_token, code);
   return and(byCode, eq(t.sysid, verifier.sysid ?? -1), eq(t.delivery, "pickup"), isNotNull(t.pickup_point_id), points)!;
 }
@@ -398,38 +402,77 @@ type PickupFacts = ReturnType<typeof pickupFacts>;
 
 /**
  * Hands over the order the code names, of whichever kind, if it waits to be collected at the verifier's points: one
- * conditional update (undelivered -> completed) and its pickup record, in one transaction. Answers the order's facts,
- * or null. `reserved`: the verifier's look-up reserved on the throttle under this key, given back once handed over.
+ * statement, so all of it or nothing (handOverStatement). Answers the order's facts, or null. `reserved`: the
+ * verifier's look-up reserved on the throttle under this key, given back once handed over.
  */
-export async function handOver(db: Db, code: string, via: string, verifier: Verifier, now: Date, ip = "", reserved?: string): Promise<PickupFacts | null> {
+export async function handOver(db: DbOrTx, code: string, via: string, verifier: Verifier, now: Date, ip = "", reserved?: string): Promise<PickupFacts | null> {
+  const [row] = await preparedRows<PickupRow>(db, "pickup_handover", handOverStatement(code, via, verifier, now, ip, reserved));
+  return row ? pickupFacts(row) : null;
+}
+
+/**
+ * The hand-over as one statement: each kind's conditional update (undelivered -> completed) in turn, a later kind's
+ * only when no earlier one handed over (the answer is of one order); from what it returns, the order's pickup record
+ * (with the verifier's phone as its account has it now), the audit entry (audit.ts's auditInsert: the row writeAudit
+ * would write) and a fee order's timeline entry; the look-up's reservation given back, and the answer's facts read. A
+ * round trip to the database under load costs more than the work of all of them; a statement is all or nothing, so
+ * no transaction is opened around it, and of verifiers handing one order over at once, the conditional update lets
+ * exactly one through. Its text depends on the shape of the call only (whether a code or a QR token, a clerk's
+ * points or a provider's all, a reservation), every value bound: the same few statements, prepared by name.
+ */
+function handOverStatement(code: string, via: string, verifier: Verifier, now: Date, ip: string, reserved: string | undefined): SQL {
   const name = (verifier.name || verifier.username).slice(0, 50);
-  // each kind's conditional update in turn (a later kind's only when no earlier one handed over: the answer is of one
-  // order), its pickup record written from what it returns, the reservation given back and the answer's facts read,
-  // in one statement: a round trip to the database under load costs more than the work of all of them
   const updates = FULFILLED_KINDS.map((kind, i) => {
     const noEarlier = FULFILLED_KINDS.slice(0, i).map((k) => sql`not exists (select from ${sql.identifier(k.kind)})`);
     return sql`${sql.identifier(kind.kind)} as (${kind.complete((t) => and(verifiersOrders(t, verifier, code), ...noEarlier), now)})`;
   });
   const handed = sql.join(FULFILLED_KINDS.map((k) => sql`select * from ${sql.identifier(k.kind)}`), sql` union all `);
   const recordColumns = sql.join(FULFILLED_KINDS.map((k) => sql.identifier(k.recordColumn)), sql`, `);
-  const recordIds = sql.join(FULFILLED_KINDS.map((k) => sql`case when kind = ${k.kind} then id end`), sql`, `);
+  const recordIds = sql.join(FULFILLED_KINDS.map((k) => sql`case when kind = ${sql.raw(literal(k.kind))} then id end`), sql`, `);
+  const audited = auditInsert(
+    accountActor(verifier, ip),
+    {
+      action: "pickupverify",
+      entity: sql`case o.kind ${sql.join(FULFILLED_KINDS.map((k) => sql`when ${sql.raw(literal(k.kind))} then ${sql.raw(literal(k.auditEntity))}`), sql` `)} end`,
+      entityId: sql`o.id`,
+      sysid: sql`o.sysid`,
+      schId: sql`o.sch_id`,
+      detail: { from: "undelivered", to: "completed", via, pickup_point_id: sql`o.pickup_point_id` },
+    },
+    sql`handed o`,
+  );
+  const collected = orderEventInsert(sql`select id, sch_id, sysid from handed where kind = ${sql.raw(literal(FEE_ORDER_KIND.kind))}`, "collected", now, `${verifier.name || verifier.username}`.slice(0, 200));
   const givenBack = reserved ? sql`, given_back as (${attemptGivenBack(reserved, sql`exists (select from handed)`)})` : sql``;
-  return db.transaction(async (tx) => {
-    const [row] = await queryRows<PickupRow>(
-      tx,
-      sql`with ${sql.join(updates, sql`, `)}, handed as (${handed}),
-        recorded as (
-          insert into ${pickupRecords} (kind, ${recordColumns}, order_no, pickup_point_id, sch_id, sysid, student_id, amount, verifier_id, verifier_name, verifier_phone, via, created_at)
-          select kind, ${recordIds}, order_no, pickup_point_id, sch_id, sysid, student_id, amount, ${verifier.userId}, ${name}, (select ${users.phone} from ${users} where ${users.id} = ${verifier.userId}), ${via}, ${instant(now)} from handed
-        )${givenBack}
-        select o.*, ${PICKUP_FACTS}, ${name}::varchar as verifier_name, ${instant(now)} as verified_at from handed o ${PICKUP_FACT_JOINS}`,
-    );
-    if (!row) return null;
-    const kind = fulfilledKind(row.kind);
-    await writeAudit(tx, accountActor(verifier, ip), { action: "pickupverify", entity: kind.auditEntity, entityId: String(row.id), sysid: row.sysid, schId: row.sch_id, detail: { from: "undelivered", to: "completed", via, pickup_point_id: row.pickup_point_id! } });
-    if (kind.kind === "fee_order") await addOrderEvent(tx, row, "collected", now, `${verifier.name || verifier.username}`.slice(0, 200));
-    return pickupFacts(row);
-  });
+  return sql`with ${sql.join(updates, sql`, `)}, handed as (${handed}),
+    recorded as (
+      insert into ${pickupRecords} (kind, ${recordColumns}, order_no, pickup_point_id, sch_id, sysid, student_id, amount, verifier_id, verifier_name, verifier_phone, via, created_at)
+      select kind, ${recordIds}, order_no, pickup_point_id, sch_id, sysid, student_id, amount, ${verifier.userId}::integer, ${name}::varchar,
+        (select ${users.phone} from ${users} where ${users.id} = ${verifier.userId}::integer), ${via}::varchar, ${instant(now)} from handed
+    ),
+    audited as (${audited}),
+    collected as (${collected})${givenBack}
+    select o.*, ${PICKUP_FACTS}, ${name}::varchar as verifier_name, ${instant(now)} as verified_at from handed o ${PICKUP_FACT_JOINS}`;
+}
+
+/** a word of our own (a kind's name, an entity's) written into a statement's text */
+function literal(word: string): string {
+  if (!/^[a-z_]+$/.test(word)) throw new Error(`not a word to write into a statement: ${word}`);
+  return `'${word}'`;
+}
+
+const dialect = new PgDialect();
+
+/**
+ * The rows of a statement prepared by name: `{what}_{digest of its text}`, as crud.ts names a list's statements (a
+ * statement of each shape its own). node-postgres keeps it on each connection of the pool, where it is parsed once
+ * and, past its first runs, planned once (a generic plan: every value bound, nothing in the text to plan for);
+ * PGlite keeps it by its text (pgliteStatements.ts). On a transaction, on the transaction's connection.
+ */
+async function preparedRows<T extends Record<string, unknown>>(db: DbOrTx, what: string, statement: SQL): Promise<T[]> {
+  const query = dialect.sqlToQuery(statement);
+  const name = `${what}_${createHash("sha1").update(query.sql).digest("hex").slice(0, 16)}`;
+  const result = (await db._.session.prepareQuery(query, undefined, name, false).execute()) as { rows: T[] };
+  return result.rows;
 }
 
 /** A time as the verifier reads it, in China time: 2026-11-28 09:30. */
@@ -458,7 +501,8 @@ async function auditMiss(ctx: OperationContext, code: string): Promise<void> {
 /**
  * The caller's order of either kind with this code that was paid (waiting, or collected already), with its facts and
  * its pickup record, or undefined: one statement over both kinds. A code is free again once its order is collected:
- * the order waiting for it is the one (found by the index of waiting orders' codes), else the last paid with it.
+ * the order waiting for it is the one (found by the index of waiting orders' codes), else the last paid with it (by
+ * the index of codes in every state). Prepared by name, as the hand-over is.
  */
 async function foundOrder(ctx: OperationContext, code: string): Promise<PickupRow | undefined> {
   const verifier = verifierOf(ctx);
@@ -468,8 +512,9 @@ async function foundOrder(ctx: OperationContext, code: string): Promise<PickupRo
         where ${and(verifiersOrders(k.table, verifier, code), which)}`;
   const waiting = sql.join(FULFILLED_KINDS.map((k) => withCode(k, k.waiting)), sql` union all `);
   const others = sql.join(FULFILLED_KINDS.map((k) => withCode(k, sql`(${k.waiting}) is not true and not exists (select from waiting)`)), sql` union all `);
-  const rows = await queryRows<PickupRow>(
+  const rows = await preparedRows<PickupRow>(
     ctx.db,
+    "pickup_found",
     sql`with waiting as (${waiting})
         select o.*, ${PICKUP_FACTS} from (select * from waiting union all ${others}) o ${PICKUP_FACT_JOINS}
         order by o.paid_at desc nulls last`,
