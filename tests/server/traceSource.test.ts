@@ -286,14 +286,16 @@ describeOnEmbedded("trace-source codes", (kind) => {
     expect(line.trace_codes).toEqual([expect.stringMatching(/^CG2409S\d{5}$/)]);
     const code = (line.trace_codes as string[])[0];
 
+    const [{ skuPicture }] = await t.db.select({ skuPicture: goodsSkus.image }).from(traceSources).innerJoin(goodsSkus, eq(goodsSkus.id, traceSources.sku_id)).where(eq(traceSources.code, code));
+    expect(skuPicture).toMatch(/\/files\/img\/[0-9a-f]{64}_480\.webp$/);
     const facts = await h5(t, "h5tracesource", { code: world.code, trace_code: code }, "198.51.100.202");
     expect(facts.return_code, facts.return_msg).toBe("SUCCESS");
     expect(itemsOf(facts)).toEqual({
       code,
       goods_title: "夏季校服短袖套装",
       spec_values: expect.objectContaining({ 尺码: "130" }),
-      // the demo goods have no pictures
-      image: null,
+      // the picture of the garment's own colour, where its goods item has one per colour
+      image: skuPicture,
       batch_no: "CG2409-S01",
       manufacturer: "江苏晨光服饰有限公司",
       standard: "GB/T 31888-2015 中小学生校服",
