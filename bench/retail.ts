@@ -410,7 +410,7 @@ function dayBefore(now: Date, days: number): string {
   return new Date(now.getTime() + 8 * 3_600_000 - days * 86_400_000).toISOString().slice(0, 10);
 }
 
-async function measureShopOrderList(bench: RetailBench, server: TestServer, database: string, svc: string): Promise<void> {
+async function measureShopOrderList(bench: RetailBench, server: TestServer, database: string): Promise<void> {
   const db = server.server.database.db;
   const started = performance.now();
   const seeded = await seedShopOrders(db, bench.orders, new Date());
@@ -456,7 +456,7 @@ export async function measureRetail(bench: RetailBench, server: TestServer, data
   const svc = await login(bench, server, "svc", database);
   if (retailPart("pickup")) await measurePickup(bench, server, database, world);
   if (retailPart("lastitems")) await measureLastItems(bench, server, database, world, svc);
-  if (retailPart("list")) await measureShopOrderList(bench, server, database, svc);
+  if (retailPart("list")) await measureShopOrderList(bench, server, database);
 }
 
 /**
