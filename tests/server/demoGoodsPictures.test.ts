@@ -25,7 +25,8 @@ describeOnEmbedded("the demo goods' pictures", (kind) => {
 
   /** the picture as the console and the payer page load it: the server's own path, whichever host the address names */
   const served = async (url: string) => {
-    const res = await fetch(`${server.url}${new URL(url).pathname}`);
+    // one connection a picture, closed with its answer: none is left open for the server's stop to wait on
+    const res = await fetch(`${server.url}${new URL(url).pathname}`, { headers: { connection: "close" } });
     const body = Buffer.from(await res.arrayBuffer());
     return { status: res.status, type: res.headers.get("content-type"), cache: res.headers.get("cache-control"), bytes: body.length };
   };
