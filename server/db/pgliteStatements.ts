@@ -47,13 +47,11 @@ export function keepPreparedStatements(client: PGlite, { maxStatements = DEFAULT
   const statements = new Map<string, Statement>();
   let made = 0;
 
-  const mergedParsers = new WeakMap<object, Record<number | string, Parser>>();
+  // the caller's parsers over the client's (318 types): drizzle passes a new object of a few on every query, so
+  // they are laid over the client's as a prototype instead of copying every type into a new object each time
   function parsersFor(options: QueryOptions | undefined): Record<number | string, Parser> {
     const own = options?.parsers;
-    if (!own) return client.parsers;
-    let merged = mergedParsers.get(own);
-    if (!merged) mergedParsers.set(own, (merged = { ...client.parsers, ...own }));
-    return merged;
+    return own ? Object.assign(Object.create(client.parsers) as Record<number | string, Parser>, own) : client.parsers;
   }
 
   // Close messages of statements let go, sent ahead of the next message
@@ -110,7 +108,6 @@ export function keepPreparedStatements(client: PGlite, { maxStatements = DEFAULT
     // as PGlite's own query does outside a transaction
     await client.syncToFs();
     const described = statement.rowDescription ? [statement.rowDescription, ...messages] : messages;
-    // the caller's parsers merged over the client's once, not on every call as parseResults would
     return parse.parseResults(described, parsersFor(options), { rowMode: options?.rowMode })[0] as Results<T>;
   }
 
