@@ -7,6 +7,12 @@
  * Titles and labels are translation keys (locales/<lang>/<namespace>.json), icons are @ant-design/icons names.
  */
 
+/**
+ * The longest text a `like` filter searches for: longer than any name, number or address a list holds, and short
+ * enough that no search text makes a list read slowly (each row's columns are matched against it).
+ */
+export const FILTER_TEXT_MAX = 100;
+
 /** The field kinds of the registry (server/engine/fieldKinds, src/engine/fieldKinds): one module per kind. */
 export type FieldType =
   | "string" // single-line text
@@ -105,7 +111,8 @@ export interface FieldDecl {
   roles?: readonly string[];
   /**
    * list filter: 'like' for text search, 'eq' for exact match, 'range' for date and time ranges (chosen by day);
-   * 'like' on a reference searches the referred records' titles (and their `refTitle.number`), typed, not picked
+   * 'like' on a reference searches the referred records' titles (and their `refTitle.number`), typed, not picked;
+   * a 'like' text holds at most FILTER_TEXT_MAX characters
    */
   filter?: "like" | "eq" | "range";
   sortable?: boolean;

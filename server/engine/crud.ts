@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { and, asc, count, desc, eq, fillPlaceholders, getTableColumns, gte, ilike, lt, lte, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, SelectedFields } from "drizzle-orm/pg-core";
-import type { CrudAction, EntityDecl, FieldDecl, SummaryInStates } from "../../common/catalogue";
+import { FILTER_TEXT_MAX, type CrudAction, type EntityDecl, type FieldDecl, type SummaryInStates } from "../../common/catalogue";
 import { auditCall } from "../auth/audit";
 import { parseTenantId, resolveScope, schoolOfWrite, type Scope } from "../auth/scope";
 import { tenantFilter } from "../auth/tenantFilter";
@@ -189,6 +189,7 @@ export function listFilters(entity: EntityDecl, payload: Row, column: ColumnOf, 
     if (raw === undefined || raw === null || raw === "") continue;
     if (field.filter === "like") {
       if (typeof raw !== "string" && typeof raw !== "number") throw invalid(field.name);
+      if (String(raw).length > FILTER_TEXT_MAX) throw new ApiFailure("api.filter_too_long", { field: field.name, max: FILTER_TEXT_MAX });
       const escaped = String(raw).replace(/[\\%_]/g, (c) => `\\${c}`);
       const pattern = bind(field.name, `%${escaped}%`);
       conditions.push(condition ? condition(pattern) : ilike(col, pattern));

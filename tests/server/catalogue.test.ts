@@ -235,6 +235,11 @@ describeOnEmbedded("catalogue", (kind) => {
       expect((await list("service", "sysadmin", { end_time_start: "2026-02-30" })).return_code).toBe("FAIL");
       expect((await list("service", "sysadmin", { status: "7" })).return_code).toBe("FAIL");
       expect((await list("service", "sysadmin", { title: { $gt: "" } })).return_code).toBe("FAIL");
+      // a search text is bounded: 100 characters are searched, 101 refused naming the field, in the caller's language
+      expect((await list("service", "sysadmin", { title: "x".repeat(100) })).data?.total).toBe(0);
+      expect(await list("service", "sysadmin", { title: "x".repeat(101) })).toEqual({ return_code: "FAIL", return_msg: "title 的搜索内容最多 100 个字符" });
+      const english = await t.call("adminapiv2", "orderlist", { student_id: "张".repeat(20_000) }, { token: tokens.svc, headers: { cookie: "language=en" } });
+      expect(english).toEqual({ return_code: "FAIL", return_msg: "Search text of student_id: at most 100 characters" });
     });
 
     it("adds a provider with its first service account, in one transaction", async () => {

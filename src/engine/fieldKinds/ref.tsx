@@ -11,7 +11,7 @@
 import { Form, Input, Select, Tag } from "antd";
 import { useSelect } from "@refinedev/antd";
 import { useOne, type BaseRecord, type CrudFilter } from "@refinedev/core";
-import type { ChildDecl, EntityDecl, FieldDecl } from "../../../common/catalogue";
+import { FILTER_TEXT_MAX, type ChildDecl, type EntityDecl, type FieldDecl } from "../../../common/catalogue";
 import { referredTitle, refShownTitle, refTitleKey } from "../../../common/fieldRules";
 import { entities, entityByName } from "../../../resources.config";
 import { NAMES, type ControlProps, type UiFieldKind } from "./kind";
@@ -138,6 +138,7 @@ function RefSearch({ field, t, value, onChange, id, block, "data-testid": testId
       id={id}
       data-testid={testId}
       allowClear
+      maxLength={FILTER_TEXT_MAX}
       value={typeof value === "string" || typeof value === "number" ? String(value) : undefined}
       onChange={(e) => onChange?.(e.target.value || undefined)}
       placeholder={placeholder}

@@ -1,6 +1,6 @@
 /** Text kinds: a line (string), free text (text) and a write-only password. */
 import { Input } from "antd";
-import type { FieldDecl } from "../../../common/catalogue";
+import { FILTER_TEXT_MAX, type FieldDecl } from "../../../common/catalogue";
 import { maskedText } from "../../../common/fieldExtras";
 import { WRAPS, type ControlProps, type Translate, type UiFieldKind } from "./kind";
 
@@ -20,7 +20,7 @@ export function plainText(_field: FieldDecl, value: unknown) {
 
 function TextFilter({ field, t, block, value, onChange, id }: ControlProps) {
   return (
-    <Input id={id} value={value as string | undefined} onChange={(e) => onChange?.(e.target.value)} allowClear placeholder={t(field.label)} style={block ? { width: "100%" } : undefined} />
+    <Input id={id} value={value as string | undefined} onChange={(e) => onChange?.(e.target.value)} allowClear maxLength={FILTER_TEXT_MAX} placeholder={t(field.label)} style={block ? { width: "100%" } : undefined} />
   );
 }
 
