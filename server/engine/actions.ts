@@ -50,6 +50,8 @@ export interface ActionOutcome {
    * number), and the school it concerns when the record has none of its own (a provider's code bound to a school's order)
    */
   audit?: { detail?: Row; schId?: number };
+  /** it queued work someone waits for (a refund to send): the job worker looks for it as soon as the action commits */
+  wakeJobs?: boolean;
 }
 
 /**
@@ -206,6 +208,7 @@ async function runAction(ctx: OperationContext, plan: ActionPlan) {
     });
     return { updated, outcome };
   });
+  if (after.outcome.wakeJobs) ctx.services.wakeJobs?.();
   return {
     messageKey: after.outcome.messageKey ?? "api.action_done",
     messageParams: after.outcome.messageParams ?? { action: ctx.t(action.label) },

@@ -109,6 +109,11 @@ export class JobWorker {
     return this.timer !== undefined || this.tickInFlight !== undefined;
   }
 
+  /** whether the loop waits for its next poll: on, and no poll under way */
+  get betweenPolls(): boolean {
+    return this.timer !== undefined && this.tickInFlight === undefined;
+  }
+
   /** Ends the loop and waits for the job in hand to finish; no timer is left. Safe to call twice. */
   async stop(): Promise<void> {
     this.stopped = true;

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, inArray, notExists, sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { fenToYuan } from "../../common/money";
 import { queryRows } from "../../server/db/client";
 import { auditLog, bills, feeOrderEvents, feeOrderLines, feeOrders, refunds, jobs, paymentChannels, schoolChannels, schools } from "../../server/db/schema";
@@ -257,6 +257,27 @@ describeOnDatabases("refunds", (kind) => {
           WHERE b.refunded_amount <> coalesce((SELECT sum(l.refunded_amount) FROM ${feeOrderLines} l WHERE l.bill_id = b.id AND l.settled = 'Y'), 0)`,
     );
     expect(off).toBe(0);
+  });
+});
+
+describeOnEmbedded("a refund the provider has just made", (kind) => {
+  it("is sent as soon as it is accepted, not at the job worker's next poll", async () => {
+    // a worker polling once an hour: only being woken sends the refund while the test runs
+    const t = await createTestApp(kind, { jobs: { pollIntervalMs: 3_600_000 } });
+    try {
+      const token = await t.login("svc");
+      const world = await payerWorld(t, token);
+      const [order] = await untouchedPaidOrders(t, world.schId, 1);
+      // what is due already runs first: the loop's first poll then finds nothing, and waits its hour
+      await t.app.jobs.runDueJobs();
+      t.app.jobs.start();
+      await vi.waitFor(() => expect(t.app.jobs.betweenPolls).toBe(true), { timeout: 20_000 });
+      const res = await t.call("adminapiv2", "refundadd", { order_id: order.id, amount: fenToYuan(order.amount), reason: "Left the school" }, { token });
+      expect(res.return_code, res.return_msg).toBe("SUCCESS");
+      await vi.waitFor(async () => expect((await refundsOf(t, order.id))[0]).toMatchObject({ status: "success", attempts: 1 }), { timeout: 20_000 });
+    } finally {
+      await t.close();
+    }
   });
 });
 

@@ -36,7 +36,7 @@ export const refundAddEffect: ActionEffect = async ({ ctx, tx, row: order, input
     if (err instanceof RefundRefused) throw actionFieldFailure(ctx, "amount", err.messageKey, err.params);
     throw err;
   }
-  return { messageKey: accepted ? "refunds.accepted" : "refunds.requested", messageParams: { amount: fenToYuan(refund!.amount), refund_no: refund!.refund_no ?? "" } };
+  return { messageKey: accepted ? "refunds.accepted" : "refunds.requested", messageParams: { amount: fenToYuan(refund!.amount), refund_no: refund!.refund_no ?? "" }, wakeJobs: accepted };
 };
 
 /** refundreview on a request, locked by the action engine (which sets the state its decision leads to): rejected with its reason, or accepted, numbered and queued. */
@@ -44,7 +44,7 @@ export const refundReviewEffect: ActionEffect = async ({ ctx, tx, row: refund, i
   const decided = { reviewed_by: ctx.auth!.username, review_reason: (input.reason as string | null) ?? null };
   if (input.result === "reject") return { changes: decided, messageKey: "refunds.rejected" };
   const refundNo = await acceptRefund(tx, { id: Number(refund.id), pay_no: String(refund.pay_no) }, ctx.now);
-  return { changes: { ...decided, refund_no: refundNo }, messageKey: "refunds.approved" };
+  return { changes: { ...decided, refund_no: refundNo }, messageKey: "refunds.approved", wakeJobs: true };
 };
 
 async function lockOrder(tx: DbOrTx, where: { id: number } | { payNo: string }) {

@@ -130,7 +130,7 @@ const shopOrderRefundEffect: ActionEffect = async ({ ctx, tx, row: order, input 
       { payNo: String(order.pay_no), amount: Number(input.amount), reason: String(input.reason), cause: "request", appliedBy: callerActor(ctx), acceptedBy: ctx.auth!.username },
       ctx.now,
     );
-    return { messageKey: "refunds.accepted", messageParams: { amount: fenToYuan(refund!.amount), refund_no: refund!.refund_no ?? "" } };
+    return { messageKey: "refunds.accepted", messageParams: { amount: fenToYuan(refund!.amount), refund_no: refund!.refund_no ?? "" }, wakeJobs: true };
   } catch (err) {
     if (err instanceof RefundRefused) throw actionFieldFailure(ctx, "amount", err.messageKey, err.params);
     throw err;
