@@ -32,7 +32,7 @@ import { entityByName } from "../../resources.config";
 import { cellStyle, displayValue, FilterControl, filterValueProps, type Translate } from "./fields";
 import { clearNarrowed } from "./RecordFields";
 import { RecordModal, type RecordModalHandle } from "./RecordModal";
-import { ActionButton, actionAllowed, actionInState, BulkActionBar, DeleteButton, editAllowed, useEntityActions } from "./EntityActions";
+import { ActionButton, actionAllowed, actionInState, BulkActionBar, DeleteButton, editAllowed, useEntityActions, withActionRunner } from "./EntityActions";
 import { StatusSwitch } from "./StatusSwitch";
 import { ListLoadFailed } from "./LoadFailed";
 import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources";
@@ -123,7 +123,7 @@ function useLastAnswer<T>(value: T | undefined): T | undefined {
   return last.current;
 }
 
-export default function CrudList({ resource }: { resource: string }) {
+function CrudList({ resource }: { resource: string }) {
   const { entity, pages } = resourceByIdentifier(resource);
   const { translate, getLocale } = useTranslation();
   const language = getLocale() ?? "en";
@@ -499,3 +499,5 @@ export default function CrudList({ resource }: { resource: string }) {
     </Card>
   );
 }
+
+export default withActionRunner(CrudList);

@@ -8,14 +8,14 @@ import { useParams } from "react-router";
 import { displayValue, type Translate } from "./fields";
 import { RecordUnavailable } from "./LoadFailed";
 import { ChildRowsTable, RelatedRecords } from "./ChildRecords";
-import { ActionButton, actionAllowed, editAllowed, useEntityActions } from "./EntityActions";
+import { ActionButton, actionAllowed, editAllowed, useEntityActions, withActionRunner } from "./EntityActions";
 import { recordPath, resourceByIdentifier, useEntityAbility } from "./resources";
 import { currentTabs } from "../shell/tabs";
 import { useRecordTools } from "./RecordTools";
 import { offeredOn, useLinkedPages } from "./linkedPages";
 import { RecordTimeline } from "./Timeline";
 
-export default function CrudShow({ resource }: { resource: string }) {
+function CrudShow({ resource }: { resource: string }) {
   const { entity, pages } = resourceByIdentifier(resource);
   const { translate } = useTranslation();
   const t: Translate = (key, options) => translate(key, options);
@@ -86,3 +86,5 @@ export default function CrudShow({ resource }: { resource: string }) {
     </Card>
   );
 }
+
+export default withActionRunner(CrudShow);

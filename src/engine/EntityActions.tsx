@@ -6,7 +6,7 @@
  */
 import { Alert, App as AntdApp, Button, Form, List, Modal, Popconfirm, Space, Spin, Typography } from "antd";
 import { CheckCircleTwoTone, CloseCircleTwoTone, DeleteOutlined } from "@ant-design/icons";
-import { Suspense, useState } from "react";
+import { createContext, Suspense, useContext, useState, type ComponentType, type ReactNode } from "react";
 import { useNavigate } from "react-router";
 import { useCustomMutation, useDelete, usePermissions, useTranslation, type BaseRecord, type HttpError } from "@refinedev/core";
 import type { ActionDecl, EntityDecl } from "../../common/catalogue";
@@ -82,19 +82,47 @@ interface ActionProps {
   onDone?: () => void;
 }
 
+/** Runs a record's action and says how it went (ActionRunnerProvider); one per page, shared by its rows' buttons. */
+interface ActionRunner {
+  run(props: ActionProps, values?: Record<string, unknown>): Promise<boolean>;
+  /** deletes the record of the resource, saying so when done (a refusal is the server's message) */
+  remove(resource: string, record: BaseRecord): void;
+  /** the records (`action:id`, `delete:id`) whose action is under way */
+  running: ReadonlySet<string>;
+}
+
+const ActionRunnerContext = createContext<ActionRunner | null>(null);
+
+const runningKey = ({ action, record }: ActionProps) => `${action.name}:${String(record.id)}`;
+const deletingKey = (record: BaseRecord) => `delete:${String(record.id)}`;
+
 /**
- * Calls the action with the record's id (and the form's values) through the data provider's `custom`, shows
- * the server's answer, and refreshes the entity's lists and records.
+ * Calls an action with the record's id (and the form's values) through the data provider's `custom`, shows the
+ * server's answer, and refreshes the entity's lists and records. A page holding records' action buttons provides it
+ * once (withActionRunner): refine's mutation, invalidation and permission hooks each match the address against
+ * every resource, which repeated for each button of each row took a list of twenty rows a tenth of a second.
  */
-function useActionCall({ entity, action, record, onDone }: ActionProps) {
-  const { mutateAsync, mutation } = useCustomMutation<BaseRecord, HttpError, Record<string, unknown>>();
+function ActionRunnerProvider({ children }: { children: ReactNode }) {
+  const { mutateAsync } = useCustomMutation<BaseRecord, HttpError, Record<string, unknown>>();
+  const { mutate: mutateDelete } = useDelete();
   const refresh = useRefreshEntities();
   const { message } = AntdApp.useApp();
   const navigate = useNavigate();
   const { data: roles } = usePermissions<string[]>({});
   const { translate } = useTranslation();
-  const run = async (values: Record<string, unknown> = {}): Promise<boolean> => {
+  const [running, setRunning] = useState<ReadonlySet<string>>(new Set());
+  const mark = (key: string, on: boolean) =>
+    setRunning((keys) => {
+      const next = new Set(keys);
+      if (on) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+  const run = async (props: ActionProps, values: Record<string, unknown> = {}): Promise<boolean> => {
+    const { entity, action, record, onDone } = props;
+    const key = runningKey(props);
     let answer: CustomAnswer<BaseRecord>;
+    mark(key, true);
     try {
       answer = (await mutateAsync({
         url: action.name,
@@ -107,14 +135,16 @@ function useActionCall({ entity, action, record, onDone }: ActionProps) {
     } catch {
       // the weapi client showed the server's message
       return false;
+    } finally {
+      mark(key, false);
     }
     // what the answer's record asks to look at (a reconciled day's differences): the message leads there
     const link = action.answerLink;
     const target = link && Number((answer.data as BaseRecord | undefined)?.[link.when] ?? 0) > 0 ? relatedRoute(entity, record.id, roles ?? [], link.related, link.state) : undefined;
     if (link && target) {
-      const key = `answer-${action.name}-${String(record.id)}`;
+      const messageKey = `answer-${action.name}-${String(record.id)}`;
       void message.success({
-        key,
+        key: messageKey,
         duration: 10,
         content: (
           <span data-testid={`answer-${action.name}`}>
@@ -124,7 +154,7 @@ function useActionCall({ entity, action, record, onDone }: ActionProps) {
               data-testid={`answer-link-${action.name}`}
               onClick={(e) => {
                 e.preventDefault();
-                message.destroy(key);
+                message.destroy(messageKey);
                 navigate(target);
               }}
             >
@@ -138,7 +168,38 @@ function useActionCall({ entity, action, record, onDone }: ActionProps) {
     onDone?.();
     return true;
   };
-  return { run, running: mutation.isPending };
+  const remove = (resource: string, record: BaseRecord) => {
+    const key = deletingKey(record);
+    mark(key, true);
+    mutateDelete(
+      { resource, id: record.id!, successNotification: false, errorNotification: false },
+      { onSuccess: () => feedback().success(translate("crud.deleted")), onSettled: () => mark(key, false) },
+    );
+  };
+  return <ActionRunnerContext.Provider value={{ run, remove, running }}>{children}</ActionRunnerContext.Provider>;
+}
+
+/** The page component with one action runner for every action button it shows (ActionRunnerProvider). */
+export function withActionRunner<P extends object>(Page: ComponentType<P>): ComponentType<P> {
+  const WithActionRunner = (props: P) => (
+    <ActionRunnerProvider>
+      <Page {...props} />
+    </ActionRunnerProvider>
+  );
+  WithActionRunner.displayName = `WithActionRunner(${Page.displayName ?? Page.name})`;
+  return WithActionRunner;
+}
+
+function useActionRunner(what: string): ActionRunner {
+  const runner = useContext(ActionRunnerContext);
+  if (!runner) throw new Error(`${what}: an action button needs its page wrapped in withActionRunner`);
+  return runner;
+}
+
+/** This record's action through the page's runner: `run` with the form's values, and whether it is under way. */
+function useActionCall(props: ActionProps) {
+  const runner = useActionRunner(props.action.name);
+  return { run: (values?: Record<string, unknown>) => runner.run(props, values), running: runner.running.has(runningKey(props)) };
 }
 
 /**
@@ -390,21 +451,16 @@ export function BulkActionBar({ entity, actions, selected, onDone }: { entity: E
 /** Deletes the record after a confirmation; a refusal (records still belong to it) is the server's message. */
 export function DeleteButton({ resource, record }: { resource: string; record: BaseRecord }) {
   const { translate } = useTranslation();
-  const { mutate, mutation } = useDelete();
+  const runner = useActionRunner("delete");
   return (
     <Popconfirm
       title={translate("crud.delete_confirm")}
       okText={translate("common.confirm")}
       cancelText={translate("common.cancel")}
       okButtonProps={{ danger: true }}
-      onConfirm={() =>
-        mutate(
-          { resource, id: record.id!, successNotification: false, errorNotification: false },
-          { onSuccess: () => feedback().success(translate("crud.deleted")) },
-        )
-      }
+      onConfirm={() => runner.remove(resource, record)}
     >
-      <Button size="small" danger icon={<DeleteOutlined />} loading={mutation.isPending} data-testid={`row-delete-${String(record.id)}`}>
+      <Button size="small" danger icon={<DeleteOutlined />} loading={runner.running.has(deletingKey(record))} data-testid={`row-delete-${String(record.id)}`}>
         {translate("crud.delete")}
       </Button>
     </Popconfirm>

@@ -11,6 +11,7 @@ import { useEffect, type ReactElement } from "react";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { vi } from "vitest";
 import { dataProvider } from "../../providers/dataProvider";
+import { i18nProvider } from "../../providers/i18n";
 import { registerFeedback } from "../../providers/feedback";
 import { catalogueResources } from "../../src/engine";
 
@@ -43,7 +44,7 @@ export function renderDialog(ui: ReactElement, { path = "/", route = "*" }: { pa
       <AntdApp>
         <ToastRecorder toasts={toasts} />
         <MemoryRouter initialEntries={[path]}>
-          <Refine routerProvider={routerProvider} dataProvider={dataProvider} resources={catalogueResources()} options={{ disableTelemetry: true, reactQuery: { clientConfig: { defaultOptions: { queries: { retry: false } } } } }}>
+          <Refine routerProvider={routerProvider} dataProvider={dataProvider} i18nProvider={i18nProvider} resources={catalogueResources()} options={{ disableTelemetry: true, reactQuery: { clientConfig: { defaultOptions: { queries: { retry: false } } } } }}>
             <Routes>
               <Route path={route} element={ui} />
             </Routes>

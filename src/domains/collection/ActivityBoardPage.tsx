@@ -18,7 +18,7 @@ import { weapi } from "../../../providers/weapi";
 import { feedback } from "../../../providers/feedback";
 import { formatYuan } from "../../../common/money";
 import { timeText } from "../../../common/businessTime";
-import { ActionButton, actionAllowed, BulkActionBar, useEntityActions } from "../../engine/EntityActions";
+import { ActionButton, actionAllowed, BulkActionBar, useEntityActions, withActionRunner } from "../../engine/EntityActions";
 import { NOTICES_PATH } from "../../shell/routes";
 import { displayValue, type Translate } from "../../engine/fields";
 import { useRefreshEntities } from "../../engine/useDeclaredOperation";
@@ -47,7 +47,7 @@ interface ArrearsRow extends BaseRecord {
   reminders: number;
 }
 
-export default function ActivityBoardPage({ entry }: CustomPageProps) {
+function ActivityBoardPage({ entry }: CustomPageProps) {
   const { translate, getLocale } = useTranslation();
   const language = getLocale();
   const t: Translate = (key, options) => translate(key, options);
@@ -277,3 +277,5 @@ export default function ActivityBoardPage({ entry }: CustomPageProps) {
     </Card>
   );
 }
+
+export default withActionRunner(ActivityBoardPage);

@@ -18,7 +18,7 @@ import { channelStates, gatewayOptions, materialFields, paychnlEntity, paychnlRe
 import { scope, type CustomAnswer } from "../../../providers/dataProvider";
 import { feedback } from "../../../providers/feedback";
 import { submitOnlyByButton } from "../../lib/forms";
-import { ActionButton, actionAllowed, editAllowed, useEntityActions } from "../../engine/EntityActions";
+import { ActionButton, actionAllowed, editAllowed, useEntityActions, withActionRunner } from "../../engine/EntityActions";
 import { fieldRules, type Translate } from "../../engine/fields";
 import { useRefreshEntities } from "../../engine/useDeclaredOperation";
 import type { CustomPageProps } from "..";
@@ -163,7 +163,7 @@ function ChannelMaterial({ channel, group, operator }: { channel: Channel; group
   );
 }
 
-export default function ChannelMaterialPage({ group, entry }: CustomPageProps) {
+function ChannelMaterialPage({ group, entry }: CustomPageProps) {
   const { t } = useTranslation();
   const go = useGo();
   const { data: roles = [] } = usePermissions<string[]>({});
@@ -249,3 +249,5 @@ export default function ChannelMaterialPage({ group, entry }: CustomPageProps) {
     </Card>
   );
 }
+
+export default withActionRunner(ChannelMaterialPage);
