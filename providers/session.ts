@@ -34,8 +34,19 @@ export type CookieName = SessionCookie | PreferenceCookie;
 const cookieAttributes: Cookies.CookieAttributes = { path: "/", sameSite: "lax" };
 const preferenceAttributes: Cookies.CookieAttributes = { ...cookieAttributes, expires: 365 };
 
+/**
+ * The cookies as last read, by the cookie string they were read from: every API call and every list row asks for
+ * some, and decoding the whole string each time cost a sign-in and a list page tens of milliseconds. A changed string
+ * (a cookie set here, by the server or in another tab) is read again, so the answer is always the current one.
+ */
+let readCookies: { from: string; values: Map<string, string> } | undefined;
+
 export function getCookie(name: CookieName): string {
-  return Cookies.get(name) ?? "";
+  const from = document.cookie;
+  if (readCookies?.from !== from) readCookies = { from, values: new Map() };
+  let value = readCookies.values.get(name);
+  if (value === undefined) readCookies.values.set(name, (value = Cookies.get(name) ?? ""));
+  return value;
 }
 
 /**

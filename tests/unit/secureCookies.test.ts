@@ -8,7 +8,7 @@ import Cookies from "js-cookie";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { login } from "../../providers/authProvider";
 import { registerFeedback } from "../../providers/feedback";
-import { PREFERENCE_COOKIES, SESSION_COOKIES, setCookie } from "../../providers/session";
+import { getCookie, PREFERENCE_COOKIES, removeCookie, SESSION_COOKIES, setCookie } from "../../providers/session";
 import { rememberH5Language } from "../../src/h5/i18n";
 
 /** What the test uses of the jsdom instance vitest's environment runs in: its cookie jar holds each cookie's attributes. */
@@ -70,5 +70,22 @@ describe.each([
     expect(stored.map((c) => c.name).sort()).toEqual([...PREFERENCE_COOKIES].sort());
     expect(Cookies.get("language")).toBe("en");
     expect(stored.filter((c) => c.secure !== secure)).toEqual([]);
+  });
+});
+
+describe("reading the cookies", () => {
+  afterEach(() => dom.cookieJar.removeAllCookiesSync());
+
+  it("answers what the page holds now, whoever set it: the console, another tab, the server", () => {
+    setCookie("token", "first");
+    expect(getCookie("token")).toBe("first");
+    expect(getCookie("language")).toBe("");
+    // written past the console's own functions, as another tab or a server's answer writes it
+    document.cookie = "token=second; path=/";
+    document.cookie = "language=es; path=/";
+    expect(getCookie("token")).toBe("second");
+    expect(getCookie("language")).toBe("es");
+    removeCookie("token");
+    expect(getCookie("token")).toBe("");
   });
 });
