@@ -8,15 +8,16 @@
  * gather too. With a connection of the pool for each read, every read costs a write, a wake-up of a backend and a
  * read of its own, and many backends contend for the cores with the server: on a machine of two cores, the
  * order list of a million orders answered about 1,600 pages a second through the pool and about 2,400 through
- * two pipelined connections, the database spending half the time on each.
+ * pipelined connections.
  *
  * Each read is its own statement with its own Sync, so a failing read fails alone. A connection that breaks is
  * replaced at the next read; the reads already sent on it fail, as they would on a pooled connection.
  */
+import { availableParallelism } from "node:os";
 import pg from "pg";
 
-/** Pipelined connections by default: more only spreads the same reads over more backends. */
-export const DEFAULT_READ_CONNECTIONS = 2;
+/** Pipelined connections by default: one per core beside the server's own. */
+export const DEFAULT_READ_CONNECTIONS = Math.max(1, availableParallelism() - 1);
 
 interface Line {
   client: pg.Client;
