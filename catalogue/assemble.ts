@@ -388,8 +388,9 @@ function checkFields(holder: string, fields: readonly FieldDecl[], byName: Reado
   const named = (name: string) => fields.find((f) => f.name === name);
   for (const field of fields) {
     const where = `${holder}.${field.name}`;
-    if (field.type === "enum" && !field.options?.length) {
-      throw new Error(`catalogue: ${where} is an enum without options`);
+    // a choice without options takes no value at all: every call naming it would be refused
+    if ((field.type === "enum" || field.type === "yesno") && !field.options?.length) {
+      throw new Error(`catalogue: ${where} is ${field.type === "enum" ? "an enum" : "a yes/no field"} without options`);
     }
     if (field.type === "ref") {
       const ref = field.ref;

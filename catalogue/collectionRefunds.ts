@@ -32,6 +32,8 @@ export const refundKinds: FieldOption[] = [
   { value: "duplicate", label: "refunds.kind.duplicate" },
   // paid after its order closed, when what it bought was no longer there: the payment goes back whole
   { value: "unavailable", label: "refunds.kind.unavailable" },
+  // an after-sale of one of a shop order's items, agreed (money only) or its goods received back
+  { value: "aftersale", label: "refunds.kind.aftersale" },
 ];
 
 /** refundreview {id, result, reason}: the provider approves a request (it is then sent) or rejects it. */
@@ -100,6 +102,8 @@ export const refundEntity: EntityDecl = {
     { name: "order_id", type: "ref", ref: { entity: "order" }, label: "refunds.field.order", list: true, filter: "eq", detail: true },
     // the shop order refunded, for a refund of a shop order
     { name: "shop_order_id", type: "ref", ref: { entity: "shoporder" }, label: "retail.entity.shoporder", filter: "eq", detail: true },
+    // the after-sale of one of its items it gives the money back for (catalogue/afterSales.ts)
+    { name: "aftersale_id", type: "ref", ref: { entity: "aftersale" }, label: "aftersales.entity.aftersale", filter: "eq", detail: true },
     schoolField,
     { name: "student_id", type: "ref", ref: { entity: "student" }, label: "collection.field.student", required: true, list: true, filter: "eq", detail: true },
     { name: "amount", type: "money", label: "refunds.field.amount", required: true, list: true, sortable: true, detail: true },

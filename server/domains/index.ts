@@ -26,6 +26,7 @@ import { serviceProjectLogHooks } from "./retail/goodsLogs";
 import { registerShopApi } from "./retail/shop";
 import { fulfilmentEffects, registerPickupOperations } from "./retail/fulfilment";
 import { registerShopOrderOperations, shopOrderEffects } from "./retail/shopOrders";
+import { afterSaleEffects, registerAfterSaleApi } from "./retail/afterSales";
 import { registerDeliveryImport } from "./retail/deliveryImport";
 import { registerTraceSourceOperations, traceSourceEffects, traceSourceHooks } from "./retail/traceSources";
 
@@ -38,7 +39,7 @@ export function registerOperations(registry: OperationRegistry): void {
   registerRenewalOperations(registry);
   registerDailyReportOperations(registry);
   registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity, ...traceSourceHooks, serviceproject: serviceProjectLogHooks });
-  registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel), ...shopOrderEffects, ...fulfilmentEffects, ...traceSourceEffects });
+  registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel), ...shopOrderEffects, ...afterSaleEffects, ...fulfilmentEffects, ...traceSourceEffects });
   registerFeeOperations(registry);
   registerCollectionOperations(registry, schoolChannel);
   registerImportOperations(registry, entities);
@@ -50,6 +51,7 @@ export function registerOperations(registry: OperationRegistry): void {
   registerGuardianPhoneOperation(registry);
   // the school shop of the payer page
   registerShopApi(registry);
+  registerAfterSaleApi(registry);
   // the provider's shop orders, and pickup verification at the pickup points
   registerShopOrderOperations(registry);
   registerDeliveryImport(registry);

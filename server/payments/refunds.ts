@@ -72,8 +72,8 @@ async function hooksOfPayment(tx: DbOrTx, payNo: string): Promise<{ kind: string
   return { kind: payment.kind, hooks };
 }
 
-/** Queues the refund's sending right after the transaction that accepted it commits. */
-async function queueSending(tx: DbOrTx, refundId: number, now: Date): Promise<void> {
+/** Queues the refund's sending (or its asking after, once sent) right after the transaction that accepted it commits. */
+export async function queueSending(tx: DbOrTx, refundId: number, now: Date): Promise<void> {
   await enqueueJob(tx, SEND_REFUND, { refund_id: refundId }, { now, uniqueKey: `${SEND_REFUND}:${refundId}` });
 }
 
@@ -90,6 +90,8 @@ export interface RefundRequest {
   appliedBy: AuditActor;
   /** who accepted it: accepted refunds are numbered and sent at once; without it the refund is a request (applied) */
   acceptedBy?: string;
+  /** the after-sale of one of the order's items it gives the money back for (catalogue/afterSales.ts) */
+  aftersaleId?: number;
 }
 
 /**
@@ -112,6 +114,7 @@ export async function createRefund(tx: DbOrTx, request: RefundRequest, now: Date
       payment_kind: kind,
       pay_no: request.payNo,
       ...order.columns,
+      aftersale_id: request.aftersaleId ?? null,
       sch_id: order.sch_id,
       sysid: order.sysid,
       student_id: order.student_id,

@@ -2,13 +2,14 @@
  * Demo shop orders of Sunrise No.1's payers, made and paid the way the payer page makes them (createShopOrder, the
  * sandbox's payment): a uniform waiting to be collected at the North Gate (its pickup code given), an exercise book
  * waiting to be sent, one closed unpaid (its stock given back), and one the pickup clerk handed over at the North Gate
- * (its pickup record). None is left unpaid: an open order would fall due within hours of the seed, as the demo's fee
+ * (its pickup record); two after-sales, a return on its way back and a refund asked of the collected order. None is left unpaid: an open order would fall due within hours of the seed, as the demo's fee
  * orders never do.
  */
 import { and, asc, eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client";
-import { accountActor, writeAudit } from "../auth/audit";
-import { deliveryImports, goods, goodsSkus, paymentOrders, pickupPoints, shopOrders, students, users } from "../db/schema";
+import { accountActor, payerActor, writeAudit } from "../auth/audit";
+import { fenToYuan } from "../../common/money";
+import { aftersales, deliveryImports, goods, goodsSkus, paymentOrders, pickupPoints, pickupRecords, shopOrderItems, shopOrders, students, users } from "../db/schema";
 import { handOver } from "../domains/retail/fulfilment";
 import { createShopOrder } from "../domains/retail/shop";
 import { recordOrderClosed } from "../payments/close";
@@ -75,6 +76,58 @@ export async function seedDemoShopOrders(tx: DbOrTx, school: { sysid: number; sc
   await sent(tx, received, school.sysid, school.schId, { code: "ZTO", number: "78312560094417" }, at(200));
   await tx.update(shopOrders).set({ status: "completed", completed_at: at(120) }).where(eq(shopOrders.id, received.orderId));
   await writeAudit(tx, PROVIDER_STAFF, { action: "shoporderreceive", entity: "shoporder", entityId: String(received.orderId), sysid: school.sysid, schId: school.schId, detail: { from: "delivered", to: "completed" }, at: at(120) });
+
+  // after-sales: the shirt received last week was too small and is on its way back; the collected one has a stain
+  await afterSale(tx, received.orderId, { way: "return_refund", reason: "尺码偏小", description: "孩子穿着偏紧，想退货", status: "returning", express: { code: "SF", number: "SF1402558899017" } }, at(30), at(26), at(8));
+  await afterSale(tx, collected.orderId, { way: "refund", reason: "衣领有污渍", description: "领口有一块洗不掉的污渍，希望退一半货款", amountShare: 0.5, status: "applied" }, at(3));
+}
+
+/**
+ * A payer's after-sale of the order's first item, as h5aftersaleadd writes it (the clerk who handed a collected order
+ * over named); agreed and sent back as the provider's review and h5aftersalereturn write them, when its state says so.
+ */
+async function afterSale(
+  tx: DbOrTx,
+  orderId: number,
+  sale: { way: "refund" | "return_refund"; reason: string; description: string; amountShare?: number; status: "applied" | "returning"; express?: { code: string; number: string } },
+  asked: Date,
+  agreed?: Date,
+  returned?: Date,
+): Promise<void> {
+  const [order] = await tx.select().from(shopOrders).where(eq(shopOrders.id, orderId));
+  const [item] = await tx.select().from(shopOrderItems).where(eq(shopOrderItems.order_id, orderId)).orderBy(asc(shopOrderItems.sort)).limit(1);
+  const [handed] = await tx.select({ name: pickupRecords.verifier_name }).from(pickupRecords).where(eq(pickupRecords.order_id, orderId));
+  const amount = Math.round(item.amount * (sale.amountShare ?? 1));
+  const [row] = await tx
+    .insert(aftersales)
+    .values({
+      aftersale_no: `AS${new Date(asked.getTime() + 8 * 3_600_000).toISOString().replace(/\D/g, "").slice(0, 14)}${String(orderId).padStart(6, "0")}`,
+      order_id: orderId,
+      item_id: item.id,
+      sch_id: order.sch_id,
+      sysid: order.sysid,
+      student_id: order.student_id,
+      pickup_point_id: order.pickup_point_id,
+      handed_over_by: handed?.name ?? null,
+      way: sale.way,
+      title: item.title,
+      spec_values: item.spec_values,
+      qty: item.qty,
+      amount,
+      reason: sale.reason,
+      description: sale.description,
+      status: sale.status,
+      created_at: asked,
+      ...(agreed ? { reviewed_by: "svc", reviewed_at: agreed } : {}),
+      ...(returned && sale.express ? { express_code: sale.express.code, tracking_no: sale.express.number, returned_at: returned } : {}),
+    })
+    .returning();
+  const event = (action: string, actor: typeof PROVIDER_STAFF, detail: Record<string, unknown>, when: Date) =>
+    writeAudit(tx, actor, { action, entity: "aftersale", entityId: String(row.id), sysid: row.sysid, schId: row.sch_id, detail, at: when });
+  const payer = payerActor("");
+  await event("aftersale_applied", payer, { to: "applied", way: sale.way, qty: row.qty, amount: fenToYuan(amount), order_no: order.order_no }, asked);
+  if (agreed) await event("aftersalereview", PROVIDER_STAFF, { from: "applied", to: "agreed", result: "agree" }, agreed);
+  if (returned && sale.express) await event("aftersale_returned", payer, { from: "agreed", to: "returning", express_code: sale.express.code, tracking_no: sale.express.number }, returned);
 }
 
 /** An express order sent by the provider's import of tracking numbers, `hoursAgo`, as shoporderdeliver writes it. */

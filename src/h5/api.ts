@@ -175,6 +175,10 @@ export interface Operations {
   h5shoporderinfo: [{ ticket: string; id: number }, ShopOrder];
   h5shopordercancel: [{ ticket: string; id: number }, ShopOrder];
   h5tracesource: [{ code: string; trace_code: string }, TraceFacts];
+  h5aftersaleadd: [{ ticket: string; order_id: number; item_id: number; way: AfterSaleWay; qty: number; amount: string; reason: string; description?: string }, AfterSale];
+  h5aftersalereturn: [{ ticket: string; id: number; express_code: string; tracking_no: string }, AfterSale];
+  h5aftersalecancel: [{ ticket: string; id: number }, AfterSale];
+  h5aftersales: [{ ticket: string }, AfterSale[]];
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -362,4 +366,31 @@ export async function h5call<M extends keyof Operations>(method: M, payload: Ope
     throw new H5Failure(envelope.return_msg || "", questionId === undefined ? undefined : String(questionId), typeof first?.field === "string" ? first.field : undefined);
   }
   return (envelope.data?.items ?? {}) as Operations[M][1];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// After-sales of the shop's order items (server/domains/retail/afterSales.ts)
+
+export type AfterSaleWay = "refund" | "return_refund";
+
+export interface AfterSale {
+  id: number;
+  aftersale_no: string;
+  order_id: number;
+  item_id: number;
+  title: string;
+  spec_values: Record<string, string>;
+  way: AfterSaleWay;
+  qty: number;
+  amount: string;
+  reason: string;
+  description: string | null;
+  images: string[];
+  status: "applied" | "agreed" | "returning" | "received" | "refunding" | "completed" | "refused" | "refused_receipt" | "cancelled";
+  review_reason: string | null;
+  receive_reason: string | null;
+  express_code: string | null;
+  tracking_no: string | null;
+  created_at: string;
+  completed_at: string | null;
 }

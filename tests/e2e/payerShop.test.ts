@@ -3,20 +3,24 @@
  * opens the shop from the school's QR code address, picks the summer uniform in a size (a sold-out size disabled),
  * adds it to the cart, checks out for the student found with pickup at the school's pickup point, pays in the
  * sandbox from the phone and sees the 8-digit pickup code and its QR code; the pickup clerk types the code on the
- * console's pickup page and hands the uniform over, and the parent's order then says it was collected. An express
+ * console's pickup page and hands the uniform over, and the parent's order then says it was collected; the size is
+ * wrong, so the parent asks to return it, the provider agrees in the console, the parent sends it back with the
+ * courier's number, the provider receives it, and the parent's page says it was refunded, the shirt back in stock. An express
  * checkout without an address is refused under the address field, before any order is made; an unpaid order is
  * cancelled by the payer, its stock given back.
  */
 import { and, count, eq } from "drizzle-orm";
 import { expect, test } from "vitest";
-import { goods, goodsSkus, shopOrders, students } from "../../server/db/schema";
+import { aftersales, goods, goodsSkus, shopOrderItems, shopOrders, students } from "../../server/db/schema";
 import { shopZh } from "../../src/h5/i18n/shop.zh";
-import { clickMenuEntry, describeInBrowser, expectPath, login } from "../helpers/browser";
+import { animationsSettled, choose, clickMenuEntry, describeInBrowser, dismissExpiryReminder, expectPath, login } from "../helpers/browser";
+import { en } from "../helpers/locales";
 import { demoPayer, type DemoPayer } from "../helpers/payers";
 
 const SCHOOL = "Sunrise No.1 Primary School";
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 const VERIFY = "/shop/pickuprec";
+const SALES = "/shop/saleslist";
 
 describeInBrowser(
   "the payer's school shop",
@@ -144,6 +148,55 @@ describeInBrowser(
       expect(await page.getByTestId("shop-order-status").innerText()).toBe(shopZh.status_completed);
       expect(await page.getByTestId("shop-pickup-code").count()).toBe(0);
       expect((await db().select({ status: shopOrders.status }).from(shopOrders).where(eq(shopOrders.id, order.id)))[0].status).toBe("completed");
+
+      // the size is wrong: the parent asks to return it, from the same page
+      const [item] = await db().select({ id: shopOrderItems.id }).from(shopOrderItems).where(eq(shopOrderItems.order_id, order.id));
+      await page.getByTestId(`shop-aftersale-ask-${item.id}`).click();
+      const form = page.getByTestId("shop-aftersale-form");
+      expect(await page.getByTestId("shop-aftersale-amount").inputValue()).toBe("128.00");
+      await page.getByTestId("shop-aftersale-reason").fill("尺码偏小");
+      await page.getByTestId("shop-aftersale-submit").click();
+      await form.waitFor({ state: "detached" });
+      const [asked] = await db().select().from(aftersales).where(eq(aftersales.order_id, order.id));
+      const line = page.getByTestId(`shop-aftersale-${asked.id}`);
+      expect(await line.getByTestId("shop-aftersale-status").innerText()).toBe(shopZh.aftersale_status_applied);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+      // the provider reads what is asked, and agrees: the shirt is to come back first
+      const provider = await (await suite.newContext("en-US")).newPage();
+      await login(provider, suite.url, "svc");
+      await dismissExpiryReminder(provider);
+      await provider.goto(`${suite.url}${SALES}`);
+      const row = provider.getByTestId("page-active").locator("tbody tr.ant-table-row").filter({ hasText: orderNo });
+      await row.waitFor();
+      expect(await row.innerText()).toContain("尺码偏小");
+      await row.getByTestId("row-aftersalereview").click();
+      const review = provider.getByTestId("row-form-aftersalereview");
+      await review.waitFor();
+      await animationsSettled(provider);
+      await choose(provider, review.locator(".ant-select").first(), en.aftersales.result.agree);
+      await provider.locator(".ant-modal").getByRole("button", { name: en.common.confirm }).click();
+      await expect.poll(async () => (await db().select({ status: aftersales.status }).from(aftersales).where(eq(aftersales.id, asked.id)))[0].status).toBe("agreed");
+
+      // the parent sends it back with the courier's number
+      await page.getByTestId("shop-order-refresh").click();
+      await line.getByTestId("shop-aftersale-tracking").waitFor();
+      await line.getByTestId("shop-aftersale-tracking").fill("SF1234567890123");
+      await line.getByTestId("shop-aftersale-return").click();
+      await expect.poll(() => line.getByTestId("shop-aftersale-status").innerText()).toBe(shopZh.aftersale_status_returning);
+
+      // received: the money goes back at once through the job worker, and the parent's page says so
+      await provider.reload();
+      await row.getByTestId("row-aftersalereceive").click();
+      const receipt = provider.getByTestId("row-form-aftersalereceive");
+      await receipt.waitFor();
+      await animationsSettled(provider);
+      await choose(provider, receipt.locator(".ant-select").first(), en.aftersales.result.receive);
+      await provider.locator(".ant-modal").getByRole("button", { name: en.common.confirm }).click();
+      await expect.poll(async () => (await db().select({ status: aftersales.status }).from(aftersales).where(eq(aftersales.id, asked.id)))[0].status, { timeout: 20000 }).toBe("completed");
+      await page.getByTestId("shop-order-refresh").click();
+      await expect.poll(() => line.getByTestId("shop-aftersale-status").innerText()).toBe(shopZh.aftersale_status_completed);
+      expect(await stockOf(sku.id)).toBe(stockBefore);
     });
 
     test("an express checkout without an address is refused under the address field; an unpaid order is cancelled", async () => {

@@ -7,6 +7,7 @@ import { readLocale } from "../../server/lib/locales";
 // a type alias, not an interface, so that it still reads as a plain record of namespaces
 type Messages = {
   accounts: typeof import("../../locales/en/accounts.json");
+  aftersales: typeof import("../../locales/en/aftersales.json");
   api: typeof import("../../locales/en/api.json");
   collection: typeof import("../../locales/en/collection.json");
   common: typeof import("../../locales/en/common.json");

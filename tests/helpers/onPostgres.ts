@@ -21,6 +21,7 @@ export const ON_POSTGRES: Readonly<Record<string, string>> = {
   // concurrent writers
   "tests/server/accounts.test.ts": "two adds of one username race for the unique index; the last super administrators disable each other at once",
   "tests/server/activationCodes.test.ts": "of concurrent redemptions of one code exactly one wins",
+  "tests/server/afterSales.test.ts": "one item's after-sale asked twice at once opens once, and agreed twice at once asks one refund",
   "tests/server/classGrades.test.ts": "two adds of one class name race for the unique index; a move waits for a row another connection holds",
   "tests/server/feePayments.test.ts": "two payers paying one bill at once pay it once",
   "tests/server/jobs.test.ts": "workers with connections of their own race for the same jobs",

@@ -47,6 +47,10 @@ function payloadOf(action: string, state: string): Row {
     case "refundreview":
     case "paychnlreview":
       return { result: "reject", reason: "Not as agreed" };
+    case "aftersalereview":
+      return { result: "refuse", reason: "Not as described" };
+    case "aftersalereceive":
+      return { result: "refuse", reason: "Not the item sold" };
     case "reconrun":
       return { bill_date: "2026-03-01" };
     case "reconresolve":

@@ -72,11 +72,15 @@ it("registers every operation that needs a session with its roles and its effect
   }
   // what may be called without a session is short and known
   // (the payer page's calls: tests/server/payerApi.test.ts checks they answer one student's records only,
-  // feePayments.test.ts the WeChat sign-in, shopOrders.test.ts the school shop's, traceSource.test.ts a garment's
-  // public facts)
+  // feePayments.test.ts the WeChat sign-in, shopOrders.test.ts the school shop's, afterSales.test.ts its after-sales,
+  // traceSource.test.ts a garment's public facts)
   expect(operations.filter((o) => !o.needsToken).map(label).sort()).toEqual([
     "adminapi:login",
     "adminapiv2:getwebsetinfo",
+    "h5api:h5aftersaleadd",
+    "h5api:h5aftersalecancel",
+    "h5api:h5aftersalereturn",
+    "h5api:h5aftersales",
     "h5api:h5checkpay",
     "h5api:h5entry",
     "h5api:h5find",

@@ -124,6 +124,18 @@ export const expectedStateRules: Readonly<Record<string, ExpectedEntity>> = {
       shopordercancel: { from: ["unpaid"], roles: ["servicev2"] },
     },
   },
+  aftersale: {
+    // asked; a return agreed, sent back and received; a refund without return agreed; refunded; or ended without money
+    states: ["applied", "agreed", "returning", "received", "refunding", "completed", "refused", "refused_receipt", "cancelled"],
+    actions: {
+      // the provider decides once, on what was asked
+      aftersalereview: { from: ["applied"], roles: ["servicev2"] },
+      // only goods on their way back are received or refused
+      aftersalereceive: { from: ["returning"], roles: ["servicev2"] },
+      // only money asked and not yet back is asked again
+      aftersaleretry: { from: ["received", "refunding"], roles: ["servicev2"] },
+    },
+  },
   goods: {
     // on sale in the shop, or taken off it: the provider moves it in its form, no action of its own
     states: ["on", "off"],

@@ -301,6 +301,7 @@ describe("states and actions", () => {
     expect(assembledAfter((d) => (entity(d, "paychnl").stateField = "title"))).toThrow(message(`catalogue: paychnl's stateField title is no enum field with options of it`));
     expect(assembledAfter((d) => (entity(d, "paychnl").stateField = "state"))).toThrow(message(`catalogue: paychnl's stateField state is no enum field with options of it`));
     expect(assembledAfter((d) => setField(entity(d, "refund"), "status", { options: [] }))).toThrow(message(`catalogue: refund.status is an enum without options`));
+    expect(assembledAfter((d) => setField(entity(d, "aftersale"), "restock", { options: undefined }))).toThrow(message(`catalogue: aftersale.restock is a yes/no field without options`));
   });
 
   it("refuse an action whose from or to states are no states of its entity", () => {

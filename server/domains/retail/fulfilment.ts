@@ -25,13 +25,14 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import type { ActionDecl, EntityDecl } from "../../../common/catalogue";
 import { FULFILLABLE_ORDER_STATES, feeOrderDeliver, orderEntity } from "../../../catalogue/collectionOrders";
+import { OPEN_AFTERSALE_STATES } from "../../../catalogue/afterSales";
 import { pickupFindOperation, pickupVerifyOperation } from "../../../catalogue/retail";
 import { shopOrderDeliver, shopOrderEntity } from "../../../catalogue/shopOrders";
 import { fenToYuan } from "../../../common/money";
 import { accountActor, auditCall, auditInsert } from "../../auth/audit";
 import { attemptGivenBack, releaseAttempts, reserveAttempts, type ThrottleRule } from "../../auth/throttle";
 import type { DbOrTx } from "../../db/client";
-import { feeOrderGoods, feeOrders, goods, goodsSkus, pickupPoints, pickupRecords, schools, shopOrderItems, shopOrders, students, users } from "../../db/schema";
+import { aftersales, feeOrderGoods, feeOrders, goods, goodsSkus, pickupPoints, pickupRecords, schools, shopOrderItems, shopOrders, students, users } from "../../db/schema";
 import type { ActionEffects } from "../../engine/actions";
 import { registerDeclared } from "../../engine/declared";
 import { translator, type Language } from "../../lib/i18n";
@@ -137,6 +138,20 @@ function fromFee(o: typeof feeOrders.$inferSelect): FulfilledOrder {
 /** an instant as a statement's parameter, the same on both databases' drivers */
 const instant = (at: Date) => sql`${at.toISOString()}::timestamptz`;
 
+/** a shop order none of whose items' after-sales is open: one being returned or refunded is not handed over meanwhile */
+const noOpenAfterSale = sql`not exists (select from ${aftersales} where ${aftersales.order_id} = ${shopOrders.id} and ${aftersales.status} in (${sql.raw(OPEN_AFTERSALE_STATES.map((state) => `'${state}'`).join(", "))}))`;
+
+/** The open after-sale of a shop order, if any: its pickup waits for it. */
+async function openAfterSaleOf(db: DbOrTx, orderId: number): Promise<{ aftersale_no: string } | undefined> {
+  const [open] = await db
+    .select({ aftersale_no: aftersales.aftersale_no })
+    .from(aftersales)
+    .where(and(eq(aftersales.order_id, orderId), inArray(aftersales.status, [...OPEN_AFTERSALE_STATES])))
+    .orderBy(asc(aftersales.id))
+    .limit(1);
+  return open;
+}
+
 export const SHOP_KIND: FulfilledKind = {
   kind: "shop_order",
   entity: shopOrderEntity,
@@ -153,7 +168,7 @@ export const SHOP_KIND: FulfilledKind = {
   pickupState: (row) => ({ state: row.status, refund_status: row.refund_status ?? "none" }),
   complete(where, now) {
     return sql`update ${shopOrders} set status = 'completed', completed_at = ${instant(now)}
-      where ${and(where(shopOrders), SHOP_KIND.waiting, ne(shopOrders.refund_status, "all"))}
+      where ${and(where(shopOrders), SHOP_KIND.waiting, ne(shopOrders.refund_status, "all"), noOpenAfterSale)}
       returning ${SHOP_KIND.pickupColumns}`;
   },
   items: sql`(select coalesce(json_agg(json_build_object('title', i.title, 'spec_values', i.spec_values, 'image', i.image, 'qty', i.qty, 'amount', i.amount) order by i.sort, i.id), '[]')
@@ -545,6 +560,8 @@ async function verify(ctx: OperationContext, payload: { code: string; via: strin
   }
   await releaseAttempts(ctx.db, [key]);
   if (found.verifier_name !== null && found.verified_at !== null) throw new ApiFailure("retail.pickup.already", { name: found.verifier_name, time: shownTime(new Date(found.verified_at)) });
+  const open = found.kind === "shop_order" ? await openAfterSaleOf(ctx.db, found.id) : undefined;
+  if (open) throw new ApiFailure("retail.pickup.aftersale_open", { aftersale_no: open.aftersale_no });
   throw new ApiFailure("retail.pickup.refunded");
 }
 

@@ -26,6 +26,7 @@ import { registerPaymentKind, type PaymentKind, type RefundHooks } from "../../p
 import { createRefund, RefundRefused } from "../../payments/refunds";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
+import { afterSaleRefunded } from "./afterSales";
 import { completeDeliveredFeeOrders, giveStockBack, newPickupCode, takeStock } from "./fulfilment";
 
 export { takeStock };
@@ -117,6 +118,8 @@ export const shopRefundHooks: RefundHooks = {
       .set({ refunded_amount: refunded, refund_status: all ? "all" : "part", ...(all && order.status !== "cancelled" ? { status: "cancelled", cancelled_at: now } : {}) })
       .where(eq(shopOrders.id, order.id));
     await orderEvent(tx, order, "shop_order_refunded", { amount: fenToYuan(refund.amount), refund_no: refund.refund_no ?? "", ...(all && order.status !== "cancelled" ? { from: order.status, to: "cancelled" } : {}) });
+    // the money of one of its items' after-sales: that after-sale is done
+    await afterSaleRefunded(tx, refund, now);
   },
 };
 

@@ -1,12 +1,13 @@
 /**
  * The student's shop orders (h5shoporders) and one order (h5shoporderinfo): its state, its items, and what the payer
  * needs next: the pickup code (8 digits, large) and its QR code while it waits to be collected, the courier's
- * tracking number once sent, paying or cancelling it while unpaid. A pickup order waiting is asked again now and
+ * tracking number once sent, paying or cancelling it while unpaid, its after-sales once paid (./AfterSales.tsx). A pickup order waiting is asked again now and
  * then, so that the page says it was collected once the clerk has handed it over.
  */
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { h5call, type ShopOrder } from "../api";
 import { BusinessTime, Money, problemOf, ProblemText, type Problem } from "../ui";
+import { OrderAfterSales } from "./AfterSales";
 import { BackLink } from "./GoodsPage";
 import { courierName, orderStatusText, orderStatusTone, Picture, specsText } from "./parts";
 import { useShopText } from "./text";
@@ -212,6 +213,7 @@ export function OrderDetail({ code, ticket, id, canPay, onPay, onCancelled, onBa
       {load.state === "ready" ? (
         <Detail order={load.value} pageCode={code} canPay={canPay} onPay={onPay} confirming={confirming} setConfirming={setConfirming} cancelling={cancelling} cancelProblem={cancelProblem} onCancel={cancel} onRefresh={() => setAttempt((a) => a + 1)} />
       ) : null}
+      {load.state === "ready" && load.value.status !== "unpaid" ? <OrderAfterSales ticket={ticket} order={load.value} /> : null}
     </>
   );
 }

@@ -92,6 +92,9 @@ const COURIERS: Record<string, [zh: string, other: string]> = {
   YZPY: ["邮政快递包裹", "China Post"],
 };
 
+/** the couriers a payer may send goods back with, as the console's codes */
+export const COURIER_CODES: readonly string[] = Object.keys(COURIERS);
+
 export function courierName(code: string, language: string): string {
   const names = COURIERS[code.toUpperCase()];
   return names ? names[language === "zh" ? 0 : 1] : code;

@@ -1,0 +1,366 @@
+/**
+ * After-sales of shop order items (catalogue/afterSales.ts): asked, returned, cancelled and followed on the payer page
+ * (h5aftersaleadd, h5aftersalereturn, h5aftersalecancel, h5aftersales, with the ticket of the order's student), decided
+ * in the console (aftersalereview, aftersalereceive, aftersaleretry). The money goes back as a refund of the order's
+ * payment (server/payments/refunds.ts, kind `aftersale`, naming the after-sale), accepted when the provider agrees to
+ * a refund without return or receives the goods; the refunds job sends it and asks after it under the same number
+ * until the gateway ends it, and its success completes the after-sale (`afterSaleRefunded`, called by the shop
+ * order's refund hooks). The item's stock comes back when the recorded decision says so, on agreeing or receiving,
+ * once (`restocked_at`). An open after-sale holds its order's pickup back (./fulfilment.ts).
+ *
+ * One after-sale of an item is open at a time, and together they never ask more than the item's quantity and what it
+ * paid: both checked under the order's row lock, which every after-sale of the order and every refund of its payment
+ * take first.
+ */
+import { randomInt } from "node:crypto";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { AFTERSALE_DESCRIPTION_MAX, AFTERSALE_REASON_MAX, AFTERSALE_WINDOW_DAYS, afterSaleEntity, afterSaleWays, COUNTED_AFTERSALE_STATES, OPEN_AFTERSALE_STATES } from "../../../catalogue/afterSales";
+import { COMMITTED_REFUND_STATES } from "../../../catalogue/collectionRefunds";
+import { expressCodeField, trackingNoField } from "../../../catalogue/fulfilment";
+import { PAID_SHOP_ORDER_STATES } from "../../../catalogue/shopOrders";
+import type { FieldDecl } from "../../../common/catalogue";
+import { fenToYuan } from "../../../common/money";
+import { callerActor, gatewayActor, payerActor, writeAudit, type AuditActor } from "../../auth/audit";
+import type { DbOrTx } from "../../db/client";
+import { aftersales, pickupRecords, refunds, shopOrderItems, shopOrders } from "../../db/schema";
+import { actionFieldFailure, type ActionEffect, type ActionEffects, type ActionOutcome } from "../../engine/actions";
+import { checkPayload } from "../../engine/declared";
+import type { Row } from "../../engine/hooks";
+import { translator } from "../../lib/i18n";
+import { createRefund, queueSending, RefundRefused, type Refund } from "../../payments/refunds";
+import { ApiFailure, notFound } from "../../protocol/envelope";
+import type { OperationContext, OperationRegistry } from "../../protocol/registry";
+import { PAYER_API_PATH } from "../collection/payerApi";
+import { ticketOf } from "../collection/payerTickets";
+import { giveStockBack } from "./fulfilment";
+
+type AfterSale = typeof aftersales.$inferSelect;
+
+const DAY_MS = 86_400_000;
+/** the payer's after-sales answered, newest first */
+const MAX_PAYER_AFTERSALES = 50;
+
+/** An entry on the after-sale's timeline. */
+async function afterSaleEvent(tx: DbOrTx, sale: Pick<AfterSale, "id" | "sysid" | "sch_id">, action: string, detail: Record<string, unknown>, actor: AuditActor): Promise<void> {
+  await writeAudit(tx, actor, { action, entity: afterSaleEntity.name, entityId: String(sale.id), sysid: sale.sysid, schId: sale.sch_id, detail });
+}
+
+/** A new after-sale's number: "AS", the business second it was asked (China time) and six random digits. */
+function newAfterSaleNo(now: Date): string {
+  const stamp = new Date(now.getTime() + 8 * 3_600_000).toISOString().replace(/\D/g, "").slice(0, 14);
+  return `AS${stamp}${String(randomInt(1_000_000)).padStart(6, "0")}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// the money and the stock
+
+/**
+ * The after-sale's refund, accepted at once (a refund of the order's payment, kind `aftersale`): refused in the
+ * words of the refund rules (what the payment still holds), naming the amount.
+ */
+async function refundAfterSale(ctx: OperationContext, tx: DbOrTx, sale: Row): Promise<Refund> {
+  const [order] = await tx.select({ pay_no: shopOrders.pay_no }).from(shopOrders).where(eq(shopOrders.id, Number(sale.order_id)));
+  try {
+    const refund = await createRefund(
+      tx,
+      {
+        payNo: order.pay_no,
+        amount: Number(sale.amount),
+        reason: translator("zh")("aftersales.refund_reason", { no: String(sale.aftersale_no) }),
+        cause: "aftersale",
+        appliedBy: callerActor(ctx),
+        acceptedBy: ctx.auth!.username,
+        aftersaleId: Number(sale.id),
+      },
+      ctx.now,
+    );
+    return refund!;
+  } catch (err) {
+    if (err instanceof RefundRefused) throw actionFieldFailure(ctx, "result", err.messageKey, err.params);
+    throw err;
+  }
+}
+
+/** The item's stock given back, once: the first to set `restocked_at` gives it. Answers whether this call did. */
+async function restockOnce(tx: DbOrTx, saleId: number, now: Date): Promise<boolean> {
+  const [taken] = await tx
+    .update(aftersales)
+    .set({ restocked_at: now })
+    .where(and(eq(aftersales.id, saleId), eq(aftersales.restock, "Y"), sql`${aftersales.restocked_at} is null`))
+    .returning({ item_id: aftersales.item_id, qty: aftersales.qty });
+  if (!taken) return false;
+  const [item] = await tx.select({ sku_id: shopOrderItems.sku_id, goods_id: shopOrderItems.goods_id }).from(shopOrderItems).where(eq(shopOrderItems.id, taken.item_id));
+  await giveStockBack(tx, [{ ...item, qty: taken.qty }]);
+  return true;
+}
+
+/**
+ * A refund of an after-sale done at the gateway (the shop order's refund hooks call it in the transaction recording
+ * the success): the after-sale completed, once.
+ */
+export async function afterSaleRefunded(tx: DbOrTx, refund: Refund, now: Date): Promise<void> {
+  if (refund.aftersale_id === null) return;
+  const [before] = await tx.select({ status: aftersales.status }).from(aftersales).where(eq(aftersales.id, refund.aftersale_id)).for("update");
+  const [done] = await tx
+    .update(aftersales)
+    .set({ status: "completed", completed_at: now })
+    .where(and(eq(aftersales.id, refund.aftersale_id), inArray(aftersales.status, ["received", "refunding"])))
+    .returning();
+  if (!done) return;
+  await afterSaleEvent(tx, done, "aftersale_refunded", { from: before.status, to: "completed", amount: fenToYuan(refund.amount), refund_no: refund.refund_no ?? "" }, gatewayActor());
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// the provider's decisions
+
+/** The restock decision sent, or the default of the step: yes for goods received back, no otherwise. */
+function restockDecision(input: Row, whenAbsent: "Y" | "N"): "Y" | "N" {
+  return input.restock === "Y" || input.restock === "N" ? input.restock : whenAbsent;
+}
+
+/**
+ * aftersalereview: agreed, a refund without return is refunded at once (its stock back if decided so, the goods
+ * never having left or being kept); a return waits for the goods; refused, it ends with the reason.
+ */
+const reviewEffect: ActionEffect = async ({ ctx, tx, row, input }) => {
+  const who = { reviewed_by: ctx.auth!.username, reviewed_at: ctx.now };
+  if (input.result !== "agree") return { changes: { ...who, status: "refused", review_reason: input.reason } };
+  if (row.way === "return_refund") {
+    return { changes: { ...who, status: "agreed", review_reason: input.reason ?? null, restock: input.restock === "Y" || input.restock === "N" ? input.restock : null } };
+  }
+  const restock = restockDecision(input, "N");
+  await tx.update(aftersales).set({ restock }).where(eq(aftersales.id, Number(row.id)));
+  const restocked = await restockOnce(tx, Number(row.id), ctx.now);
+  const refund = await refundAfterSale(ctx, tx, row);
+  return {
+    changes: { ...who, status: "refunding", review_reason: input.reason ?? null, restock },
+    messageKey: "aftersales.refund_accepted",
+    messageParams: { amount: fenToYuan(refund.amount), refund_no: refund.refund_no ?? "" },
+    audit: { detail: { refund_no: refund.refund_no, restocked } },
+    wakeJobs: true,
+  };
+};
+
+/** aftersalereceive: the goods back, refunded at once (stock back unless decided otherwise); refused, it ends with the reason. */
+const receiveEffect: ActionEffect = async ({ ctx, tx, row, input }) => {
+  const who = { received_by: ctx.auth!.username, received_at: ctx.now, receive_reason: input.reason ?? null };
+  if (input.result !== "receive") return { changes: who };
+  // decided now, or as decided when agreeing, or yes: the goods are here
+  const restock = input.restock === "Y" || input.restock === "N" ? input.restock : row.restock === "N" ? "N" : "Y";
+  await tx.update(aftersales).set({ restock }).where(eq(aftersales.id, Number(row.id)));
+  const restocked = await restockOnce(tx, Number(row.id), ctx.now);
+  const refund = await refundAfterSale(ctx, tx, row);
+  return {
+    changes: { ...who, restock },
+    messageKey: "aftersales.refund_accepted",
+    messageParams: { amount: fenToYuan(refund.amount), refund_no: refund.refund_no ?? "" },
+    audit: { detail: { refund_no: refund.refund_no, restocked } },
+    wakeJobs: true,
+  };
+};
+
+/**
+ * aftersaleretry: the after-sale's refund asked of the gateway now, under its number (sent again if the gateway never
+ * took it); one the gateway closed without paying is asked anew, under the payment's next number.
+ */
+const retryEffect: ActionEffect = async ({ ctx, tx, row }): Promise<ActionOutcome> => {
+  const [refund] = await tx.select().from(refunds).where(eq(refunds.aftersale_id, Number(row.id))).orderBy(desc(refunds.id)).limit(1);
+  if (refund && (refund.status === "processing" || refund.status === "abnormal")) {
+    await queueSending(tx, refund.id, ctx.now);
+    return { messageKey: "aftersales.retry_queued", messageParams: { refund_no: refund.refund_no ?? "" }, audit: { detail: { refund_no: refund.refund_no } }, wakeJobs: true };
+  }
+  if (refund?.status === "success") throw new ApiFailure("aftersales.errors.already_refunded");
+  const asked = await refundAfterSale(ctx, tx, row);
+  return { messageKey: "aftersales.refund_accepted", messageParams: { amount: fenToYuan(asked.amount), refund_no: asked.refund_no ?? "" }, audit: { detail: { refund_no: asked.refund_no } }, wakeJobs: true };
+};
+
+export const afterSaleEffects: ActionEffects = {
+  aftersalereview: reviewEffect,
+  aftersalereceive: receiveEffect,
+  aftersaleretry: retryEffect,
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// the payer page
+
+const ticketField: FieldDecl = { name: "ticket", type: "string", label: "aftersales.field.ticket", required: true, max: 100 };
+const idField = (name: string, label: string): FieldDecl => ({ name, type: "int", label, required: true, min: 1, max: 2_147_483_647 });
+
+/** h5aftersaleadd {ticket, order_id, item_id, way, qty, amount, reason, description, images} */
+const applyFields: FieldDecl[] = [
+  ticketField,
+  idField("order_id", "retail.entity.shoporder"),
+  idField("item_id", "aftersales.field.item"),
+  { name: "way", type: "enum", label: "aftersales.field.way", required: true, options: afterSaleWays },
+  { name: "qty", type: "int", label: "retail.field.qty", required: true, min: 1, max: 99 },
+  { name: "amount", type: "money", label: "aftersales.field.amount", required: true, min: 0.01 },
+  { name: "reason", type: "string", label: "aftersales.field.reason", required: true, max: AFTERSALE_REASON_MAX },
+  { name: "description", type: "text", label: "aftersales.field.description", max: AFTERSALE_DESCRIPTION_MAX },
+  { name: "images", type: "images", label: "aftersales.field.images", max: 9 },
+];
+/** h5aftersalereturn {ticket, id, express_code, tracking_no} */
+const returnFields: FieldDecl[] = [ticketField, idField("id", "aftersales.entity.aftersale"), expressCodeField, trackingNoField];
+/** h5aftersalecancel {ticket, id} */
+const cancelFields: FieldDecl[] = [ticketField, idField("id", "aftersales.entity.aftersale")];
+/** h5aftersales {ticket} */
+const listFields: FieldDecl[] = [ticketField];
+
+/** A failure naming a field of the payer's call, in the payer's language. */
+function payerFieldFailure(ctx: OperationContext, field: string, key: string, params: Record<string, string | number> = {}): ApiFailure {
+  return new ApiFailure(key, { field, ...params }, { errors: [{ field, message: ctx.t(key, params) }] });
+}
+
+/** An after-sale as the payer follows it. */
+function payerAnswer(sale: AfterSale) {
+  return {
+    id: sale.id,
+    aftersale_no: sale.aftersale_no,
+    order_id: sale.order_id,
+    item_id: sale.item_id,
+    title: sale.title,
+    spec_values: sale.spec_values,
+    way: sale.way,
+    qty: sale.qty,
+    amount: fenToYuan(sale.amount),
+    reason: sale.reason,
+    description: sale.description,
+    images: sale.images ?? [],
+    status: sale.status,
+    review_reason: sale.review_reason,
+    receive_reason: sale.receive_reason,
+    express_code: sale.express_code,
+    tracking_no: sale.tracking_no,
+    created_at: sale.created_at.toISOString(),
+    completed_at: sale.completed_at?.toISOString() ?? null,
+  };
+}
+
+/** The ticket's student's after-sale with this id, locked; not found for anyone else's. */
+async function ticketAfterSale(tx: DbOrTx, ticket: { studentId: number; schId: number }, id: number): Promise<AfterSale> {
+  const [sale] = await tx
+    .select()
+    .from(aftersales)
+    .where(and(eq(aftersales.id, id), eq(aftersales.student_id, ticket.studentId), eq(aftersales.sch_id, ticket.schId)))
+    .for("update");
+  if (!sale) throw notFound();
+  return sale;
+}
+
+/**
+ * h5aftersaleadd: an after-sale of one item of the ticket's student's paid order, within the window after the order
+ * completed; goods to return must have reached the payer. Within the item's quantity and what it paid, less what its
+ * other after-sales ask or got, and within what the payment still holds.
+ */
+async function apply(ctx: OperationContext) {
+  const input = checkPayload(ctx, applyFields);
+  const ticket = await ticketOf(ctx.db, input.ticket, ctx.now);
+  const answered = await ctx.db.transaction(async (tx) => {
+    const [order] = await tx
+      .select()
+      .from(shopOrders)
+      .where(and(eq(shopOrders.id, Number(input.order_id)), eq(shopOrders.student_id, ticket.studentId), eq(shopOrders.sch_id, ticket.schId)))
+      .for("update");
+    if (!order) throw notFound();
+    if (!(PAID_SHOP_ORDER_STATES as readonly string[]).includes(order.status)) throw payerFieldFailure(ctx, "order_id", "aftersales.errors.order_not_paid");
+    if (input.way === "return_refund" && order.status === "undelivered") throw payerFieldFailure(ctx, "way", "aftersales.errors.nothing_to_return");
+    if (order.status === "completed" && order.completed_at && ctx.now.getTime() - order.completed_at.getTime() > AFTERSALE_WINDOW_DAYS * DAY_MS) {
+      throw payerFieldFailure(ctx, "order_id", "aftersales.errors.window_passed", { days: AFTERSALE_WINDOW_DAYS });
+    }
+    const [item] = await tx.select().from(shopOrderItems).where(and(eq(shopOrderItems.id, Number(input.item_id)), eq(shopOrderItems.order_id, order.id)));
+    if (!item) throw payerFieldFailure(ctx, "item_id", "aftersales.errors.item_unknown");
+    const others = await tx.select().from(aftersales).where(eq(aftersales.item_id, item.id));
+    const open = others.find((other) => (OPEN_AFTERSALE_STATES as readonly string[]).includes(other.status));
+    if (open) throw payerFieldFailure(ctx, "item_id", "aftersales.errors.open_exists", { aftersale_no: open.aftersale_no });
+    const counted = others.filter((other) => (COUNTED_AFTERSALE_STATES as readonly string[]).includes(other.status));
+    const qtyLeft = item.qty - counted.reduce((sum, other) => sum + other.qty, 0);
+    if (Number(input.qty) > qtyLeft) throw payerFieldFailure(ctx, "qty", "aftersales.errors.qty_over", { max: Math.max(0, qtyLeft) });
+    // what the item paid less its other after-sales, and what the payment still holds (a refund by the provider too)
+    const [{ committed }] = await tx
+      .select({ committed: sql<string>`coalesce(sum(${refunds.amount}), 0)` })
+      .from(refunds)
+      .where(and(eq(refunds.pay_no, order.pay_no), inArray(refunds.status, [...COMMITTED_REFUND_STATES])));
+    const amountLeft = Math.min(item.amount - counted.reduce((sum, other) => sum + other.amount, 0), order.amount - Number(committed));
+    if (Number(input.amount) > amountLeft) throw payerFieldFailure(ctx, "amount", "aftersales.errors.amount_over", { max: fenToYuan(Math.max(0, amountLeft)) });
+    // an order collected at a pickup point names the clerk who handed it over
+    const [handed] = await tx.select({ name: pickupRecords.verifier_name }).from(pickupRecords).where(eq(pickupRecords.order_id, order.id));
+    const [sale] = await tx
+      .insert(aftersales)
+      .values({
+        aftersale_no: newAfterSaleNo(ctx.now),
+        order_id: order.id,
+        item_id: item.id,
+        sch_id: order.sch_id,
+        sysid: order.sysid,
+        student_id: order.student_id,
+        pickup_point_id: order.pickup_point_id,
+        handed_over_by: handed?.name ?? null,
+        way: String(input.way),
+        title: item.title,
+        spec_values: item.spec_values,
+        qty: Number(input.qty),
+        amount: Number(input.amount),
+        reason: String(input.reason),
+        description: (input.description as string | null) ?? null,
+        images: (input.images as string[] | null) ?? null,
+        status: "applied",
+        created_at: ctx.now,
+      })
+      .returning();
+    await afterSaleEvent(tx, sale, "aftersale_applied", { to: "applied", way: sale.way, qty: sale.qty, amount: fenToYuan(sale.amount), order_no: order.order_no }, payerActor(ctx.ip));
+    return payerAnswer(sale);
+  });
+  return { messageKey: "aftersales.applied", data: { items: answered } };
+}
+
+/** h5aftersalereturn: the goods of an agreed return sent back, with the express company and tracking number. */
+async function sendBack(ctx: OperationContext) {
+  const input = checkPayload(ctx, returnFields);
+  const ticket = await ticketOf(ctx.db, input.ticket, ctx.now);
+  const answered = await ctx.db.transaction(async (tx) => {
+    const sale = await ticketAfterSale(tx, ticket, Number(input.id));
+    if (sale.status !== "agreed") throw payerFieldFailure(ctx, "id", "aftersales.errors.not_agreed");
+    const [returned] = await tx
+      .update(aftersales)
+      .set({ status: "returning", express_code: String(input.express_code), tracking_no: String(input.tracking_no), returned_at: ctx.now })
+      .where(eq(aftersales.id, sale.id))
+      .returning();
+    await afterSaleEvent(tx, returned, "aftersale_returned", { from: "agreed", to: "returning", express_code: returned.express_code, tracking_no: returned.tracking_no }, payerActor(ctx.ip));
+    return payerAnswer(returned);
+  });
+  return { data: { items: answered } };
+}
+
+/** h5aftersalecancel: an after-sale withdrawn while nothing was refunded yet (asked, agreed, or on its way back). */
+async function cancel(ctx: OperationContext) {
+  const input = checkPayload(ctx, cancelFields);
+  const ticket = await ticketOf(ctx.db, input.ticket, ctx.now);
+  const answered = await ctx.db.transaction(async (tx) => {
+    const sale = await ticketAfterSale(tx, ticket, Number(input.id));
+    if (!["applied", "agreed", "returning"].includes(sale.status)) throw payerFieldFailure(ctx, "id", "aftersales.errors.not_cancellable");
+    const [cancelled] = await tx.update(aftersales).set({ status: "cancelled" }).where(eq(aftersales.id, sale.id)).returning();
+    await afterSaleEvent(tx, cancelled, "aftersale_cancelled", { from: sale.status, to: "cancelled" }, payerActor(ctx.ip));
+    return payerAnswer(cancelled);
+  });
+  return { data: { items: answered } };
+}
+
+/** h5aftersales: the ticket's student's after-sales, newest first. */
+async function list(ctx: OperationContext) {
+  const input = checkPayload(ctx, listFields);
+  const ticket = await ticketOf(ctx.db, input.ticket, ctx.now);
+  const rows = await ctx.db
+    .select()
+    .from(aftersales)
+    .where(and(eq(aftersales.student_id, ticket.studentId), eq(aftersales.sch_id, ticket.schId)))
+    .orderBy(desc(aftersales.id))
+    .limit(MAX_PAYER_AFTERSALES);
+  return { data: { items: rows.map(payerAnswer) } };
+}
+
+export function registerAfterSaleApi(registry: OperationRegistry): void {
+  registry.add({ path: PAYER_API_PATH, method: "h5aftersaleadd", needsToken: false, handler: apply });
+  registry.add({ path: PAYER_API_PATH, method: "h5aftersalereturn", needsToken: false, handler: sendBack });
+  registry.add({ path: PAYER_API_PATH, method: "h5aftersalecancel", needsToken: false, handler: cancel });
+  registry.add({ path: PAYER_API_PATH, method: "h5aftersales", needsToken: false, handler: list });
+}
+
