@@ -8,8 +8,8 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/client";
 import { accountActor, payerActor, writeAudit } from "../auth/audit";
-import { fenToYuan } from "../../common/money";
-import { aftersales, deliveryImports, goods, goodsSkus, paymentOrders, pickupPoints, pickupRecords, shopOrderItems, shopOrders, students, users } from "../db/schema";
+import { aftersales, deliveryImports, goods, goodsSkus, paymentOrders, pickupPoints, shopOrderItems, shopOrders, students, users } from "../db/schema";
+import { recordAfterSale } from "../domains/retail/afterSales";
 import { handOver } from "../domains/retail/fulfilment";
 import { createShopOrder } from "../domains/retail/shop";
 import { recordOrderClosed } from "../payments/close";
@@ -83,8 +83,8 @@ export async function seedDemoShopOrders(tx: DbOrTx, school: { sysid: number; sc
 }
 
 /**
- * A payer's after-sale of the order's first item, as h5aftersaleadd writes it (the clerk who handed a collected order
- * over named); agreed and sent back as the provider's review and h5aftersalereturn write them, when its state says so.
+ * A payer's after-sale of the order's first item, as h5aftersaleadd records it; agreed and sent back as the provider's
+ * review and h5aftersalereturn write them, when its state says so.
  */
 async function afterSale(
   tx: DbOrTx,
@@ -96,40 +96,17 @@ async function afterSale(
 ): Promise<void> {
   const [order] = await tx.select().from(shopOrders).where(eq(shopOrders.id, orderId));
   const [item] = await tx.select().from(shopOrderItems).where(eq(shopOrderItems.order_id, orderId)).orderBy(asc(shopOrderItems.sort)).limit(1);
-  const [handed] = await tx.select({ name: pickupRecords.verifier_name }).from(pickupRecords).where(eq(pickupRecords.order_id, orderId));
   const amount = Math.round(item.amount * (sale.amountShare ?? 1));
-  const [row] = await tx
-    .insert(aftersales)
-    .values({
-      aftersale_no: `AS${new Date(asked.getTime() + 8 * 3_600_000).toISOString().replace(/\D/g, "").slice(0, 14)}${String(orderId).padStart(6, "0")}`,
-      order_id: orderId,
-      item_id: item.id,
-      sch_id: order.sch_id,
-      sysid: order.sysid,
-      student_id: order.student_id,
-      pickup_point_id: order.pickup_point_id,
-      handed_over_by: handed?.name ?? null,
-      way: sale.way,
-      title: item.title,
-      spec_values: item.spec_values,
-      qty: item.qty,
-      amount,
-      reason: sale.reason,
-      description: sale.description,
-      status: sale.status,
-      created_at: asked,
-      ...(agreed ? { reviewed_by: "svc", reviewed_at: agreed } : {}),
-      ...(returned && sale.express ? { express_code: sale.express.code, tracking_no: sale.express.number, returned_at: returned } : {}),
-    })
-    .returning();
+  const row = await recordAfterSale(tx, order, item, { way: sale.way, qty: item.qty, amount, reason: sale.reason, description: sale.description }, asked, payerActor(""));
+  if (!agreed) return;
   const event = (action: string, actor: typeof PROVIDER_STAFF, detail: Record<string, unknown>, when: Date) =>
     writeAudit(tx, actor, { action, entity: "aftersale", entityId: String(row.id), sysid: row.sysid, schId: row.sch_id, detail, at: when });
-  const payer = payerActor("");
-  await event("aftersale_applied", payer, { to: "applied", way: sale.way, qty: row.qty, amount: fenToYuan(amount), order_no: order.order_no }, asked);
-  if (agreed) await event("aftersalereview", PROVIDER_STAFF, { from: "applied", to: "agreed", result: "agree" }, agreed);
-  if (returned && sale.express) await event("aftersale_returned", payer, { from: "agreed", to: "returning", express_code: sale.express.code, tracking_no: sale.express.number }, returned);
+  await tx.update(aftersales).set({ status: "agreed", reviewed_by: "svc", reviewed_at: agreed }).where(eq(aftersales.id, row.id));
+  await event("aftersalereview", PROVIDER_STAFF, { from: "applied", to: "agreed", result: "agree" }, agreed);
+  if (!returned || !sale.express) return;
+  await tx.update(aftersales).set({ status: "returning", express_code: sale.express.code, tracking_no: sale.express.number, returned_at: returned }).where(eq(aftersales.id, row.id));
+  await event("aftersale_returned", payerActor(""), { from: "agreed", to: "returning", express_code: sale.express.code, tracking_no: sale.express.number }, returned);
 }
-
 /** An express order sent by the provider's import of tracking numbers, `hoursAgo`, as shoporderdeliver writes it. */
 async function sent(tx: DbOrTx, order: { orderId: number }, sysid: number, schId: number, express: { code: string; number: string }, when: Date): Promise<void> {
   await tx.update(shopOrders).set({ status: "delivered", express_code: express.code, tracking_no: express.number, delivered_at: when }).where(eq(shopOrders.id, order.orderId));

@@ -246,6 +246,61 @@ async function ticketAfterSale(tx: DbOrTx, ticket: { studentId: number; schId: n
   return sale;
 }
 
+/** What a payer asks of an item. */
+export interface AfterSaleAsked {
+  way: AfterSale["way"];
+  qty: number;
+  /** fen */
+  amount: number;
+  reason: string;
+  description: string | null;
+  images?: string[] | null;
+}
+
+/**
+ * A new after-sale of the order's item, asked (the payer's call, and the demo's), with the first entry of its
+ * timeline; an order collected at a pickup point names the clerk who handed it over. The rules are the caller's.
+ */
+export async function recordAfterSale(
+  tx: DbOrTx,
+  order: typeof shopOrders.$inferSelect,
+  item: typeof shopOrderItems.$inferSelect,
+  asked: AfterSaleAsked,
+  now: Date,
+  actor: AuditActor,
+): Promise<AfterSale> {
+  const [handed] = await tx.select({ name: pickupRecords.verifier_name }).from(pickupRecords).where(eq(pickupRecords.order_id, order.id));
+  const [sale] = await tx
+    .insert(aftersales)
+    .values({
+      aftersale_no: newAfterSaleNo(now),
+      order_id: order.id,
+      item_id: item.id,
+      sch_id: order.sch_id,
+      sysid: order.sysid,
+      student_id: order.student_id,
+      pickup_point_id: order.pickup_point_id,
+      handed_over_by: handed?.name ?? null,
+      title: item.title,
+      spec_values: item.spec_values,
+      ...asked,
+      images: asked.images ?? null,
+      status: "applied",
+      created_at: now,
+    })
+    .returning();
+  await writeAudit(tx, actor, {
+    action: "aftersale_applied",
+    entity: afterSaleEntity.name,
+    entityId: String(sale.id),
+    sysid: sale.sysid,
+    schId: sale.sch_id,
+    detail: { to: "applied", way: sale.way, qty: sale.qty, amount: fenToYuan(sale.amount), order_no: order.order_no },
+    at: now,
+  });
+  return sale;
+}
+
 /**
  * h5aftersaleadd: an after-sale of one item of the ticket's student's paid order, within the window after the order
  * completed; goods to return must have reached the payer. Within the item's quantity and what it paid, less what its
@@ -281,32 +336,14 @@ async function apply(ctx: OperationContext) {
       .where(and(eq(refunds.pay_no, order.pay_no), inArray(refunds.status, [...COMMITTED_REFUND_STATES])));
     const amountLeft = Math.min(item.amount - counted.reduce((sum, other) => sum + other.amount, 0), order.amount - Number(committed));
     if (Number(input.amount) > amountLeft) throw payerFieldFailure(ctx, "amount", "aftersales.errors.amount_over", { max: fenToYuan(Math.max(0, amountLeft)) });
-    // an order collected at a pickup point names the clerk who handed it over
-    const [handed] = await tx.select({ name: pickupRecords.verifier_name }).from(pickupRecords).where(eq(pickupRecords.order_id, order.id));
-    const [sale] = await tx
-      .insert(aftersales)
-      .values({
-        aftersale_no: newAfterSaleNo(ctx.now),
-        order_id: order.id,
-        item_id: item.id,
-        sch_id: order.sch_id,
-        sysid: order.sysid,
-        student_id: order.student_id,
-        pickup_point_id: order.pickup_point_id,
-        handed_over_by: handed?.name ?? null,
-        way: String(input.way),
-        title: item.title,
-        spec_values: item.spec_values,
-        qty: Number(input.qty),
-        amount: Number(input.amount),
-        reason: String(input.reason),
-        description: (input.description as string | null) ?? null,
-        images: (input.images as string[] | null) ?? null,
-        status: "applied",
-        created_at: ctx.now,
-      })
-      .returning();
-    await afterSaleEvent(tx, sale, "aftersale_applied", { to: "applied", way: sale.way, qty: sale.qty, amount: fenToYuan(sale.amount), order_no: order.order_no }, payerActor(ctx.ip));
+    const sale = await recordAfterSale(
+      tx,
+      order,
+      item,
+      { way: input.way as AfterSale["way"], qty: Number(input.qty), amount: Number(input.amount), reason: String(input.reason), description: (input.description as string | null) ?? null, images: (input.images as string[] | null) ?? null },
+      ctx.now,
+      payerActor(ctx.ip),
+    );
     return payerAnswer(sale);
   });
   return { messageKey: "aftersales.applied", data: { items: answered } };
