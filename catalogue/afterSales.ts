@@ -44,9 +44,6 @@ export const afterSaleWays: FieldOption[] = [
   { value: "return_refund", label: "aftersales.way.return_refund" },
 ];
 
-/** days after an order is completed (collected, or received) that its payer may still ask, until the shop's settings say otherwise */
-export const AFTERSALE_WINDOW_DAYS = 7;
-
 /** the longest reason, description, and decision's reason (characters) */
 export const AFTERSALE_REASON_MAX = 60;
 export const AFTERSALE_DESCRIPTION_MAX = 500;

@@ -207,9 +207,18 @@ export interface GoodsSummary {
   delivery: GoodsDelivery;
 }
 
+/** The provider's shop as its parents see it (its shop settings): open, its ways of delivery, its phone. */
+export interface ShopFace {
+  open: boolean;
+  pickup: boolean;
+  express: boolean;
+  service_phone: string | null;
+}
+
 export interface GoodsListAnswer {
   categories: GoodsCategory[];
   goods: GoodsSummary[];
+  shop?: ShopFace;
 }
 
 export interface Sku {

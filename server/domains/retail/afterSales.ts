@@ -14,7 +14,7 @@
  */
 import { randomInt } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { AFTERSALE_DESCRIPTION_MAX, AFTERSALE_REASON_MAX, AFTERSALE_WINDOW_DAYS, afterSaleEntity, afterSaleWays, COUNTED_AFTERSALE_STATES, OPEN_AFTERSALE_STATES } from "../../../catalogue/afterSales";
+import { AFTERSALE_DESCRIPTION_MAX, AFTERSALE_REASON_MAX, afterSaleEntity, afterSaleWays, COUNTED_AFTERSALE_STATES, OPEN_AFTERSALE_STATES } from "../../../catalogue/afterSales";
 import { COMMITTED_REFUND_STATES } from "../../../catalogue/collectionRefunds";
 import { expressCodeField, trackingNoField } from "../../../catalogue/fulfilment";
 import { PAID_SHOP_ORDER_STATES } from "../../../catalogue/shopOrders";
@@ -33,6 +33,7 @@ import type { OperationContext, OperationRegistry } from "../../protocol/registr
 import { PAYER_API_PATH } from "../collection/payerApi";
 import { ticketOf } from "../collection/payerTickets";
 import { giveStockBack } from "./fulfilment";
+import { shopSettings } from "./shopSettings";
 
 type AfterSale = typeof aftersales.$inferSelect;
 
@@ -113,50 +114,45 @@ export async function afterSaleRefunded(tx: DbOrTx, refund: Refund, now: Date): 
 // ---------------------------------------------------------------------------------------------------------------
 // the provider's decisions
 
-/** The restock decision sent, or the default of the step: yes for goods received back, no otherwise. */
-function restockDecision(input: Row, whenAbsent: "Y" | "N"): "Y" | "N" {
-  return input.restock === "Y" || input.restock === "N" ? input.restock : whenAbsent;
+/** The restock decision the provider sent, if any. */
+function decided(input: Row): "Y" | "N" | null {
+  return input.restock === "Y" || input.restock === "N" ? input.restock : null;
 }
 
 /**
- * aftersalereview: agreed, a refund without return is refunded at once (its stock back if decided so, the goods
- * never having left or being kept); a return waits for the goods; refused, it ends with the reason.
+ * The restock decision recorded, the stock given back if it says so (once), and the refund accepted: what agreeing
+ * to a refund without return and receiving returned goods both do. Answers the action's outcome.
  */
-const reviewEffect: ActionEffect = async ({ ctx, tx, row, input }) => {
-  const who = { reviewed_by: ctx.auth!.username, reviewed_at: ctx.now };
-  if (input.result !== "agree") return { changes: { ...who, status: "refused", review_reason: input.reason } };
-  if (row.way === "return_refund") {
-    return { changes: { ...who, status: "agreed", review_reason: input.reason ?? null, restock: input.restock === "Y" || input.restock === "N" ? input.restock : null } };
-  }
-  const restock = restockDecision(input, "N");
+async function restockAndRefund(ctx: OperationContext, tx: DbOrTx, row: Row, restock: "Y" | "N", changes: Row): Promise<ActionOutcome> {
   await tx.update(aftersales).set({ restock }).where(eq(aftersales.id, Number(row.id)));
   const restocked = await restockOnce(tx, Number(row.id), ctx.now);
   const refund = await refundAfterSale(ctx, tx, row);
   return {
-    changes: { ...who, status: "refunding", review_reason: input.reason ?? null, restock },
+    changes: { ...changes, restock },
     messageKey: "aftersales.refund_accepted",
     messageParams: { amount: fenToYuan(refund.amount), refund_no: refund.refund_no ?? "" },
     audit: { detail: { refund_no: refund.refund_no, restocked } },
     wakeJobs: true,
   };
+}
+
+/**
+ * aftersalereview: agreed, a refund without return is refunded at once (its stock back only if decided so: the goods
+ * never left, or the payer keeps them); a return waits for the goods; refused, it ends with the reason.
+ */
+const reviewEffect: ActionEffect = async ({ ctx, tx, row, input }) => {
+  const who = { reviewed_by: ctx.auth!.username, reviewed_at: ctx.now, review_reason: input.reason ?? null };
+  if (input.result !== "agree") return { changes: { ...who, status: "refused" } };
+  if (row.way === "return_refund") return { changes: { ...who, status: "agreed", restock: decided(input) } };
+  return restockAndRefund(ctx, tx, row, decided(input) ?? "N", { ...who, status: "refunding" });
 };
 
-/** aftersalereceive: the goods back, refunded at once (stock back unless decided otherwise); refused, it ends with the reason. */
+/** aftersalereceive: the goods back, refunded at once (back in stock unless decided otherwise); refused, it ends with the reason. */
 const receiveEffect: ActionEffect = async ({ ctx, tx, row, input }) => {
   const who = { received_by: ctx.auth!.username, received_at: ctx.now, receive_reason: input.reason ?? null };
   if (input.result !== "receive") return { changes: who };
   // decided now, or as decided when agreeing, or yes: the goods are here
-  const restock = input.restock === "Y" || input.restock === "N" ? input.restock : row.restock === "N" ? "N" : "Y";
-  await tx.update(aftersales).set({ restock }).where(eq(aftersales.id, Number(row.id)));
-  const restocked = await restockOnce(tx, Number(row.id), ctx.now);
-  const refund = await refundAfterSale(ctx, tx, row);
-  return {
-    changes: { ...who, restock },
-    messageKey: "aftersales.refund_accepted",
-    messageParams: { amount: fenToYuan(refund.amount), refund_no: refund.refund_no ?? "" },
-    audit: { detail: { refund_no: refund.refund_no, restocked } },
-    wakeJobs: true,
-  };
+  return restockAndRefund(ctx, tx, row, decided(input) ?? (row.restock === "N" ? "N" : "Y"), who);
 };
 
 /**
@@ -302,8 +298,8 @@ export async function recordAfterSale(
 }
 
 /**
- * h5aftersaleadd: an after-sale of one item of the ticket's student's paid order, within the window after the order
- * completed; goods to return must have reached the payer. Within the item's quantity and what it paid, less what its
+ * h5aftersaleadd: an after-sale of one item of the ticket's student's paid order, within the shop's days after the
+ * order completed; goods to return must have reached the payer. Within the item's quantity and what it paid, less what its
  * other after-sales ask or got, and within what the payment still holds.
  */
 async function apply(ctx: OperationContext) {
@@ -318,8 +314,9 @@ async function apply(ctx: OperationContext) {
     if (!order) throw notFound();
     if (!(PAID_SHOP_ORDER_STATES as readonly string[]).includes(order.status)) throw payerFieldFailure(ctx, "order_id", "aftersales.errors.order_not_paid");
     if (input.way === "return_refund" && order.status === "undelivered") throw payerFieldFailure(ctx, "way", "aftersales.errors.nothing_to_return");
-    if (order.status === "completed" && order.completed_at && ctx.now.getTime() - order.completed_at.getTime() > AFTERSALE_WINDOW_DAYS * DAY_MS) {
-      throw payerFieldFailure(ctx, "order_id", "aftersales.errors.window_passed", { days: AFTERSALE_WINDOW_DAYS });
+    const { afterSaleDays } = await shopSettings(tx, order.sysid);
+    if (order.status === "completed" && order.completed_at && ctx.now.getTime() - order.completed_at.getTime() > afterSaleDays * DAY_MS) {
+      throw payerFieldFailure(ctx, "order_id", "aftersales.errors.window_passed", { days: afterSaleDays });
     }
     const [item] = await tx.select().from(shopOrderItems).where(and(eq(shopOrderItems.id, Number(input.item_id)), eq(shopOrderItems.order_id, order.id)));
     if (!item) throw payerFieldFailure(ctx, "item_id", "aftersales.errors.item_unknown");

@@ -18,11 +18,12 @@ import { createPaymentOrder, polledOrder, type ChannelPayee, type CreatedPayment
 import { translator, type Language } from "../../lib/i18n";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
-import { collectionSettings, schoolChannel } from "../fees";
+import { schoolChannel } from "../fees";
 import { orderAnswer, PAYER_API_PATH, qrCodeOf, reserveOrderMade } from "../collection/payerApi";
 import { ticketKey, ticketOf } from "../collection/payerTickets";
 import { chosenDelivery, deliveryPayload, pickupPointsServing } from "./fulfilment";
 import { SHOP_ORDER_KIND, takeStock } from "./shopOrders";
+import { shopSettings } from "./shopSettings";
 import { codesOfItems } from "./traceSources";
 
 /** the most lines of one order, and of one SKU in it */
@@ -62,6 +63,10 @@ async function schoolOfCode(db: DbOrTx, code: string) {
 
 async function goodsList(ctx: OperationContext, payload: z.infer<typeof goodsListPayload>) {
   const qr = await schoolOfCode(ctx.db, payload.code);
+  const settings = await shopSettings(ctx.db, qr.sysid);
+  // the shop as its parents see it: a closed one shows nothing for sale
+  const shop = { open: settings.open, pickup: settings.pickup, express: settings.express, service_phone: settings.servicePhone };
+  if (!settings.open) return { data: { items: { categories: [], goods: [], shop } } };
   const items = await ctx.db
     .select({ id: goods.id, title: goods.title, cate_id: goods.cate_id, images: goods.images, price: goods.price, stock: goods.stock, delivery: goods.delivery })
     .from(goods)
@@ -79,6 +84,7 @@ async function goodsList(ctx: OperationContext, payload: z.infer<typeof goodsLis
         categories,
         // a goods item shows its first image in the list
         goods: items.map(({ images, price, ...g }) => ({ ...g, image: images?.[0] ?? null, price: fenToYuan(price ?? 0) })),
+        shop,
       },
     },
   };
@@ -160,6 +166,10 @@ export async function createShopOrder(ctx: OrderContext, request: NewShopOrder):
   for (const { title, delivery } of skus) {
     if (delivery !== "both" && delivery !== request.delivery) throw refused(ctx, "delivery", "retail.shop.delivery_unavailable", { title });
   }
+  // the provider's shop: open, and the way chosen one it offers
+  const shop = await shopSettings(ctx.db, request.sysid);
+  if (!shop.open) throw refused(ctx, "items", "retail.shop.closed");
+  if (!shop[request.delivery]) throw refused(ctx, "delivery", "retail.shop.delivery_off");
   const fulfilment = await chosenDelivery(ctx.db, ctx.language, request);
   const lines = skus.map(({ sku, title, images }, sort) => {
     const qty = wanted.get(sku.id)!;
@@ -174,7 +184,6 @@ export async function createShopOrder(ctx: OrderContext, request: NewShopOrder):
   if (short) throw shortOf(short.sku_id);
   const channel = await schoolChannel(ctx.db, request.schId);
   if (!channel) throw new ApiFailure("collection.payer.no_channel");
-  const settings = await collectionSettings(ctx.db, request.sysid);
   const total = lines.reduce((sum, l) => sum + l.amount, 0);
   let orderId = 0;
   const payment = await createPaymentOrder(
@@ -188,7 +197,7 @@ export async function createShopOrder(ctx: OrderContext, request: NewShopOrder):
       termMonths: 0,
       totalFeeFen: total,
       channel: { gateway: channel.gateway, subMchid: channel.sub_mchid } satisfies ChannelPayee,
-      payableMs: settings.orderTimeoutMinutes * 60_000,
+      payableMs: shop.unpaidMinutes * 60_000,
       items: lines.map((l) => l.title),
     },
     async (tx, row) => {

@@ -8,7 +8,7 @@
  * stock again if it is there, else it is refunded whole. A refund (server/payments/refunds.ts) gives the money back on
  * the order: its refunded amount and refund status; refunded in full, it is cancelled.
  */
-import { and, asc, eq, inArray, lte } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { fenToYuan } from "../../../common/money";
 import { shopOrderCancel, shopOrderEntity } from "../../../catalogue/shopOrders";
 import { callerActor, gatewayActor, jobActor, writeAudit, type AuditActor } from "../../auth/audit";
@@ -28,6 +28,7 @@ import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { afterSaleRefunded } from "./afterSales";
 import { completeDeliveredFeeOrders, giveStockBack, newPickupCode, takeStock } from "./fulfilment";
+import { autoCompleteDaysSql, shopSettings } from "./shopSettings";
 
 export { takeStock };
 
@@ -190,25 +191,35 @@ export function registerShopOrderOperations(registry: OperationRegistry): void {
   if (!jobKinds.get(COMPLETE_DELIVERED_ORDERS)) registerJobKind(COMPLETE_DELIVERED_ORDERS, completeDeliveredOrders, { everySeconds: COMPLETE_DELIVERED_ORDERS_EVERY_SECONDS });
 }
 
-/** days after its delivery an order the payer never said was received completes by itself */
+/** days after its delivery a fee order's goods the payer never said were received complete by themselves (a shop order: its provider's shop settings) */
 export const SHOP_AUTO_COMPLETE_DAYS = 10;
+/** the fewest days a provider's shop settings may give */
+const FEWEST_AUTO_COMPLETE_DAYS = 1;
 /** orders completed per run; the rest wait for the next run */
 const MAX_COMPLETED_PER_RUN = 500;
 const DAY_MS = 86_400_000;
 
 /**
- * Completes the orders delivered longer ago than the shop's days, each audited on its timeline: the shop's, and the
- * fee orders' goods sent as long ago (./fulfilment.ts), in the same run.
+ * Completes the shop orders delivered longer ago than their provider's shop settings say, each audited on its
+ * timeline, and the fee orders' goods sent SHOP_AUTO_COMPLETE_DAYS ago (./fulfilment.ts), in the same run.
  */
 export async function completeDeliveredOrders({ services }: JobContext): Promise<{ completed: number; fee_orders: number }> {
   const now = services.clock.now();
   const cutoff = new Date(now.getTime() - SHOP_AUTO_COMPLETE_DAYS * DAY_MS);
   const actor = jobActor(COMPLETE_DELIVERED_ORDERS);
+  const days = autoCompleteDaysSql(shopOrders.sysid);
   return services.db.transaction(async (tx) => {
     const due = tx
       .select({ id: shopOrders.id })
       .from(shopOrders)
-      .where(and(eq(shopOrders.status, "delivered"), lte(shopOrders.delivered_at, cutoff)))
+      .where(
+        and(
+          eq(shopOrders.status, "delivered"),
+          // read by the index on state and time up to the fewest days a provider may give, then each by its own
+          lte(shopOrders.delivered_at, new Date(now.getTime() - FEWEST_AUTO_COMPLETE_DAYS * DAY_MS)),
+          sql`${shopOrders.delivered_at} <= ${now.toISOString()}::timestamptz - ${days} * interval '1 day'`,
+        ),
+      )
       .orderBy(asc(shopOrders.delivered_at))
       .limit(MAX_COMPLETED_PER_RUN);
     // conditional: an order received or refunded meanwhile is left as it is
@@ -217,7 +228,11 @@ export async function completeDeliveredOrders({ services }: JobContext): Promise
       .set({ status: "completed", completed_at: now })
       .where(and(inArray(shopOrders.id, due), eq(shopOrders.status, "delivered")))
       .returning();
-    for (const order of completed) await orderEvent(tx, order, "shop_order_auto_completed", { from: "delivered", to: "completed", days: SHOP_AUTO_COMPLETE_DAYS }, actor);
+    const daysOf = new Map<number, number>();
+    for (const order of completed) {
+      if (!daysOf.has(order.sysid)) daysOf.set(order.sysid, (await shopSettings(tx, order.sysid)).autoCompleteDays);
+      await orderEvent(tx, order, "shop_order_auto_completed", { from: "delivered", to: "completed", days: daysOf.get(order.sysid)! }, actor);
+    }
     const feeOrdersCompleted = await completeDeliveredFeeOrders(tx, cutoff, now, MAX_COMPLETED_PER_RUN);
     return { completed: completed.length, fee_orders: feeOrdersCompleted };
   });

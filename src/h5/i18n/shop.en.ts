@@ -99,6 +99,8 @@ export const shopEn = {
   unpaid_hint: "An unpaid order closes by itself after a while.",
   no_picture: "No picture",
   trace_codes: "Supervision codes",
+  shop_closed: "The school shop is closed at the moment.",
+  service_phone: "Questions? Call",
   aftersales_title: "Returns and refunds",
   aftersales_none: "Something wrong with an item? Ask for your money back, with or without returning it.",
   aftersale_ask: "Return or refund: {title}",

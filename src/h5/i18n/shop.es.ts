@@ -98,6 +98,8 @@ export const shopEs: ShopMessages = {
   unpaid_hint: "Un pedido sin pagar se cierra solo al cabo de un tiempo.",
   no_picture: "Sin imagen",
   trace_codes: "Códigos de control",
+  shop_closed: "La tienda del colegio está cerrada por ahora.",
+  service_phone: "¿Dudas? Llame al",
   aftersales_title: "Devoluciones y reembolsos",
   aftersales_none: "¿Algún problema con un artículo? Pida el reembolso, con o sin devolverlo.",
   aftersale_ask: "Devolver o reembolsar: {title}",

@@ -98,6 +98,8 @@ export const shopZh: ShopMessages = {
   unpaid_hint: "未支付的订单会在一段时间后自动关闭。",
   no_picture: "暂无图片",
   trace_codes: "校服监管码",
+  shop_closed: "学校商城暂未开放。",
+  service_phone: "客服电话",
   aftersales_title: "售后",
   aftersales_none: "商品有问题？可申请仅退款或退货退款。",
   aftersale_ask: "申请售后：{title}",

@@ -44,7 +44,7 @@ export function OrderAfterSales({ ticket, order }: { ticket: string; order: Shop
     <section className="card" aria-labelledby="shop-aftersales-title" data-testid="shop-aftersales">
       <h2 id="shop-aftersales-title">{s("aftersales_title")}</h2>
       {sales.length === 0 ? <p className="muted small">{s("aftersales_none")}</p> : null}
-      <ul className="lines compact">
+      <ul className="aftersale-list">
         {sales.map((sale) => (
           <AfterSaleLine key={sale.id} ticket={ticket} sale={sale} onChanged={load} />
         ))}
@@ -98,61 +98,65 @@ function AfterSaleLine({ ticket, sale, onChanged }: { ticket: string; sale: Afte
     );
   };
   return (
-    <li className="line aftersale" data-testid={`shop-aftersale-${sale.id}`} data-status={sale.status}>
-      <div className="line-body">
-        <div className="row">
-          <span className="line-title">{sale.title}</span>
-          <span className={`tag-pill ${statusTone(sale.status)}`} data-testid="shop-aftersale-status">
-            {s(`aftersale_status_${sale.status}`)}
-          </span>
-        </div>
-        <div className="muted small">
-          {specsText(sale.spec_values)} · {s(sale.way === "refund" ? "aftersale_way_refund" : "aftersale_way_return")} · ×{sale.qty} · <Money yuan={sale.amount} />
-        </div>
-        <div className="muted small">
-          {sale.aftersale_no} · <BusinessTime value={sale.created_at} />
-        </div>
-        {sale.review_reason || sale.receive_reason ? <p className="small">{sale.receive_reason ?? sale.review_reason}</p> : null}
-        {sale.tracking_no ? (
-          <div className="muted small">
-            {courierName(sale.express_code ?? "", language)} {sale.tracking_no}
-          </div>
-        ) : null}
-        {sale.status === "agreed" ? (
-          <form
-            className="aftersale-return"
-            onSubmit={(e) => {
-              e.preventDefault();
-              act(() => h5call("h5aftersalereturn", { ticket, id: sale.id, express_code: courier, tracking_no: trackingNo.trim() }));
-            }}
-          >
-            <p className="small">{s("aftersale_send_back")}</p>
-            <label className="field">
-              <span>{s("courier")}</span>
-              <select value={courier} data-testid="shop-aftersale-courier" onChange={(e) => setCourier(e.target.value)}>
-                {COURIER_CODES.map((code) => (
-                  <option key={code} value={code}>
-                    {courierName(code, language)}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="field">
-              <span>{s("tracking_no")}</span>
-              <input value={trackingNo} maxLength={40} required data-testid="shop-aftersale-tracking" onChange={(e) => setTrackingNo(e.target.value)} />
-            </label>
-            <button type="submit" className="btn primary" disabled={busy} data-testid="shop-aftersale-return">
-              {s("aftersale_returned")}
-            </button>
-          </form>
-        ) : null}
-        {WITHDRAWABLE.includes(sale.status) ? (
-          <button type="button" className="btn link" disabled={busy} data-testid="shop-aftersale-cancel" onClick={() => act(() => h5call("h5aftersalecancel", { ticket, id: sale.id }))}>
-            {s("aftersale_withdraw")}
-          </button>
-        ) : null}
-        {problem ? <ProblemText problem={problem} testId="shop-aftersale-error" /> : null}
+    <li className="aftersale" data-testid={`shop-aftersale-${sale.id}`} data-status={sale.status}>
+      <div className="row">
+        <span className="line-title">{sale.title}</span>
+        <span className={`tag-pill ${statusTone(sale.status)}`} data-testid="shop-aftersale-status">
+          {s(`aftersale_status_${sale.status}`)}
+        </span>
       </div>
+      <div className="muted small">{[specsText(sale.spec_values), s(sale.way === "refund" ? "aftersale_way_refund" : "aftersale_way_return"), `×${sale.qty}`].filter(Boolean).join(" · ")}</div>
+      <div className="row">
+        <span className="muted small">
+          {sale.aftersale_no}
+          <span className="block">
+            <BusinessTime value={sale.created_at} />
+          </span>
+        </span>
+        <strong>
+          <Money yuan={sale.amount} />
+        </strong>
+      </div>
+      {sale.receive_reason ?? sale.review_reason ? <p className="small">{sale.receive_reason ?? sale.review_reason}</p> : null}
+      {sale.tracking_no ? (
+        <div className="muted small">
+          {courierName(sale.express_code ?? "", language)} <span className="tracking">{sale.tracking_no}</span>
+        </div>
+      ) : null}
+      {sale.status === "agreed" ? (
+        <form
+          className="aftersale-return"
+          onSubmit={(e) => {
+            e.preventDefault();
+            act(() => h5call("h5aftersalereturn", { ticket, id: sale.id, express_code: courier, tracking_no: trackingNo.trim() }));
+          }}
+        >
+          <p className="small">{s("aftersale_send_back")}</p>
+          <label className="field">
+            <span>{s("courier")}</span>
+            <select value={courier} data-testid="shop-aftersale-courier" onChange={(e) => setCourier(e.target.value)}>
+              {COURIER_CODES.map((code) => (
+                <option key={code} value={code}>
+                  {courierName(code, language)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span>{s("tracking_no")}</span>
+            <input value={trackingNo} maxLength={40} required data-testid="shop-aftersale-tracking" onChange={(e) => setTrackingNo(e.target.value)} />
+          </label>
+          <button type="submit" className="btn primary" disabled={busy} data-testid="shop-aftersale-return">
+            {s("aftersale_returned")}
+          </button>
+        </form>
+      ) : null}
+      {WITHDRAWABLE.includes(sale.status) ? (
+        <button type="button" className="btn link" disabled={busy} data-testid="shop-aftersale-cancel" onClick={() => act(() => h5call("h5aftersalecancel", { ticket, id: sale.id }))}>
+          {s("aftersale_withdraw")}
+        </button>
+      ) : null}
+      {problem ? <ProblemText problem={problem} testId="shop-aftersale-error" /> : null}
     </li>
   );
 }

@@ -4,7 +4,7 @@
  * field, and the order made (h5shoporder) before it is paid.
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { h5call, type Delivery, type PickupPoint, type ShopOrderMade } from "../api";
+import { h5call, type Delivery, type PickupPoint, type ShopFace, type ShopOrderMade } from "../api";
 import { moneyText, type CheckoutForm, type PayerState } from "../session";
 import { Money, problemOf, ProblemText, type Problem } from "../ui";
 import { cartTotalFen, commonDeliveries, type CartLine } from "./cart";
@@ -58,12 +58,14 @@ interface Props {
   onMade: (made: ShopOrderMade) => void;
   onBack: () => void;
   onAnotherStudent: () => void;
+  /** the shop's settings, once read: the ways of delivery it offers */
+  shop?: ShopFace;
 }
 
-export function Checkout({ code, payer, cart, form, onForm, onMade, onBack, onAnotherStudent }: Props) {
+export function Checkout({ code, payer, cart, form, onForm, onMade, onBack, onAnotherStudent, shop }: Props) {
   const { s, t, language } = useShopText();
   const lines = cart.filter((l) => !l.gone);
-  const ways = commonDeliveries(lines);
+  const ways = commonDeliveries(lines).filter((way) => shop?.[way] !== false);
   const [points, setPoints] = useState<Points>({ state: "loading" });
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);

@@ -67,7 +67,7 @@ export default function Shop({ code, lookup, payer, go, keep, goods, found }: Sh
     let cancelled = false;
     h5call("h5goodslist", { code }).then(
       (answer) => {
-        if (!cancelled) setList({ state: "ready", list: { categories: answer.categories ?? [], goods: answer.goods ?? [] } });
+        if (!cancelled) setList({ state: "ready", list: { categories: answer.categories ?? [], goods: answer.goods ?? [], shop: answer.shop } });
       },
       (err: unknown) => {
         if (!cancelled) setList({ state: "problem", problem: problemOf(err) });
@@ -122,6 +122,7 @@ export default function Shop({ code, lookup, payer, go, keep, goods, found }: Sh
           }}
           onBack={() => to({ view: "cart" })}
           onAnotherStudent={findAgain("checkout")}
+          shop={list.state === "ready" ? list.list.shop : undefined}
         />
       );
     case "pay":
@@ -167,7 +168,17 @@ export default function Shop({ code, lookup, payer, go, keep, goods, found }: Sh
               </button>
             </section>
           ) : null}
-          {list.state === "ready" ? <GoodsList list={list.list} cate={view.cate} onCategory={(cate) => to({ view: "list", cate }, "replace")} onGoods={(id) => to({ view: "goods", id })} /> : null}
+          {list.state === "ready" && list.list.shop?.open === false ? (
+            <p className="muted center" data-testid="shop-closed">
+              {s("shop_closed")}
+            </p>
+          ) : null}
+          {list.state === "ready" && list.list.shop?.open !== false ? <GoodsList list={list.list} cate={view.cate} onCategory={(cate) => to({ view: "list", cate }, "replace")} onGoods={(id) => to({ view: "goods", id })} /> : null}
+          {list.state === "ready" && list.list.shop?.service_phone ? (
+            <p className="muted small center" data-testid="shop-service-phone">
+              {s("service_phone")} <a href={`tel:${list.list.shop.service_phone}`}>{list.list.shop.service_phone}</a>
+            </p>
+          ) : null}
           {count > 0 ? (
             <footer className="paybar">
               <div className="paybar-total">

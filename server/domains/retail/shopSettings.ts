@@ -1,0 +1,50 @@
+/**
+ * A provider's shop settings (the settings page shopdefaultset, catalogue/shopFace.ts), as the shop's calls and jobs
+ * read them: the payer page's shop (open, the ways of delivery, the service phone), the order's time to pay, the
+ * completion of orders sent, and the after-sale window.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import { shopSettingsDecl } from "../../../catalogue/shopFace";
+import type { DbOrTx } from "../../db/client";
+import { settingsRecords } from "../../db/schema";
+import { readSettings } from "../../engine/settings";
+
+export interface ShopSettings {
+  open: boolean;
+  pickup: boolean;
+  express: boolean;
+  /** minutes an unpaid shop order stays payable */
+  unpaidMinutes: number;
+  /** days after being sent that an order the payer never said was received completes */
+  autoCompleteDays: number;
+  /** days after an order's completion that its payer may still ask for an after-sale */
+  afterSaleDays: number;
+  servicePhone: string | null;
+}
+
+/** A whole number of a record, or the field's declared default when the record holds none. */
+function wholeNumber(value: unknown, field: string): number {
+  const n = Number(value);
+  if (Number.isInteger(n) && n >= 0) return n;
+  return Number(shopSettingsDecl.fields.find((f) => f.name === field)!.default);
+}
+
+/** The provider's shop settings as saved, or their defaults. */
+export async function shopSettings(db: DbOrTx, sysid: number): Promise<ShopSettings> {
+  const record = await readSettings(db, shopSettingsDecl, sysid);
+  return {
+    open: record.shop_open !== "N",
+    pickup: record.pickup_enabled !== "N",
+    express: record.express_enabled !== "N",
+    unpaidMinutes: wholeNumber(record.unpaid_minutes, "unpaid_minutes"),
+    autoCompleteDays: wholeNumber(record.auto_complete_days, "auto_complete_days"),
+    afterSaleDays: wholeNumber(record.aftersale_days, "aftersale_days"),
+    servicePhone: typeof record.service_phone === "string" && record.service_phone !== "" ? record.service_phone : null,
+  };
+}
+
+/** The days an order of provider `sysid` (a column) completes after being sent, in SQL: its settings' or the default. */
+export function autoCompleteDaysSql(sysid: SQL | unknown): SQL {
+  const fallback = wholeNumber(undefined, "auto_complete_days");
+  return sql`coalesce((select (${settingsRecords.fields} ->> 'auto_complete_days')::int from ${settingsRecords} where ${settingsRecords.name} = ${shopSettingsDecl.name} and ${settingsRecords.tenantId} = ${sysid}), ${fallback})`;
+}

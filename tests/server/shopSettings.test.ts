@@ -1,0 +1,115 @@
+/**
+ * The shop's settings (shopdefaultset, servicev2), tried where parents meet them: a closed shop shows nothing and takes
+ * no order; a way of delivery switched off is refused naming the delivery; an unpaid order stays payable the shop's
+ * minutes; an order sent completes by itself after the shop's days; an after-sale is asked within the shop's days
+ * after completion; the service phone is shown with the goods. Each provider's settings are its own.
+ */
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { goods, goodsSkus, paymentOrders, pickupPoints, shopOrders, students } from "../../server/db/schema";
+import { COMPLETE_DELIVERED_ORDERS } from "../../server/domains/retail/shopOrders";
+import { describeOnEmbedded } from "../helpers/db";
+import { confirmSandbox, h5, itemsOf, payerWorld, type PayerWorld, type Row } from "./payerSupport";
+import { createTestApp, type TestApp } from "./support";
+
+const DAY_MS = 86_400_000;
+
+describeOnEmbedded("the shop's settings", (kind) => {
+  let t: TestApp;
+  const tokens: Record<string, string> = {};
+  let world: PayerWorld;
+  let ticket: string;
+  let northGate: number;
+  let skuId: number;
+  let runs = 0;
+
+  const call = (user: string, method: string, payload: Row = {}) => t.call("adminapiv2", method, payload, { token: tokens[user], headers: { "accept-language": "en" } });
+  const set = async (fields: Row) => {
+    const saved = await call("svc", "shopdefaultsetedit", fields);
+    expect(saved.return_code, saved.return_msg).toBe("SUCCESS");
+  };
+  const h5en = (method: string, payload: Row) => t.call("h5api", method, payload, { headers: { "accept-language": "en" } });
+  const order = (delivery: "pickup" | "express") =>
+    h5en("h5shoporder", {
+      ticket,
+      items: [{ sku_id: skuId, qty: 1 }],
+      delivery,
+      ...(delivery === "pickup" ? { pickup_point_id: northGate } : { address: { name: "王芳", phone: "13800138000", detail: "1 Sunrise Road, Room 301" } }),
+    });
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    for (const user of ["svc", "harbour"]) tokens[user] = await t.login(user);
+    world = await payerWorld(t, tokens.svc);
+    const [student] = await t.db.select().from(students).where(and(eq(students.sch_id, world.schId), eq(students.status, "1"))).orderBy(students.id).offset(9).limit(1);
+    ticket = String(itemsOf(await h5(t, "h5find", { code: world.code, name: student.name, student_no: student.student_no })).ticket);
+    [{ id: northGate }] = await t.db.select({ id: pickupPoints.id }).from(pickupPoints).where(eq(pickupPoints.title, "Sunrise North Gate Pickup"));
+    const rows = await t.db.select({ sku: goodsSkus }).from(goodsSkus).innerJoin(goods, eq(goods.id, goodsSkus.goods_id)).where(eq(goods.title, "夏季校服短袖套装"));
+    skuId = rows.map((r) => r.sku).find((s) => s.spec_values.尺码 === "150" && s.spec_values.颜色 === "白色")!.id;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("opens with its defaults, and a closed shop shows nothing and takes no order", async () => {
+    expect(itemsOf(await call("svc", "shopdefaultsetinfo"))).toEqual({
+      shop_open: "Y",
+      pickup_enabled: "Y",
+      express_enabled: "Y",
+      unpaid_minutes: 30,
+      auto_complete_days: 10,
+      aftersale_days: 7,
+      service_phone: null,
+    });
+    expect(itemsOf(await h5en("h5goodslist", { code: world.code })).shop).toEqual({ open: true, pickup: true, express: true, service_phone: null });
+
+    await set({ shop_open: "N", service_phone: "021-55510101" });
+    const closed = itemsOf(await h5en("h5goodslist", { code: world.code }));
+    expect(closed).toEqual({ categories: [], goods: [], shop: { open: false, pickup: true, express: true, service_phone: "021-55510101" } });
+    expect((await order("pickup")).data?.errors).toEqual([{ field: "items", message: "The school shop is closed at the moment" }]);
+    // another provider's shop is its own
+    expect(itemsOf(await call("harbour", "shopdefaultsetinfo")).shop_open).toBe("Y");
+    await set({ shop_open: "Y" });
+    expect((itemsOf(await h5en("h5goodslist", { code: world.code })).goods as Row[]).length).toBeGreaterThan(0);
+  });
+
+  it("refuses a way of delivery switched off, and keeps an unpaid order payable its minutes", async () => {
+    await set({ express_enabled: "N", unpaid_minutes: 10 });
+    expect((await order("express")).data?.errors).toEqual([{ field: "delivery", message: "The shop does not offer this way of delivery at the moment" }]);
+    const made = await order("pickup");
+    expect(made.return_code, made.return_msg).toBe("SUCCESS");
+    const { pay_no } = itemsOf(made) as { pay_no: string };
+    const [payment] = await t.db.select().from(paymentOrders).where(eq(paymentOrders.payNo, pay_no));
+    expect(payment.expiresAt.getTime() - payment.createdAt.getTime()).toBe(10 * 60_000);
+    await set({ express_enabled: "Y", unpaid_minutes: 30 });
+  });
+
+  it("completes an order sent after the shop's days, and takes after-sales within its days after completion", async () => {
+    await set({ auto_complete_days: 3, aftersale_days: 2 });
+    const made = itemsOf(await order("express")) as { id: number; payparam: { code_url: string } };
+    expect((await confirmSandbox(t, made.payparam.code_url)).return_code).toBe("SUCCESS");
+    expect((await call("svc", "shoporderdeliver", { id: made.id, express_code: "SF", tracking_no: "SF1000000999" })).return_code).toBe("SUCCESS");
+    const completeDue = async () => {
+      await t.app.jobs.enqueue(COMPLETE_DELIVERED_ORDERS, {}, { uniqueKey: `shop-settings-complete-${++runs}` });
+      await t.app.jobs.runDueJobs();
+    };
+    // sent two days ago: not yet; four days ago: completed, its timeline saying after how many days
+    await t.db.update(shopOrders).set({ delivered_at: new Date(t.clock.now().getTime() - 2 * DAY_MS) }).where(eq(shopOrders.id, made.id));
+    await completeDue();
+    expect((await t.db.select().from(shopOrders).where(eq(shopOrders.id, made.id)))[0].status).toBe("delivered");
+    await t.db.update(shopOrders).set({ delivered_at: new Date(t.clock.now().getTime() - 4 * DAY_MS) }).where(eq(shopOrders.id, made.id));
+    await completeDue();
+    const [completed] = await t.db.select().from(shopOrders).where(eq(shopOrders.id, made.id));
+    expect(completed.status).toBe("completed");
+    const record = await call("svc", "shoporderinfo", { id: made.id });
+    expect(((record.data?.items as Row).timeline as Row[]).find((e) => e.event === "shop_order_auto_completed")?.params).toMatchObject({ days: 3 });
+
+    const info = itemsOf(await h5en("h5shoporderinfo", { ticket, id: made.id })) as { items: { id: number }[] };
+    const ask = () => h5en("h5aftersaleadd", { ticket, order_id: made.id, item_id: info.items[0].id, way: "refund", qty: 1, amount: "1.00", reason: "想退" });
+    await t.db.update(shopOrders).set({ completed_at: new Date(t.clock.now().getTime() - 3 * DAY_MS) }).where(eq(shopOrders.id, made.id));
+    expect((await ask()).data?.errors).toEqual([{ field: "order_id", message: "After-sales are accepted within 2 days of receiving the goods" }]);
+    await t.db.update(shopOrders).set({ completed_at: new Date(t.clock.now().getTime() - 1 * DAY_MS) }).where(eq(shopOrders.id, made.id));
+    expect((await ask()).return_code).toBe("SUCCESS");
+    await set({ auto_complete_days: 10, aftersale_days: 7 });
+  });
+});
