@@ -3,9 +3,10 @@
  * open or closed, which ways of delivery it offers, how long an order may wait unpaid, how many days after being sent
  * an order completes by itself, how many days after completion a payer may ask for an after-sale, and the phone
  * parents call. Read by the shop's calls and jobs (server/domains/retail/shopSettings.ts); labels in
- * locales/<lang>/retail.json `shop_settings`.
+ * locales/<lang>/retail.json `shop_settings`. Its return addresses (saleaddresslist): where returned goods go, one
+ * the default, shown to a payer whose return was agreed.
  */
-import type { CatalogueDomain, SettingsDecl } from "../common/catalogue";
+import type { CatalogueDomain, EntityDecl, SettingsDecl } from "../common/catalogue";
 import { GOODS_MANAGERS } from "./goods";
 import { yesNo } from "./shared";
 
@@ -26,10 +27,31 @@ export const shopSettingsDecl: SettingsDecl = {
   ],
 };
 
+/** Where a provider's returned goods go; the default one is shown to a payer whose return was agreed. */
+export const saleAddressEntity: EntityDecl = {
+  name: "saleaddress",
+  table: "sale_addresses",
+  scope: "provider",
+  title: "retail.entity.saleaddress",
+  titleField: "name",
+  defaultSort: { field: "id", order: "desc" },
+  roles: { list: GOODS_MANAGERS, info: GOODS_MANAGERS, add: GOODS_MANAGERS, edit: GOODS_MANAGERS, del: GOODS_MANAGERS },
+  fields: [
+    { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
+    { name: "name", type: "string", label: "retail.field.return_name", required: true, max: 30, list: true, form: true, detail: true },
+    { name: "phone", type: "phone", label: "retail.field.return_phone", required: true, list: true, form: true, detail: true },
+    { name: "address", type: "string", label: "retail.field.return_address", required: true, min: 4, max: 200, list: true, form: true, detail: true },
+    // one default a provider: saving one as the default makes it the only one (server/domains/retail/shopSettings.ts)
+    { name: "is_default", type: "yesno", label: "retail.field.default_address", required: true, default: "N", options: yesNo, list: true, form: true, detail: true },
+    { name: "created_at", type: "datetime", label: "field.created_at", list: true, detail: true },
+  ],
+};
+
 export const shopFace: CatalogueDomain = {
-  entities: [],
+  entities: [saleAddressEntity],
   settings: [shopSettingsDecl],
   pages: {
     shopdefaultset: { kind: "settings", settings: "shopdefaultset" },
+    saleaddresslist: { kind: "list", entity: "saleaddress" },
   },
 };

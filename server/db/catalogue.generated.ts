@@ -1215,6 +1215,23 @@ export const aftersales = pgTable(
   ],
 );
 
+/** saleaddress (retail.entity.saleaddress) */
+export const saleAddresses = pgTable(
+  "sale_addresses",
+  {
+    id: serial("id").primaryKey(),
+    name: varchar("name", { length: 30 }).notNull(),
+    phone: varchar("phone", { length: 20 }).notNull(),
+    address: varchar("address", { length: 200 }).notNull(),
+    is_default: varchar("is_default", { length: 1 }).default("N").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("sale_addresses_sysid_id_idx").on(t.sysid, t.id),
+  ],
+);
+
 /** deliveryimport (retail.entity.deliveryimport) */
 export const deliveryImports = pgTable(
   "delivery_imports",
@@ -1319,6 +1336,7 @@ export const catalogueTablesByEntity = {
   shoporder: shopOrders,
   shoporderitem: shopOrderItems,
   aftersale: aftersales,
+  saleaddress: saleAddresses,
   deliveryimport: deliveryImports,
   tracesource: traceSources,
 } as const;

@@ -8,7 +8,7 @@ import { seedFormsAndActions } from "./forms";
 import { count } from "drizzle-orm";
 import type { PasswordHasher } from "../auth/passwords";
 import type { Db, DbOrTx } from "../db/client";
-import { activationCodes, mealPackages, pickupPoints, providers, schools, users, userSchools } from "../db/schema";
+import { activationCodes, mealPackages, pickupPoints, providers, saleAddresses, schools, users, userSchools } from "../db/schema";
 import { addDays, businessDay } from "../../common/term";
 import { generateCode } from "../domains/renewals/codes";
 import { saveSiteSettings } from "../domains/site/siteSettings";
@@ -197,6 +197,12 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
       { sysid: sunrise, title: "Sunrise North Gate Pickup", address: "North Gate, 1 Sunrise Road", phone: "021-5551010", opening_hours: "Mon-Fri 07:30-17:30", verifiers: [pickup], sch_ids: [sunriseNo1, sunriseNo2] },
       { sysid: sunrise, title: "Sunrise Middle School Shop", address: "8 Dawn Avenue", phone: "021-5551020", opening_hours: "Mon-Sat 08:00-18:00", verifiers: [], sch_ids: [sunriseMiddle] },
       { sysid: harbour, title: "Harbour Bay Front Desk", address: "10 Bay Street", opening_hours: "Mon-Fri 08:00-16:00", verifiers: [], sch_ids: [harbourBay, harbourHill] },
+    ]);
+    // where returned goods go: Sunrise's warehouse (the default) and its school office; Harbour's front desk
+    await tx.insert(saleAddresses).values([
+      { sysid: sunrise, name: "Sunrise 仓库 李师傅", phone: "021-5551030", address: "上海市浦东新区朝阳路 1 号 Sunrise 校服仓库", is_default: "Y" },
+      { sysid: sunrise, name: "Sunrise 教务处", phone: "021-5551010", address: "上海市浦东新区朝阳路 1 号 北门", is_default: "N" },
+      { sysid: harbour, name: "Harbour Front Desk", phone: "021-6662020", address: "10 Bay Street", is_default: "Y" },
     ]);
     // the shop's goods: uniforms in sizes and colours, an exercise book, a lunch card off sale; one of Harbour's
     await seedDemoGoods(tx, { sysid: sunrise, no1: sunriseNo1 }, { sysid: harbour }, await pictures);

@@ -402,4 +402,6 @@ export interface AfterSale {
   tracking_no: string | null;
   created_at: string;
   completed_at: string | null;
+  /** where to send the goods of a return agreed (the provider's default return address), while they are to go back */
+  return_address: { name: string; phone: string; address: string } | null;
 }

@@ -181,6 +181,8 @@ describeInBrowser(
       // the parent sends it back with the courier's number
       await page.getByTestId("shop-order-refresh").click();
       await line.getByTestId("shop-aftersale-tracking").waitFor();
+      // where to: the provider's default return address
+      expect(await line.getByTestId("shop-aftersale-address").innerText()).toContain("Sunrise 校服仓库");
       await line.getByTestId("shop-aftersale-tracking").fill("SF1234567890123");
       await line.getByTestId("shop-aftersale-return").click();
       await expect.poll(() => line.getByTestId("shop-aftersale-status").innerText()).toBe(shopZh.aftersale_status_returning);

@@ -2,11 +2,12 @@
  * The shop's settings (shopdefaultset, servicev2), tried where parents meet them: a closed shop shows nothing and takes
  * no order; a way of delivery switched off is refused naming the delivery; an unpaid order stays payable the shop's
  * minutes; an order sent completes by itself after the shop's days; an after-sale is asked within the shop's days
- * after completion; the service phone is shown with the goods. Each provider's settings are its own.
+ * after completion; the service phone is shown with the goods; a return agreed says where to send the goods, the
+ * provider's one default return address. Each provider's settings and addresses are its own.
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { goods, goodsSkus, paymentOrders, pickupPoints, shopOrders, students } from "../../server/db/schema";
+import { goods, goodsSkus, paymentOrders, pickupPoints, saleAddresses, shopOrders, students } from "../../server/db/schema";
 import { COMPLETE_DELIVERED_ORDERS } from "../../server/domains/retail/shopOrders";
 import { describeOnEmbedded } from "../helpers/db";
 import { confirmSandbox, h5, itemsOf, payerWorld, type PayerWorld, type Row } from "./payerSupport";
@@ -111,5 +112,35 @@ describeOnEmbedded("the shop's settings", (kind) => {
     await t.db.update(shopOrders).set({ completed_at: new Date(t.clock.now().getTime() - 1 * DAY_MS) }).where(eq(shopOrders.id, made.id));
     expect((await ask()).return_code).toBe("SUCCESS");
     await set({ auto_complete_days: 10, aftersale_days: 7 });
+  });
+
+  it("keeps one default return address, and shows it to a payer sending goods back", async () => {
+    const first = await call("svc", "saleaddressadd", { name: "王师傅", phone: "13800138000", address: "上海市浦东新区朝阳路 2 号", is_default: "Y" });
+    expect(first.return_code, first.return_msg).toBe("SUCCESS");
+    const second = await call("svc", "saleaddressadd", { name: "李老师", phone: "021-55510101", address: "上海市浦东新区朝阳路 3 号", is_default: "Y" });
+    const firstId = Number((first.data?.items as Row).id);
+    const secondId = Number((second.data?.items as Row).id);
+    const defaults = async (sysid: number) => (await t.db.select().from(saleAddresses).where(and(eq(saleAddresses.sysid, sysid), eq(saleAddresses.is_default, "Y")))).map((a) => a.id);
+    expect(await defaults(world.sysid)).toEqual([secondId]);
+    expect((await call("svc", "saleaddressedit", { id: firstId, is_default: "Y" })).return_code).toBe("SUCCESS");
+    expect(await defaults(world.sysid)).toEqual([firstId]);
+    // another provider's addresses are its own
+    expect((await call("harbour", "saleaddressinfo", { id: firstId })).return_code).toBe("FAIL");
+    expect(((await call("harbour", "saleaddresslist")).data?.items as Row[]).map((a) => a.id)).not.toContain(firstId);
+    expect((await call("svc", "saleaddressadd", { name: "王师傅", phone: "12345", address: "上海市", is_default: "N" })).data?.errors).toEqual([
+      expect.objectContaining({ field: "phone" }),
+      expect.objectContaining({ field: "address" }),
+    ]);
+
+    // a return agreed: the payer reads where to send it
+    const made = itemsOf(await order("express")) as { id: number; payparam: { code_url: string } };
+    expect((await confirmSandbox(t, made.payparam.code_url)).return_code).toBe("SUCCESS");
+    expect((await call("svc", "shoporderdeliver", { id: made.id, express_code: "SF", tracking_no: "SF1000001999" })).return_code).toBe("SUCCESS");
+    const info = itemsOf(await h5en("h5shoporderinfo", { ticket, id: made.id })) as { items: { id: number }[] };
+    const asked = itemsOf(await h5en("h5aftersaleadd", { ticket, order_id: made.id, item_id: info.items[0].id, way: "return_refund", qty: 1, amount: "1.00", reason: "尺码偏大" })) as { id: number };
+    const followed = async () => (itemsOf(await h5en("h5aftersales", { ticket })) as unknown as Row[]).find((a) => a.id === asked.id)!;
+    expect((await followed()).return_address).toBeNull();
+    expect((await call("svc", "aftersalereview", { id: asked.id, result: "agree" })).return_code).toBe("SUCCESS");
+    expect((await followed()).return_address).toEqual({ name: "王师傅", phone: "13800138000", address: "上海市浦东新区朝阳路 2 号" });
   });
 });

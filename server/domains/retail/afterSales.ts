@@ -33,7 +33,7 @@ import type { OperationContext, OperationRegistry } from "../../protocol/registr
 import { PAYER_API_PATH } from "../collection/payerApi";
 import { ticketOf } from "../collection/payerTickets";
 import { giveStockBack } from "./fulfilment";
-import { shopSettings } from "./shopSettings";
+import { returnAddress, shopSettings } from "./shopSettings";
 
 type AfterSale = typeof aftersales.$inferSelect;
 
@@ -206,8 +206,10 @@ function payerFieldFailure(ctx: OperationContext, field: string, key: string, pa
   return new ApiFailure(key, { field, ...params }, { errors: [{ field, message: ctx.t(key, params) }] });
 }
 
-/** An after-sale as the payer follows it. */
-function payerAnswer(sale: AfterSale) {
+type ReturnAddress = Awaited<ReturnType<typeof returnAddress>>;
+
+/** An after-sale as the payer follows it; one whose goods are to be sent back says where. */
+function payerAnswer(sale: AfterSale, sendTo: ReturnAddress = null) {
   return {
     id: sale.id,
     aftersale_no: sale.aftersale_no,
@@ -228,6 +230,7 @@ function payerAnswer(sale: AfterSale) {
     tracking_no: sale.tracking_no,
     created_at: sale.created_at.toISOString(),
     completed_at: sale.completed_at?.toISOString() ?? null,
+    return_address: sale.status === "agreed" || sale.status === "returning" ? sendTo : null,
   };
 }
 
@@ -388,7 +391,8 @@ async function list(ctx: OperationContext) {
     .where(and(eq(aftersales.student_id, ticket.studentId), eq(aftersales.sch_id, ticket.schId)))
     .orderBy(desc(aftersales.id))
     .limit(MAX_PAYER_AFTERSALES);
-  return { data: { items: rows.map(payerAnswer) } };
+  const sendTo = rows.some((sale) => sale.status === "agreed" || sale.status === "returning") ? await returnAddress(ctx.db, ticket.sysid) : null;
+  return { data: { items: rows.map((sale) => payerAnswer(sale, sendTo)) } };
 }
 
 export function registerAfterSaleApi(registry: OperationRegistry): void {

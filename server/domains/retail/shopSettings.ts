@@ -1,12 +1,13 @@
 /**
  * A provider's shop settings (the settings page shopdefaultset, catalogue/shopFace.ts), as the shop's calls and jobs
  * read them: the payer page's shop (open, the ways of delivery, the service phone), the order's time to pay, the
- * completion of orders sent, and the after-sale window.
+ * completion of orders sent, and the after-sale window; and its return addresses, one the default.
  */
-import { sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import { shopSettingsDecl } from "../../../catalogue/shopFace";
 import type { DbOrTx } from "../../db/client";
-import { settingsRecords } from "../../db/schema";
+import { saleAddresses, settingsRecords } from "../../db/schema";
+import type { EntityHooks, Row } from "../../engine/hooks";
 import { readSettings } from "../../engine/settings";
 
 export interface ShopSettings {
@@ -47,4 +48,29 @@ export async function shopSettings(db: DbOrTx, sysid: number): Promise<ShopSetti
 export function autoCompleteDaysSql(sysid: SQL | unknown): SQL {
   const fallback = wholeNumber(undefined, "auto_complete_days");
   return sql`coalesce((select (${settingsRecords.fields} ->> 'auto_complete_days')::int from ${settingsRecords} where ${settingsRecords.name} = ${shopSettingsDecl.name} and ${settingsRecords.tenantId} = ${sysid}), ${fallback})`;
+}
+
+/** A default return address saved makes the provider's others not the default, in the same transaction. */
+async function onlyDefault(tx: DbOrTx, row: Row): Promise<void> {
+  if (row.is_default !== "Y") return;
+  await tx
+    .update(saleAddresses)
+    .set({ is_default: "N" })
+    .where(and(eq(saleAddresses.sysid, Number(row.sysid)), ne(saleAddresses.id, Number(row.id)), eq(saleAddresses.is_default, "Y")));
+}
+
+export const saleAddressHooks: EntityHooks = {
+  afterAdd: (_ctx, tx, row) => onlyDefault(tx, row),
+  afterEdit: (_ctx, tx, _before, after) => onlyDefault(tx, after),
+};
+
+/** Where a provider's returned goods go: its default return address, else its newest; none when it keeps none. */
+export async function returnAddress(db: DbOrTx, sysid: number): Promise<{ name: string; phone: string; address: string } | null> {
+  const [found] = await db
+    .select({ name: saleAddresses.name, phone: saleAddresses.phone, address: saleAddresses.address })
+    .from(saleAddresses)
+    .where(eq(saleAddresses.sysid, sysid))
+    .orderBy(desc(saleAddresses.is_default), desc(saleAddresses.id))
+    .limit(1);
+  return found ?? null;
 }

@@ -112,6 +112,7 @@ export const shopEn = {
   aftersale_description: "Details (optional)",
   aftersale_submit: "Send the request",
   aftersale_send_back: "The school agreed. Send the goods back and enter the courier's tracking number.",
+  aftersale_send_to: "Send to",
   aftersale_returned: "I have sent it back",
   aftersale_withdraw: "Withdraw the request",
   aftersale_status_applied: "Awaiting review",

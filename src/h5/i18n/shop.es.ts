@@ -111,6 +111,7 @@ export const shopEs: ShopMessages = {
   aftersale_description: "Detalles (opcional)",
   aftersale_submit: "Enviar la solicitud",
   aftersale_send_back: "El colegio aceptó. Envíe la mercancía de vuelta e indique el número de seguimiento.",
+  aftersale_send_to: "Enviar a",
   aftersale_returned: "Ya lo he enviado",
   aftersale_withdraw: "Retirar la solicitud",
   aftersale_status_applied: "Pendiente de revisión",

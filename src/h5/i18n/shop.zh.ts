@@ -111,6 +111,7 @@ export const shopZh: ShopMessages = {
   aftersale_description: "问题描述（选填）",
   aftersale_submit: "提交申请",
   aftersale_send_back: "学校已同意，请寄回商品并填写快递单号。",
+  aftersale_send_to: "寄回地址",
   aftersale_returned: "我已寄出",
   aftersale_withdraw: "撤销申请",
   aftersale_status_applied: "待审核",

@@ -132,6 +132,13 @@ function AfterSaleLine({ ticket, sale, onChanged }: { ticket: string; sale: Afte
           }}
         >
           <p className="small">{s("aftersale_send_back")}</p>
+          {sale.return_address ? (
+            <p className="return-address" data-testid="shop-aftersale-address">
+              <span className="muted small block">{s("aftersale_send_to")}</span>
+              {sale.return_address.name} {sale.return_address.phone}
+              <span className="block">{sale.return_address.address}</span>
+            </p>
+          ) : null}
           <label className="field">
             <span>{s("courier")}</span>
             <select value={courier} data-testid="shop-aftersale-courier" onChange={(e) => setCourier(e.target.value)}>
