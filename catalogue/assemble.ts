@@ -207,6 +207,10 @@ function checkEntity(entity: EntityDecl, byName: ReadonlyMap<string, EntityDecl>
   };
   stateOf(`${name} is editable in`, entity.editableIn ?? []);
   if (entity.stateTotals && !entity.stateField) throw new Error(`catalogue: ${name} keeps state totals but declares no stateField`);
+  // only the time a record is made follows its id: a page read by the days it needs would miss records otherwise
+  if (typeof entity.stateTotals === "object" && entity.stateTotals.idsFollowDays && entity.stateTotals.days !== "created_at") {
+    throw new Error(`catalogue: ${name}'s ids follow the days of ${entity.stateTotals.days}, which is not when its records are made (created_at)`);
+  }
 
   // a list's summary: money columns summed over its filter, and their sums over some of its states
   for (const summed of entity.summary ?? []) {

@@ -114,7 +114,7 @@ export const shopOrderEntity: EntityDecl = {
   summaryInStates: [{ name: "paid_amount", field: "amount", states: PAID_SHOP_ORDER_STATES, orSet: "paid_at", label: "retail.field.received_amount" }],
   // a school's tabs and sums read from the totals kept per school, point, state and payment (a million orders), and
   // per day of making too: a month's tabs, sums and page read from the days' totals and a page's rows a day
-  stateTotals: { days: "created_at" },
+  stateTotals: { days: "created_at", idsFollowDays: true },
   indexes: [
     ["sch_id", "status", "id", "sysid", "amount"],
     // the delivered orders the job completes once their days have passed

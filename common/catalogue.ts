@@ -396,8 +396,12 @@ export interface EntityDecl {
    * range of whole days of that field (`field_start` / `field_end` given as days) sums the days' rows instead of
    * counting the range's records, and reads its first pages (in id order) day by day from an index on the tenant,
    * the state, the day and id, so a month's page reads some rows a day rather than the month's.
+   *
+   * `idsFollowDays`: the field is when the record was made (`created_at`), so its ids follow its days, give or take
+   * the seconds between a record's time and its insert: a page in id order then reads only the days it needs, counted
+   * from the day totals, and the one after them, not a page of every day of the range.
    */
-  stateTotals?: boolean | { days: string };
+  stateTotals?: boolean | { days: string; idsFollowDays?: boolean };
   /** the states in which the record may be edited (a channel only while draft or rejected); absent: any */
   editableIn?: readonly string[];
   /** the actions offered on a record (on its row, its detail page and, when `bulk`, a selection) */

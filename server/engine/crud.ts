@@ -13,7 +13,7 @@ import { isColumnField, tableColumn, tenantColumnNames, uniqueColumns, uniqueInd
 import { textRowsReader, type DbOrTx } from "../db/client";
 import { errorConstraint, FOREIGN_KEY_VIOLATION, hasErrorCode, UNIQUE_VIOLATION } from "../db/errors";
 import { catalogueTables } from "../db/schema";
-import { businessDaySql, DAY, stateTotalsDays, stateTotalsFlag, stateTotalsGrouping, stateTotalsSelection, stateTotalsTable } from "../db/stateTotals";
+import { businessDaySql, DAY, ROW_COUNT, stateTotalsDays, stateTotalsFlag, stateTotalsGrouping, stateTotalsSelection, stateTotalsTable } from "../db/stateTotals";
 import { addDays, businessDayStart, isCalendarDay } from "../../common/term";
 import { labelText, type Translate } from "../lib/i18n";
 import { ApiFailure, JsonText, notFound } from "../protocol/envelope";
@@ -410,11 +410,13 @@ interface ListRead {
 }
 
 /**
- * A page of a range of days read day by day: the days (a bound text array), the order of ids, and the conditions
- * each day is read under (the tenant's and the state's: the days themselves stand for the range).
+ * A page of a range of days read day by day: the days, the order of ids, and the conditions each day is read under
+ * (the tenant's and the state's: the days themselves stand for the range). The days are every day of the range (a
+ * bound text array), or, where ids follow the days (`stateTotals.idsFollowDays`), those the page needs, chosen from
+ * the day totals under their conditions (`totals`) in the page's state (`state`, a condition on the totals).
  */
 interface DayPage {
-  days: Placeholder;
+  days: { every: Placeholder } | { totals: SQL; state: SQL };
   order: "asc" | "desc";
   where: SQL;
 }
@@ -503,6 +505,8 @@ class EntityCrud {
   private readonly stateTotals: boolean;
   /** the datetime field whose business days the state totals are kept by too, if any */
   private readonly totalsDays: string | undefined;
+  /** whether its ids follow the days of that field (`stateTotals.idsFollowDays`): a range's page reads only the days it needs */
+  private readonly idsFollowDays: boolean;
   private readonly stateTotalsStatements = new ShapeCache<StateTotalsStatement>();
 
   constructor(
@@ -521,6 +525,7 @@ class EntityCrud {
     this.summaryInStates = summaryInStatesOf(entity, this.stateField);
     this.stateTotals = Boolean(entity.stateTotals && this.stateField);
     this.totalsDays = this.stateTotals ? stateTotalsDays(entity) : undefined;
+    this.idsFollowDays = this.totalsDays !== undefined && typeof entity.stateTotals === "object" && entity.stateTotals.idsFollowDays === true;
   }
 
   /** The record in API form with its references' names and its child records. */
@@ -753,9 +758,15 @@ class EntityCrud {
     const pageDays = dayRange?.start && dayRange.end && sort.field === "id" ? daysOf(dayRange.start, dayRange.end) : undefined;
     // each day read without the range's own bounds: the planner, which cannot see a bound range's width, took it for
     // a narrow one, costed every day's read as a scan of the day and planned each call anew (half of the page's time)
-    const dayPage =
+    // where ids follow the days, the days it needs, counted from the day totals in the page's state
+    const totalsState = pageDays && totals && this.idsFollowDays ? this.totalsStateCondition(payload) : undefined;
+    const dayPage: DayPage | undefined =
       pageDays && pageDays.length <= MAX_PAGE_DAYS
-        ? { days: values.bind("page days", `{${pageDays.join(",")}}`), order: sort.order, where: and(...tenantConditions, ...(state ? [state] : [])) ?? sql`true` }
+        ? {
+            days: totalsState && totals ? { totals, state: totalsState } : { every: values.bind("page days", `{${pageDays.join(",")}}`) },
+            order: sort.order,
+            where: and(...tenantConditions, ...(state ? [state] : [])) ?? sql`true`,
+          }
         : undefined;
     // the page's size, and the first page's offset, are part of the statement's text: the planner then knows how
     // few rows are wanted and keeps one plan for every call of the shape (a LIMIT or OFFSET it cannot see makes it
@@ -991,7 +1002,39 @@ class EntityCrud {
     const rows = paging.offset === 0 ? inlineNumber(paging.limit) : sql`${inlineNumber(paging.limit)} + ${sql.placeholder("offset")}`;
     const direction = sql.raw(dayPage.order);
     const day = sql.raw(businessDaySql(this.totalsDays!));
-    return sql`${id} in (select p.id from unnest(${dayPage.days}::date[]) as d(day) cross join lateral (select ${id} from ${this.table} where ${dayPage.where} and ${day} = d.day order by ${sql.join(order, sql`, `)} limit ${rows}) as p order by p.id ${direction} limit ${rows})`;
+    return sql`${id} in (select p.id from ${this.pageDaysSource(dayPage, rows)} cross join lateral (select ${id} from ${this.table} where ${dayPage.where} and ${day} = d.day order by ${sql.join(order, sql`, `)} limit ${rows}) as p order by p.id ${direction} limit ${rows})`;
+  }
+
+  /**
+   * The days a page of a range reads, as `d(day)`: every day of the range; or, where ids follow the days, from the day
+   * totals, the days in the page's order until they hold its rows, and the day after them (ids follow the days give
+   * or take less than a day: a record of the day after may come before the last day's, one of any day beyond never).
+   */
+  private pageDaysSource(dayPage: DayPage, rows: SQL | Placeholder): SQL {
+    if ("every" in dayPage.days) return sql`unnest(${dayPage.days.every}::date[]) as d(day)`;
+    const table = stateTotalsTable(this.entity, true);
+    const dayColumn = tableColumn(table, DAY);
+    const count = tableColumn(table, ROW_COUNT);
+    const direction = sql.raw(dayPage.order);
+    // each day's rows and those of the days before it in the page's order; a day is read while those before it fall short
+    return sql`(select c.day from (
+        select b.day, lag(b.before) over (order by b.day ${direction}) as held
+        from (select ${dayColumn} as day, sum(sum(${count})) over (order by ${dayColumn} ${direction}) - sum(${count}) as before
+              from ${table} where ${dayPage.days.totals} and ${dayPage.days.state} group by ${dayColumn} having sum(${count}) > 0) b
+      ) c where c.held is null or c.held < ${rows}) as d(day)`;
+  }
+
+  /**
+   * The day totals' condition of the state a list is narrowed to (none: every state), where the state is a declared
+   * one (written into the text, as stateCondition writes it); undefined for any other value, whose page reads every day.
+   */
+  private totalsStateCondition(payload: Row): SQL | undefined {
+    const field = this.stateField!;
+    const raw = payload[field.name];
+    if (raw === undefined || raw === null || raw === "") return sql`true`;
+    const declared = field.options?.find((option) => option.value === String(raw).trim());
+    if (!declared || !STATE_LITERAL.test(declared.value)) return undefined;
+    return sql`${tableColumn(stateTotalsTable(this.entity, true), field.name)} = ${sql.raw(`'${declared.value}'`)}`;
   }
 
   /** The count of each state under a list's conditions but its state's: one grouped statement, read by the same indexes. */

@@ -160,6 +160,9 @@ describe("summaries", () => {
 
   it("refuse state totals of an entity without states", () => {
     expect(assembledAfter((d) => (entity(d, "payment").stateTotals = true))).toThrow(message(`catalogue: payment keeps state totals but declares no stateField`));
+    expect(assembledAfter((d) => (entity(d, "order").stateTotals = { days: "paid_at", idsFollowDays: true }))).toThrow(
+      message(`catalogue: order's ids follow the days of paid_at, which is not when its records are made (created_at)`),
+    );
   });
 });
 
