@@ -878,12 +878,18 @@ class EntityCrud {
     // a declared state is written into the statement's text: the planner then reads its share of the rows from the
     // column's statistics and keeps one generic plan per state, where a bound state (a share it cannot know) made
     // every call plan anew, at several times the read's cost. The states are the catalogue's few fixed values.
-    const declared = field.options?.find((option) => option.value === value);
-    if (declared && STATE_LITERAL.test(declared.value)) {
-      values.mark(`${field.name}=${declared.value}`);
-      return sql`${column} = ${sql.raw(`'${declared.value}'`)}`;
+    const literal = this.literalState(value);
+    if (literal) {
+      values.mark(`${field.name}=${literal}`);
+      return sql`${column} = ${sql.raw(`'${literal}'`)}`;
     }
     return eq(column, values.bind(field.name, value, column));
+  }
+
+  /** A declared state, as statements write it into their text; undefined for any other value. */
+  private literalState(value: unknown): string | undefined {
+    const declared = this.stateField?.options?.find((option) => option.value === value);
+    return declared && STATE_LITERAL.test(declared.value) ? declared.value : undefined;
   }
 
   /**
@@ -1032,9 +1038,9 @@ class EntityCrud {
     const field = this.stateField!;
     const raw = payload[field.name];
     if (raw === undefined || raw === null || raw === "") return sql`true`;
-    const declared = field.options?.find((option) => option.value === String(raw).trim());
-    if (!declared || !STATE_LITERAL.test(declared.value)) return undefined;
-    return sql`${tableColumn(stateTotalsTable(this.entity, true), field.name)} = ${sql.raw(`'${declared.value}'`)}`;
+    const literal = this.literalState(filterValue(field, raw));
+    if (!literal) return undefined;
+    return sql`${tableColumn(stateTotalsTable(this.entity, true), field.name)} = ${sql.raw(`'${literal}'`)}`;
   }
 
   /** The count of each state under a list's conditions but its state's: one grouped statement, read by the same indexes. */

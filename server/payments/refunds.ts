@@ -44,7 +44,7 @@ export class RefundRefused extends Error {
 }
 
 /** What a payment's refunds hold back: how many it has (rejected ones apart), their sum, how many are numbered. */
-async function refundsOfPayment(tx: DbOrTx, payNo: string): Promise<{ count: number; committed: number; numbered: number }> {
+export async function refundsOfPayment(tx: DbOrTx, payNo: string): Promise<{ count: number; committed: number; numbered: number }> {
   const committed = sql.join(COMMITTED_REFUND_STATES.map((s) => sql`${s}`), sql`, `);
   const [row] = await queryRows<{ count: string; committed: string; numbered: string }>(
     tx,

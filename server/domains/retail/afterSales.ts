@@ -14,8 +14,7 @@
  */
 import { randomInt } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { AFTERSALE_DESCRIPTION_MAX, AFTERSALE_REASON_MAX, afterSaleEntity, afterSaleWays, COUNTED_AFTERSALE_STATES, OPEN_AFTERSALE_STATES } from "../../../catalogue/afterSales";
-import { COMMITTED_REFUND_STATES } from "../../../catalogue/collectionRefunds";
+import { AFTERSALE_DESCRIPTION_MAX, AFTERSALE_REASON_MAX, afterSaleEntity, afterSaleWays, COUNTED_AFTERSALE_STATES, OPEN_AFTERSALE_STATES, REFUNDING_AFTERSALE_STATES } from "../../../catalogue/afterSales";
 import { expressCodeField, trackingNoField } from "../../../catalogue/fulfilment";
 import { PAID_SHOP_ORDER_STATES } from "../../../catalogue/shopOrders";
 import type { FieldDecl } from "../../../common/catalogue";
@@ -27,7 +26,7 @@ import { actionFieldFailure, type ActionEffect, type ActionEffects, type ActionO
 import { checkPayload } from "../../engine/declared";
 import type { Row } from "../../engine/hooks";
 import { translator } from "../../lib/i18n";
-import { createRefund, queueSending, RefundRefused, type Refund } from "../../payments/refunds";
+import { createRefund, queueSending, RefundRefused, refundsOfPayment, type Refund } from "../../payments/refunds";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { PAYER_API_PATH } from "../collection/payerApi";
@@ -105,7 +104,7 @@ export async function afterSaleRefunded(tx: DbOrTx, refund: Refund, now: Date): 
   const [done] = await tx
     .update(aftersales)
     .set({ status: "completed", completed_at: now })
-    .where(and(eq(aftersales.id, refund.aftersale_id), inArray(aftersales.status, ["received", "refunding"])))
+    .where(and(eq(aftersales.id, refund.aftersale_id), inArray(aftersales.status, [...REFUNDING_AFTERSALE_STATES])))
     .returning();
   if (!done) return;
   await afterSaleEvent(tx, done, "aftersale_refunded", { from: before.status, to: "completed", amount: fenToYuan(refund.amount), refund_no: refund.refund_no ?? "" }, gatewayActor());
@@ -200,11 +199,6 @@ const returnFields: FieldDecl[] = [ticketField, idField("id", "aftersales.entity
 const cancelFields: FieldDecl[] = [ticketField, idField("id", "aftersales.entity.aftersale")];
 /** h5aftersales {ticket} */
 const listFields: FieldDecl[] = [ticketField];
-
-/** A failure naming a field of the payer's call, in the payer's language. */
-function payerFieldFailure(ctx: OperationContext, field: string, key: string, params: Record<string, string | number> = {}): ApiFailure {
-  return new ApiFailure(key, { field, ...params }, { errors: [{ field, message: ctx.t(key, params) }] });
-}
 
 type ReturnAddress = Awaited<ReturnType<typeof returnAddress>>;
 
@@ -315,27 +309,24 @@ async function apply(ctx: OperationContext) {
       .where(and(eq(shopOrders.id, Number(input.order_id)), eq(shopOrders.student_id, ticket.studentId), eq(shopOrders.sch_id, ticket.schId)))
       .for("update");
     if (!order) throw notFound();
-    if (!(PAID_SHOP_ORDER_STATES as readonly string[]).includes(order.status)) throw payerFieldFailure(ctx, "order_id", "aftersales.errors.order_not_paid");
-    if (input.way === "return_refund" && order.status === "undelivered") throw payerFieldFailure(ctx, "way", "aftersales.errors.nothing_to_return");
+    if (!(PAID_SHOP_ORDER_STATES as readonly string[]).includes(order.status)) throw actionFieldFailure(ctx, "order_id", "aftersales.errors.order_not_paid");
+    if (input.way === "return_refund" && order.status === "undelivered") throw actionFieldFailure(ctx, "way", "aftersales.errors.nothing_to_return");
     const { afterSaleDays } = await shopSettings(tx, order.sysid);
     if (order.status === "completed" && order.completed_at && ctx.now.getTime() - order.completed_at.getTime() > afterSaleDays * DAY_MS) {
-      throw payerFieldFailure(ctx, "order_id", "aftersales.errors.window_passed", { days: afterSaleDays });
+      throw actionFieldFailure(ctx, "order_id", "aftersales.errors.window_passed", { days: afterSaleDays });
     }
     const [item] = await tx.select().from(shopOrderItems).where(and(eq(shopOrderItems.id, Number(input.item_id)), eq(shopOrderItems.order_id, order.id)));
-    if (!item) throw payerFieldFailure(ctx, "item_id", "aftersales.errors.item_unknown");
+    if (!item) throw actionFieldFailure(ctx, "item_id", "aftersales.errors.item_unknown");
     const others = await tx.select().from(aftersales).where(eq(aftersales.item_id, item.id));
     const open = others.find((other) => (OPEN_AFTERSALE_STATES as readonly string[]).includes(other.status));
-    if (open) throw payerFieldFailure(ctx, "item_id", "aftersales.errors.open_exists", { aftersale_no: open.aftersale_no });
+    if (open) throw actionFieldFailure(ctx, "item_id", "aftersales.errors.open_exists", { aftersale_no: open.aftersale_no });
     const counted = others.filter((other) => (COUNTED_AFTERSALE_STATES as readonly string[]).includes(other.status));
     const qtyLeft = item.qty - counted.reduce((sum, other) => sum + other.qty, 0);
-    if (Number(input.qty) > qtyLeft) throw payerFieldFailure(ctx, "qty", "aftersales.errors.qty_over", { max: Math.max(0, qtyLeft) });
+    if (Number(input.qty) > qtyLeft) throw actionFieldFailure(ctx, "qty", "aftersales.errors.qty_over", { max: Math.max(0, qtyLeft) });
     // what the item paid less its other after-sales, and what the payment still holds (a refund by the provider too)
-    const [{ committed }] = await tx
-      .select({ committed: sql<string>`coalesce(sum(${refunds.amount}), 0)` })
-      .from(refunds)
-      .where(and(eq(refunds.pay_no, order.pay_no), inArray(refunds.status, [...COMMITTED_REFUND_STATES])));
-    const amountLeft = Math.min(item.amount - counted.reduce((sum, other) => sum + other.amount, 0), order.amount - Number(committed));
-    if (Number(input.amount) > amountLeft) throw payerFieldFailure(ctx, "amount", "aftersales.errors.amount_over", { max: fenToYuan(Math.max(0, amountLeft)) });
+    const { committed } = await refundsOfPayment(tx, order.pay_no);
+    const amountLeft = Math.min(item.amount - counted.reduce((sum, other) => sum + other.amount, 0), order.amount - committed);
+    if (Number(input.amount) > amountLeft) throw actionFieldFailure(ctx, "amount", "aftersales.errors.amount_over", { max: fenToYuan(Math.max(0, amountLeft)) });
     const sale = await recordAfterSale(
       tx,
       order,
@@ -355,7 +346,7 @@ async function sendBack(ctx: OperationContext) {
   const ticket = await ticketOf(ctx.db, input.ticket, ctx.now);
   const answered = await ctx.db.transaction(async (tx) => {
     const sale = await ticketAfterSale(tx, ticket, Number(input.id));
-    if (sale.status !== "agreed") throw payerFieldFailure(ctx, "id", "aftersales.errors.not_agreed");
+    if (sale.status !== "agreed") throw actionFieldFailure(ctx, "id", "aftersales.errors.not_agreed");
     const [returned] = await tx
       .update(aftersales)
       .set({ status: "returning", express_code: String(input.express_code), tracking_no: String(input.tracking_no), returned_at: ctx.now })
@@ -373,7 +364,7 @@ async function cancel(ctx: OperationContext) {
   const ticket = await ticketOf(ctx.db, input.ticket, ctx.now);
   const answered = await ctx.db.transaction(async (tx) => {
     const sale = await ticketAfterSale(tx, ticket, Number(input.id));
-    if (!["applied", "agreed", "returning"].includes(sale.status)) throw payerFieldFailure(ctx, "id", "aftersales.errors.not_cancellable");
+    if (!["applied", "agreed", "returning"].includes(sale.status)) throw actionFieldFailure(ctx, "id", "aftersales.errors.not_cancellable");
     const [cancelled] = await tx.update(aftersales).set({ status: "cancelled" }).where(eq(aftersales.id, sale.id)).returning();
     await afterSaleEvent(tx, cancelled, "aftersale_cancelled", { from: sale.status, to: "cancelled" }, payerActor(ctx.ip));
     return payerAnswer(cancelled);

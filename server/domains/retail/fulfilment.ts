@@ -139,7 +139,7 @@ function fromFee(o: typeof feeOrders.$inferSelect): FulfilledOrder {
 const instant = (at: Date) => sql`${at.toISOString()}::timestamptz`;
 
 /** a shop order none of whose items' after-sales is open: one being returned or refunded is not handed over meanwhile */
-const noOpenAfterSale = sql`not exists (select from ${aftersales} where ${aftersales.order_id} = ${shopOrders.id} and ${aftersales.status} in (${sql.raw(OPEN_AFTERSALE_STATES.map((state) => `'${state}'`).join(", "))}))`;
+const noOpenAfterSale = sql`not exists (select from ${aftersales} where ${aftersales.order_id} = ${shopOrders.id} and ${aftersales.status} in (${sql.raw(OPEN_AFTERSALE_STATES.map(literal).join(", "))}))`;
 
 /** The open after-sale of a shop order, if any: its pickup waits for it. */
 async function openAfterSaleOf(db: DbOrTx, orderId: number): Promise<{ aftersale_no: string } | undefined> {

@@ -4,6 +4,7 @@
  * completion of orders sent, and the after-sale window; and its return addresses, one the default.
  */
 import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { shopSettingsDecl } from "../../../catalogue/shopFace";
 import type { DbOrTx } from "../../db/client";
 import { saleAddresses, settingsRecords } from "../../db/schema";
@@ -45,7 +46,7 @@ export async function shopSettings(db: DbOrTx, sysid: number): Promise<ShopSetti
 }
 
 /** The days an order of provider `sysid` (a column) completes after being sent, in SQL: its settings' or the default. */
-export function autoCompleteDaysSql(sysid: SQL | unknown): SQL {
+export function autoCompleteDaysSql(sysid: AnyPgColumn): SQL {
   const fallback = wholeNumber(undefined, "auto_complete_days");
   return sql`coalesce((select (${settingsRecords.fields} ->> 'auto_complete_days')::int from ${settingsRecords} where ${settingsRecords.name} = ${shopSettingsDecl.name} and ${settingsRecords.tenantId} = ${sysid}), ${fallback})`;
 }
