@@ -10,6 +10,7 @@
 import type { CatalogueDomain, EntityDecl, FieldDecl, FieldOption } from "../common/catalogue";
 import { EXPRESS_COMPANIES, expressNameKey, TRACKING_NO_PATTERN } from "../common/expressCompanies";
 import { GOODS_MANAGERS } from "./goods";
+import { provinceOptions } from "./shared";
 
 /** How an order's goods reach the payer. */
 export const deliveries: FieldOption[] = [
@@ -58,6 +59,7 @@ export function fulfilmentFields(options: { deliveryRequired: boolean; codesSecr
     { name: "pickup_token", type: "string", label: "retail.field.pickup_token", max: 32, ...codes },
     { name: "receiver_name", type: "string", label: "retail.field.receiver_name", max: 30, detail: true, exported: true },
     { name: "receiver_phone", type: "phone", label: "retail.field.receiver_phone", detail: true, exported: true },
+    { name: "receiver_province", type: "enum", label: "retail.field.receiver_province", options: provinceOptions, detail: true, exported: true },
     { name: "receiver_address", type: "string", label: "retail.field.receiver_address", max: 200, detail: true, exported: true },
     { ...expressCodeField, required: false, detail: true, exported: true },
     { ...trackingNoField, required: false, filter: "eq", detail: true, exported: true },

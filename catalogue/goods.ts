@@ -81,6 +81,8 @@ export const goodsSkuEntity: EntityDecl = {
     { name: "stock", type: "int", label: "retail.field.stock", required: true, default: 0, min: 0, max: 999_999, form: true },
     { name: "barcode", type: "string", label: "retail.field.barcode", max: 32, pattern: "^[0-9A-Za-z-]*$", form: true },
     { name: "image", type: "image", label: "retail.field.sku_image", form: true },
+    // what the express template weighs when it charges by weight
+    { name: "weight", type: "int", label: "retail.field.weight_grams", required: true, default: 0, min: 0, max: 100_000, form: true },
   ],
 };
 
@@ -119,6 +121,8 @@ export const goodsEntity: EntityDecl = {
     { name: "stock", type: "int", label: "retail.field.stock_total", list: true, sortable: true, detail: true },
     { name: "sales", type: "int", label: "retail.field.sales", default: 0, list: true, sortable: true, detail: true },
     { name: "delivery", type: "enum", label: "retail.field.delivery", required: true, default: "both", options: goodsDeliveries, list: true, filter: "eq", form: true, detail: true },
+    // what sending it by express costs (catalogue/expressTemplates.ts); none: sent free
+    { name: "express_tpl_id", type: "ref", ref: { entity: "expresstemplate", where: { status: "1" } }, label: "retail.field.express_tpl", form: true, detail: true },
     { name: "sch_scope", type: "enum", label: "retail.field.sch_scope", required: true, default: "all", options: schoolScopes, form: true, detail: true },
     {
       name: "sch_ids",

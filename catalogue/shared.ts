@@ -1,5 +1,6 @@
 /** Field options that several domains' entities use. */
 import type { FieldDecl, FieldOption } from "../common/catalogue";
+import { PROVINCE_CODES, provinceNameKey } from "../common/provinces";
 
 export const yesNo: FieldOption[] = [
   { value: "Y", label: "common.yes" },
@@ -17,3 +18,6 @@ export const statusOptions: FieldOption[] = [
  * filter for whoever works across several schools (a provider), hidden once a school is chosen.
  */
 export const schoolField: FieldDecl = { name: "sch_id", type: "ref", ref: { entity: "school" }, label: "field.school", list: true, filter: "eq", detail: true };
+
+/** The provinces (common/provinces.ts): where an express order goes, what an express template's rule covers. */
+export const provinceOptions: FieldOption[] = PROVINCE_CODES.map((code) => ({ value: code, label: provinceNameKey(code) }));

@@ -150,6 +150,8 @@ export const shopOrderEntity: EntityDecl = {
     schoolField,
     { name: "student_id", type: "ref", ref: { entity: "student" }, label: "collection.field.student", required: true, list: true, filter: "like", detail: true },
     { name: "amount", type: "money", label: "retail.field.order_amount", required: true, list: true, sortable: true, detail: true },
+    // of the amount, what sending it costs (its goods' express templates); 0 collected at a point or sent free
+    { name: "freight", type: "money", label: "retail.field.freight", required: true, default: "0.00", detail: true },
     { name: "status", type: "enum", label: "retail.field.order_status", required: true, default: "unpaid", options: shopOrderStates, list: true, filter: "eq", detail: true },
     { name: "refund_status", type: "enum", label: "retail.field.refund_status", required: true, default: "none", options: shopRefundStates, list: true, filter: "eq", detail: true },
     { name: "refunded_amount", type: "money", label: "collection.field.refunded_amount", required: true, default: "0.00", list: true, detail: true },

@@ -22,6 +22,7 @@ export type FieldType =
   | "date" // YYYY-MM-DD
   | "datetime" // ISO 8601 with offset
   | "enum" // one of options
+  | "enums" // several of options, in the options' order (an express template rule's provinces)
   | "yesno" // 'Y' | 'N'
   | "status" // '1' in use | '0' disabled: a switch in lists for whoever may edit the record
   | "password" // write-only, never returned

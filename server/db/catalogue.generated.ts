@@ -508,6 +508,7 @@ export const feeOrders = pgTable(
     pickup_token: varchar("pickup_token", { length: 32 }),
     receiver_name: varchar("receiver_name", { length: 30 }),
     receiver_phone: varchar("receiver_phone", { length: 20 }),
+    receiver_province: varchar("receiver_province", { length: 32 }),
     receiver_address: varchar("receiver_address", { length: 200 }),
     express_code: varchar("express_code", { length: 32 }),
     tracking_no: varchar("tracking_no", { length: 40 }),
@@ -999,6 +1000,7 @@ export const goods = pgTable(
     stock: integer("stock"),
     sales: integer("sales").default(0).notNull(),
     delivery: varchar("delivery", { length: 32 }).default("both").notNull(),
+    express_tpl_id: integer("express_tpl_id").references((): AnyPgColumn => expressTemplates.id),
     sch_scope: varchar("sch_scope", { length: 32 }).default("all").notNull(),
     sch_ids: integer("sch_ids").array(),
     status: varchar("status", { length: 32 }).default("off").notNull(),
@@ -1032,6 +1034,7 @@ export const goodsSkus = pgTable(
     stock: integer("stock").default(0).notNull(),
     barcode: varchar("barcode", { length: 32 }),
     image: varchar("image", { length: 500 }),
+    weight: integer("weight").default(0).notNull(),
     sysid: integer("sysid").notNull(),
   },
   (t) => [
@@ -1098,6 +1101,7 @@ export const shopOrders = pgTable(
     sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
     student_id: integer("student_id").notNull().references((): AnyPgColumn => students.id),
     amount: bigint("amount", { mode: "number" }).notNull(),
+    freight: bigint("freight", { mode: "number" }).default(0).notNull(),
     status: varchar("status", { length: 32 }).default("unpaid").notNull(),
     refund_status: varchar("refund_status", { length: 32 }).default("none").notNull(),
     refunded_amount: bigint("refunded_amount", { mode: "number" }).default(0).notNull(),
@@ -1107,6 +1111,7 @@ export const shopOrders = pgTable(
     pickup_token: varchar("pickup_token", { length: 32 }),
     receiver_name: varchar("receiver_name", { length: 30 }),
     receiver_phone: varchar("receiver_phone", { length: 20 }),
+    receiver_province: varchar("receiver_province", { length: 32 }),
     receiver_address: varchar("receiver_address", { length: 200 }),
     express_code: varchar("express_code", { length: 32 }),
     tracking_no: varchar("tracking_no", { length: 40 }),
@@ -1232,6 +1237,50 @@ export const saleAddresses = pgTable(
   ],
 );
 
+/** expresstemplate (retail.entity.expresstemplate) */
+export const expressTemplates = pgTable(
+  "express_templates",
+  {
+    id: serial("id").primaryKey(),
+    title: varchar("title", { length: 30 }).notNull(),
+    charge_by: varchar("charge_by", { length: 32 }).default("count").notNull(),
+    sort: integer("sort").default(0).notNull(),
+    status: varchar("status", { length: 1 }).default("1").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("express_templates_sysid_sort_id_idx").on(t.sysid, t.sort, t.id),
+    index("express_templates_charge_by_idx").on(t.charge_by),
+    index("express_templates_sort_idx").on(t.sort),
+    index("express_templates_status_idx").on(t.status),
+    index("express_templates_created_at_idx").on(t.created_at),
+    uniqueIndex("express_templates_sysid_title_unique").on(t.sysid, t.title),
+  ],
+);
+
+/** expressrule (retail.entity.expressrule) */
+export const expressRules = pgTable(
+  "express_rules",
+  {
+    id: serial("id").primaryKey(),
+    template_id: integer("template_id").notNull().references((): AnyPgColumn => expressTemplates.id),
+    sort: integer("sort").default(0).notNull(),
+    regions: varchar("regions", { length: 32 }).array(),
+    first_units: integer("first_units").default(1).notNull(),
+    first_price: bigint("first_price", { mode: "number" }).default(0).notNull(),
+    extra_units: integer("extra_units").default(1).notNull(),
+    extra_price: bigint("extra_price", { mode: "number" }).default(0).notNull(),
+    free_amount: bigint("free_amount", { mode: "number" }),
+    free_count: integer("free_count"),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("express_rules_sysid_sort_id_idx").on(t.sysid, t.sort, t.id),
+    index("express_rules_template_id_sort_id_idx").on(t.template_id, t.sort, t.id),
+  ],
+);
+
 /** deliveryimport (retail.entity.deliveryimport) */
 export const deliveryImports = pgTable(
   "delivery_imports",
@@ -1337,6 +1386,8 @@ export const catalogueTablesByEntity = {
   shoporderitem: shopOrderItems,
   aftersale: aftersales,
   saleaddress: saleAddresses,
+  expresstemplate: expressTemplates,
+  expressrule: expressRules,
   deliveryimport: deliveryImports,
   tracesource: traceSources,
 } as const;

@@ -27,6 +27,7 @@ import { registerShopApi } from "./retail/shop";
 import { fulfilmentEffects, registerPickupOperations } from "./retail/fulfilment";
 import { registerShopOrderOperations, shopOrderEffects } from "./retail/shopOrders";
 import { afterSaleEffects, registerAfterSaleApi } from "./retail/afterSales";
+import { expressTemplateHooks } from "./retail/freight";
 import { saleAddressHooks } from "./retail/shopSettings";
 import { registerDeliveryImport } from "./retail/deliveryImport";
 import { registerTraceSourceOperations, traceSourceEffects, traceSourceHooks } from "./retail/traceSources";
@@ -39,7 +40,7 @@ export function registerOperations(registry: OperationRegistry): void {
   registerMerchantOperations(registry);
   registerRenewalOperations(registry);
   registerDailyReportOperations(registry);
-  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity, ...traceSourceHooks, serviceproject: serviceProjectLogHooks, saleaddress: saleAddressHooks });
+  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity, ...traceSourceHooks, serviceproject: serviceProjectLogHooks, saleaddress: saleAddressHooks, expresstemplate: expressTemplateHooks });
   registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel), ...shopOrderEffects, ...afterSaleEffects, ...fulfilmentEffects, ...traceSourceEffects });
   registerFeeOperations(registry);
   registerCollectionOperations(registry, schoolChannel);

@@ -3,11 +3,12 @@
  * lunch card taken off sale) in two levels of categories, and one of Harbour's, so that each provider sees its own.
  * The goods items' price and stock are their SKUs' lowest price and total stock, as the server keeps them. Each has
  * its pictures (./goodsImages.ts, stored as uploaded images are), and a SKU of a colour or an edition the picture of
- * its own.
+ * its own. Sunrise sends uniforms and books by its express templates: free within Shanghai, charged by the piece or by
+ * the weight beyond it, books within East China only.
  */
 import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../db/client";
-import { goods, goodsCategories, goodsSkus } from "../db/schema";
+import { expressRules, expressTemplates, goods, goodsCategories, goodsSkus } from "../db/schema";
 import { combinations } from "../../common/specs";
 import type { DemoPicture } from "./goodsImages";
 
@@ -29,6 +30,9 @@ interface DemoGoods {
   images: DemoPicture[];
   /** a SKU's own picture, by its specs (a colour's, an edition's) */
   skuImage?: (specs: Record<string, string>) => DemoPicture;
+  /** its express template, and a piece's weight in grams */
+  template?: number;
+  weight?: number;
 }
 
 async function category(tx: DbOrTx, sysid: number, title: string, sort: number, parentId: number | null = null): Promise<number> {
@@ -53,6 +57,7 @@ async function addGoods(tx: DbOrTx, sysid: number, item: DemoGoods, sort: number
       status: item.status,
       sch_scope: item.schIds ? "chosen" : "all",
       sch_ids: item.schIds ?? null,
+      express_tpl_id: item.template ?? null,
       sort,
       description: item.description,
     })
@@ -66,6 +71,7 @@ async function addGoods(tx: DbOrTx, sysid: number, item: DemoGoods, sort: number
     stock: item.stock(specs, i),
     barcode: `69${String(row.id).padStart(4, "0")}${String(i + 1).padStart(3, "0")}`,
     image: item.skuImage ? pictures[item.skuImage(specs)] : null,
+    weight: item.weight ?? 0,
   }));
   await tx.insert(goodsSkus).values(skus);
   await tx
@@ -77,7 +83,24 @@ async function addGoods(tx: DbOrTx, sysid: number, item: DemoGoods, sort: number
     .where(eq(goods.id, row.id));
 }
 
+type DemoRule = Omit<typeof expressRules.$inferInsert, "sysid" | "template_id">;
+
+async function expressTemplate(tx: DbOrTx, sysid: number, title: string, chargeBy: "count" | "weight", sort: number, rules: DemoRule[]): Promise<number> {
+  const [row] = await tx.insert(expressTemplates).values({ sysid, title, charge_by: chargeBy, sort }).returning({ id: expressTemplates.id });
+  await tx.insert(expressRules).values(rules.map((rule, i) => ({ ...rule, sysid, template_id: row.id, sort: i })));
+  return row.id;
+}
+
 export async function seedDemoGoods(tx: DbOrTx, sunrise: { sysid: number; no1: number }, harbour: { sysid: number }, pictures: DemoPictures): Promise<void> {
+  const uniformPost = await expressTemplate(tx, sunrise.sysid, "校服快递", "count", 1, [
+    { regions: ["31"], first_units: 1, first_price: 0, extra_units: 1, extra_price: 0 },
+    { regions: ["32", "33", "34"], first_units: 1, first_price: 800, extra_units: 1, extra_price: 200, free_amount: 19_900 },
+    { regions: null, first_units: 1, first_price: 1200, extra_units: 1, extra_price: 400, free_amount: 29_900 },
+  ]);
+  const bookPost = await expressTemplate(tx, sunrise.sysid, "书本快递（华东）", "weight", 2, [
+    { regions: ["31"], first_units: 1000, first_price: 0, extra_units: 1000, extra_price: 0 },
+    { regions: ["32", "33", "34", "35", "36", "37"], first_units: 500, first_price: 600, extra_units: 500, extra_price: 300 },
+  ]);
   const uniforms = await category(tx, sunrise.sysid, "校服", 1);
   const summer = await category(tx, sunrise.sysid, "夏季校服", 1, uniforms);
   const winter = await category(tx, sunrise.sysid, "冬季校服", 2, uniforms);
@@ -94,6 +117,8 @@ export async function seedDemoGoods(tx: DbOrTx, sunrise: { sysid: number; no1: n
       stock: (s, i) => (s["尺码"] === "110" && s["颜色"] === "白色" ? 0 : 20 + ((i * 7) % 30)),
       delivery: "both",
       status: "on",
+      template: uniformPost,
+      weight: 350,
       images: ["polo-navy", "polo-white", "shorts-navy"],
       skuImage: (s) => (s["颜色"] === "白色" ? "polo-white" : "polo-navy"),
       description: "<p>纯棉面料，透气吸汗。<strong>请按身高选择尺码</strong>：110 适合身高 105-115 cm，以此类推。</p><ul><li>短袖 POLO 衫一件</li><li>短裤（裙）一条</li></ul>",
@@ -118,6 +143,8 @@ export async function seedDemoGoods(tx: DbOrTx, sunrise: { sysid: number; no1: n
       delivery: "express",
       status: "on",
       schIds: [sunrise.no1],
+      template: bookPost,
+      weight: 420,
       images: ["book-green", "book-blue"],
       skuImage: (s) => (s["版本"] === "北师大版" ? "book-blue" : "book-green"),
       description: "<p>与课本同步的练习册，含答案。</p>",

@@ -39,7 +39,7 @@ export async function seedDemoShopOrders(tx: DbOrTx, school: { sysid: number; sc
       studentId,
       items,
       delivery,
-      ...(delivery === "pickup" ? { pickupPointId: point.id } : { address: { name: "王芳", phone: "13800138000", detail: "上海市浦东新区朝阳路 1 号 3 栋 301" } }),
+      ...(delivery === "pickup" ? { pickupPointId: point.id } : { address: { name: "王芳", phone: "13800138000", province: "31", detail: "上海市浦东新区朝阳路 1 号 3 栋 301" } }),
     });
 
   const uniform = await make(30, pupils[0].id, [{ sku_id: await skuOf(tx, "冬季校服冲锋衣", { 尺码: "140" }), qty: 1 }, { sku_id: await skuOf(tx, "夏季校服短袖套装", { 尺码: "140", 颜色: "藏青" }), qty: 2 }], "pickup");

@@ -59,7 +59,7 @@ export async function seedDemoUniformOrders(tx: DbOrTx, school: { sysid: number;
       billIds: [bill.id],
       goods: [{ item_id: item.id, sku_id: sku(size) }],
       delivery,
-      ...(delivery === "pickup" ? { pickupPointId: point.id } : { address: { name: "李娜", phone: "13900139000", detail: "上海市黄浦区南京东路 100 号 5 楼" } }),
+      ...(delivery === "pickup" ? { pickupPointId: point.id } : { address: { name: "李娜", phone: "13900139000", province: "31", detail: "上海市黄浦区南京东路 100 号 5 楼" } }),
     });
     await paidAtSandbox(tx, made.payment, at(hoursAgo - 0.2));
     return made;

@@ -170,6 +170,7 @@ export interface Operations {
   h5goodslist: [{ code: string; cate_id?: number }, GoodsListAnswer];
   h5goodsinfo: [{ code: string; id: number }, GoodsInfo];
   h5pickuppoints: [{ code: string }, PickupPoint[]];
+  h5shopfreight: [{ code: string; items: { sku_id: number; qty: number }[]; province?: string }, FreightQuote];
   h5shoporder: [ShopOrderRequest, ShopOrderMade];
   h5shoporders: [{ ticket: string }, ShopOrder[]];
   h5shoporderinfo: [{ ticket: string; id: number }, ShopOrder];
@@ -253,7 +254,16 @@ export interface PickupPoint {
 export interface ShopAddress {
   name: string;
   phone: string;
+  /** GB/T 2260 code (common/provinces.ts): what the goods' express templates charge by */
+  province?: string;
   detail: string;
+}
+
+/** h5shopfreight's answer: what the goods cost and sending them to the province, as the order would charge it */
+export interface FreightQuote {
+  goods_amount: string;
+  freight: string;
+  amount: string;
 }
 
 export interface ShopOrderRequest {
@@ -305,6 +315,8 @@ export interface ShopOrder {
   status: ShopOrderStatus;
   refund_status: "none" | "part" | "all";
   amount: string;
+  /** of the amount, what sending it cost */
+  freight: string;
   refunded_amount: string;
   delivery: Delivery;
   pickup_point: { id: number; title: string; address: string | null } | null;

@@ -33,6 +33,8 @@ export interface CheckoutForm {
   pointId?: number;
   name: string;
   phone: string;
+  /** GB/T 2260 code, "" until chosen */
+  province: string;
   detail: string;
 }
 

@@ -201,7 +201,7 @@ describeInBrowser(
       expect(await stockOf(sku.id)).toBe(stockBefore);
     });
 
-    test("an express checkout without an address is refused under the address field; an unpaid order is cancelled", async () => {
+    test("an express checkout without an address is refused under the address field; the freight follows the province; an unpaid order is cancelled", async () => {
       const page = await openShop();
       const sku = await skuOf("三年级数学同步练习", { 版本: "人教版" });
       const stockBefore = await stockOf(sku.id);
@@ -223,12 +223,22 @@ describeInBrowser(
       expect(await page.getByTestId("shop-address-detail-error").innerText()).toBe(shopZh.address_required);
       expect(await page.getByTestId("shop-address-detail").getAttribute("aria-invalid")).toBe("true");
       expect(await page.getByTestId("shop-address-phone-error").innerText()).toBe(shopZh.phone_invalid);
+      expect(await page.getByTestId("shop-address-province-error").innerText()).toBe(shopZh.province_required);
       expect(await page.getByTestId("shop-address-name-error").count()).toBe(0);
+      expect(await page.getByTestId("shop-freight").innerText()).toContain(shopZh.freight_after_province);
       expect(await page.getByTestId("h5-pay-no").count()).toBe(0);
       expect(await ordersOf(payer!.studentNo)).toBe(ordersBefore);
 
       await page.getByTestId("shop-address-phone").fill("13800138000");
-      await page.getByTestId("shop-address-detail").fill("上海市浦东新区朝阳路 1 号 3 栋 301");
+      // the book's template sends within East China only (server/seed/goods.ts): Guangdong is refused under the province
+      await page.getByTestId("shop-address-province").selectOption("44");
+      await expect.poll(() => page.getByTestId("shop-address-province-error").textContent()).toBe("“三年级数学同步练习”暂不配送到广东。");
+      // Jiangsu: ¥6 the first 500 g, the book weighing 420 g
+      await page.getByTestId("shop-address-province").selectOption("32");
+      expect(await page.getByTestId("shop-address-province-error").count()).toBe(0);
+      await expect.poll(() => page.getByTestId("shop-freight").innerText()).toContain("¥6.00");
+      expect(await page.getByTestId("shop-checkout-total").innerText()).toBe("¥38.50");
+      await page.getByTestId("shop-address-detail").fill("江苏省南京市玄武区中山路 1 号 3 栋 301");
       expect(await page.getByTestId("shop-address-detail-error").count()).toBe(0);
       await page.getByTestId("shop-submit").click();
       await page.getByTestId("h5-pay-no").waitFor();
@@ -239,6 +249,8 @@ describeInBrowser(
       await page.getByTestId("h5-back-to-bills").click();
       const unpaid = page.locator("[data-testid^='shop-order-card-']").filter({ hasText: shopZh.status_unpaid }).first();
       await unpaid.click();
+      expect(await page.getByTestId("shop-order-freight").innerText()).toContain("¥6.00");
+      expect(await page.getByTestId("shop-order-amount").innerText()).toBe("¥38.50");
       await page.getByTestId("shop-cancel").click();
       await page.getByTestId("shop-cancel-yes").click();
       await expect.poll(() => page.getByTestId("shop-order-status").innerText()).toBe(shopZh.status_cancelled);

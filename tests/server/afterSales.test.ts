@@ -35,7 +35,7 @@ describeOnDatabases("after-sales", (kind) => {
 
   /** A paid order of the ticket's student: its id, pay number and items (id, sku). */
   async function paidOrder(lines: { sku_id: number; qty: number }[], delivery: "pickup" | "express", as = ticket) {
-    const where = delivery === "pickup" ? { pickup_point_id: northGate } : { address: { name: "王芳", phone: "13800138000", detail: "1 Sunrise Road, Room 301" } };
+    const where = delivery === "pickup" ? { pickup_point_id: northGate } : { address: { name: "王芳", phone: "13800138000", province: "31", detail: "1 Sunrise Road, Room 301" } };
     const made = await h5(t, "h5shoporder", { ticket: as, items: lines, delivery, ...where });
     expect(made.return_code, made.return_msg).toBe("SUCCESS");
     const answer = itemsOf(made) as { id: number; pay_no: string; payparam: { code_url: string } };

@@ -73,6 +73,7 @@ it("registers every operation that needs a session with its roles and its effect
   // what may be called without a session is short and known
   // (the payer page's calls: tests/server/payerApi.test.ts checks they answer one student's records only,
   // feePayments.test.ts the WeChat sign-in, shopOrders.test.ts the school shop's, afterSales.test.ts its after-sales,
+  // expressTemplates.test.ts its freight,
   // traceSource.test.ts a garment's public facts)
   expect(operations.filter((o) => !o.needsToken).map(label).sort()).toEqual([
     "adminapi:login",
@@ -90,6 +91,7 @@ it("registers every operation that needs a session with its roles and its effect
     "h5api:h5pay",
     "h5api:h5pickuppoints",
     "h5api:h5receipt",
+    "h5api:h5shopfreight",
     "h5api:h5shoporder",
     "h5api:h5shopordercancel",
     "h5api:h5shoporderinfo",

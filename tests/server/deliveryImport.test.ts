@@ -34,7 +34,7 @@ describeOnEmbedded("delivery import", (kind) => {
     const points = itemsOf(await h5(t, "h5pickuppoints", { code: world.code })) as unknown as Row[];
     const delivery = options.pickup
       ? { delivery: "pickup", pickup_point_id: points[0].id }
-      : { delivery: "express", address: { name: "王芳", phone: "13800138000", detail: "1 Sunrise Road, Room 301" } };
+      : { delivery: "express", address: { name: "王芳", phone: "13800138000", province: "31", detail: "1 Sunrise Road, Room 301" } };
     const made = await h5(t, "h5shoporder", { ticket, items: [{ sku_id: sku.id, qty: 1 }], ...delivery }, ip);
     expect(made.return_code, made.return_msg).toBe("SUCCESS");
     const answer = itemsOf(made) as { id: number; order_no: string; payparam: { code_url: string } };

@@ -61,7 +61,7 @@ describeOnDatabases("goods statistics", (kind) => {
     const [student] = await t.db.select().from(students).where(and(eq(students.sch_id, world.schId), eq(students.status, "1"))).orderBy(students.id).offset(studentOffset).limit(1);
     const found = await h5(t, "h5find", { code: world.code, name: student.name, student_no: student.student_no }, PAYER_IP);
     expect(found.return_code, found.return_msg).toBe("SUCCESS");
-    const where = delivery === "pickup" ? { pickup_point_id: northGate } : { address: { name: "王芳", phone: "13800138000", detail: "1 Sunrise Road, Room 301" } };
+    const where = delivery === "pickup" ? { pickup_point_id: northGate } : { address: { name: "王芳", phone: "13800138000", province: "31", detail: "1 Sunrise Road, Room 301" } };
     const made = await h5(t, "h5shoporder", { ticket: String(itemsOf(found).ticket), items: items.map((i) => ({ sku_id: sku[i.sku], qty: i.qty })), delivery, ...where }, PAYER_IP);
     expect(made.return_code, made.return_msg).toBe("SUCCESS");
     const order = itemsOf(made) as { id: number; pay_no: string; payparam: { code_url: string } };

@@ -21,7 +21,7 @@ describeOnEmbedded("shop order fulfilment", (kind) => {
 
   const call = (method: string, payload: Row = {}, token = svc) => t.call("adminapiv2", method, payload, { token, headers: { "accept-language": "en" } });
   const orderRow = async (id: number) => (await t.db.select().from(shopOrders).where(eq(shopOrders.id, id)))[0];
-  const express = { delivery: "express", address: { name: "王芳", phone: "13800138000", detail: "1 Sunrise Road, Room 301" } };
+  const express = { delivery: "express", address: { name: "王芳", phone: "13800138000", province: "31", detail: "1 Sunrise Road, Room 301" } };
   const skuOf = async (title: string) =>
     (await t.db.select({ id: goodsSkus.id, stock: goodsSkus.stock }).from(goodsSkus).innerJoin(goods, eq(goods.id, goodsSkus.goods_id)).where(eq(goods.title, title)).orderBy(asc(goodsSkus.id)))[0];
   /** an order made on the payer page (a book sent by express, a jacket collected), paid unless said otherwise */

@@ -74,7 +74,7 @@ describeOnDatabases("the school shop", (kind) => {
     const wrongPoint = await h5(t, "h5shoporder", { ticket, items: [{ sku_id: sku.id, qty: 1 }], delivery: "pickup", pickup_point_id: middle.id });
     expect(wrongPoint.data?.errors).toEqual([{ field: "pickup_point_id", message: "This pickup point does not serve the school" }]);
     // a pickup-only goods item is not sent by express
-    const byExpress = await h5(t, "h5shoporder", { ticket, items: [{ sku_id: sku.id, qty: 1 }], delivery: "express", address: { name: "王芳", phone: "13800138000", detail: "1 Sunrise Road, Room 301" } });
+    const byExpress = await h5(t, "h5shoporder", { ticket, items: [{ sku_id: sku.id, qty: 1 }], delivery: "express", address: { name: "王芳", phone: "13800138000", province: "31", detail: "1 Sunrise Road, Room 301" } });
     expect((byExpress.data?.errors as Row[])[0].field).toBe("delivery");
   });
 
@@ -142,7 +142,7 @@ describeOnDatabases("the school shop", (kind) => {
   it("gives an unpaid order's stock back once when it closes or is cancelled, and a payment after that takes it again or goes back", async () => {
     const sku = await skuOf("三年级数学同步练习", { 版本: "人教版" });
     const before = await stockOf(sku.id);
-    const express = { delivery: "express", address: { name: "王芳", phone: "13800138000", detail: "1 Sunrise Road, Room 301" } };
+    const express = { delivery: "express", address: { name: "王芳", phone: "13800138000", province: "31", detail: "1 Sunrise Road, Room 301" } };
     const first = itemsOf(await h5(t, "h5shoporder", { ticket, items: [{ sku_id: sku.id, qty: 3 }], ...express })) as { id: number; pay_no: string; payparam: { code_url: string } };
     expect(await stockOf(sku.id)).toBe(before - 3);
     // cancelled by the payer: back once, whatever is asked twice

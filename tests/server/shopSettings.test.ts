@@ -35,7 +35,7 @@ describeOnEmbedded("the shop's settings", (kind) => {
       ticket,
       items: [{ sku_id: skuId, qty: 1 }],
       delivery,
-      ...(delivery === "pickup" ? { pickup_point_id: northGate } : { address: { name: "王芳", phone: "13800138000", detail: "1 Sunrise Road, Room 301" } }),
+      ...(delivery === "pickup" ? { pickup_point_id: northGate } : { address: { name: "王芳", phone: "13800138000", province: "31", detail: "1 Sunrise Road, Room 301" } }),
     });
 
   beforeAll(async () => {

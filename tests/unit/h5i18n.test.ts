@@ -69,10 +69,11 @@ describe("payer pages' language", () => {
 
 describe("payer pages' imports", () => {
   const imports = (source: string) => [...source.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)].map((m) => m[1]!);
-  // times are China time on the payer page as in the console: one helper, shared, of no imports of its own
-  const sharedTime = path.resolve(import.meta.dirname, "../../common/businessTime.ts");
+  // shared with the console, each of no imports of its own: times are China time on the payer page as in the
+  // console, and the provinces an address is in are the express templates'
+  const shared = ["../../common/businessTime.ts", "../../common/provinces.ts"].map((file) => path.resolve(import.meta.dirname, file));
 
-  it("reach nothing outside src/h5 but React, the QR code generator and the shared time helper", () => {
+  it("reach nothing outside src/h5 but React, the QR code generator and the shared time and province helpers", () => {
     const dir = path.resolve(import.meta.dirname, "../../src/h5");
     const allowed = new Set(["react", "react-dom/client", "react/jsx-runtime", "qrcode.react"]);
     const outside: string[] = [];
@@ -81,11 +82,11 @@ describe("payer pages' imports", () => {
       for (const specifier of imports(source)) {
         if (specifier.startsWith(".")) {
           const target = path.resolve(dir, path.dirname(file), specifier);
-          if (!target.startsWith(dir + path.sep) && `${target}.ts` !== sharedTime) outside.push(`${file}: ${specifier}`);
+          if (!target.startsWith(dir + path.sep) && !shared.includes(`${target}.ts`)) outside.push(`${file}: ${specifier}`);
         } else if (!allowed.has(specifier)) outside.push(`${file}: ${specifier}`);
       }
     }
     expect(outside).toEqual([]);
-    expect(imports(readFileSync(sharedTime, "utf8"))).toEqual([]);
+    for (const file of shared) expect(imports(readFileSync(file, "utf8")), file).toEqual([]);
   });
 });

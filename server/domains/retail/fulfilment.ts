@@ -29,6 +29,7 @@ import { OPEN_AFTERSALE_STATES } from "../../../catalogue/afterSales";
 import { pickupFindOperation, pickupVerifyOperation } from "../../../catalogue/retail";
 import { shopOrderDeliver, shopOrderEntity } from "../../../catalogue/shopOrders";
 import { fenToYuan } from "../../../common/money";
+import { PROVINCE_CODES } from "../../../common/provinces";
 import { accountActor, auditCall, auditInsert } from "../../auth/audit";
 import { attemptGivenBack, releaseAttempts, reserveAttempts, type ThrottleRule } from "../../auth/throttle";
 import type { DbOrTx } from "../../db/client";
@@ -212,7 +213,13 @@ export function fulfilledKind(kind: OrderKind): FulfilledKind {
 const ID = z.union([z.number().int().positive().max(2_147_483_647), z.string().regex(/^\d{1,10}$/).transform(Number)]);
 
 /** Where an express order is sent, as the payer page asks it. */
-export const addressPayload = z.object({ name: z.string().trim().min(1).max(30), phone: z.string().trim().regex(/^1\d{10}$|^0\d{2,3}-?\d{7,8}$/), detail: z.string().trim().min(4).max(200) });
+export const addressPayload = z.object({
+  name: z.string().trim().min(1).max(30),
+  phone: z.string().trim().regex(/^1\d{10}$|^0\d{2,3}-?\d{7,8}$/),
+  // what the shop's express templates charge by (a fee order's goods cost nothing to send: it may go without)
+  province: z.enum(PROVINCE_CODES).optional(),
+  detail: z.string().trim().min(4).max(200),
+});
 
 /** How a payer's order of goods reaches them: the payload fields both kinds' orders take. */
 export const deliveryPayload = {
@@ -245,15 +252,23 @@ export async function chosenDelivery(
   db: DbOrTx,
   language: string | undefined,
   request: { sysid: number; schId: number; delivery?: "pickup" | "express"; pickupPointId?: number; address?: Address },
-): Promise<{ delivery: "pickup" | "express"; pickup_point_id: number | null; receiver_name: string | null; receiver_phone: string | null; receiver_address: string | null }> {
+): Promise<{
+  delivery: "pickup" | "express";
+  pickup_point_id: number | null;
+  receiver_name: string | null;
+  receiver_phone: string | null;
+  receiver_province: string | null;
+  receiver_address: string | null;
+}> {
   if (!request.delivery) throw fieldRefusal(language, "delivery", "retail.shop.delivery_required");
   if (request.delivery === "pickup") {
     const served = await pickupPointsServing(db, request.sysid, request.schId);
     if (!served.some((p) => p.id === request.pickupPointId)) throw fieldRefusal(language, "pickup_point_id", "retail.shop.point_unavailable");
-    return { delivery: "pickup", pickup_point_id: request.pickupPointId!, receiver_name: null, receiver_phone: null, receiver_address: null };
+    return { delivery: "pickup", pickup_point_id: request.pickupPointId!, receiver_name: null, receiver_phone: null, receiver_province: null, receiver_address: null };
   }
   if (!request.address) throw fieldRefusal(language, "address", "retail.shop.address_required");
-  return { delivery: "express", pickup_point_id: null, receiver_name: request.address.name, receiver_phone: request.address.phone, receiver_address: request.address.detail };
+  const { name, phone, province, detail } = request.address;
+  return { delivery: "express", pickup_point_id: null, receiver_name: name, receiver_phone: phone, receiver_province: province ?? null, receiver_address: detail };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { fenToYuan } from "../../../common/money";
+import { PROVINCE_CODES, provinceNameKey } from "../../../common/provinces";
 import { payerActor, writeAudit } from "../../auth/audit";
 import { releaseAttempts } from "../../auth/throttle";
 import type { DbOrTx } from "../../db/client";
@@ -21,7 +22,8 @@ import type { OperationContext, OperationRegistry } from "../../protocol/registr
 import { schoolChannel } from "../fees";
 import { orderAnswer, PAYER_API_PATH, qrCodeOf, reserveOrderMade } from "../collection/payerApi";
 import { ticketKey, ticketOf } from "../collection/payerTickets";
-import { chosenDelivery, deliveryPayload, pickupPointsServing } from "./fulfilment";
+import { freightOf, loadFreightTemplates, type FreightLine } from "./freight";
+import { chosenDelivery, deliveryPayload, pickupPointsServing, type Address } from "./fulfilment";
 import { SHOP_ORDER_KIND, takeStock } from "./shopOrders";
 import { shopSettings } from "./shopSettings";
 import { codesOfItems } from "./traceSources";
@@ -47,6 +49,7 @@ const orderPayload = z.object({
   // how the goods reach the payer, as every order of goods asks it
   ...deliveryPayload,
 });
+const freightPayload = z.object({ code: CODE, items: orderPayload.shape.items, province: z.enum(PROVINCE_CODES).optional() });
 const ticketPayload = z.object({ ticket: TICKET });
 const ticketOrderPayload = z.object({ ticket: TICKET, id: ID });
 
@@ -135,7 +138,7 @@ export interface NewShopOrder {
   items: readonly { sku_id: number; qty: number }[];
   delivery: "pickup" | "express";
   pickupPointId?: number;
-  address?: { name: string; phone: string; detail: string };
+  address?: Address;
   /** the payer's ticket key (its open orders), and where the order came from */
   payerKey?: string;
   ip?: string;
@@ -144,6 +147,22 @@ export interface NewShopOrder {
 /** A refusal naming the payload's field, in the caller's language. */
 function refused(ctx: OrderContext, field: string, key: string, params: Record<string, string | number> = {}): ApiFailure {
   return new ApiFailure(key, params, { errors: [{ field, message: translator((ctx.language ?? "zh") as Language)(key, params) }] });
+}
+
+/**
+ * The freight of lines sent by express to `province` (fen): nothing for goods without a template; refused naming the
+ * address's province when one is needed and missing, or when a template covers it by no rule.
+ */
+async function freightFor(ctx: OrderContext, lines: readonly FreightLine[], province: string | null): Promise<number> {
+  const templateIds = lines.flatMap((l) => (l.templateId === null ? [] : [l.templateId]));
+  if (templateIds.length === 0) return 0;
+  if (!province) throw refused(ctx, "address.province", "retail.shop.province_required");
+  const charged = freightOf(lines, await loadFreightTemplates(ctx.db, templateIds), province);
+  if ("uncovered" in charged) {
+    const t = translator((ctx.language ?? "zh") as Language);
+    throw refused(ctx, "address.province", "retail.shop.not_sent_to", { title: charged.uncovered.title, province: t(provinceNameKey(province)) });
+  }
+  return charged.freight;
 }
 
 /**
@@ -158,7 +177,7 @@ export async function createShopOrder(ctx: OrderContext, request: NewShopOrder):
   for (const line of request.items) wanted.set(line.sku_id, (wanted.get(line.sku_id) ?? 0) + line.qty);
   if (wanted.size === 0) throw refused(ctx, "items", "retail.shop.no_items");
   const skus = await ctx.db
-    .select({ sku: goodsSkus, title: goods.title, delivery: goods.delivery, images: goods.images })
+    .select({ sku: goodsSkus, title: goods.title, delivery: goods.delivery, images: goods.images, templateId: goods.express_tpl_id })
     .from(goodsSkus)
     .innerJoin(goods, eq(goods.id, goodsSkus.goods_id))
     .where(and(inArray(goodsSkus.id, [...wanted.keys()]), sellableAt(request.sysid, request.schId)));
@@ -182,9 +201,17 @@ export async function createShopOrder(ctx: OrderContext, request: NewShopOrder):
   // sold out as read: refused before anything is made (the conditional update below is what holds)
   const short = lines.find((l) => skus.find((s) => s.sku.id === l.sku_id)!.sku.stock < l.qty);
   if (short) throw shortOf(short.sku_id);
+  const freight =
+    fulfilment.delivery === "express"
+      ? await freightFor(
+          ctx,
+          skus.map(({ sku, title, templateId }) => ({ title, templateId, qty: wanted.get(sku.id)!, weight: sku.weight, amount: sku.price * wanted.get(sku.id)! })),
+          fulfilment.receiver_province,
+        )
+      : 0;
   const channel = await schoolChannel(ctx.db, request.schId);
   if (!channel) throw new ApiFailure("collection.payer.no_channel");
-  const total = lines.reduce((sum, l) => sum + l.amount, 0);
+  const total = lines.reduce((sum, l) => sum + l.amount, 0) + freight;
   let orderId = 0;
   const payment = await createPaymentOrder(
     ctx,
@@ -212,6 +239,7 @@ export async function createShopOrder(ctx: OrderContext, request: NewShopOrder):
           sch_id: request.schId,
           student_id: request.studentId,
           amount: total,
+          freight,
           status: "unpaid",
           ...fulfilment,
           gateway: row.gateway,
@@ -225,6 +253,26 @@ export async function createShopOrder(ctx: OrderContext, request: NewShopOrder):
     },
   );
   return { payment, orderId };
+}
+
+/**
+ * h5shopfreight: what sending these SKUs to a province costs, as h5shoporder would charge it, for the checkout to show
+ * before the order is made; SKUs the school cannot buy are refused as the order refuses them.
+ */
+async function freightQuote(ctx: OperationContext, payload: z.infer<typeof freightPayload>) {
+  const qr = await schoolOfCode(ctx.db, payload.code);
+  const wanted = new Map<number, number>();
+  for (const line of payload.items) wanted.set(line.sku_id, (wanted.get(line.sku_id) ?? 0) + line.qty);
+  const skus = await ctx.db
+    .select({ id: goodsSkus.id, price: goodsSkus.price, weight: goodsSkus.weight, title: goods.title, templateId: goods.express_tpl_id })
+    .from(goodsSkus)
+    .innerJoin(goods, eq(goods.id, goodsSkus.goods_id))
+    .where(and(inArray(goodsSkus.id, [...wanted.keys()]), sellableAt(qr.sysid, qr.sch_id)));
+  if (skus.length !== wanted.size) throw refused(ctx, "items", "retail.shop.not_on_sale", { title: "" });
+  const lines = skus.map((sku) => ({ title: sku.title, templateId: sku.templateId, qty: wanted.get(sku.id)!, weight: sku.weight, amount: sku.price * wanted.get(sku.id)! }));
+  const goodsAmount = lines.reduce((sum, l) => sum + l.amount, 0);
+  const freight = await freightFor(ctx, lines, payload.province ?? null);
+  return { data: { items: { goods_amount: fenToYuan(goodsAmount), freight: fenToYuan(freight), amount: fenToYuan(goodsAmount + freight) } } };
 }
 
 /** h5shoporder: an order of the ticket's student (createShopOrder), paid like h5pay; throttled per ticket and address. */
@@ -279,6 +327,7 @@ async function answerOrders(db: DbOrTx, orders: ShopOrderRow[], withSecrets: boo
       status: o.status,
       refund_status: o.refund_status,
       amount: fenToYuan(o.amount),
+      freight: fenToYuan(o.freight),
       refunded_amount: fenToYuan(o.refunded_amount),
       delivery: o.delivery,
       pickup_point: o.pickup_point_id === null ? null : (pointsById.get(o.pickup_point_id) ?? null),
@@ -336,6 +385,7 @@ export function registerShopApi(registry: OperationRegistry): void {
   registry.add({ path: PAYER_API_PATH, method: "h5goodslist", needsToken: false, schema: goodsListPayload, handler: goodsList });
   registry.add({ path: PAYER_API_PATH, method: "h5goodsinfo", needsToken: false, schema: goodsInfoPayload, handler: goodsInfo });
   registry.add({ path: PAYER_API_PATH, method: "h5pickuppoints", needsToken: false, schema: pointsPayload, handler: points });
+  registry.add({ path: PAYER_API_PATH, method: "h5shopfreight", needsToken: false, schema: freightPayload, handler: freightQuote });
   registry.add({ path: PAYER_API_PATH, method: "h5shoporder", needsToken: false, schema: orderPayload, handler: order });
   registry.add({ path: PAYER_API_PATH, method: "h5shoporders", needsToken: false, schema: ticketPayload, handler: payerOrders });
   registry.add({ path: PAYER_API_PATH, method: "h5shoporderinfo", needsToken: false, schema: ticketOrderPayload, handler: payerOrder });

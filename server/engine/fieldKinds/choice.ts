@@ -1,4 +1,7 @@
-/** Choice kinds: one of declared options (enum), yes/no ('Y' | 'N') and a record's status ('1' in use | '0' disabled). */
+/**
+ * Choice kinds: one of declared options (enum), several of them (enums), yes/no ('Y' | 'N') and a record's status
+ * ('1' in use | '0' disabled).
+ */
 import { z } from "zod";
 import type { FieldDecl } from "../../../common/catalogue";
 import { labelText, type Translate } from "../../lib/i18n";
@@ -30,3 +33,16 @@ function choiceKind(length: number): ServerFieldKind {
 export const enumKind = choiceKind(32);
 export const yesnoKind = choiceKind(1);
 export const statusKind = choiceKind(1);
+
+/** Several of the options, each once, kept in the options' order whatever order they were sent in. */
+export const enumsKind: ServerFieldKind = {
+  value: (field) =>
+    z
+      .array(z.string({ error: "option" }).refine((v) => values(field).includes(v), { error: "option" }), { error: "option" })
+      .transform((chosen) => values(field).filter((v) => chosen.includes(v))),
+  column: (field) => `varchar(${JSON.stringify(field.name)}, { length: 32 }).array()`,
+  // a list is not filtered by one of several values
+  filterValue: () => undefined,
+  exportCell: (field, value, t) => (Array.isArray(value) ? value.map((v) => optionCell(field, v, t)).join("、") : null),
+  maxItems: (field) => values(field).length,
+};

@@ -1,6 +1,6 @@
 /** The field-kind registry of the server: every FieldType's column, check, filter and spreadsheet cell. */
 import type { FieldDecl, FieldType } from "../../../common/catalogue";
-import { enumKind, statusKind, yesnoKind } from "./choice";
+import { enumKind, enumsKind, statusKind, yesnoKind } from "./choice";
 import { idcardKind, imageKind, phoneKind } from "./formats";
 import type { ServerFieldKind } from "./kind";
 import { intKind, moneyKind } from "./number";
@@ -21,6 +21,7 @@ export const serverFieldKinds: Record<FieldType, ServerFieldKind> = {
   date: dateKind,
   datetime: datetimeKind,
   enum: enumKind,
+  enums: enumsKind,
   yesno: yesnoKind,
   status: statusKind,
   ref: refKind,

@@ -1,10 +1,10 @@
-/** Choice kinds: one of the declared options (enum), yes/no and a record's status ('1' in use, '0' disabled). */
+/** Choice kinds: one of the declared options (enum), several (enums), yes/no and a record's status ('1' in use, '0' disabled). */
 import { QuestionCircleOutlined } from "@ant-design/icons";
 import { Radio, Select, Tag, Tooltip } from "antd";
 import type { FieldDecl } from "../../../common/catalogue";
 import { rolesFromCookies } from "../../../providers/session";
 import { useSessionUser } from "../../lib/session";
-import { NO_BREAK, offeredOptions, type ControlProps, type Translate, type UiFieldKind } from "./kind";
+import { NO_BREAK, offeredOptions, WRAPS, type ControlProps, type Translate, type UiFieldKind } from "./kind";
 
 function optionLabel(field: FieldDecl, value: unknown, t: Translate): string {
   const option = field.options?.find((o) => o.value === String(value));
@@ -83,4 +83,36 @@ export const statusKind: UiFieldKind = {
   cellStyle: NO_BREAK,
   picked: true,
   Filter: OptionFilter,
+};
+
+function asValues(value: unknown): string[] {
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
+/** Several options picked, typed to search among them (a province among 34). */
+function OptionsSelect({ field, t, value, onChange, id, "data-testid": testId }: ControlProps) {
+  const options = useOfferedOptions(field, t);
+  return (
+    <Select
+      id={id}
+      data-testid={testId}
+      mode="multiple"
+      value={asValues(value)}
+      onChange={(v: string[]) => onChange?.(v)}
+      options={options}
+      optionFilterProp="label"
+      placeholder={t(field.label)}
+      allowClear
+      style={{ width: "100%", minWidth: 200 }}
+    />
+  );
+}
+
+export const enumsKind: UiFieldKind = {
+  Control: (props) => <OptionsSelect {...props} />,
+  display: (field, value, t) =>
+    asValues(value)
+      .map((v) => optionLabel(field, v, t))
+      .join("、"),
+  cellStyle: WRAPS,
 };

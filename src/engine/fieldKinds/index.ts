@@ -1,6 +1,6 @@
 /** The field-kind registry of the SPA: every FieldType's control, rules, cell and filter. */
 import type { FieldDecl, FieldType } from "../../../common/catalogue";
-import { enumKind, statusKind, yesnoKind } from "./choice";
+import { enumKind, enumsKind, statusKind, yesnoKind } from "./choice";
 import { idcardKind, imageKind, phoneKind } from "./formats";
 import type { UiFieldKind } from "./kind";
 import { intKind, moneyKind } from "./number";
@@ -23,6 +23,7 @@ export const uiFieldKinds: Record<FieldType, UiFieldKind> = {
   date: dateKind,
   datetime: datetimeKind,
   enum: enumKind,
+  enums: enumsKind,
   yesno: yesnoKind,
   status: statusKind,
   ref: refKind,

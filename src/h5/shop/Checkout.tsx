@@ -1,11 +1,13 @@
 /**
  * Checking out the cart for the student found: how it reaches the payer (a pickup point of the school, or a courier
  * to an address, as every item allows), the address checked as the server checks it with a message under each
- * field, and the order made (h5shoporder) before it is paid.
+ * field, the freight of the province chosen as the server charges it (h5shopfreight), and the order made
+ * (h5shoporder) before it is paid.
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { h5call, type Delivery, type PickupPoint, type ShopFace, type ShopOrderMade } from "../api";
-import { moneyText, type CheckoutForm, type PayerState } from "../session";
+import { PROVINCES } from "../../../common/provinces";
+import { h5call, type Delivery, type FreightQuote, type PickupPoint, type ShopFace, type ShopOrderMade } from "../api";
+import { moneyText, toFen, type CheckoutForm, type PayerState } from "../session";
 import { Money, problemOf, ProblemText, type Problem } from "../ui";
 import { cartTotalFen, commonDeliveries, type CartLine } from "./cart";
 import { cartProblem } from "./CartPage";
@@ -19,7 +21,7 @@ const PHONE = /^1\d{10}$|^0\d{2,3}-?\d{7,8}$/;
 const DETAIL_MIN = 4;
 const DETAIL_MAX = 200;
 
-type AddressField = "name" | "phone" | "detail";
+type AddressField = "name" | "phone" | "province" | "detail";
 type Errors = Partial<Record<AddressField | "delivery" | "point", string>>;
 
 export function addressErrors(form: CheckoutForm, s: ShopTranslate): Errors {
@@ -31,6 +33,7 @@ export function addressErrors(form: CheckoutForm, s: ShopTranslate): Errors {
   else if ([...name].length > NAME_MAX) errors.name = s("name_too_long");
   if (!phone) errors.phone = s("phone_required");
   else if (!PHONE.test(phone)) errors.phone = s("phone_invalid");
+  if (!form.province) errors.province = s("province_required");
   if (!detail) errors.detail = s("address_required");
   else if ([...detail].length < DETAIL_MIN) errors.detail = s("address_too_short");
   else if ([...detail].length > DETAIL_MAX) errors.detail = s("address_too_long");
@@ -41,6 +44,7 @@ export function addressErrors(form: CheckoutForm, s: ShopTranslate): Errors {
 function fieldOf(serverField: string | undefined): keyof Errors | undefined {
   if (serverField === "address.name") return "name";
   if (serverField === "address.phone") return "phone";
+  if (serverField === "address.province") return "province";
   if (serverField === "address" || serverField === "address.detail") return "detail";
   if (serverField === "pickup_point_id") return "point";
   if (serverField === "delivery") return "delivery";
@@ -48,6 +52,8 @@ function fieldOf(serverField: string | undefined): keyof Errors | undefined {
 }
 
 type Points = { state: "loading" } | { state: "ready"; points: PickupPoint[] } | { state: "problem"; problem: Problem };
+/** the freight of the province chosen, for the lines of the cart it was asked for */
+type Quote = { key: string; quote?: FreightQuote };
 
 interface Props {
   code: string;
@@ -71,6 +77,7 @@ export function Checkout({ code, payer, cart, form, onForm, onMade, onBack, onAn
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Problem>();
   const formRef = useRef<HTMLFormElement>(null);
+  const [quote, setQuote] = useState<Quote>();
 
   useEffect(() => {
     let cancelled = false;
@@ -103,8 +110,33 @@ export function Checkout({ code, payer, cart, form, onForm, onMade, onBack, onAn
     if (touched.some((k) => k in errors)) setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !touched.includes(k))));
   };
 
-  const total = cartTotalFen(lines);
   const blocked = cartProblem(cart, s, language);
+  // what sending the cart to the province costs, asked again whenever the cart or the province changes
+  const province = delivery === "express" ? (form.province ?? "") : "";
+  const items = lines.map((l) => ({ sku_id: l.sku_id, qty: l.qty }));
+  const quoteKey = province ? JSON.stringify([province, items]) : "";
+  useEffect(() => {
+    if (!quoteKey) return;
+    let cancelled = false;
+    const [wanted, cartItems] = JSON.parse(quoteKey) as [string, { sku_id: number; qty: number }[]];
+    h5call("h5shopfreight", { code, items: cartItems, province: wanted }).then(
+      (answer) => {
+        if (!cancelled) setQuote({ key: quoteKey, quote: answer });
+      },
+      (err: unknown) => {
+        if (cancelled) return;
+        setQuote({ key: quoteKey });
+        // a province the goods are not sent to is said under the province; anything else when the order is made
+        const refused = problemOf(err);
+        if (refused.kind === "fail" && fieldOf(refused.field) === "province") setErrors((e) => ({ ...e, province: refused.message }));
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [code, quoteKey]);
+  const freight = delivery === "express" && quote?.key === quoteKey ? quote.quote?.freight : undefined;
+  const total = cartTotalFen(lines) + (freight ? toFen(freight) : 0);
 
   const showErrors = (found: Errors) => {
     setErrors(found);
@@ -127,11 +159,10 @@ export function Checkout({ code, payer, cart, form, onForm, onMade, onBack, onAn
     setBusy(true);
     setProblem(undefined);
     setErrors({});
-    const items = lines.map((l) => ({ sku_id: l.sku_id, qty: l.qty }));
     const request =
       delivery === "pickup"
         ? { ticket: payer.ticket, items, delivery, pickup_point_id: pointId }
-        : { ticket: payer.ticket, items, delivery: "express" as const, address: { name: form.name.trim(), phone: form.phone.trim(), detail: form.detail.trim() } };
+        : { ticket: payer.ticket, items, delivery: "express" as const, address: { name: form.name.trim(), phone: form.phone.trim(), province, detail: form.detail.trim() } };
     h5call("h5shoporder", request).then(onMade, (err: unknown) => {
       setBusy(false);
       const refused = problemOf(err);
@@ -179,6 +210,14 @@ export function Checkout({ code, payer, cart, form, onForm, onMade, onBack, onAn
               </li>
             ))}
           </ul>
+          {delivery === "express" ? (
+            <p className="freight" data-testid="shop-freight">
+              <span>{s("freight")}</span>
+              <span className="nowrap">
+                {!province ? <span className="muted small">{s("freight_after_province")}</span> : freight === undefined ? "…" : toFen(freight) === 0 ? s("freight_free") : <Money yuan={freight} />}
+              </span>
+            </p>
+          ) : null}
           {blocked ? <p className="alert">{blocked}</p> : null}
         </section>
 
@@ -267,6 +306,26 @@ export function Checkout({ code, payer, cart, form, onForm, onMade, onBack, onAn
                   onChange={(e) => change({ phone: e.target.value.replace(/[^\d-]/g, "") })}
                 />
                 {fieldError("phone")}
+              </label>
+              <label className="field">
+                <span>{s("province")}</span>
+                <select
+                  name="province"
+                  autoComplete="address-level1"
+                  value={province}
+                  aria-invalid={errors.province ? true : undefined}
+                  aria-describedby={errors.province ? "shop-address-province-error" : undefined}
+                  data-testid="shop-address-province"
+                  onChange={(e) => change({ province: e.target.value })}
+                >
+                  <option value="">{s("province_placeholder")}</option>
+                  {PROVINCES.map((p) => (
+                    <option key={p.code} value={p.code}>
+                      {p[language]}
+                    </option>
+                  ))}
+                </select>
+                {fieldError("province")}
               </label>
               <label className="field">
                 <span>{s("receiver_address")}</span>

@@ -351,6 +351,12 @@ function Detail({
             </li>
           ))}
         </ul>
+        {order.delivery === "express" ? (
+          <div className="amount-line" data-testid="shop-order-freight">
+            <span>{s("freight")}</span>
+            <span>{order.freight && Number(order.freight) > 0 ? <Money yuan={order.freight} /> : s("freight_free")}</span>
+          </div>
+        ) : null}
         <div className="amount-line total">
           <span>{s("order_total")}</span>
           <strong className="amount" data-testid="shop-order-amount">

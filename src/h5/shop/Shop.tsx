@@ -32,7 +32,7 @@ export interface ShopProps {
   found: (answer: FindResult) => PayerState;
 }
 
-const EMPTY_FORM: CheckoutForm = { name: "", phone: "", detail: "" };
+const EMPTY_FORM: CheckoutForm = { name: "", phone: "", province: "", detail: "" };
 
 type ListLoad = { state: "loading" } | { state: "ready"; list: GoodsListAnswer } | { state: "problem"; problem: Problem };
 
