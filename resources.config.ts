@@ -24,6 +24,7 @@ import { goods } from "./catalogue/goods";
 import { goodsStatistics } from "./catalogue/goodsStatistics";
 import { shopOrders } from "./catalogue/shopOrders";
 import { afterSales } from "./catalogue/afterSales";
+import { devices } from "./catalogue/devices";
 import { expressTemplates } from "./catalogue/expressTemplates";
 import { shopFace } from "./catalogue/shopFace";
 import { fulfilment } from "./catalogue/fulfilment";
@@ -37,7 +38,7 @@ export { serviceEntity } from "./catalogue/providers";
 export { schoolEntity } from "./catalogue/schools";
 export { actcodeAddOperation, actcodeEntity, actcodeVoid, mealEntity, schoolRenewEntity, serviceDelayEntity, serviceDelayOperation } from "./catalogue/renewals";
 
-export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees, collection, forms, payments, refunds, reconciliation, settlements, statistics, notices, retail, goods, shopOrders, afterSales, shopFace, expressTemplates, fulfilment, traceSources, goodsStatistics }, [v1Menus, v2Menus]);
+export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees, collection, forms, payments, refunds, reconciliation, settlements, statistics, notices, retail, goods, shopOrders, afterSales, shopFace, expressTemplates, devices, fulfilment, traceSources, goodsStatistics }, [v1Menus, v2Menus]);
 
 export const entities: EntityDecl[] = catalogue.entities;
 

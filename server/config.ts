@@ -7,6 +7,7 @@ import type { NotifyConfig } from "./notify/drivers";
 import { wechatTemplatesSchema } from "./notify/wechatTemplate";
 import { DEFAULT_ORDER_MAX_FEN } from "./payments/orders";
 import type { WechatOAuthEndpoints } from "./payments/wechatpay/oauth";
+import type { PrinterClouds } from "./domains/devices/printers";
 
 export interface ServerConfig {
   port: number;
@@ -28,6 +29,8 @@ export interface ServerConfig {
   notify: NotifyConfig;
   /** WECHAT_OAUTH_AUTHORIZE_URL, WECHAT_API_ORIGIN: WeChat's OAuth addresses, unset for WeChat's own */
   wechatOAuth: Partial<WechatOAuthEndpoints>;
+  /** where the cloud printers' open platforms are reached (FEIE_API_ORIGIN, YILIANYUN_API_ORIGIN); default their own */
+  printerClouds: PrinterClouds;
 }
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, allowZero = false): number {
@@ -98,6 +101,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     wechatOAuth: {
       ...(env.WECHAT_OAUTH_AUTHORIZE_URL ? { authorizeUrl: env.WECHAT_OAUTH_AUTHORIZE_URL } : {}),
       ...(env.WECHAT_API_ORIGIN ? { apiOrigin: env.WECHAT_API_ORIGIN } : {}),
+    },
+    printerClouds: {
+      ...(env.FEIE_API_ORIGIN ? { feieOrigin: env.FEIE_API_ORIGIN } : {}),
+      ...(env.YILIANYUN_API_ORIGIN ? { yilianyunOrigin: env.YILIANYUN_API_ORIGIN } : {}),
     },
   };
 }

@@ -24,6 +24,7 @@ async function main(): Promise<void> {
       orderMaxFen: config.orderMaxFen,
       notify: config.notify,
       wechatOAuth: config.wechatOAuth,
+      printerClouds: config.printerClouds,
     });
   } catch (err) {
     if (err instanceof DataDirLockedError) {

@@ -1281,6 +1281,70 @@ export const expressRules = pgTable(
   ],
 );
 
+/** device (devices.entity.device) */
+export const devices = pgTable(
+  "devices",
+  {
+    id: serial("id").primaryKey(),
+    title: varchar("title", { length: 30 }).notNull(),
+    vendor: varchar("vendor", { length: 32 }).default("sandbox").notNull(),
+    sn: varchar("sn", { length: 40 }).notNull(),
+    account_user: varchar("account_user", { length: 64 }),
+    sch_ids: integer("sch_ids").array().notNull(),
+    copies: integer("copies").default(1).notNull(),
+    auto_print: varchar("auto_print", { length: 1 }).default("Y").notNull(),
+    sandbox_state: varchar("sandbox_state", { length: 32 }).default("online").notNull(),
+    status: varchar("status", { length: 32 }).default("unknown").notNull(),
+    status_at: timestamp("status_at", { withTimezone: true, mode: "date" }),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("devices_sysid_id_idx").on(t.sysid, t.id),
+    index("devices_title_idx").on(t.title),
+    index("devices_vendor_idx").on(t.vendor),
+    index("devices_auto_print_idx").on(t.auto_print),
+    index("devices_status_idx").on(t.status),
+    index("devices_created_at_idx").on(t.created_at),
+    uniqueIndex("devices_sysid_sn_unique").on(t.sysid, t.sn),
+  ],
+);
+
+/** printjob (devices.entity.printjob) */
+export const printJobs = pgTable(
+  "print_jobs",
+  {
+    id: serial("id").primaryKey(),
+    device_id: integer("device_id").notNull().references((): AnyPgColumn => devices.id),
+    sch_id: integer("sch_id").notNull().references((): AnyPgColumn => schools.id),
+    order_kind: varchar("order_kind", { length: 32 }).notNull(),
+    order_no: varchar("order_no", { length: 32 }).notNull(),
+    kind: varchar("kind", { length: 32 }).notNull(),
+    status: varchar("status", { length: 32 }).default("queued").notNull(),
+    copies: integer("copies").default(1).notNull(),
+    attempts: integer("attempts").default(0).notNull(),
+    last_error: varchar("last_error", { length: 32 }),
+    dedupe_key: varchar("dedupe_key", { length: 32 }).notNull(),
+    provider_job_id: varchar("provider_job_id", { length: 64 }),
+    preview: text("preview"),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sent_at: timestamp("sent_at", { withTimezone: true, mode: "date" }),
+    printed_at: timestamp("printed_at", { withTimezone: true, mode: "date" }),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("print_jobs_sch_id_id_idx").on(t.sch_id, t.id),
+    index("print_jobs_sysid_id_idx").on(t.sysid, t.id),
+    index("print_jobs_device_id_sch_id_sysid_id_idx").on(t.device_id, t.sch_id, t.sysid, t.id),
+    index("print_jobs_order_kind_idx").on(t.order_kind),
+    index("print_jobs_order_no_idx").on(t.order_no),
+    index("print_jobs_kind_idx").on(t.kind),
+    index("print_jobs_status_idx").on(t.status),
+    index("print_jobs_created_at_idx").on(t.created_at),
+    uniqueIndex("print_jobs_dedupe_key_unique").on(t.dedupe_key),
+  ],
+);
+
 /** deliveryimport (retail.entity.deliveryimport) */
 export const deliveryImports = pgTable(
   "delivery_imports",
@@ -1388,6 +1452,8 @@ export const catalogueTablesByEntity = {
   saleaddress: saleAddresses,
   expresstemplate: expressTemplates,
   expressrule: expressRules,
+  device: devices,
+  printjob: printJobs,
   deliveryimport: deliveryImports,
   tracesource: traceSources,
 } as const;

@@ -23,7 +23,7 @@ import {
   varchar,
 } from "drizzle-orm/pg-core";
 import type { CatalogueTable } from "./catalogueTables";
-import { catalogueTablesByEntity } from "./catalogue.generated";
+import { catalogueTablesByEntity, devices } from "./catalogue.generated";
 import { usersByApiName } from "./referableTables";
 
 export * from "./catalogue.generated";
@@ -570,3 +570,16 @@ export const notices = pgTable(
     uniqueIndex("notices_dedupe_key_idx").on(t.dedupeKey),
   ],
 );
+
+/**
+ * A receipt printer's secrets (catalogue/devices.ts): the printer's key and its open platform account's secret,
+ * each encrypted under the payment key (server/payments/secrets.ts), apart from the device's row so that no list,
+ * record or export of devices can ever carry them.
+ */
+export const deviceSecrets = pgTable("device_secrets", {
+  deviceId: integer("device_id")
+    .primaryKey()
+    .references(() => devices.id, { onDelete: "cascade" }),
+  printerKey: text("printer_key"),
+  accountSecret: text("account_secret"),
+});

@@ -29,6 +29,8 @@ import { registerShopOrderOperations, shopOrderEffects } from "./retail/shopOrde
 import { afterSaleEffects, registerAfterSaleApi } from "./retail/afterSales";
 import { expressTemplateHooks } from "./retail/freight";
 import { saleAddressHooks } from "./retail/shopSettings";
+import { deviceHooks, printJobEffects } from "./devices/devices";
+import { registerPrinting } from "./devices/printing";
 import { registerDeliveryImport } from "./retail/deliveryImport";
 import { registerTraceSourceOperations, traceSourceEffects, traceSourceHooks } from "./retail/traceSources";
 
@@ -40,8 +42,8 @@ export function registerOperations(registry: OperationRegistry): void {
   registerMerchantOperations(registry);
   registerRenewalOperations(registry);
   registerDailyReportOperations(registry);
-  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity, ...traceSourceHooks, serviceproject: serviceProjectLogHooks, saleaddress: saleAddressHooks, expresstemplate: expressTemplateHooks });
-  registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel), ...shopOrderEffects, ...afterSaleEffects, ...fulfilmentEffects, ...traceSourceEffects });
+  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity, ...traceSourceHooks, serviceproject: serviceProjectLogHooks, saleaddress: saleAddressHooks, expresstemplate: expressTemplateHooks, device: deviceHooks });
+  registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel), ...shopOrderEffects, ...afterSaleEffects, ...fulfilmentEffects, ...traceSourceEffects, ...printJobEffects });
   registerFeeOperations(registry);
   registerCollectionOperations(registry, schoolChannel);
   registerImportOperations(registry, entities);
@@ -56,6 +58,8 @@ export function registerOperations(registry: OperationRegistry): void {
   registerAfterSaleApi(registry);
   // the provider's shop orders, and pickup verification at the pickup points
   registerShopOrderOperations(registry);
+  // receipts of paid orders on the provider's printers
+  registerPrinting(registry);
   registerDeliveryImport(registry);
   // the garments' trace-source codes: imported, read on their public page (bound to order items by their action)
   registerTraceSourceOperations(registry);

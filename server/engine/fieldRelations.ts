@@ -8,6 +8,7 @@
 import type { FieldDecl } from "../../common/catalogue";
 import { appliesNow, brokenRelation } from "../../common/fieldExtras";
 import { labelText } from "../lib/i18n";
+import { kindOf } from "./fieldKinds";
 import { ApiFailure } from "../protocol/envelope";
 import type { OperationContext } from "../protocol/registry";
 import type { Row } from "./hooks";
@@ -30,12 +31,14 @@ export function checkFieldRelations(ctx: OperationContext, fields: readonly Fiel
 
 /**
  * The fields shown only under a condition (`formWhen`) that does not hold for `record` but that still hold a value
- * (an open amount's bounds kept after it became fixed): what to clear, as `{name: null}`.
+ * (an open amount's bounds kept after it became fixed): what to clear, as `{name: null}`; a required field with a
+ * default (a sandbox printer's state, which a cloud printer has no use for) goes back to its default instead.
  */
 export function inapplicableValues(fields: readonly FieldDecl[], record: Row): Row {
   const cleared: Row = {};
   for (const field of fields) {
-    if (field.formWhen && !appliesNow(field, (name) => record[name]) && record[field.name] !== null && record[field.name] !== undefined) cleared[field.name] = null;
+    if (!field.formWhen || appliesNow(field, (name) => record[name]) || record[field.name] === null || record[field.name] === undefined) continue;
+    cleared[field.name] = field.required && field.default !== undefined ? kindOf(field).value(field).parse(field.default) : null;
   }
   return cleared;
 }

@@ -7,6 +7,7 @@ import { COMPACT_STATE_TOTALS, COMPACT_STATE_TOTALS_EVERY_SECONDS, compactAllSta
 import { PRUNE_FINISHED_JOBS, PRUNE_FINISHED_JOBS_EVERY_SECONDS, pruneFinishedJobs } from "./pruneFinishedJobs";
 import { jobKinds, registerJobKind } from "./registry";
 import { SEND_REFUND, sendRefundJob, SYNC_REFUNDS, SYNC_REFUNDS_EVERY_SECONDS, syncRefundsJob } from "../payments/refunds";
+import { CHECK_PRINT_JOBS, CHECK_PRINT_JOBS_EVERY_SECONDS, checkPrintJobs, PRINT_JOB_ATTEMPTS, SEND_PRINT_JOB, sendPrintJob } from "../domains/devices/printing";
 
 if (!jobKinds.get(CLOSE_EXPIRED_ORDERS)) {
   registerJobKind(CLOSE_EXPIRED_ORDERS, closeExpiredOrders, { everySeconds: CLOSE_EXPIRED_ORDERS_EVERY_SECONDS });
@@ -17,6 +18,9 @@ if (!jobKinds.get(PRUNE_FINISHED_JOBS)) {
 // refunds of every payment kind: sent once accepted, then asked after until they end
 if (!jobKinds.get(SEND_REFUND)) registerJobKind(SEND_REFUND, sendRefundJob, { maxAttempts: 1 });
 if (!jobKinds.get(SYNC_REFUNDS)) registerJobKind(SYNC_REFUNDS, syncRefundsJob, { everySeconds: SYNC_REFUNDS_EVERY_SECONDS });
+// receipts: each sent by a run of its own, retried with backoff; those sent asked after until they printed
+if (!jobKinds.get(SEND_PRINT_JOB)) registerJobKind(SEND_PRINT_JOB, sendPrintJob, { maxAttempts: PRINT_JOB_ATTEMPTS, leaseSeconds: 60 });
+if (!jobKinds.get(CHECK_PRINT_JOBS)) registerJobKind(CHECK_PRINT_JOBS, checkPrintJobs, { everySeconds: CHECK_PRINT_JOBS_EVERY_SECONDS });
 if (!jobKinds.get(COMPACT_STATE_TOTALS)) {
   registerJobKind(COMPACT_STATE_TOTALS, compactAllStateTotals, { everySeconds: COMPACT_STATE_TOTALS_EVERY_SECONDS });
 }

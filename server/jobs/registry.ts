@@ -7,7 +7,7 @@ import type { Db } from "../db/client";
 import type { AppServices } from "../protocol/registry";
 
 /** What a job's handler may use of the server. */
-export type JobServices = Pick<AppServices, "db" | "clock" | "paymentSecrets" | "publicUrl"> & Partial<Pick<AppServices, "notify" | "wechatOAuth">>;
+export type JobServices = Pick<AppServices, "db" | "clock" | "paymentSecrets" | "publicUrl"> & Partial<Pick<AppServices, "notify" | "wechatOAuth" | "printerClouds">>;
 
 export interface JobLog {
   info(obj: object, msg?: string): void;

@@ -3,6 +3,7 @@
  * SPA from dist/ with a history fallback that never covers /weapi. Used by server/main.ts and by the tests.
  */
 import { DEFAULT_WECHAT_OAUTH, type WechatOAuthEndpoints } from "../payments/wechatpay/oauth";
+import type { PrinterClouds } from "../domains/devices/printers";
 import type { NotifyConfig } from "../notify/drivers";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
@@ -70,6 +71,8 @@ export interface AppOptions {
   notify?: NotifyConfig;
   /** WeChat's OAuth addresses (a payer inside WeChat pays by JSAPI); default WeChat's own */
   wechatOAuth?: Partial<WechatOAuthEndpoints>;
+  /** the cloud printers' open platforms; default their own addresses */
+  printerClouds?: PrinterClouds;
   /**
    * background jobs: the app has a worker (`app.jobs`) that startServer starts unless `poll` is false; tests run
    * due jobs with `app.jobs.runDueJobs()`. `kinds`: default the server's (server/jobs/index.ts)
@@ -148,6 +151,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     orderMaxFen: options.orderMaxFen ?? DEFAULT_ORDER_MAX_FEN,
     notify: options.notify ?? { sandbox: true },
     wechatOAuth: { ...DEFAULT_WECHAT_OAUTH, ...options.wechatOAuth },
+    printerClouds: options.printerClouds ?? {},
     // the worker is made below, once the app exists
     wakeJobs: () => jobs.wake(),
   };

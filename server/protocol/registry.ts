@@ -15,6 +15,7 @@ import type { Language, Translate } from "../lib/i18n";
 import type { NotifyConfig } from "../notify/drivers";
 import type { PaymentSecrets } from "../payments/secrets";
 import type { WechatOAuthEndpoints } from "../payments/wechatpay/oauth";
+import type { PrinterClouds } from "../domains/devices/printers";
 
 /** What every operation can use, fixed for the life of the app. */
 export interface AppServices {
@@ -35,6 +36,8 @@ export interface AppServices {
   notify: NotifyConfig;
   /** where a payer's WeChat OAuth code is exchanged for their openid (JSAPI payment inside WeChat) */
   wechatOAuth: WechatOAuthEndpoints;
+  /** where the cloud printers' open platforms are reached (tests: their stand-ins) */
+  printerClouds: PrinterClouds;
   /** asks this server's job worker to look for due jobs now (a job a user waits for was enqueued) */
   wakeJobs?: () => void;
 }

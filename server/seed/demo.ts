@@ -8,7 +8,7 @@ import { seedFormsAndActions } from "./forms";
 import { count } from "drizzle-orm";
 import type { PasswordHasher } from "../auth/passwords";
 import type { Db, DbOrTx } from "../db/client";
-import { activationCodes, mealPackages, pickupPoints, providers, saleAddresses, schools, users, userSchools } from "../db/schema";
+import { activationCodes, devices, mealPackages, pickupPoints, providers, saleAddresses, schools, users, userSchools } from "../db/schema";
 import { addDays, businessDay } from "../../common/term";
 import { generateCode } from "../domains/renewals/codes";
 import { saveSiteSettings } from "../domains/site/siteSettings";
@@ -213,6 +213,12 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     // Sunrise No.2's fee orders whose item is the summer uniform in a size: to collect at the North Gate (which serves
     // both Sunrise primaries), sent by express, to send
     await seedDemoUniformOrders(tx, { sysid: sunrise, schId: sunriseNo2 }, options.now);
+    // receipt printers, added once the demo's orders were paid: each provider's sandbox printer prints the orders
+    // paid from now on at its schools
+    await tx.insert(devices).values([
+      { sysid: sunrise, title: "北门收银台小票机", vendor: "sandbox", sn: "SANDBOX-NORTH", sch_ids: [sunriseNo1, sunriseNo2], copies: 1, auto_print: "Y" },
+      { sysid: harbour, title: "Harbour Front Desk", vendor: "sandbox", sn: "SANDBOX-BAY", sch_ids: [harbourBay], copies: 1, auto_print: "Y" },
+    ]);
     // and one of a Harbour Bay payer's, waiting to be sent
     await seedHarbourShopOrder(tx, { sysid: harbour, schId: harbourBay }, options.now);
     // the uniforms' trace-source codes: a batch of each provider's, some bound to those orders' items, one voided

@@ -22,6 +22,7 @@ export const customPages: Record<string, LazyExoticComponent<ComponentType<Custo
   activityboard: lazy(() => import("./collection/ActivityBoardPage")),
   payendactionbind: lazy(() => import("./forms/PayEndActionBindPage")),
   vouchers: lazy(() => import("./collection/VoucherPrintPage")),
+  devicemtprint: lazy(() => import("./devices/ManualPrintPage")),
 };
 
 export interface RecordToolProps {

@@ -28,6 +28,7 @@ export const ON_POSTGRES: Readonly<Record<string, string>> = {
   "tests/server/notices.test.ts": "two reminders at once, and a second sending run while the first holds its claim",
   "tests/server/payerApi.test.ts": "a burst of payments of one bill, and a class of payers paying at once",
   "tests/server/pickupVerify.test.ts": "clerks verifying one order at once: one conditional update wins",
+  "tests/server/printing.test.ts": "two workers of their own connections sending one order's receipts print each once",
   "tests/server/refunds.test.ts": "refunds asked at once never hold back more than the order paid",
   "tests/server/renewalPayments.test.ts": "the same payment confirmed and polled several times at once is applied once",
   "tests/server/schoolWorld.test.ts": "three adds of one student number race for the unique index",

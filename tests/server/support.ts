@@ -45,7 +45,7 @@ export interface TestApp {
 
 export async function createTestApp(
   kind: TestDatabaseKind,
-  options: { seed?: boolean; throttle?: ThrottleRules; rateLimit?: AppOptions["rateLimit"]; bodyLimit?: number; staticDir?: string | null; paymentKey?: AppOptions["paymentKey"]; paymentSandbox?: boolean; wechatOAuth?: AppOptions["wechatOAuth"]; publicUrl?: string; notify?: AppOptions["notify"]; jobs?: AppOptions["jobs"] } = {},
+  options: { seed?: boolean; throttle?: ThrottleRules; rateLimit?: AppOptions["rateLimit"]; bodyLimit?: number; staticDir?: string | null; paymentKey?: AppOptions["paymentKey"]; paymentSandbox?: boolean; wechatOAuth?: AppOptions["wechatOAuth"]; printerClouds?: AppOptions["printerClouds"]; publicUrl?: string; notify?: AppOptions["notify"]; jobs?: AppOptions["jobs"] } = {},
 ): Promise<TestApp> {
   // the demo data as seeded at TEST_NOW, made once for the whole run
   const testDb = await createTestDatabase(kind, (options.seed ?? true) ? "seeded" : "migrated");
@@ -62,6 +62,7 @@ export async function createTestApp(
     paymentKey: options.paymentKey,
     paymentSandbox: options.paymentSandbox,
     wechatOAuth: options.wechatOAuth,
+    printerClouds: options.printerClouds,
     publicUrl: options.publicUrl,
     notify: options.notify,
     jobs: options.jobs,

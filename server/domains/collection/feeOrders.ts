@@ -32,6 +32,7 @@ import { nextReceiptNo } from "./receiptNumbers";
 import { addOrderEvent } from "./orderEvents";
 import { feeRefundHooks, refundDuplicatePayment } from "./refunds";
 import { chosenDelivery, fieldRefusal, giveStockBack, newPickupCode, takeStock, type Address } from "../retail/fulfilment";
+import { queueReceipts } from "../devices/printing";
 
 export const FEE_KIND = "fee";
 export const CLOSE_SIBLING_ORDERS = "collection.close_sibling_orders";
@@ -181,6 +182,7 @@ export const FEE_PAYMENT: PaymentKind = {
     const before = await feeOrderOf(tx, order.payNo);
     await settleFeeOrder(tx, order.payNo, paid, actor, now);
     if (before?.delivery) await fulfilPaidOrder(tx, before, actor, now);
+    if (before) await queueReceipts(tx, { kind: "fee_order", orderNo: before.order_no, sysid: before.sysid, schId: before.sch_id }, now);
     return { appliedEnd: null };
   },
   async applyClosed(tx, order, now, reason) {

@@ -29,6 +29,7 @@ import type { OperationContext, OperationRegistry } from "../../protocol/registr
 import { afterSaleRefunded } from "./afterSales";
 import { completeDeliveredFeeOrders, giveStockBack, newPickupCode, takeStock } from "./fulfilment";
 import { autoCompleteDaysSql, shopSettings } from "./shopSettings";
+import { queueReceipts } from "../devices/printing";
 
 export { takeStock };
 
@@ -80,6 +81,7 @@ const SHOP_PAYMENT: PaymentKind = {
       })
       .where(eq(shopOrders.id, order.id));
     await orderEvent(tx, order, "shop_order_paid", { from: order.status, to: "undelivered", transaction_id: paid.transactionId });
+    await queueReceipts(tx, { kind: "shop_order", orderNo: order.order_no, sysid: order.sysid, schId: order.sch_id }, now);
     return { appliedEnd: null };
   },
   async applyClosed(tx, payment, now) {

@@ -7,6 +7,12 @@ import { FeieDriver, type FeieOptions } from "./feie";
 import type { FeiePrinter, PrinterDriver, PrinterVendor, SandboxPrinter, YilianyunPrinter } from "./types";
 import { YilianyunDriver, type YilianyunOptions } from "./yilianyun";
 
+/** Where the cloud vendors' open platforms are reached (the server's configuration; tests point them at stand-ins). */
+export interface PrinterClouds {
+  feieOrigin?: string;
+  yilianyunOrigin?: string;
+}
+
 export interface PrinterDriverOptions {
   feie?: FeieOptions;
   yilianyun?: YilianyunOptions;
