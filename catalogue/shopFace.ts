@@ -4,11 +4,13 @@
  * an order completes by itself, how many days after completion a payer may ask for an after-sale, and the phone
  * parents call. Read by the shop's calls and jobs (server/domains/retail/shopSettings.ts); labels in
  * locales/<lang>/retail.json `shop_settings`. Its return addresses (saleaddresslist): where returned goods go, one
- * the default, shown to a payer whose return was agreed.
+ * the default, shown to a payer whose return was agreed. Its look (shopthemeset: the main colour and the corners) and
+ * its questions and answers (shophelp), both shown on the shop's page.
  */
 import type { CatalogueDomain, EntityDecl, SettingsDecl } from "../common/catalogue";
+import { SHOP_COLORS, SHOP_STYLES } from "../common/shopThemes";
 import { GOODS_MANAGERS } from "./goods";
-import { yesNo } from "./shared";
+import { statusOptions, yesNo } from "./shared";
 
 /** A provider's shop settings: one record per provider, each field its default until saved. */
 export const shopSettingsDecl: SettingsDecl = {
@@ -24,6 +26,37 @@ export const shopSettingsDecl: SettingsDecl = {
     { name: "auto_complete_days", type: "int", label: "retail.shop_settings.auto_complete_days", required: true, default: 10, min: 1, max: 60 },
     { name: "aftersale_days", type: "int", label: "retail.shop_settings.aftersale_days", required: true, default: 7, min: 0, max: 90 },
     { name: "service_phone", type: "phone", label: "retail.shop_settings.service_phone" },
+  ],
+};
+
+/** The shop's look on the payer page (common/shopThemes.ts): its main colour and its corners. */
+export const shopThemeDecl: SettingsDecl = {
+  name: "shopthemeset",
+  scope: "provider",
+  title: "retail.theme.title",
+  roles: { info: GOODS_MANAGERS, edit: GOODS_MANAGERS },
+  fields: [
+    { name: "main_color", type: "enum", label: "retail.theme.main_color", required: true, default: "blue", options: SHOP_COLORS.map((c) => ({ value: c.code, label: `retail.theme.color.${c.code}` })) },
+    { name: "style", type: "enum", label: "retail.theme.style", required: true, default: "rounded", options: SHOP_STYLES.map((style) => ({ value: style, label: `retail.theme.style_${style}` })) },
+  ],
+};
+
+/** A question parents ask of the shop, and its answer, shown under the shop's goods (shophelp). */
+export const shopHelpEntity: EntityDecl = {
+  name: "shophelp",
+  table: "shop_help",
+  scope: "provider",
+  title: "retail.entity.shophelp",
+  titleField: "question",
+  defaultSort: { field: "sort", order: "asc" },
+  roles: { list: GOODS_MANAGERS, info: GOODS_MANAGERS, add: GOODS_MANAGERS, edit: GOODS_MANAGERS, del: GOODS_MANAGERS },
+  fields: [
+    { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
+    { name: "question", type: "string", label: "retail.field.help_question", required: true, max: 100, list: true, filter: "like", form: true, detail: true },
+    { name: "answer", type: "text", label: "retail.field.help_answer", required: true, max: 2000, form: true, detail: true },
+    { name: "sort", type: "int", label: "field.sort", required: true, default: 0, min: 0, max: 9999, list: true, sortable: true, form: true, detail: true },
+    { name: "status", type: "status", label: "field.status", required: true, default: "1", options: statusOptions, list: true, filter: "eq", form: true, detail: true },
+    { name: "created_at", type: "datetime", label: "field.created_at", list: true, detail: true },
   ],
 };
 
@@ -48,10 +81,12 @@ export const saleAddressEntity: EntityDecl = {
 };
 
 export const shopFace: CatalogueDomain = {
-  entities: [saleAddressEntity],
-  settings: [shopSettingsDecl],
+  entities: [saleAddressEntity, shopHelpEntity],
+  settings: [shopSettingsDecl, shopThemeDecl],
   pages: {
     shopdefaultset: { kind: "settings", settings: "shopdefaultset" },
+    shopthemeset: { kind: "settings", settings: "shopthemeset" },
     saleaddresslist: { kind: "list", entity: "saleaddress" },
+    shophelp: { kind: "list", entity: "shophelp" },
   },
 };

@@ -1237,6 +1237,26 @@ export const saleAddresses = pgTable(
   ],
 );
 
+/** shophelp (retail.entity.shophelp) */
+export const shopHelp = pgTable(
+  "shop_help",
+  {
+    id: serial("id").primaryKey(),
+    question: varchar("question", { length: 100 }).notNull(),
+    answer: text("answer").notNull(),
+    sort: integer("sort").default(0).notNull(),
+    status: varchar("status", { length: 1 }).default("1").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("shop_help_sysid_sort_id_idx").on(t.sysid, t.sort, t.id),
+    index("shop_help_question_idx").on(t.question),
+    index("shop_help_sort_idx").on(t.sort),
+    index("shop_help_status_idx").on(t.status),
+  ],
+);
+
 /** expresstemplate (retail.entity.expresstemplate) */
 export const expressTemplates = pgTable(
   "express_templates",
@@ -1450,6 +1470,7 @@ export const catalogueTablesByEntity = {
   shoporderitem: shopOrderItems,
   aftersale: aftersales,
   saleaddress: saleAddresses,
+  shophelp: shopHelp,
   expresstemplate: expressTemplates,
   expressrule: expressRules,
   device: devices,

@@ -5,10 +5,11 @@
  */
 import { seedCollection } from "./collection";
 import { seedFormsAndActions } from "./forms";
-import { count } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { and, asc, count, eq, isNotNull } from "drizzle-orm";
 import type { PasswordHasher } from "../auth/passwords";
 import type { Db, DbOrTx } from "../db/client";
-import { activationCodes, devices, mealPackages, pickupPoints, providers, saleAddresses, schools, users, userSchools } from "../db/schema";
+import { activationCodes, devices, feeOrders, mealPackages, pickupPoints, printJobs, providers, saleAddresses, schools, shopHelp, users, userSchools } from "../db/schema";
 import { addDays, businessDay } from "../../common/term";
 import { generateCode } from "../domains/renewals/codes";
 import { saveSiteSettings } from "../domains/site/siteSettings";
@@ -204,6 +205,12 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
       { sysid: sunrise, name: "Sunrise 教务处", phone: "021-5551010", address: "上海市浦东新区朝阳路 1 号 北门", is_default: "N" },
       { sysid: harbour, name: "Harbour Front Desk", phone: "021-6662020", address: "10 Bay Street", is_default: "Y" },
     ]);
+    // what Sunrise's parents ask of its shop
+    await tx.insert(shopHelp).values([
+      { sysid: sunrise, sort: 1, question: "校服尺码怎么选？", answer: "按孩子的身高选择：110 适合身高 105-115 cm，120 适合 115-125 cm，以此类推。\n两个尺码之间时选大一号。" },
+      { sysid: sunrise, sort: 2, question: "尺码不合适可以换吗？", answer: "收到或取货后 7 天内，在“我的订单”里对该商品申请售后，选择“退货退款”，寄回后退款，再按合适的尺码重新下单。" },
+      { sysid: sunrise, sort: 3, question: "什么时候可以到自提点取货？", answer: "付款后凭取货码到所选自提点领取，北门自提点周一至周五 07:30-17:30 开放。" },
+    ]);
     // the shop's goods: uniforms in sizes and colours, an exercise book, a lunch card off sale; one of Harbour's
     await seedDemoGoods(tx, { sysid: sunrise, no1: sunriseNo1 }, { sysid: harbour }, await pictures);
     // Old Town's spec templates, and the price and stock changes svcv1 and svc made lately
@@ -231,6 +238,27 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     await rebuildFeeDaily(tx);
     // Sunrise's daily report bound and sent, and reminders to guardians of its first school, in the sandbox outbox
     await seedDemoNotices(tx, { sysid: sunrise, schId: sunriseNo1 }, options.now);
+    // Old Town's printer was offline all morning: a receipt printed by hand gave up after its tries, to be sent again
+    const [oldTownPrinter] = await tx
+      .insert(devices)
+      .values({ sysid: oldTown, title: "Old Town 教务处小票机", vendor: "sandbox", sn: "SANDBOX-OLDTOWN", sch_ids: [oldTownMiddle, oldTownPrimary], auto_print: "N", sandbox_state: "offline", status: "offline", status_at: options.now })
+      .returning({ id: devices.id });
+    const [oldTownPaid] = await tx.select({ order_no: feeOrders.order_no, sch_id: feeOrders.sch_id }).from(feeOrders).where(and(eq(feeOrders.sysid, oldTown), isNotNull(feeOrders.paid_at))).orderBy(asc(feeOrders.id)).limit(1);
+    if (oldTownPaid) {
+      await tx.insert(printJobs).values({
+        sysid: oldTown,
+        sch_id: oldTownPaid.sch_id,
+        device_id: oldTownPrinter.id,
+        order_kind: "fee_order",
+        order_no: oldTownPaid.order_no,
+        kind: "manual",
+        status: "failed",
+        attempts: 6,
+        last_error: "offline",
+        dedupe_key: createHash("md5").update(`demo:${oldTownPaid.order_no}`).digest("hex"),
+        created_at: new Date(options.now.getTime() - 3 * 3_600_000),
+      });
+    }
   });
 }
 

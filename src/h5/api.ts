@@ -214,6 +214,10 @@ export interface ShopFace {
   pickup: boolean;
   express: boolean;
   service_phone: string | null;
+  /** the provider's look of its shop (shopthemeset): its main colour and the shade pressed, its corners */
+  theme?: { main: string; dark: string; style: "rounded" | "square" };
+  /** the shop's questions and answers (shophelp) */
+  help?: { question: string; answer: string }[];
 }
 
 export interface GoodsListAnswer {

@@ -13,9 +13,10 @@ import { and, count, eq } from "drizzle-orm";
 import { expect, test } from "vitest";
 import { aftersales, goods, goodsSkus, shopOrderItems, shopOrders, students } from "../../server/db/schema";
 import { shopZh } from "../../src/h5/i18n/shop.zh";
-import { animationsSettled, choose, clickMenuEntry, describeInBrowser, dismissExpiryReminder, expectPath, login } from "../helpers/browser";
+import { animationsSettled, choose, clickMenuEntry, DEMO_PASSWORD, describeInBrowser, dismissExpiryReminder, expectPath, login } from "../helpers/browser";
 import { en } from "../helpers/locales";
 import { demoPayer, type DemoPayer } from "../helpers/payers";
+import { api } from "../helpers/server";
 
 const SCHOOL = "Sunrise No.1 Primary School";
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
@@ -256,6 +257,24 @@ describeInBrowser(
       await expect.poll(() => page.getByTestId("shop-order-status").innerText()).toBe(shopZh.status_cancelled);
       expect(await page.getByTestId("shop-cancel").count()).toBe(0);
       expect(await stockOf(sku.id)).toBe(stockBefore);
+    });
+
+    test("the shop's page wears the provider's look and answers its questions", async () => {
+      const session = await api(suite.url, "adminapi", "login", { username: "svc", password: DEMO_PASSWORD });
+      const themed = await api(suite.url, "adminapiv2", "shopthemesetedit", { main_color: "red", style: "square" }, String(session.data?.token));
+      expect(themed.return_code, themed.return_msg).toBe("SUCCESS");
+      const page = await openShop();
+      // China red (common/shopThemes.ts) on the page's buttons, and small corners
+      await expect.poll(() => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--blue").trim())).toBe("#c62828");
+      expect(await page.evaluate(() => document.documentElement.classList.contains("shop-square"))).toBe(true);
+      const questions = page.getByTestId("shop-help-item");
+      expect(await questions.count()).toBe(3);
+      await questions.first().locator("summary").click();
+      expect(await questions.first().innerText()).toContain("按孩子的身高选择");
+      // back to the bills: the page's own look again
+      await page.getByTestId("h5-tab-fees").click();
+      await expect.poll(() => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--blue").trim())).toBe("#1677ff");
+      await api(suite.url, "adminapiv2", "shopthemesetedit", { main_color: "blue", style: "rounded" }, String(session.data?.token));
     });
   },
   { locale: "zh-CN" },

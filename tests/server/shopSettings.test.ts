@@ -3,11 +3,12 @@
  * no order; a way of delivery switched off is refused naming the delivery; an unpaid order stays payable the shop's
  * minutes; an order sent completes by itself after the shop's days; an after-sale is asked within the shop's days
  * after completion; the service phone is shown with the goods; a return agreed says where to send the goods, the
- * provider's one default return address. Each provider's settings and addresses are its own.
+ * provider's one default return address; the shop's look and questions are on its page. Each provider's settings and
+ * addresses are its own.
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { goods, goodsSkus, paymentOrders, pickupPoints, saleAddresses, shopOrders, students } from "../../server/db/schema";
+import { goods, goodsSkus, paymentOrders, pickupPoints, providers, saleAddresses, shopHelp, shopOrders, students } from "../../server/db/schema";
 import { COMPLETE_DELIVERED_ORDERS } from "../../server/domains/retail/shopOrders";
 import { describeOnEmbedded } from "../helpers/db";
 import { confirmSandbox, h5, itemsOf, payerWorld, type PayerWorld, type Row } from "./payerSupport";
@@ -62,11 +63,12 @@ describeOnEmbedded("the shop's settings", (kind) => {
       aftersale_days: 7,
       service_phone: null,
     });
-    expect(itemsOf(await h5en("h5goodslist", { code: world.code })).shop).toEqual({ open: true, pickup: true, express: true, service_phone: null });
+    const face = { theme: expect.any(Object), help: expect.any(Array) };
+    expect(itemsOf(await h5en("h5goodslist", { code: world.code })).shop).toEqual({ open: true, pickup: true, express: true, service_phone: null, ...face });
 
     await set({ shop_open: "N", service_phone: "021-55510101" });
     const closed = itemsOf(await h5en("h5goodslist", { code: world.code }));
-    expect(closed).toEqual({ categories: [], goods: [], shop: { open: false, pickup: true, express: true, service_phone: "021-55510101" } });
+    expect(closed).toEqual({ categories: [], goods: [], shop: { open: false, pickup: true, express: true, service_phone: "021-55510101", ...face } });
     expect((await order("pickup")).data?.errors).toEqual([{ field: "items", message: "The school shop is closed at the moment" }]);
     // another provider's shop is its own
     expect(itemsOf(await call("harbour", "shopdefaultsetinfo")).shop_open).toBe("Y");
@@ -142,5 +144,30 @@ describeOnEmbedded("the shop's settings", (kind) => {
     expect((await followed()).return_address).toBeNull();
     expect((await call("svc", "aftersalereview", { id: asked.id, result: "agree" })).return_code).toBe("SUCCESS");
     expect((await followed()).return_address).toEqual({ name: "王师傅", phone: "13800138000", address: "上海市浦东新区朝阳路 2 号" });
+  });
+
+  it("gives the shop's page its look and its questions, each provider its own", async () => {
+    const [{ id: harbourSysid }] = await t.db.select({ id: providers.id }).from(providers).where(eq(providers.title, "Harbour Education Services"));
+    const shopOf = async () => (itemsOf(await h5en("h5goodslist", { code: world.code })) as { shop: Row }).shop;
+    // the page's own blue until the provider chooses
+    expect((await shopOf()).theme).toEqual({ main: "#1677ff", dark: "#0958d9", style: "rounded" });
+    expect((await call("svc", "shopthemesetedit", { main_color: "pink" })).data?.errors).toEqual([expect.objectContaining({ field: "main_color" })]);
+    const themed = await call("svc", "shopthemesetedit", { main_color: "green", style: "square" });
+    expect(themed.return_code, themed.return_msg).toBe("SUCCESS");
+    // the colours as common/shopThemes.ts gives them: white text on them reads at 4.5:1 or more
+    expect((await shopOf()).theme).toEqual({ main: "#0f7b3f", dark: "#0b5e30", style: "square" });
+
+    // the demo's three questions, in their order; one disabled or another provider's is not shown
+    const questions = async () => ((await shopOf()).help as { question: string }[]).map((h) => h.question);
+    expect(await questions()).toEqual(["校服尺码怎么选？", "尺码不合适可以换吗？", "什么时候可以到自提点取货？"]);
+    const added = await call("svc", "shophelpadd", { question: "可以开发票吗？", answer: "可以，付款后联系客服。", sort: 0, status: "1" });
+    expect(added.return_code, added.return_msg).toBe("SUCCESS");
+    expect((await questions())[0]).toBe("可以开发票吗？");
+    expect((await call("svc", "shophelpedit", { id: Number(itemsOf(added).id), status: "0" })).return_code).toBe("SUCCESS");
+    expect(await questions()).not.toContain("可以开发票吗？");
+    // (Harbour's term has run out in the demo: its question is written as its page would have)
+    await t.db.insert(shopHelp).values({ sysid: harbourSysid, question: "Harbour hours?", answer: "8-16", sort: 0, status: "1" });
+    expect(await questions()).not.toContain("Harbour hours?");
+    expect((await call("svc", "shophelpadd", { question: "", answer: "", sort: 0, status: "1" })).data?.errors).toEqual([expect.objectContaining({ field: "question" }), expect.objectContaining({ field: "answer" })]);
   });
 });

@@ -136,6 +136,15 @@ export const expectedStateRules: Readonly<Record<string, ExpectedEntity>> = {
       aftersaleretry: { from: ["received", "refunding"], roles: ["servicev2"] },
     },
   },
+  printjob: {
+    // a receipt waiting to be sent, handed to the printer's platform, printed, or given up after its tries
+    states: ["queued", "sent", "printed", "failed"],
+    actions: {
+      // the provider (either generation's) sends a receipt again once the job gave up; one queued, sent or printed
+      // is never sent twice by hand
+      printjobretry: { from: ["failed"], roles: ["service", "servicev2"] },
+    },
+  },
   goods: {
     // on sale in the shop, or taken off it: the provider moves it in its form, no action of its own
     states: ["on", "off"],

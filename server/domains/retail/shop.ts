@@ -25,7 +25,7 @@ import { ticketKey, ticketOf } from "../collection/payerTickets";
 import { freightOf, loadFreightTemplates, type FreightLine } from "./freight";
 import { chosenDelivery, deliveryPayload, pickupPointsServing, type Address } from "./fulfilment";
 import { SHOP_ORDER_KIND, takeStock } from "./shopOrders";
-import { shopSettings } from "./shopSettings";
+import { shopFace, shopSettings } from "./shopSettings";
 import { codesOfItems } from "./traceSources";
 
 /** the most lines of one order, and of one SKU in it */
@@ -66,9 +66,9 @@ async function schoolOfCode(db: DbOrTx, code: string) {
 
 async function goodsList(ctx: OperationContext, payload: z.infer<typeof goodsListPayload>) {
   const qr = await schoolOfCode(ctx.db, payload.code);
-  const settings = await shopSettings(ctx.db, qr.sysid);
+  const [settings, face] = await Promise.all([shopSettings(ctx.db, qr.sysid), shopFace(ctx.db, qr.sysid)]);
   // the shop as its parents see it: a closed one shows nothing for sale
-  const shop = { open: settings.open, pickup: settings.pickup, express: settings.express, service_phone: settings.servicePhone };
+  const shop = { open: settings.open, pickup: settings.pickup, express: settings.express, service_phone: settings.servicePhone, ...face };
   if (!settings.open) return { data: { items: { categories: [], goods: [], shop } } };
   const items = await ctx.db
     .select({ id: goods.id, title: goods.title, cate_id: goods.cate_id, images: goods.images, price: goods.price, stock: goods.stock, delivery: goods.delivery })

@@ -3,11 +3,12 @@
  * read them: the payer page's shop (open, the ways of delivery, the service phone), the order's time to pay, the
  * completion of orders sent, and the after-sale window; and its return addresses, one the default.
  */
-import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { shopSettingsDecl } from "../../../catalogue/shopFace";
+import { shopSettingsDecl, shopThemeDecl } from "../../../catalogue/shopFace";
+import { shopColor, SHOP_STYLES, type ShopStyle } from "../../../common/shopThemes";
 import type { DbOrTx } from "../../db/client";
-import { saleAddresses, settingsRecords } from "../../db/schema";
+import { saleAddresses, settingsRecords, shopHelp } from "../../db/schema";
 import type { EntityHooks, Row } from "../../engine/hooks";
 import { readSettings } from "../../engine/settings";
 
@@ -74,4 +75,23 @@ export async function returnAddress(db: DbOrTx, sysid: number): Promise<{ name: 
     .orderBy(desc(saleAddresses.is_default), desc(saleAddresses.id))
     .limit(1);
   return found ?? null;
+}
+
+/** the most questions the shop's page shows */
+const MAX_HELP = 50;
+
+/** The shop as its parents see it beside its goods: its look and its questions and answers. */
+export async function shopFace(db: DbOrTx, sysid: number): Promise<{ theme: { main: string; dark: string; style: ShopStyle }; help: { question: string; answer: string }[] }> {
+  const [record, help] = await Promise.all([
+    readSettings(db, shopThemeDecl, sysid),
+    db
+      .select({ question: shopHelp.question, answer: shopHelp.answer })
+      .from(shopHelp)
+      .where(and(eq(shopHelp.sysid, sysid), eq(shopHelp.status, "1")))
+      .orderBy(asc(shopHelp.sort), asc(shopHelp.id))
+      .limit(MAX_HELP),
+  ]);
+  const color = shopColor(String(record.main_color)) ?? shopColor("blue")!;
+  const style = SHOP_STYLES.find((s) => s === record.style) ?? "rounded";
+  return { theme: { main: color.main, dark: color.dark, style }, help };
 }

@@ -106,6 +106,7 @@ export const shopEs: ShopMessages = {
   trace_codes: "Códigos de control",
   shop_closed: "La tienda del colegio está cerrada por ahora.",
   service_phone: "¿Dudas? Llame al",
+  help_title: "Preguntas frecuentes",
   aftersales_title: "Devoluciones y reembolsos",
   aftersales_none: "¿Algún problema con un artículo? Pida el reembolso, con o sin devolverlo.",
   aftersale_ask: "Devolver o reembolsar: {title}",

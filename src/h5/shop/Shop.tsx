@@ -83,6 +83,21 @@ export default function Shop({ code, lookup, payer, go, keep, goods, found }: Sh
   const findAgain = (next: "checkout" | "orders") => () => to({ view: "find", next });
 
   // a view that needs the student, asked for first
+  // the provider's look of its shop, on the whole page while the shop is open
+  const theme = list.state === "ready" ? list.list.shop?.theme : undefined;
+  useEffect(() => {
+    if (!theme) return;
+    const root = document.documentElement;
+    root.style.setProperty("--blue", theme.main);
+    root.style.setProperty("--blue-dark", theme.dark);
+    root.classList.toggle("shop-square", theme.style === "square");
+    return () => {
+      root.style.removeProperty("--blue");
+      root.style.removeProperty("--blue-dark");
+      root.classList.remove("shop-square");
+    };
+  }, [theme?.main, theme?.dark, theme?.style]);
+
   let view = route;
   if (!hasStudent && (view.view === "checkout" || view.view === "orders" || view.view === "order" || view.view === "pay")) view = { view: "find", next: view.view === "checkout" ? "checkout" : "orders" };
   if (view.view === "pay" && !payer.shopPay) view = { view: "orders" };
@@ -174,6 +189,17 @@ export default function Shop({ code, lookup, payer, go, keep, goods, found }: Sh
             </p>
           ) : null}
           {list.state === "ready" && list.list.shop?.open !== false ? <GoodsList list={list.list} cate={view.cate} onCategory={(cate) => to({ view: "list", cate }, "replace")} onGoods={(id) => to({ view: "goods", id })} /> : null}
+          {list.state === "ready" && list.list.shop?.open !== false && list.list.shop?.help?.length ? (
+            <section className="card shop-help" aria-labelledby="shop-help-title" data-testid="shop-help">
+              <h2 id="shop-help-title">{s("help_title")}</h2>
+              {list.list.shop.help.map((item, i) => (
+                <details key={i} data-testid="shop-help-item">
+                  <summary>{item.question}</summary>
+                  <p>{item.answer}</p>
+                </details>
+              ))}
+            </section>
+          ) : null}
           {list.state === "ready" && list.list.shop?.service_phone ? (
             <p className="muted small center" data-testid="shop-service-phone">
               {s("service_phone")} <a href={`tel:${list.list.shop.service_phone}`}>{list.list.shop.service_phone}</a>
