@@ -4,10 +4,10 @@
  * an order completes by itself, how many days after completion a payer may ask for an after-sale, and the phone
  * parents call. Read by the shop's calls and jobs (server/domains/retail/shopSettings.ts); labels in
  * locales/<lang>/retail.json `shop_settings`. Its return addresses (saleaddresslist): where returned goods go, one
- * the default, shown to a payer whose return was agreed. Its look (shopthemeset: the main colour and the corners) and
- * its questions and answers (shophelp), both shown on the shop's page.
+ * the default, shown to a payer whose return was agreed. Its look (shopthemeset: the main colour and the corners), its
+ * banners (bannerlist) and its questions and answers (shophelp), all shown on the shop's page.
  */
-import type { CatalogueDomain, EntityDecl, SettingsDecl } from "../common/catalogue";
+import type { CatalogueDomain, EntityDecl, FieldOption, SettingsDecl } from "../common/catalogue";
 import { SHOP_COLORS, SHOP_STYLES } from "../common/shopThemes";
 import { GOODS_MANAGERS } from "./goods";
 import { statusOptions, yesNo } from "./shared";
@@ -38,6 +38,41 @@ export const shopThemeDecl: SettingsDecl = {
   fields: [
     { name: "main_color", type: "enum", label: "retail.theme.main_color", required: true, default: "blue", options: SHOP_COLORS.map((c) => ({ value: c.code, label: `retail.theme.color.${c.code}` })) },
     { name: "style", type: "enum", label: "retail.theme.style", required: true, default: "rounded", options: SHOP_STYLES.map((style) => ({ value: style, label: `retail.theme.style_${style}` })) },
+  ],
+};
+
+/** Where a banner leads when tapped. */
+export const bannerLinks: FieldOption[] = [
+  { value: "none", label: "retail.banner.link_none" },
+  { value: "goods", label: "retail.banner.link_goods" },
+  { value: "category", label: "retail.banner.link_category" },
+  { value: "url", label: "retail.banner.link_url" },
+];
+
+/** A picture at the top of the shop's page, shown from its first day to its last, leading to goods, a category or a page. */
+export const bannerEntity: EntityDecl = {
+  name: "banner",
+  table: "shop_banners",
+  scope: "provider",
+  title: "retail.entity.banner",
+  titleField: "title",
+  defaultSort: { field: "sort", order: "asc" },
+  roles: { list: GOODS_MANAGERS, info: GOODS_MANAGERS, add: GOODS_MANAGERS, edit: GOODS_MANAGERS, del: GOODS_MANAGERS },
+  fields: [
+    { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
+    { name: "image", type: "image", label: "retail.banner.image", required: true, list: true, form: true, detail: true },
+    // what a screen reader says of the picture, and the list's name of it
+    { name: "title", type: "string", label: "retail.banner.title", required: true, max: 30, list: true, filter: "like", form: true, detail: true },
+    { name: "link_type", type: "enum", label: "retail.banner.link", required: true, default: "none", options: bannerLinks, list: true, filter: "eq", form: true, detail: true },
+    { name: "goods_id", type: "ref", ref: { entity: "goods" }, label: "retail.entity.goods", form: true, formWhen: { field: "link_type", value: "goods" }, requiredWhen: { field: "link_type", value: "goods" }, detail: true },
+    { name: "cate_id", type: "ref", ref: { entity: "goodscate" }, label: "retail.entity.goodscate", form: true, formWhen: { field: "link_type", value: "category" }, requiredWhen: { field: "link_type", value: "category" }, detail: true },
+    { name: "url", type: "string", label: "retail.banner.url", max: 300, pattern: "^https://[^\\s]+$", patternMessage: "retail.banner.url_https", form: true, formWhen: { field: "link_type", value: "url" }, requiredWhen: { field: "link_type", value: "url" }, detail: true },
+    { name: "sort", type: "int", label: "field.sort", required: true, default: 0, min: 0, max: 9999, list: true, sortable: true, form: true, detail: true },
+    // shown from its first day to its last, both included (China time); none: from now on, or for good
+    { name: "start_date", type: "date", label: "retail.banner.start_date", list: true, form: true, detail: true },
+    { name: "end_date", type: "date", label: "retail.banner.end_date", list: true, form: true, detail: true },
+    { name: "status", type: "status", label: "field.status", required: true, default: "1", options: statusOptions, list: true, filter: "eq", form: true, detail: true },
+    { name: "created_at", type: "datetime", label: "field.created_at", detail: true },
   ],
 };
 
@@ -81,12 +116,13 @@ export const saleAddressEntity: EntityDecl = {
 };
 
 export const shopFace: CatalogueDomain = {
-  entities: [saleAddressEntity, shopHelpEntity],
+  entities: [saleAddressEntity, shopHelpEntity, bannerEntity],
   settings: [shopSettingsDecl, shopThemeDecl],
   pages: {
     shopdefaultset: { kind: "settings", settings: "shopdefaultset" },
     shopthemeset: { kind: "settings", settings: "shopthemeset" },
     saleaddresslist: { kind: "list", entity: "saleaddress" },
     shophelp: { kind: "list", entity: "shophelp" },
+    bannerlist: { kind: "list", entity: "banner" },
   },
 };

@@ -1257,6 +1257,33 @@ export const shopHelp = pgTable(
   ],
 );
 
+/** banner (retail.entity.banner) */
+export const shopBanners = pgTable(
+  "shop_banners",
+  {
+    id: serial("id").primaryKey(),
+    image: varchar("image", { length: 500 }).notNull(),
+    title: varchar("title", { length: 30 }).notNull(),
+    link_type: varchar("link_type", { length: 32 }).default("none").notNull(),
+    goods_id: integer("goods_id").references((): AnyPgColumn => goods.id),
+    cate_id: integer("cate_id").references((): AnyPgColumn => goodsCategories.id),
+    url: varchar("url", { length: 300 }),
+    sort: integer("sort").default(0).notNull(),
+    start_date: date("start_date", { mode: "string" }),
+    end_date: date("end_date", { mode: "string" }),
+    status: varchar("status", { length: 1 }).default("1").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("shop_banners_sysid_sort_id_idx").on(t.sysid, t.sort, t.id),
+    index("shop_banners_title_idx").on(t.title),
+    index("shop_banners_link_type_idx").on(t.link_type),
+    index("shop_banners_sort_idx").on(t.sort),
+    index("shop_banners_status_idx").on(t.status),
+  ],
+);
+
 /** expresstemplate (retail.entity.expresstemplate) */
 export const expressTemplates = pgTable(
   "express_templates",
@@ -1471,6 +1498,7 @@ export const catalogueTablesByEntity = {
   aftersale: aftersales,
   saleaddress: saleAddresses,
   shophelp: shopHelp,
+  banner: shopBanners,
   expresstemplate: expressTemplates,
   expressrule: expressRules,
   device: devices,

@@ -28,7 +28,7 @@ import { fulfilmentEffects, registerPickupOperations } from "./retail/fulfilment
 import { registerShopOrderOperations, shopOrderEffects } from "./retail/shopOrders";
 import { afterSaleEffects, registerAfterSaleApi } from "./retail/afterSales";
 import { expressTemplateHooks } from "./retail/freight";
-import { saleAddressHooks } from "./retail/shopSettings";
+import { bannerHooks, saleAddressHooks } from "./retail/shopSettings";
 import { deviceHooks, printJobEffects } from "./devices/devices";
 import { registerPrinting } from "./devices/printing";
 import { registerDeliveryImport } from "./retail/deliveryImport";
@@ -42,7 +42,7 @@ export function registerOperations(registry: OperationRegistry): void {
   registerMerchantOperations(registry);
   registerRenewalOperations(registry);
   registerDailyReportOperations(registry);
-  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity, ...traceSourceHooks, serviceproject: serviceProjectLogHooks, saleaddress: saleAddressHooks, expresstemplate: expressTemplateHooks, device: deviceHooks });
+  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity, ...traceSourceHooks, serviceproject: serviceProjectLogHooks, saleaddress: saleAddressHooks, expresstemplate: expressTemplateHooks, device: deviceHooks, banner: bannerHooks });
   registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel), ...shopOrderEffects, ...afterSaleEffects, ...fulfilmentEffects, ...traceSourceEffects, ...printJobEffects });
   registerFeeOperations(registry);
   registerCollectionOperations(registry, schoolChannel);

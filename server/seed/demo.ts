@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { and, asc, count, eq, isNotNull } from "drizzle-orm";
 import type { PasswordHasher } from "../auth/passwords";
 import type { Db, DbOrTx } from "../db/client";
-import { activationCodes, devices, feeOrders, mealPackages, pickupPoints, printJobs, providers, saleAddresses, schools, shopHelp, users, userSchools } from "../db/schema";
+import { activationCodes, devices, feeOrders, goods, goodsCategories, mealPackages, pickupPoints, printJobs, providers, saleAddresses, schools, shopBanners, shopHelp, users, userSchools } from "../db/schema";
 import { addDays, businessDay } from "../../common/term";
 import { generateCode } from "../domains/renewals/codes";
 import { saveSiteSettings } from "../domains/site/siteSettings";
@@ -213,6 +213,14 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     ]);
     // the shop's goods: uniforms in sizes and colours, an exercise book, a lunch card off sale; one of Harbour's
     await seedDemoGoods(tx, { sysid: sunrise, no1: sunriseNo1 }, { sysid: harbour }, await pictures);
+    // Sunrise's banners: the summer uniform this term, the exercise books' category
+    const [summerUniform] = await tx.select({ id: goods.id, images: goods.images }).from(goods).where(and(eq(goods.sysid, sunrise), eq(goods.title, "夏季校服短袖套装")));
+    const [bookCategory] = await tx.select({ id: goodsCategories.id }).from(goodsCategories).where(and(eq(goodsCategories.sysid, sunrise), eq(goodsCategories.title, "教辅资料")));
+    const [bookCover] = await tx.select({ images: goods.images }).from(goods).where(and(eq(goods.sysid, sunrise), eq(goods.title, "三年级数学同步练习")));
+    await tx.insert(shopBanners).values([
+      { sysid: sunrise, sort: 1, title: "夏季校服现已开售", image: summerUniform.images![0], link_type: "goods", goods_id: summerUniform.id },
+      { sysid: sunrise, sort: 2, title: "新学期教辅资料", image: bookCover.images![0], link_type: "category", cate_id: bookCategory.id },
+    ]);
     // Old Town's spec templates, and the price and stock changes svcv1 and svc made lately
     await seedDemoSpecTemplates(tx, { sysid: oldTown, userId: svcv1, username: "svcv1" }, { sysid: sunrise, userId: svc, username: "svc" }, options.now);
     // shop orders of Sunrise No.1's payers: to collect, to send, unpaid, closed

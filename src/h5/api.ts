@@ -216,8 +216,17 @@ export interface ShopFace {
   service_phone: string | null;
   /** the provider's look of its shop (shopthemeset): its main colour and the shade pressed, its corners */
   theme?: { main: string; dark: string; style: "rounded" | "square" };
+  /** today's banners at the top of the shop (bannerlist) */
+  banners?: ShopBanner[];
   /** the shop's questions and answers (shophelp) */
   help?: { question: string; answer: string }[];
+}
+
+/** A banner of the shop: its picture, and what tapping it opens */
+export interface ShopBanner {
+  title: string;
+  image: string;
+  link: { type: "none" } | { type: "goods"; id: number } | { type: "category"; id: number } | { type: "url"; url: string };
 }
 
 export interface GoodsListAnswer {

@@ -259,7 +259,7 @@ describeInBrowser(
       expect(await stockOf(sku.id)).toBe(stockBefore);
     });
 
-    test("the shop's page wears the provider's look and answers its questions", async () => {
+    test("the shop's page wears the provider's look, shows its banners and answers its questions", async () => {
       const session = await api(suite.url, "adminapi", "login", { username: "svc", password: DEMO_PASSWORD });
       const themed = await api(suite.url, "adminapiv2", "shopthemesetedit", { main_color: "red", style: "square" }, String(session.data?.token));
       expect(themed.return_code, themed.return_msg).toBe("SUCCESS");
@@ -267,6 +267,13 @@ describeInBrowser(
       // China red (common/shopThemes.ts) on the page's buttons, and small corners
       await expect.poll(() => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--blue").trim())).toBe("#c62828");
       expect(await page.evaluate(() => document.documentElement.classList.contains("shop-square"))).toBe(true);
+      // the demo's two banners; the first opens the summer uniform
+      expect(await page.getByTestId("shop-banner").count()).toBe(2);
+      expect(await page.getByTestId("shop-banner").first().locator("img").getAttribute("alt")).toBe("夏季校服现已开售");
+      await page.getByTestId("shop-banner").first().click();
+      await expect.poll(() => page.getByTestId("shop-goods-title").innerText()).toBe("夏季校服短袖套装");
+      await page.goBack();
+      await page.getByTestId("shop-goods").waitFor();
       const questions = page.getByTestId("shop-help-item");
       expect(await questions.count()).toBe(3);
       await questions.first().locator("summary").click();

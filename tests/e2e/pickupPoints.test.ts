@@ -57,6 +57,8 @@ describeInBrowser("pickup points", (suite) => {
     const card = page.getByText("Sunrise West Gate Pickup").filter({ visible: true }).first();
     await card.waitFor();
     const tag = page.locator(".ant-tag").filter({ visible: true, hasText: "Sunrise No.2 Primary School" }).first();
+    // the cards are laid out again for the phone's width: the tag is measured once it is there
+    await tag.waitFor();
     const box = (await tag.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);
   });

@@ -10,6 +10,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { goods, goodsSkus, paymentOrders, pickupPoints, providers, saleAddresses, shopHelp, shopOrders, students } from "../../server/db/schema";
 import { COMPLETE_DELIVERED_ORDERS } from "../../server/domains/retail/shopOrders";
+import { businessDay } from "../../common/term";
 import { describeOnEmbedded } from "../helpers/db";
 import { confirmSandbox, h5, itemsOf, payerWorld, type PayerWorld, type Row } from "./payerSupport";
 import { createTestApp, type TestApp } from "./support";
@@ -63,7 +64,7 @@ describeOnEmbedded("the shop's settings", (kind) => {
       aftersale_days: 7,
       service_phone: null,
     });
-    const face = { theme: expect.any(Object), help: expect.any(Array) };
+    const face = { theme: expect.any(Object), banners: expect.any(Array), help: expect.any(Array) };
     expect(itemsOf(await h5en("h5goodslist", { code: world.code })).shop).toEqual({ open: true, pickup: true, express: true, service_phone: null, ...face });
 
     await set({ shop_open: "N", service_phone: "021-55510101" });
@@ -169,5 +170,33 @@ describeOnEmbedded("the shop's settings", (kind) => {
     await t.db.insert(shopHelp).values({ sysid: harbourSysid, question: "Harbour hours?", answer: "8-16", sort: 0, status: "1" });
     expect(await questions()).not.toContain("Harbour hours?");
     expect((await call("svc", "shophelpadd", { question: "", answer: "", sort: 0, status: "1" })).data?.errors).toEqual([expect.objectContaining({ field: "question" }), expect.objectContaining({ field: "answer" })]);
+  });
+
+  it("shows today's banners at the top of the shop, each leading where it says", async () => {
+    const banners = async () => ((itemsOf(await h5en("h5goodslist", { code: world.code })) as { shop: Row }).shop.banners as Row[]).map((b) => [b.title, b.link]);
+    const [uniform] = await t.db.select({ id: goods.id, images: goods.images }).from(goods).where(eq(goods.title, "夏季校服短袖套装"));
+    // the demo's two, in their order
+    expect(await banners()).toEqual([
+      ["夏季校服现已开售", { type: "goods", id: uniform.id }],
+      ["新学期教辅资料", { type: "category", id: expect.any(Number) }],
+    ]);
+    const today = businessDay(t.clock.now());
+    const days = (offset: number) => businessDay(new Date(t.clock.now().getTime() + offset * DAY_MS));
+    const base = { image: uniform.images![0], sort: 0, status: "1" };
+    const add = (fields: Row) => call("svc", "banneradd", { ...base, ...fields });
+    expect((await add({ title: "今天起", link_type: "url", url: "https://example.edu/summer", start_date: today })).return_code).toBe("SUCCESS");
+    expect((await add({ title: "明天起", link_type: "none", start_date: days(1) })).return_code).toBe("SUCCESS");
+    expect((await add({ title: "昨天止", link_type: "none", end_date: days(-1) })).return_code).toBe("SUCCESS");
+    expect((await banners())[0]).toEqual(["今天起", { type: "url", url: "https://example.edu/summer" }]);
+    expect((await banners()).map(([title]) => title)).not.toContain("明天起");
+    expect((await banners()).map(([title]) => title)).not.toContain("昨天止");
+
+    // refused naming the field: days the wrong way round, a page not over https, a link without its goods
+    expect((await add({ title: "反了", link_type: "none", start_date: today, end_date: days(-2) })).data?.errors).toEqual([{ field: "end_date", message: "The last day cannot be before the first." }]);
+    expect((await add({ title: "网页", link_type: "url", url: "http://example.edu" })).data?.errors).toEqual([{ field: "url", message: expect.stringContaining("https://") }]);
+    expect((await add({ title: "商品", link_type: "goods" })).data?.errors).toEqual([expect.objectContaining({ field: "goods_id" })]);
+    // another provider's goods are not linked to
+    const [harbourGoods] = await t.db.select({ id: goods.id }).from(goods).where(eq(goods.title, "Harbour 运动校服"));
+    expect((await add({ title: "别家", link_type: "goods", goods_id: harbourGoods.id })).data?.errors).toEqual([expect.objectContaining({ field: "goods_id" })]);
   });
 });

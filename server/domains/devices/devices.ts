@@ -8,17 +8,12 @@ import { eq } from "drizzle-orm";
 import { deviceEntity } from "../../../catalogue/devices";
 import type { DbOrTx } from "../../db/client";
 import { devices } from "../../db/schema";
-import type { ActionEffects } from "../../engine/actions";
+import { actionFieldFailure, type ActionEffects } from "../../engine/actions";
 import type { EntityHooks, Row } from "../../engine/hooks";
 import { labelText } from "../../lib/i18n";
-import { ApiFailure } from "../../protocol/envelope";
 import type { OperationContext } from "../../protocol/registry";
 import { PrinterError } from "./printers";
 import { driverOf, enqueueSend, hasSecrets, printerOf, storeSecrets } from "./printing";
-
-function refused(ctx: OperationContext, field: string, key: string, params: Record<string, string | number> = {}): ApiFailure {
-  return new ApiFailure(key, params, { errors: [{ field, message: ctx.t(key, params) }] });
-}
 
 /** a secret sent with the save (a password field, never a column): the payload's text, empty when not sent */
 function sentSecret(ctx: OperationContext, name: string): string {
@@ -42,14 +37,14 @@ async function saved(ctx: OperationContext, tx: DbOrTx, row: Row): Promise<void>
   ] as const) {
     if (present) continue;
     const label = labelText(ctx.t, deviceEntity.fields.find((f) => f.name === name)!.label, name);
-    throw refused(ctx, name, "devices.errors.secret_required", { label });
+    throw actionFieldFailure(ctx, name, "devices.errors.secret_required", { label });
   }
   const [device] = await tx.select().from(devices).where(eq(devices.id, id));
   try {
     await driverOf(device, ctx.services).addPrinter(await printerOf(tx, device, ctx.services.paymentSecrets));
   } catch (error) {
     if (!(error instanceof PrinterError)) throw error;
-    throw refused(ctx, error.code === "auth" ? "printer_key" : "sn", "devices.errors.vendor_refused", { reason: ctx.t(`devices.print_error.${error.code}`) });
+    throw actionFieldFailure(ctx, error.code === "auth" ? "printer_key" : "sn", "devices.errors.vendor_refused", { reason: ctx.t(`devices.print_error.${error.code}`) });
   }
 }
 

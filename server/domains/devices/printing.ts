@@ -19,6 +19,7 @@ import { timeText } from "../../../common/businessTime";
 import { fenToYuan } from "../../../common/money";
 import type { Db, DbOrTx } from "../../db/client";
 import { devices, deviceSecrets, feeOrderLines, feeOrders, pickupPoints, printJobs, providers, schools, shopOrderItems, shopOrders, students } from "../../db/schema";
+import { actionFieldFailure } from "../../engine/actions";
 import { registerDeclared } from "../../engine/declared";
 import { enqueueJob } from "../../jobs/worker";
 import type { JobContext, JobServices } from "../../jobs/registry";
@@ -307,10 +308,6 @@ export async function checkPrintJobs({ db, services, now }: JobContext): Promise
 // ---------------------------------------------------------------------------------------------------------------
 // printing an order on purpose
 
-function refused(ctx: OperationContext, field: string, key: string, params: Record<string, string | number> = {}): ApiFailure {
-  return new ApiFailure(key, params, { errors: [{ field, message: ctx.t(key, params) }] });
-}
-
 /** The paid order of this number among the printer's schools, of either kind. */
 async function paidOrderOf(ctx: OperationContext, db: Db, device: DeviceRow, orderNo: string): Promise<{ kind: ReceiptOrderKind; schId: number }> {
   for (const [kind, orders] of [
@@ -319,11 +316,11 @@ async function paidOrderOf(ctx: OperationContext, db: Db, device: DeviceRow, ord
   ] as const) {
     const [found] = await db.select({ schId: orders.sch_id, sysid: orders.sysid, paidAt: orders.paid_at }).from(orders).where(eq(orders.order_no, orderNo));
     if (!found || found.sysid !== device.sysid) continue;
-    if (!device.sch_ids.includes(found.schId)) throw refused(ctx, "order_no", "devices.errors.order_other_school", { order_no: orderNo });
-    if (!found.paidAt) throw refused(ctx, "order_no", "devices.errors.order_not_paid", { order_no: orderNo });
+    if (!device.sch_ids.includes(found.schId)) throw actionFieldFailure(ctx, "order_no", "devices.errors.order_other_school", { order_no: orderNo });
+    if (!found.paidAt) throw actionFieldFailure(ctx, "order_no", "devices.errors.order_not_paid", { order_no: orderNo });
     return { kind, schId: found.schId };
   }
-  throw refused(ctx, "order_no", "devices.errors.order_unknown", { order_no: orderNo });
+  throw actionFieldFailure(ctx, "order_no", "devices.errors.order_unknown", { order_no: orderNo });
 }
 
 /** devicemtprint {device_id, order_no}: a manual job (a reprint where the printer printed the order before), sent now. */

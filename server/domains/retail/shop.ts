@@ -66,7 +66,7 @@ async function schoolOfCode(db: DbOrTx, code: string) {
 
 async function goodsList(ctx: OperationContext, payload: z.infer<typeof goodsListPayload>) {
   const qr = await schoolOfCode(ctx.db, payload.code);
-  const [settings, face] = await Promise.all([shopSettings(ctx.db, qr.sysid), shopFace(ctx.db, qr.sysid)]);
+  const [settings, face] = await Promise.all([shopSettings(ctx.db, qr.sysid), shopFace(ctx.db, qr.sysid, ctx.now)]);
   // the shop as its parents see it: a closed one shows nothing for sale
   const shop = { open: settings.open, pickup: settings.pickup, express: settings.express, service_phone: settings.servicePhone, ...face };
   if (!settings.open) return { data: { items: { categories: [], goods: [], shop } } };

@@ -3,12 +3,15 @@
  * read them: the payer page's shop (open, the ways of delivery, the service phone), the order's time to pay, the
  * completion of orders sent, and the after-sale window; and its return addresses, one the default.
  */
-import { and, asc, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, isNull, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { shopSettingsDecl, shopThemeDecl } from "../../../catalogue/shopFace";
 import { shopColor, SHOP_STYLES, type ShopStyle } from "../../../common/shopThemes";
 import type { DbOrTx } from "../../db/client";
-import { saleAddresses, settingsRecords, shopHelp } from "../../db/schema";
+import { businessDay } from "../../../common/term";
+import { saleAddresses, settingsRecords, shopBanners, shopHelp } from "../../db/schema";
+import type { OperationContext } from "../../protocol/registry";
+import { actionFieldFailure } from "../../engine/actions";
 import type { EntityHooks, Row } from "../../engine/hooks";
 import { readSettings } from "../../engine/settings";
 
@@ -80,10 +83,45 @@ export async function returnAddress(db: DbOrTx, sysid: number): Promise<{ name: 
 /** the most questions the shop's page shows */
 const MAX_HELP = 50;
 
-/** The shop as its parents see it beside its goods: its look and its questions and answers. */
-export async function shopFace(db: DbOrTx, sysid: number): Promise<{ theme: { main: string; dark: string; style: ShopStyle }; help: { question: string; answer: string }[] }> {
-  const [record, help] = await Promise.all([
+/** the most banners the shop's page shows at once */
+const MAX_BANNERS = 10;
+
+export interface ShopBanner {
+  title: string;
+  image: string;
+  link: { type: "none" } | { type: "goods"; id: number } | { type: "category"; id: number } | { type: "url"; url: string };
+}
+
+/** A banner's link as the payer page follows it: a link whose goods or category is gone leads nowhere. */
+function bannerLink(row: { link_type: string; goods_id: number | null; cate_id: number | null; url: string | null }): ShopBanner["link"] {
+  if (row.link_type === "goods" && row.goods_id !== null) return { type: "goods", id: row.goods_id };
+  if (row.link_type === "category" && row.cate_id !== null) return { type: "category", id: row.cate_id };
+  if (row.link_type === "url" && row.url) return { type: "url", url: row.url };
+  return { type: "none" };
+}
+
+/** The shop as its parents see it beside its goods: its look, today's banners and its questions and answers. */
+export async function shopFace(
+  db: DbOrTx,
+  sysid: number,
+  now: Date,
+): Promise<{ theme: { main: string; dark: string; style: ShopStyle }; banners: ShopBanner[]; help: { question: string; answer: string }[] }> {
+  const today = businessDay(now);
+  const [record, banners, help] = await Promise.all([
     readSettings(db, shopThemeDecl, sysid),
+    db
+      .select({ title: shopBanners.title, image: shopBanners.image, link_type: shopBanners.link_type, goods_id: shopBanners.goods_id, cate_id: shopBanners.cate_id, url: shopBanners.url })
+      .from(shopBanners)
+      .where(
+        and(
+          eq(shopBanners.sysid, sysid),
+          eq(shopBanners.status, "1"),
+          or(isNull(shopBanners.start_date), lte(shopBanners.start_date, today)),
+          or(isNull(shopBanners.end_date), gte(shopBanners.end_date, today)),
+        ),
+      )
+      .orderBy(asc(shopBanners.sort), asc(shopBanners.id))
+      .limit(MAX_BANNERS),
     db
       .select({ question: shopHelp.question, answer: shopHelp.answer })
       .from(shopHelp)
@@ -93,5 +131,17 @@ export async function shopFace(db: DbOrTx, sysid: number): Promise<{ theme: { ma
   ]);
   const color = shopColor(String(record.main_color)) ?? shopColor("blue")!;
   const style = SHOP_STYLES.find((s) => s === record.style) ?? "rounded";
-  return { theme: { main: color.main, dark: color.dark, style }, help };
+  return { theme: { main: color.main, dark: color.dark, style }, banners: banners.map((b) => ({ title: b.title, image: b.image, link: bannerLink(b) })), help };
 }
+
+/** A banner's last day is not before its first. */
+function checkBannerDays(ctx: OperationContext, row: Row): void {
+  if (typeof row.start_date === "string" && typeof row.end_date === "string" && row.end_date < row.start_date) {
+    throw actionFieldFailure(ctx, "end_date", "retail.banner.end_before_start");
+  }
+}
+
+export const bannerHooks: EntityHooks = {
+  afterAdd: async (ctx, _tx, row) => checkBannerDays(ctx, row),
+  afterEdit: async (ctx, _tx, _before, after) => checkBannerDays(ctx, after),
+};

@@ -108,6 +108,7 @@ export const shopEn = {
   shop_closed: "The school shop is closed at the moment.",
   service_phone: "Questions? Call",
   help_title: "Questions and answers",
+  banners: "In the shop now",
   aftersales_title: "Returns and refunds",
   aftersales_none: "Something wrong with an item? Ask for your money back, with or without returning it.",
   aftersale_ask: "Return or refund: {title}",

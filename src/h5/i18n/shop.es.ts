@@ -107,6 +107,7 @@ export const shopEs: ShopMessages = {
   shop_closed: "La tienda del colegio está cerrada por ahora.",
   service_phone: "¿Dudas? Llame al",
   help_title: "Preguntas frecuentes",
+  banners: "Novedades de la tienda",
   aftersales_title: "Devoluciones y reembolsos",
   aftersales_none: "¿Algún problema con un artículo? Pida el reembolso, con o sin devolverlo.",
   aftersale_ask: "Devolver o reembolsar: {title}",

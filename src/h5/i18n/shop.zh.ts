@@ -107,6 +107,7 @@ export const shopZh: ShopMessages = {
   shop_closed: "学校商城暂未开放。",
   service_phone: "客服电话",
   help_title: "常见问题",
+  banners: "商城活动",
   aftersales_title: "售后",
   aftersales_none: "商品有问题？可申请仅退款或退货退款。",
   aftersale_ask: "申请售后：{title}",

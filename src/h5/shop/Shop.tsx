@@ -11,6 +11,7 @@ import { PaymentPanel } from "../Payment";
 import { moneyText, type CheckoutForm, type Go, type PayerState, type ShopPayment, type ShopRoute } from "../session";
 import { problemOf, ProblemText, type Problem } from "../ui";
 import { cartCount, cartTotalFen, loadCart, saveCart, type CartLine } from "./cart";
+import { Banners } from "./Banners";
 import { CartPage } from "./CartPage";
 import { Checkout } from "./Checkout";
 import { GoodsList } from "./GoodsList";
@@ -187,6 +188,9 @@ export default function Shop({ code, lookup, payer, go, keep, goods, found }: Sh
             <p className="muted center" data-testid="shop-closed">
               {s("shop_closed")}
             </p>
+          ) : null}
+          {list.state === "ready" && list.list.shop?.open !== false && list.list.shop?.banners ? (
+            <Banners banners={list.list.shop.banners} onGoods={(id) => to({ view: "goods", id })} onCategory={(cate) => to({ view: "list", cate }, "replace")} />
           ) : null}
           {list.state === "ready" && list.list.shop?.open !== false ? <GoodsList list={list.list} cate={view.cate} onCategory={(cate) => to({ view: "list", cate }, "replace")} onGoods={(id) => to({ view: "goods", id })} /> : null}
           {list.state === "ready" && list.list.shop?.open !== false && list.list.shop?.help?.length ? (
