@@ -270,6 +270,8 @@ describeInBrowser(
       // the demo's two banners; the first opens the summer uniform
       expect(await page.getByTestId("shop-banner").count()).toBe(2);
       expect(await page.getByTestId("shop-banner").first().locator("img").getAttribute("alt")).toBe("夏季校服现已开售");
+      // its picture loads from the page's own address (the page's CSP), as the goods' do
+      await expect.poll(() => page.getByTestId("shop-banner").first().locator("img").evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
       await page.getByTestId("shop-banner").first().click();
       await expect.poll(() => page.getByTestId("shop-goods-title").innerText()).toBe("夏季校服短袖套装");
       await page.goBack();

@@ -3,6 +3,7 @@
  * own scroll snapping), each opening what it leads to: a goods item, a category or a web page.
  */
 import type { ShopBanner } from "../api";
+import { shownImageUrl } from "./parts";
 import { useShopText } from "./text";
 
 interface Props {
@@ -19,7 +20,7 @@ export function Banners({ banners, onGoods, onCategory }: Props) {
       <div className="banner-track">
         {banners.map((banner, i) => {
           // the first is seen at once; the others load as they are swiped to
-          const picture = <img src={banner.image} alt={banner.title} loading={i === 0 ? "eager" : "lazy"} />;
+          const picture = <img src={shownImageUrl(banner.image)} alt={banner.title} loading={i === 0 ? "eager" : "lazy"} decoding="async" />;
           const { link } = banner;
           if (link.type === "url") {
             return (
