@@ -20,6 +20,8 @@ export const shopSettingsDecl: SettingsDecl = {
   roles: { info: GOODS_MANAGERS, edit: GOODS_MANAGERS },
   fields: [
     { name: "shop_open", type: "yesno", label: "retail.shop_settings.shop_open", required: true, default: "Y", options: yesNo },
+    // an open shop stays closed to these schools' parents (a school that sells its uniforms itself)
+    { name: "closed_sch_ids", type: "ref", ref: { entity: "school" }, multiple: true, label: "retail.shop_settings.closed_schools" },
     { name: "pickup_enabled", type: "yesno", label: "retail.shop_settings.pickup_enabled", required: true, default: "Y", options: yesNo },
     { name: "express_enabled", type: "yesno", label: "retail.shop_settings.express_enabled", required: true, default: "Y", options: yesNo },
     { name: "unpaid_minutes", type: "int", label: "retail.shop_settings.unpaid_minutes", required: true, default: 30, min: 5, max: 1440 },

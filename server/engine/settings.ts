@@ -3,15 +3,19 @@
  * form. For every declaration the server offers `{name}info` (the record; each field its declared default
  * until one is saved) and `{name}edit` (checks the fields sent by their kinds, saves them, audits the change),
  * allowed to the declared roles. The records live in one table (settings_records), keyed by the page's name
- * and its tenant: the platform (0), the caller's provider or the caller's school, taken from the checked scope.
+ * and its tenant: the platform (0), the caller's provider or the caller's school, taken from the checked scope. A
+ * reference (one record or several) names records of that tenant only (a provider's schools).
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { FieldDecl, SettingsDecl } from "../../common/catalogue";
+import { entityByName } from "../../resources.config";
 import { auditCall } from "../auth/audit";
 import { resolveScope } from "../auth/scope";
 import type { DbOrTx } from "../db/client";
-import { settingsRecords } from "../db/schema";
+import { tableColumn, tenantColumnNames } from "../db/catalogueTables";
+import { catalogueTables, settingsRecords } from "../db/schema";
+import { labelText, type Translate } from "../lib/i18n";
 import { ApiFailure, notFound } from "../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../protocol/registry";
 import { DEFAULT_OPERATION_PATH } from "./declared";
@@ -23,13 +27,44 @@ export const PLATFORM_TENANT = 0;
 
 export type SettingsRecord = Record<string, unknown>;
 
-/** Kinds a settings record does not hold: a secret would sit readable in the record, a reference unchecked. */
-const UNSUPPORTED_KINDS: ReadonlySet<FieldDecl["type"]> = new Set(["password", "ref"]);
+/** Kinds a settings record does not hold: a secret would sit readable in the record. */
+const UNSUPPORTED_KINDS: ReadonlySet<FieldDecl["type"]> = new Set(["password"]);
+
+/** The column of a referred entity that keeps its records in the settings' tenant (a school's provider). */
+function referredTenantColumn(declaration: SettingsDecl, field: FieldDecl): string | undefined {
+  const entity = field.ref && entityByName(field.ref.entity);
+  if (!entity || !catalogueTables[entity.name]) throw new Error(`settings ${declaration.name}: field ${field.name} refers to ${field.ref?.entity}, which has no table`);
+  if (declaration.scope === "platform") return undefined;
+  const column = declaration.scope === "provider" ? tenantColumnNames(entity).sysid : tenantColumnNames(entity).schid;
+  if (!column) throw new Error(`settings ${declaration.name}: field ${field.name} refers to ${entity.name}, which lies in no ${declaration.scope}`);
+  return column;
+}
 
 function assertSupported(declaration: SettingsDecl): void {
   for (const field of declaration.fields) {
-    if (UNSUPPORTED_KINDS.has(field.type) || field.multiple || field.virtual) {
+    if (UNSUPPORTED_KINDS.has(field.type) || (field.multiple && field.type !== "ref") || field.virtual) {
       throw new Error(`settings ${declaration.name}: field ${field.name} (${field.type}) cannot be part of a settings record`);
+    }
+    if (field.type === "ref") referredTenantColumn(declaration, field);
+  }
+}
+
+/** Refuses a reference to a record that does not exist or lies outside the settings' tenant, naming the field. */
+async function checkReferences(db: DbOrTx, t: Translate, declaration: SettingsDecl, tenantId: number, values: SettingsRecord): Promise<void> {
+  for (const field of declaration.fields) {
+    const value = values[field.name];
+    if (field.type !== "ref" || value === null || value === undefined) continue;
+    const ids = [...new Set(Array.isArray(value) ? (value as number[]) : [value as number])];
+    if (ids.length === 0) continue;
+    const table = catalogueTables[field.ref!.entity]!;
+    const tenantColumn = referredTenantColumn(declaration, field);
+    const [{ n }] = await db
+      .select({ n: count() })
+      .from(table)
+      .where(and(inArray(tableColumn(table, "id"), ids), tenantColumn ? eq(tableColumn(table, tenantColumn), tenantId) : undefined));
+    if (Number(n) !== ids.length) {
+      const message = t("api.validation.reference", { label: labelText(t, field.label, field.name) });
+      throw new ApiFailure("api.invalid_params", { field: field.name }, { errors: [{ field: field.name, message }] });
     }
   }
 }
@@ -123,6 +158,7 @@ export function registerSettingsOperations(registry: OperationRegistry, declarat
         }
         const values = parsed.data;
         const items = await ctx.db.transaction(async (tx) => {
+          await checkReferences(tx, ctx.t, declaration, tenant.id, values);
           const saved = await writeSettings(tx, declaration, tenant.id, values, ctx.auth?.userId ?? null);
           await auditCall(tx, ctx, {
             action: `${declaration.name}edit`,

@@ -6,9 +6,9 @@
  * provider's one default return address; the shop's look and questions are on its page. Each provider's settings and
  * addresses are its own.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { goods, goodsSkus, paymentOrders, pickupPoints, providers, saleAddresses, shopHelp, shopOrders, students } from "../../server/db/schema";
+import { goods, goodsSkus, paymentOrders, pickupPoints, providers, saleAddresses, schools, shopHelp, shopOrders, students } from "../../server/db/schema";
 import { COMPLETE_DELIVERED_ORDERS } from "../../server/domains/retail/shopOrders";
 import { businessDay } from "../../common/term";
 import { describeOnEmbedded } from "../helpers/db";
@@ -57,6 +57,7 @@ describeOnEmbedded("the shop's settings", (kind) => {
   it("opens with its defaults, and a closed shop shows nothing and takes no order", async () => {
     expect(itemsOf(await call("svc", "shopdefaultsetinfo"))).toEqual({
       shop_open: "Y",
+      closed_sch_ids: null,
       pickup_enabled: "Y",
       express_enabled: "Y",
       unpaid_minutes: 30,
@@ -75,6 +76,25 @@ describeOnEmbedded("the shop's settings", (kind) => {
     expect(itemsOf(await call("harbour", "shopdefaultsetinfo")).shop_open).toBe("Y");
     await set({ shop_open: "Y" });
     expect((itemsOf(await h5en("h5goodslist", { code: world.code })).goods as Row[]).length).toBeGreaterThan(0);
+  });
+
+  it("stays closed to the schools it names, and names only the provider's own", async () => {
+    const [another] = await t.db.select({ id: schools.id }).from(schools).where(and(eq(schools.sysid, world.sysid), ne(schools.id, world.schId))).limit(1);
+    const [foreign] = await t.db.select({ id: schools.id }).from(schools).where(ne(schools.sysid, world.sysid)).limit(1);
+    const refused = await call("svc", "shopdefaultsetedit", { closed_sch_ids: [another.id, foreign.id] });
+    expect(refused.data?.errors).toEqual([{ field: "closed_sch_ids", message: expect.stringContaining("Schools whose shop is closed") }]);
+    expect(itemsOf(await call("svc", "shopdefaultsetinfo")).closed_sch_ids).toBeNull();
+
+    await set({ closed_sch_ids: [world.schId, another.id] });
+    expect(itemsOf(await call("svc", "shopdefaultsetinfo")).closed_sch_ids).toEqual([world.schId, another.id]);
+    const closed = itemsOf(await h5en("h5goodslist", { code: world.code }));
+    expect(closed.goods).toEqual([]);
+    expect((closed.shop as Row).open).toBe(false);
+    expect((await order("pickup")).data?.errors).toEqual([{ field: "items", message: "The school shop is closed at the moment" }]);
+
+    await set({ closed_sch_ids: [another.id] });
+    expect((itemsOf(await h5en("h5goodslist", { code: world.code })).shop as Row).open).toBe(true);
+    await set({ closed_sch_ids: [] });
   });
 
   it("refuses a way of delivery switched off, and keeps an unpaid order payable its minutes", async () => {

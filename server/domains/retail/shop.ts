@@ -25,7 +25,7 @@ import { ticketKey, ticketOf } from "../collection/payerTickets";
 import { freightOf, loadFreightTemplates, type FreightLine } from "./freight";
 import { chosenDelivery, deliveryPayload, pickupPointsServing, type Address } from "./fulfilment";
 import { SHOP_ORDER_KIND, takeStock } from "./shopOrders";
-import { shopFace, shopSettings } from "./shopSettings";
+import { openAt, shopFace, shopSettings } from "./shopSettings";
 import { codesOfItems } from "./traceSources";
 
 /** the most lines of one order, and of one SKU in it */
@@ -68,8 +68,8 @@ async function goodsList(ctx: OperationContext, payload: z.infer<typeof goodsLis
   const qr = await schoolOfCode(ctx.db, payload.code);
   const [settings, face] = await Promise.all([shopSettings(ctx.db, qr.sysid), shopFace(ctx.db, qr.sysid, ctx.now)]);
   // the shop as its parents see it: a closed one shows nothing for sale
-  const shop = { open: settings.open, pickup: settings.pickup, express: settings.express, service_phone: settings.servicePhone, ...face };
-  if (!settings.open) return { data: { items: { categories: [], goods: [], shop } } };
+  const shop = { open: openAt(settings, qr.sch_id), pickup: settings.pickup, express: settings.express, service_phone: settings.servicePhone, ...face };
+  if (!shop.open) return { data: { items: { categories: [], goods: [], shop } } };
   const items = await ctx.db
     .select({ id: goods.id, title: goods.title, cate_id: goods.cate_id, images: goods.images, price: goods.price, stock: goods.stock, delivery: goods.delivery })
     .from(goods)
@@ -187,7 +187,7 @@ export async function createShopOrder(ctx: OrderContext, request: NewShopOrder):
   }
   // the provider's shop: open, and the way chosen one it offers
   const shop = await shopSettings(ctx.db, request.sysid);
-  if (!shop.open) throw refused(ctx, "items", "retail.shop.closed");
+  if (!openAt(shop, request.schId)) throw refused(ctx, "items", "retail.shop.closed");
   if (!shop[request.delivery]) throw refused(ctx, "delivery", "retail.shop.delivery_off");
   const fulfilment = await chosenDelivery(ctx.db, ctx.language, request);
   const lines = skus.map(({ sku, title, images }, sort) => {

@@ -16,7 +16,9 @@ import type { EntityHooks, Row } from "../../engine/hooks";
 import { readSettings } from "../../engine/settings";
 
 export interface ShopSettings {
+  /** the shop as a whole: open, and the schools whose parents it stays closed to */
   open: boolean;
+  closedSchools: readonly number[];
   pickup: boolean;
   express: boolean;
   /** minutes an unpaid shop order stays payable */
@@ -26,6 +28,11 @@ export interface ShopSettings {
   /** days after an order's completion that its payer may still ask for an after-sale */
   afterSaleDays: number;
   servicePhone: string | null;
+}
+
+/** Whether the shop is open to the parents of school `schId`. */
+export function openAt(settings: ShopSettings, schId: number): boolean {
+  return settings.open && !settings.closedSchools.includes(schId);
 }
 
 /** A whole number of a record, or the field's declared default when the record holds none. */
@@ -40,6 +47,7 @@ export async function shopSettings(db: DbOrTx, sysid: number): Promise<ShopSetti
   const record = await readSettings(db, shopSettingsDecl, sysid);
   return {
     open: record.shop_open !== "N",
+    closedSchools: Array.isArray(record.closed_sch_ids) ? record.closed_sch_ids.map(Number) : [],
     pickup: record.pickup_enabled !== "N",
     express: record.express_enabled !== "N",
     unpaidMinutes: wholeNumber(record.unpaid_minutes, "unpaid_minutes"),
