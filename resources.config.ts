@@ -27,6 +27,9 @@ import { afterSales } from "./catalogue/afterSales";
 import { devices } from "./catalogue/devices";
 import { expressTemplates } from "./catalogue/expressTemplates";
 import { shopFace } from "./catalogue/shopFace";
+import { shopPages } from "./catalogue/shopPages";
+import { photos } from "./catalogue/photos";
+import { customerService } from "./catalogue/customerService";
 import { fulfilment } from "./catalogue/fulfilment";
 import { traceSources } from "./catalogue/traceSources";
 import { schools } from "./catalogue/schools";
@@ -38,7 +41,7 @@ export { serviceEntity } from "./catalogue/providers";
 export { schoolEntity } from "./catalogue/schools";
 export { actcodeAddOperation, actcodeEntity, actcodeVoid, mealEntity, schoolRenewEntity, serviceDelayEntity, serviceDelayOperation } from "./catalogue/renewals";
 
-export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees, collection, forms, payments, refunds, reconciliation, settlements, statistics, notices, retail, goods, shopOrders, afterSales, shopFace, expressTemplates, devices, fulfilment, traceSources, goodsStatistics }, [v1Menus, v2Menus]);
+export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, site, reports: reportsDomain, imports, fees, collection, forms, payments, refunds, reconciliation, settlements, statistics, notices, retail, goods, shopOrders, afterSales, shopFace, shopPages, photos, customerService, expressTemplates, devices, fulfilment, traceSources, goodsStatistics }, [v1Menus, v2Menus]);
 
 export const entities: EntityDecl[] = catalogue.entities;
 

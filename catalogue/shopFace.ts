@@ -48,10 +48,11 @@ export const bannerLinks: FieldOption[] = [
   { value: "none", label: "retail.banner.link_none" },
   { value: "goods", label: "retail.banner.link_goods" },
   { value: "category", label: "retail.banner.link_category" },
+  { value: "page", label: "retail.banner.link_page" },
   { value: "url", label: "retail.banner.link_url" },
 ];
 
-/** A picture at the top of the shop's page, shown from its first day to its last, leading to goods, a category or a page. */
+/** A picture at the top of the shop's page, shown from its first day to its last, leading to goods, a category, a DIY page or a web page. */
 export const bannerEntity: EntityDecl = {
   name: "banner",
   table: "shop_banners",
@@ -68,6 +69,7 @@ export const bannerEntity: EntityDecl = {
     { name: "link_type", type: "enum", label: "retail.banner.link", required: true, default: "none", options: bannerLinks, list: true, filter: "eq", form: true, detail: true },
     { name: "goods_id", type: "ref", ref: { entity: "goods" }, label: "retail.entity.goods", form: true, formWhen: { field: "link_type", value: "goods" }, requiredWhen: { field: "link_type", value: "goods" }, detail: true },
     { name: "cate_id", type: "ref", ref: { entity: "goodscate" }, label: "retail.entity.goodscate", form: true, formWhen: { field: "link_type", value: "category" }, requiredWhen: { field: "link_type", value: "category" }, detail: true },
+    { name: "page_id", type: "ref", ref: { entity: "shopdiy" }, label: "diy.entity", form: true, formWhen: { field: "link_type", value: "page" }, requiredWhen: { field: "link_type", value: "page" }, detail: true },
     { name: "url", type: "string", label: "retail.banner.url", max: 300, pattern: "^https://[^\\s]+$", patternMessage: "retail.banner.url_https", form: true, formWhen: { field: "link_type", value: "url" }, requiredWhen: { field: "link_type", value: "url" }, detail: true },
     { name: "sort", type: "int", label: "field.sort", required: true, default: 0, min: 0, max: 9999, list: true, sortable: true, form: true, detail: true },
     // shown from its first day to its last, both included (China time); none: from now on, or for good

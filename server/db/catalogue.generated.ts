@@ -1267,6 +1267,7 @@ export const shopBanners = pgTable(
     link_type: varchar("link_type", { length: 32 }).default("none").notNull(),
     goods_id: integer("goods_id").references((): AnyPgColumn => goods.id),
     cate_id: integer("cate_id").references((): AnyPgColumn => goodsCategories.id),
+    page_id: integer("page_id").references((): AnyPgColumn => shopDiyPages.id),
     url: varchar("url", { length: 300 }),
     sort: integer("sort").default(0).notNull(),
     start_date: date("start_date", { mode: "string" }),
@@ -1281,6 +1282,88 @@ export const shopBanners = pgTable(
     index("shop_banners_link_type_idx").on(t.link_type),
     index("shop_banners_sort_idx").on(t.sort),
     index("shop_banners_status_idx").on(t.status),
+  ],
+);
+
+/** shopdiy (diy.entity) */
+export const shopDiyPages = pgTable(
+  "shop_diy_pages",
+  {
+    id: serial("id").primaryKey(),
+    title: varchar("title", { length: 20 }).notNull(),
+    is_home: varchar("is_home", { length: 1 }).default("N").notNull(),
+    blocks: jsonb("blocks").$type<Record<string, unknown>[]>().notNull(),
+    status: varchar("status", { length: 1 }).default("1").notNull(),
+    updated_at: timestamp("updated_at", { withTimezone: true, mode: "date" }),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("shop_diy_pages_sysid_id_idx").on(t.sysid, t.id),
+    index("shop_diy_pages_title_idx").on(t.title),
+    index("shop_diy_pages_is_home_idx").on(t.is_home),
+    index("shop_diy_pages_status_idx").on(t.status),
+    index("shop_diy_pages_updated_at_idx").on(t.updated_at),
+  ],
+);
+
+/** photofolder (photos.folder_entity) */
+export const photoFolders = pgTable(
+  "photo_folders",
+  {
+    id: serial("id").primaryKey(),
+    title: varchar("title", { length: 20 }).notNull(),
+    sort: integer("sort").default(0).notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("photo_folders_sysid_sort_id_idx").on(t.sysid, t.sort, t.id),
+    index("photo_folders_sort_idx").on(t.sort),
+    uniqueIndex("photo_folders_sysid_title_unique").on(t.sysid, t.title),
+  ],
+);
+
+/** photo (photos.entity) */
+export const photos = pgTable(
+  "photos",
+  {
+    id: serial("id").primaryKey(),
+    image: varchar("image", { length: 500 }).notNull(),
+    title: varchar("title", { length: 60 }).notNull(),
+    folder_id: integer("folder_id").references((): AnyPgColumn => photoFolders.id),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("photos_sysid_id_idx").on(t.sysid, t.id),
+    index("photos_title_idx").on(t.title),
+    index("photos_folder_id_sysid_id_idx").on(t.folder_id, t.sysid, t.id),
+    index("photos_created_at_idx").on(t.created_at),
+  ],
+);
+
+/** qwkf (qwkf.entity) */
+export const qwKfAccounts = pgTable(
+  "qw_kf_accounts",
+  {
+    id: serial("id").primaryKey(),
+    name: varchar("name", { length: 30 }).notNull(),
+    avatar: varchar("avatar", { length: 500 }),
+    open_kfid: varchar("open_kfid", { length: 64 }).notNull(),
+    url: varchar("url", { length: 300 }).notNull(),
+    sort: integer("sort").default(0).notNull(),
+    status: varchar("status", { length: 1 }).default("1").notNull(),
+    synced_at: timestamp("synced_at", { withTimezone: true, mode: "date" }),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+    sysid: integer("sysid").notNull(),
+  },
+  (t) => [
+    index("qw_kf_accounts_sysid_sort_id_idx").on(t.sysid, t.sort, t.id),
+    index("qw_kf_accounts_name_idx").on(t.name),
+    index("qw_kf_accounts_sort_idx").on(t.sort),
+    index("qw_kf_accounts_status_idx").on(t.status),
+    uniqueIndex("qw_kf_accounts_sysid_open_kfid_unique").on(t.sysid, t.open_kfid),
   ],
 );
 
@@ -1499,6 +1582,10 @@ export const catalogueTablesByEntity = {
   saleaddress: saleAddresses,
   shophelp: shopHelp,
   banner: shopBanners,
+  shopdiy: shopDiyPages,
+  photofolder: photoFolders,
+  photo: photos,
+  qwkf: qwKfAccounts,
   expresstemplate: expressTemplates,
   expressrule: expressRules,
   device: devices,

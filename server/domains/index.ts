@@ -29,6 +29,7 @@ import { registerShopOrderOperations, shopOrderEffects } from "./retail/shopOrde
 import { afterSaleEffects, registerAfterSaleApi } from "./retail/afterSales";
 import { expressTemplateHooks } from "./retail/freight";
 import { bannerHooks, saleAddressHooks } from "./retail/shopSettings";
+import { registerShopPageOperations, shopPageHooks } from "./retail/shopPages";
 import { deviceHooks, printJobEffects } from "./devices/devices";
 import { registerPrinting } from "./devices/printing";
 import { registerDeliveryImport } from "./retail/deliveryImport";
@@ -42,7 +43,7 @@ export function registerOperations(registry: OperationRegistry): void {
   registerMerchantOperations(registry);
   registerRenewalOperations(registry);
   registerDailyReportOperations(registry);
-  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity, ...traceSourceHooks, serviceproject: serviceProjectLogHooks, saleaddress: saleAddressHooks, expresstemplate: expressTemplateHooks, device: deviceHooks, banner: bannerHooks });
+  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity, ...traceSourceHooks, serviceproject: serviceProjectLogHooks, saleaddress: saleAddressHooks, expresstemplate: expressTemplateHooks, device: deviceHooks, banner: bannerHooks, shopdiy: shopPageHooks });
   registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel), ...shopOrderEffects, ...afterSaleEffects, ...fulfilmentEffects, ...traceSourceEffects, ...printJobEffects });
   registerFeeOperations(registry);
   registerCollectionOperations(registry, schoolChannel);
@@ -55,6 +56,7 @@ export function registerOperations(registry: OperationRegistry): void {
   registerGuardianPhoneOperation(registry);
   // the school shop of the payer page
   registerShopApi(registry);
+  registerShopPageOperations(registry);
   registerAfterSaleApi(registry);
   // the provider's shop orders, and pickup verification at the pickup points
   registerShopOrderOperations(registry);

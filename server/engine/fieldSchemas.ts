@@ -60,7 +60,7 @@ export function fieldsSchema(declared: readonly FieldDecl[], action: "add" | "ed
       }
       const parsed = present.safeParse(typeof value === "string" && !kindOf(field).keepsWhitespace ? value.trim() : value);
       if (parsed.success) record[field.name] = parsed.data;
-      else for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: [field.name] });
+      else for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: [field.name], params: "params" in issue ? issue.params : undefined });
     }
     return record;
   });
@@ -80,7 +80,9 @@ export function fieldErrors(entity: { readonly fields: readonly FieldDecl[] }, e
       message = labelText(t, field.patternMessage, t("api.validation.pattern", { label }));
     } else {
       const bounds = field?.type === "int" ? { min: field.min ?? MIN_INT, max: field.max ?? MAX_INT } : { min: field?.min ?? "", max: field?.max ?? "" };
-      message = t(`api.validation.${code}`, { label, ...bounds, count: field ? (kindOf(field).maxItems?.(field) ?? "") : "" });
+      // a kind's own parameters (the number of a DIY page's block at fault)
+      const params = "params" in issue && issue.params ? issue.params : {};
+      message = t(`api.validation.${code}`, { label, ...bounds, count: field ? (kindOf(field).maxItems?.(field) ?? "") : "", ...params });
     }
     out.push({ field: name, message });
   }

@@ -24,6 +24,7 @@ import { seedHarbourShopOrder } from "./harbourShop";
 import { seedDemoShopOrders } from "./shopOrders";
 import { seedDemoUniformOrders } from "./uniformOrders";
 import { seedDemoTraceSources } from "./traceSources";
+import { seedDemoShopFace } from "./shopFace";
 import { seedDemoNotices } from "./notices";
 import { rebuildFeeDaily } from "../domains/collection/feeDaily";
 import { seedSchoolWorld, type WorldSchool } from "./schoolWorld";
@@ -221,6 +222,8 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
       { sysid: sunrise, sort: 1, title: "夏季校服现已开售", image: summerUniform.images![0], link_type: "goods", goods_id: summerUniform.id },
       { sysid: sunrise, sort: 2, title: "新学期教辅资料", image: bookCover.images![0], link_type: "category", cate_id: bookCategory.id },
     ]);
+    // Sunrise's home page and new-term page, the photo libraries, the customer-service accounts
+    await seedDemoShopFace(tx, sunrise, harbour, options.now);
     // Old Town's spec templates, and the price and stock changes svcv1 and svc made lately
     await seedDemoSpecTemplates(tx, { sysid: oldTown, userId: svcv1, username: "svcv1" }, { sysid: sunrise, userId: svc, username: "svc" }, options.now);
     // shop orders of Sunrise No.1's payers: to collect, to send, unpaid, closed

@@ -10,6 +10,7 @@ import type { EntityDecl, FieldDecl } from "../../common/catalogue";
 import { scope } from "../../providers/dataProvider";
 import { entityByName } from "../../resources.config";
 import { FieldControl, fieldRules, inForm, valueProps, type Translate } from "./fields";
+import { uiKindOf } from "./fieldKinds";
 import { ChildRowsEditor } from "./ChildRecords";
 
 /**
@@ -29,9 +30,10 @@ export function RecordFields({ entity, action }: { entity: EntityDecl; action: "
   return (
     <>
       {[...(school ? [school] : []), ...entity.fields.filter((f) => inForm(f, action))].map((f) => {
+        const whole = uiKindOf(f).wide ? { labelCol: { span: 24 }, wrapperCol: { span: 24 } } : {};
         const item = (
           // a field shown only under a condition is not sent while hidden
-          <Form.Item key={f.name} name={f.name} label={translate(f.label)} rules={fieldRules(f, t)} preserve={!f.formWhen} {...valueProps(f)}>
+          <Form.Item key={f.name} name={f.name} label={translate(f.label)} rules={fieldRules(f, t)} preserve={!f.formWhen} {...whole} {...valueProps(f)}>
             <FieldControl field={f} t={t} />
           </Form.Item>
         );

@@ -3,6 +3,7 @@
  * {return_code: "SUCCESS" | "FAIL", return_msg, data}. No session: the ticket h5find answers stands for the
  * student found, in the payload of the calls after it.
  */
+import type { ShownDiyBlock } from "../../common/shopDiy";
 
 export interface Activity {
   id: number | string;
@@ -169,6 +170,7 @@ export interface Operations {
   h5receipt: [{ ticket: string; pay_no: string }, Receipt];
   h5goodslist: [{ code: string; cate_id?: number }, GoodsListAnswer];
   h5goodsinfo: [{ code: string; id: number }, GoodsInfo];
+  h5shoppage: [{ code: string; id: number }, ShopPage];
   h5pickuppoints: [{ code: string }, PickupPoint[]];
   h5shopfreight: [{ code: string; items: { sku_id: number; qty: number }[]; province?: string }, FreightQuote];
   h5shoporder: [ShopOrderRequest, ShopOrderMade];
@@ -220,13 +222,22 @@ export interface ShopFace {
   banners?: ShopBanner[];
   /** the shop's questions and answers (shophelp) */
   help?: { question: string; answer: string }[];
+  /** the shop's home page (shopdiylist), shown above its goods, or none */
+  home?: ShopPage | null;
 }
 
 /** A banner of the shop: its picture, and what tapping it opens */
 export interface ShopBanner {
   title: string;
   image: string;
-  link: { type: "none" } | { type: "goods"; id: number } | { type: "category"; id: number } | { type: "url"; url: string };
+  link: { type: "none" } | { type: "goods"; id: number } | { type: "category"; id: number } | { type: "page"; id: number } | { type: "url"; url: string };
+}
+
+/** A DIY page of the shop (shopdiylist) with its blocks as the payer sees them. */
+export interface ShopPage {
+  id: number;
+  title: string;
+  blocks: ShownDiyBlock[];
 }
 
 export interface GoodsListAnswer {

@@ -11,6 +11,8 @@ export type Step = "find" | "bills" | "pay" | "done" | "shop";
 export type ShopRoute =
   | { view: "list"; cate?: number }
   | { view: "goods"; id: number }
+  /** a page of the shop's (shopdiylist) other than its home */
+  | { view: "page"; id: number }
   | { view: "cart" }
   /** the student the order is for, found before checking out or reading the orders */
   | { view: "find"; next: "checkout" | "orders" }

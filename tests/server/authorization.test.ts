@@ -73,7 +73,7 @@ it("registers every operation that needs a session with its roles and its effect
   // what may be called without a session is short and known
   // (the payer page's calls: tests/server/payerApi.test.ts checks they answer one student's records only,
   // feePayments.test.ts the WeChat sign-in, shopOrders.test.ts the school shop's, afterSales.test.ts its after-sales,
-  // expressTemplates.test.ts its freight,
+  // expressTemplates.test.ts its freight, shopPages.test.ts its pages,
   // traceSource.test.ts a garment's public facts)
   expect(operations.filter((o) => !o.needsToken).map(label).sort()).toEqual([
     "adminapi:login",
@@ -96,6 +96,7 @@ it("registers every operation that needs a session with its roles and its effect
     "h5api:h5shopordercancel",
     "h5api:h5shoporderinfo",
     "h5api:h5shoporders",
+    "h5api:h5shoppage",
     "h5api:h5tracesource",
   ]);
 });

@@ -66,11 +66,11 @@ describeOnEmbedded("the shop's settings", (kind) => {
       service_phone: null,
     });
     const face = { theme: expect.any(Object), banners: expect.any(Array), help: expect.any(Array) };
-    expect(itemsOf(await h5en("h5goodslist", { code: world.code })).shop).toEqual({ open: true, pickup: true, express: true, service_phone: null, ...face });
+    expect(itemsOf(await h5en("h5goodslist", { code: world.code })).shop).toEqual({ open: true, pickup: true, express: true, service_phone: null, ...face, home: expect.objectContaining({ title: "商城首页" }) });
 
     await set({ shop_open: "N", service_phone: "021-55510101" });
     const closed = itemsOf(await h5en("h5goodslist", { code: world.code }));
-    expect(closed).toEqual({ categories: [], goods: [], shop: { open: false, pickup: true, express: true, service_phone: "021-55510101", ...face } });
+    expect(closed).toEqual({ categories: [], goods: [], shop: { open: false, pickup: true, express: true, service_phone: "021-55510101", ...face, home: null } });
     expect((await order("pickup")).data?.errors).toEqual([{ field: "items", message: "The school shop is closed at the moment" }]);
     // another provider's shop is its own
     expect(itemsOf(await call("harbour", "shopdefaultsetinfo")).shop_open).toBe("Y");

@@ -25,6 +25,7 @@ import { ticketKey, ticketOf } from "../collection/payerTickets";
 import { freightOf, loadFreightTemplates, type FreightLine } from "./freight";
 import { chosenDelivery, deliveryPayload, pickupPointsServing, type Address } from "./fulfilment";
 import { SHOP_ORDER_KIND, takeStock } from "./shopOrders";
+import { homePage } from "./shopPages";
 import { openAt, shopFace, shopSettings } from "./shopSettings";
 import { codesOfItems } from "./traceSources";
 
@@ -66,10 +67,10 @@ async function schoolOfCode(db: DbOrTx, code: string) {
 
 async function goodsList(ctx: OperationContext, payload: z.infer<typeof goodsListPayload>) {
   const qr = await schoolOfCode(ctx.db, payload.code);
-  const [settings, face] = await Promise.all([shopSettings(ctx.db, qr.sysid), shopFace(ctx.db, qr.sysid, ctx.now)]);
+  const [settings, face, home] = await Promise.all([shopSettings(ctx.db, qr.sysid), shopFace(ctx.db, qr.sysid, ctx.now), homePage(ctx.db, qr.sysid, qr.sch_id)]);
   // the shop as its parents see it: a closed one shows nothing for sale
-  const shop = { open: openAt(settings, qr.sch_id), pickup: settings.pickup, express: settings.express, service_phone: settings.servicePhone, ...face };
-  if (!shop.open) return { data: { items: { categories: [], goods: [], shop } } };
+  const shop = { open: openAt(settings, qr.sch_id), pickup: settings.pickup, express: settings.express, service_phone: settings.servicePhone, ...face, home };
+  if (!shop.open) return { data: { items: { categories: [], goods: [], shop: { ...shop, home: null } } } };
   const items = await ctx.db
     .select({ id: goods.id, title: goods.title, cate_id: goods.cate_id, images: goods.images, price: goods.price, stock: goods.stock, delivery: goods.delivery })
     .from(goods)

@@ -97,13 +97,14 @@ const MAX_BANNERS = 10;
 export interface ShopBanner {
   title: string;
   image: string;
-  link: { type: "none" } | { type: "goods"; id: number } | { type: "category"; id: number } | { type: "url"; url: string };
+  link: { type: "none" } | { type: "goods"; id: number } | { type: "category"; id: number } | { type: "page"; id: number } | { type: "url"; url: string };
 }
 
-/** A banner's link as the payer page follows it: a link whose goods or category is gone leads nowhere. */
-function bannerLink(row: { link_type: string; goods_id: number | null; cate_id: number | null; url: string | null }): ShopBanner["link"] {
+/** A banner's link as the payer page follows it: a link whose goods, category or page is gone leads nowhere. */
+function bannerLink(row: { link_type: string; goods_id: number | null; cate_id: number | null; page_id: number | null; url: string | null }): ShopBanner["link"] {
   if (row.link_type === "goods" && row.goods_id !== null) return { type: "goods", id: row.goods_id };
   if (row.link_type === "category" && row.cate_id !== null) return { type: "category", id: row.cate_id };
+  if (row.link_type === "page" && row.page_id !== null) return { type: "page", id: row.page_id };
   if (row.link_type === "url" && row.url) return { type: "url", url: row.url };
   return { type: "none" };
 }
@@ -118,7 +119,7 @@ export async function shopFace(
   const [record, banners, help] = await Promise.all([
     readSettings(db, shopThemeDecl, sysid),
     db
-      .select({ title: shopBanners.title, image: shopBanners.image, link_type: shopBanners.link_type, goods_id: shopBanners.goods_id, cate_id: shopBanners.cate_id, url: shopBanners.url })
+      .select({ title: shopBanners.title, image: shopBanners.image, link_type: shopBanners.link_type, goods_id: shopBanners.goods_id, cate_id: shopBanners.cate_id, page_id: shopBanners.page_id, url: shopBanners.url })
       .from(shopBanners)
       .where(
         and(

@@ -5,7 +5,7 @@ import { idcardKind, imageKind, phoneKind } from "./formats";
 import type { ServerFieldKind } from "./kind";
 import { intKind, moneyKind } from "./number";
 import { refKind } from "./ref";
-import { imagesKind, specgroupsKind, specsKind, stringsKind } from "./lists";
+import { blocksKind, imagesKind, specgroupsKind, specsKind, stringsKind } from "./lists";
 import { passwordKind, richtextKind, stringKind, textKind } from "./text";
 import { dateKind, datetimeKind } from "./time";
 
@@ -33,6 +33,7 @@ export const serverFieldKinds: Record<FieldType, ServerFieldKind> = {
   strings: stringsKind,
   specs: specsKind,
   specgroups: specgroupsKind,
+  blocks: blocksKind,
 };
 
 export function kindOf(field: FieldDecl): ServerFieldKind {

@@ -51,7 +51,8 @@ export type FieldMessage =
   | "idcard"
   | "over_count"
   | "duplicate"
-  | "spec_values";
+  | "spec_values"
+  | "blocks";
 
 export const FIELD_MESSAGES: ReadonlySet<string> = new Set<FieldMessage>([
   "required",
@@ -73,4 +74,5 @@ export const FIELD_MESSAGES: ReadonlySet<string> = new Set<FieldMessage>([
   "over_count",
   "duplicate",
   "spec_values",
+  "blocks",
 ]);

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { FieldDecl } from "../../../common/catalogue";
 import { isImageUrl } from "../../../common/fieldRules";
+import { diyBlocks, MAX_DIY_BLOCKS } from "../../../common/shopDiy";
 import { MAX_SPEC_NAMES, specGroupsProblem, specGroupsText, type SpecGroup } from "../../../common/specs";
 import type { ServerFieldKind } from "./kind";
 
@@ -91,4 +92,22 @@ export const specgroupsKind: ServerFieldKind = {
   filterValue: () => undefined,
   maxItems: () => MAX_SPEC_NAMES,
   exportCell: (_field, value) => (Array.isArray(value) ? specGroupsText(value as SpecGroup[]) : null),
+};
+
+/**
+ * A DIY page's blocks (common/shopDiy.ts): at most MAX_DIY_BLOCKS, each complete for its kind, stored with exactly its
+ * kind's keys; a block at fault is named by its number (the issue's `index`).
+ */
+export const blocksKind: ServerFieldKind = {
+  value: () =>
+    z.unknown().transform((value, ctx) => {
+      const checked = diyBlocks(value);
+      if ("blocks" in checked) return checked.blocks;
+      ctx.addIssue({ code: "custom", message: checked.problem === "over_count" ? "over_count" : "blocks", params: checked.problem === "block" ? { index: checked.index } : undefined });
+      return z.NEVER;
+    }),
+  column: (field) => `jsonb(${JSON.stringify(field.name)}).$type<Record<string, unknown>[]>()`,
+  filterValue: () => undefined,
+  maxItems: () => MAX_DIY_BLOCKS,
+  exportCell: (_field, value) => (Array.isArray(value) ? value.length : null),
 };

@@ -5,6 +5,7 @@ import { idcardKind, imageKind, phoneKind } from "./formats";
 import type { UiFieldKind } from "./kind";
 import { intKind, moneyKind } from "./number";
 import { refKind } from "./ref";
+import { blocksKind } from "./blocks";
 import { imagesKind, richtextKind, specgroupsKind, specsKind, stringsKind } from "./lists";
 import { passwordKind, stringKind, textKind } from "./text";
 import { dateKind, datetimeKind } from "./time";
@@ -35,6 +36,7 @@ export const uiFieldKinds: Record<FieldType, UiFieldKind> = {
   strings: stringsKind,
   specs: specsKind,
   specgroups: specgroupsKind,
+  blocks: blocksKind,
 };
 
 export function uiKindOf(field: FieldDecl): UiFieldKind {

@@ -41,6 +41,8 @@ export interface UiFieldKind {
   filterValueProps?(field: FieldDecl): ValueProps;
   /** "choose" for pickers, whose required message asks to choose rather than to enter */
   picked?: boolean;
+  /** a control laid out over the form's whole width, its label above it (a DIY page's editor beside its preview) */
+  wide?: boolean;
 }
 
 export const NO_BREAK: CSSProperties = { whiteSpace: "nowrap" };

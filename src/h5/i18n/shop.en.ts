@@ -11,6 +11,7 @@ export const shopEn = {
   tag_pickup: "Pickup",
   tag_express: "Courier",
   back_to_shop: "Back to the shop",
+  see_more: "See more",
   back: "Back",
   pictures: "Pictures",
   picture_n: "Picture {n} of {total}",

@@ -10,6 +10,7 @@ export const shopEs: ShopMessages = {
   tag_pickup: "Recogida",
   tag_express: "Envío",
   back_to_shop: "Volver a la tienda",
+  see_more: "Ver más",
   back: "Volver",
   pictures: "Imágenes",
   picture_n: "Imagen {n} de {total}",

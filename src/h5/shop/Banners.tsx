@@ -1,6 +1,6 @@
 /**
  * The shop's banners at the top of its goods (bannerlist): pictures side by side, swiped one at a time (the browser's
- * own scroll snapping), each opening what it leads to: a goods item, a category or a web page.
+ * own scroll snapping), each opening what it leads to: a goods item, a category, a page of the shop or a web page.
  */
 import type { ShopBanner } from "../api";
 import { shownImageUrl } from "./parts";
@@ -10,9 +10,10 @@ interface Props {
   banners: readonly ShopBanner[];
   onGoods: (id: number) => void;
   onCategory: (id: number) => void;
+  onPage: (id: number) => void;
 }
 
-export function Banners({ banners, onGoods, onCategory }: Props) {
+export function Banners({ banners, onGoods, onCategory, onPage }: Props) {
   const { s } = useShopText();
   if (banners.length === 0) return null;
   return (
@@ -37,7 +38,7 @@ export function Banners({ banners, onGoods, onCategory }: Props) {
             );
           }
           return (
-            <button key={i} type="button" className="banner" data-testid="shop-banner" onClick={() => (link.type === "goods" ? onGoods(link.id) : onCategory(link.id))}>
+            <button key={i} type="button" className="banner" data-testid="shop-banner" onClick={() => (link.type === "goods" ? onGoods(link.id) : link.type === "category" ? onCategory(link.id) : onPage(link.id))}>
               {picture}
             </button>
           );

@@ -89,7 +89,7 @@ function Chip({ current, onClick, testId, children }: { current: boolean; onClic
   );
 }
 
-function GoodsCard({ goods, onOpen }: { goods: GoodsSummary; onOpen: () => void }) {
+export function GoodsCard({ goods, onOpen }: { goods: GoodsSummary; onOpen: () => void }) {
   const { s } = useShopText();
   const soldOut = (goods.stock ?? 0) <= 0;
   return (

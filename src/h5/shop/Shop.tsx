@@ -12,6 +12,7 @@ import { moneyText, type CheckoutForm, type Go, type PayerState, type ShopPaymen
 import { problemOf, ProblemText, type Problem } from "../ui";
 import { cartCount, cartTotalFen, loadCart, saveCart, type CartLine } from "./cart";
 import { Banners } from "./Banners";
+import { DiyBlocks, DiyPageView, type DiyLinks } from "./DiyPage";
 import { CartPage } from "./CartPage";
 import { Checkout } from "./Checkout";
 import { GoodsList } from "./GoodsList";
@@ -103,7 +104,16 @@ export default function Shop({ code, lookup, payer, go, keep, goods, found }: Sh
   if (!hasStudent && (view.view === "checkout" || view.view === "orders" || view.view === "order" || view.view === "pay")) view = { view: "find", next: view.view === "checkout" ? "checkout" : "orders" };
   if (view.view === "pay" && !payer.shopPay) view = { view: "orders" };
 
+  const banners = list.state === "ready" ? (list.list.shop?.banners ?? []) : [];
+  const links: DiyLinks = {
+    onGoods: (id) => to({ view: "goods", id }),
+    onCategory: (cate) => to({ view: "list", cate }, view.view === "list" ? "replace" : "push"),
+    onPage: (id) => to({ view: "page", id }),
+  };
+
   switch (view.view) {
+    case "page":
+      return <DiyPageView key={view.id} code={code} id={view.id} banners={banners} links={links} onBack={() => to({ view: "list" })} />;
     case "goods":
       return <GoodsPage code={code} id={view.id} cart={cart} setCart={setCart} onCart={() => to({ view: "cart" })} onBack={() => to({ view: "list" })} />;
     case "cart":
@@ -189,9 +199,9 @@ export default function Shop({ code, lookup, payer, go, keep, goods, found }: Sh
               {s("shop_closed")}
             </p>
           ) : null}
-          {list.state === "ready" && list.list.shop?.open !== false && list.list.shop?.banners ? (
-            <Banners banners={list.list.shop.banners} onGoods={(id) => to({ view: "goods", id })} onCategory={(cate) => to({ view: "list", cate }, "replace")} />
-          ) : null}
+          {/* the shop's home page, its banners where it places them; else the banners alone */}
+          {list.state === "ready" && list.list.shop?.open !== false && list.list.shop?.home ? <DiyBlocks blocks={list.list.shop.home.blocks} banners={banners} links={links} /> : null}
+          {list.state === "ready" && list.list.shop?.open !== false && !list.list.shop?.home ? <Banners banners={banners} {...links} /> : null}
           {list.state === "ready" && list.list.shop?.open !== false ? <GoodsList list={list.list} cate={view.cate} onCategory={(cate) => to({ view: "list", cate }, "replace")} onGoods={(id) => to({ view: "goods", id })} /> : null}
           {list.state === "ready" && list.list.shop?.open !== false && list.list.shop?.help?.length ? (
             <section className="card shop-help" aria-labelledby="shop-help-title" data-testid="shop-help">
