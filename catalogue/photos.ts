@@ -2,7 +2,7 @@
  * The provider's photo library (photolist, servicev2): its uploaded pictures in folders, picked from every image field
  * of the console (a goods item's pictures, a banner, a DIY page's image) instead of uploading the same picture again.
  * A picture is a stored upload (server/uploads) named here; deleting it from the library leaves the records that
- * show it as they are. Labels in locales/<lang>/photos.json.
+ * show it as they are. The page is src/domains/retail/PhotoLibraryPage.tsx. Labels in locales/<lang>/photos.json.
  */
 import type { CatalogueDomain, EntityDecl } from "../common/catalogue";
 import { GOODS_MANAGERS } from "./goods";
@@ -44,6 +44,6 @@ export const photoEntity: EntityDecl = {
 export const photos: CatalogueDomain = {
   entities: [photoFolderEntity, photoEntity],
   pages: {
-    photolist: { kind: "list", entity: "photo" },
+    photolist: { kind: "custom", id: "photolist", calls: ["photolist", "photoadd", "photoedit", "photodel", "photofolderlist", "photofolderadd", "photofolderedit", "photofolderdel"] },
   },
 };

@@ -23,6 +23,7 @@ export const customPages: Record<string, LazyExoticComponent<ComponentType<Custo
   payendactionbind: lazy(() => import("./forms/PayEndActionBindPage")),
   vouchers: lazy(() => import("./collection/VoucherPrintPage")),
   devicemtprint: lazy(() => import("./devices/ManualPrintPage")),
+  photolist: lazy(() => import("./retail/PhotoLibraryPage")),
 };
 
 export interface RecordToolProps {

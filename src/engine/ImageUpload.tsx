@@ -2,13 +2,13 @@
  * The upload control of images: antd's picture cards, each image sent to `POST /weapi/upload` (kind `image`, the
  * session's token in X-Token, server/uploads/) with its progress shown, the server's refusal shown under the cards
  * and on the failed card, a card removed with its delete action and, when several are held, moved with its arrows
- * or by dragging it. Its value is the image's URL (single) or the URLs in their order (multiple), at most `max`.
+ * or by dragging it; pictures may be chosen from the provider's photo library instead. Its value is the image's URL (single) or the URLs in their order (multiple), at most `max`.
  *
  * The browser checks the type and the size first (the server checks both again, by the content); a card keeps the
  * smallest variant the server made as its thumbnail. Loaded lazily by the form controls that use it (the image
  * field kind), so antd's upload stays out of the first page.
  */
-import { LeftOutlined, PlusOutlined, RightOutlined } from "@ant-design/icons";
+import { LeftOutlined, PictureOutlined, PlusOutlined, RightOutlined } from "@ant-design/icons";
 import { useTranslation } from "@refinedev/core";
 import { Button, Image, Typography, Upload } from "antd";
 import type { UploadFile, UploadProps } from "antd";
@@ -16,6 +16,7 @@ import { useEffect, useRef, useState, type DragEvent, type ReactNode } from "rea
 import { getToken, resetToken } from "../../providers/session";
 import { page, TOKEN_ERROR_RELOAD_MS } from "../../providers/weapi";
 import { shownImageUrl } from "./fieldKinds/formats";
+import { mayPickPhotos, PhotoPicker } from "./PhotoPicker";
 
 export const UPLOAD_URL = "/weapi/upload";
 /** the largest image the server takes (server/uploads/keys.ts UPLOAD_MAX_BYTES.image) */
@@ -57,6 +58,51 @@ function moved<T>(list: readonly T[], from: number, to: number): T[] {
   return next;
 }
 
+/** How an image sent ended: its URL (and its smallest variant, for a thumbnail), or the server's refusal. */
+export type SentImage = { url: string; thumb?: string } | { failure: string; network?: boolean };
+
+/**
+ * Sends one image to the upload operation with the session's token, reporting its progress; a session that has
+ * ended signs out and reloads to the login page, as every /weapi/ call does. The request is answered to abort it.
+ */
+export function sendImage(file: File, on: { onProgress?: (percent: number) => void; onDone: (sent: SentImage) => void; onAbort?: () => void }): XMLHttpRequest {
+  const xhr = new XMLHttpRequest();
+  xhr.open("POST", UPLOAD_URL);
+  xhr.withCredentials = true;
+  const token = getToken();
+  if (token) xhr.setRequestHeader("X-Token", token);
+  xhr.upload.onprogress = (event) => {
+    if (!event.lengthComputable || event.total === 0) return;
+    on.onProgress?.(Math.min(99, Math.round((event.loaded / event.total) * 100)));
+  };
+  xhr.onload = () => {
+    let answer: UploadAnswer | undefined;
+    try {
+      answer = JSON.parse(xhr.responseText) as UploadAnswer;
+    } catch {
+      answer = undefined;
+    }
+    const items = answer?.data?.items;
+    if (answer?.return_code === "SUCCESS" && typeof items?.url === "string") {
+      on.onDone({ url: items.url, thumb: items.variants?.[0]?.url });
+      return;
+    }
+    on.onDone({ failure: answer?.return_msg ?? "" });
+    if (answer?.return_code?.toLowerCase() === "token_error") {
+      resetToken();
+      setTimeout(() => page.reload(), TOKEN_ERROR_RELOAD_MS);
+    }
+  };
+  xhr.onerror = () => on.onDone({ failure: "", network: true });
+  xhr.onabort = () => on.onAbort?.();
+  const form = new FormData();
+  // the kind before the file: the server's cap is the kind's
+  form.append("kind", "image");
+  form.append("file", file, file.name);
+  xhr.send(form);
+  return xhr;
+}
+
 export function ImageUpload({ value, onChange, multiple = false, max, disabled = false, "data-testid": testId }: ImageUploadProps) {
   const { translate: t } = useTranslation();
   const limit = multiple ? Math.max(1, max ?? DEFAULT_MAX_IMAGES) : 1;
@@ -71,6 +117,7 @@ export function ImageUpload({ value, onChange, multiple = false, max, disabled =
   const [pending, setPending] = useState<UploadFile[]>([]);
   const [failure, setFailure] = useState<string | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
+  const [picking, setPicking] = useState(false);
 
   useEffect(() => {
     const open = requests.current;
@@ -111,55 +158,25 @@ export function ImageUpload({ value, onChange, multiple = false, max, disabled =
     const chosen = file as File & { uid: string };
     const uid = chosen.uid;
     setPending((list) => [...list, { uid, name: chosen.name, status: "uploading", percent: 0 }]);
-    const xhr = new XMLHttpRequest();
-    requests.current.set(uid, xhr);
     const settle = () => {
       requests.current.delete(uid);
       inFlight.current = Math.max(0, inFlight.current - 1);
     };
-    xhr.open("POST", UPLOAD_URL);
-    xhr.withCredentials = true;
-    const token = getToken();
-    if (token) xhr.setRequestHeader("X-Token", token);
-    xhr.upload.onprogress = (event) => {
-      if (!event.lengthComputable || event.total === 0) return;
-      const percent = Math.min(99, Math.round((event.loaded / event.total) * 100));
-      setPending((list) => list.map((f) => (f.uid === uid ? { ...f, percent } : f)));
-    };
-    xhr.onload = () => {
-      settle();
-      let answer: UploadAnswer | undefined;
-      try {
-        answer = JSON.parse(xhr.responseText) as UploadAnswer;
-      } catch {
-        answer = undefined;
-      }
-      const items = answer?.data?.items;
-      if (answer?.return_code === "SUCCESS" && typeof items?.url === "string") {
-        const url = items.url;
-        const smallest = items.variants?.[0]?.url;
-        if (smallest) thumbs.current.set(url, smallest);
-        setPending((list) => list.filter((f) => f.uid !== uid));
-        emit(multiple ? [...latest.current, url].slice(0, limit) : [url]);
-        return;
-      }
-      failed(uid, answer?.return_msg || t("errors.system"));
-      // the session has ended: as every /weapi/ call does, sign out and reload to the login page
-      if (answer?.return_code?.toLowerCase() === "token_error") {
-        resetToken();
-        setTimeout(() => page.reload(), TOKEN_ERROR_RELOAD_MS);
-      }
-    };
-    xhr.onerror = () => {
-      settle();
-      failed(uid, t("errors.network"));
-    };
-    xhr.onabort = settle;
-    const form = new FormData();
-    // the kind before the file: the server's cap is the kind's
-    form.append("kind", "image");
-    form.append("file", chosen, chosen.name);
-    xhr.send(form);
+    const xhr = sendImage(chosen, {
+      onProgress: (percent) => setPending((list) => list.map((f) => (f.uid === uid ? { ...f, percent } : f))),
+      onDone: (sent) => {
+        settle();
+        if ("url" in sent) {
+          if (sent.thumb) thumbs.current.set(sent.url, sent.thumb);
+          setPending((list) => list.filter((f) => f.uid !== uid));
+          emit(multiple ? [...latest.current, sent.url].slice(0, limit) : [sent.url]);
+        } else {
+          failed(uid, sent.failure || t(sent.network ? "errors.network" : "errors.system"));
+        }
+      },
+      onAbort: settle,
+    });
+    requests.current.set(uid, xhr);
   };
 
   const onRemove = (file: UploadFile) => {
@@ -258,6 +275,12 @@ export function ImageUpload({ value, onChange, multiple = false, max, disabled =
           </button>
         )}
       </Upload>
+      {!full && !disabled && mayPickPhotos() && (
+        <Button size="small" icon={<PictureOutlined />} onClick={() => setPicking(true)} data-testid={testId ? `${testId}-library` : undefined}>
+          {t("photos.pick")}
+        </Button>
+      )}
+      {picking && <PhotoPicker open max={limit - urls.length - uploading} onChoose={(chosen) => emit(multiple ? [...latest.current, ...chosen].slice(0, limit) : chosen.slice(0, 1))} onClose={() => setPicking(false)} />}
       {failure && (
         <Typography.Text type="danger" data-testid={testId ? `${testId}-error` : undefined}>
           {failure}

@@ -7,14 +7,16 @@
  * wrong, so the parent asks to return it, the provider agrees in the console, the parent sends it back with the
  * courier's number, the provider receives it, and the parent's page says it was refunded, the shirt back in stock. An express
  * checkout without an address is refused under the address field, before any order is made; an unpaid order is
- * cancelled by the payer, its stock given back.
+ * cancelled by the payer, its stock given back. The provider uploads a picture into its photo library and lays out the
+ * shop's home page with it, which the parent's shop then opens on.
  */
 import { and, count, eq } from "drizzle-orm";
 import { expect, test } from "vitest";
-import { aftersales, goods, goodsSkus, shopOrderItems, shopOrders, students } from "../../server/db/schema";
+import sharp from "sharp";
+import { aftersales, goods, goodsSkus, photos, shopDiyPages, shopOrderItems, shopOrders, students } from "../../server/db/schema";
 import { shopZh } from "../../src/h5/i18n/shop.zh";
 import { animationsSettled, choose, clickMenuEntry, DEMO_PASSWORD, describeInBrowser, dismissExpiryReminder, expectPath, login } from "../helpers/browser";
-import { en } from "../helpers/locales";
+import { en, zh } from "../helpers/locales";
 import { demoPayer, type DemoPayer } from "../helpers/payers";
 import { api } from "../helpers/server";
 
@@ -269,6 +271,11 @@ describeInBrowser(
       expect(await page.evaluate(() => document.documentElement.classList.contains("shop-square"))).toBe(true);
       // the demo's two banners; the first opens the summer uniform
       expect(await page.getByTestId("shop-banner").count()).toBe(2);
+      // "contact us": the chat link of the demo's customer-service account, opened in a page of its own
+      const contact = page.getByTestId("shop-contact");
+      expect(await contact.innerText()).toBe(shopZh.contact_us);
+      expect(await contact.getAttribute("href")).toBe("https://work.weixin.qq.com/kfid/kfc8a1b2c3d4e5f6a7b");
+      expect(await contact.getAttribute("rel")).toContain("noopener");
       expect(await page.getByTestId("shop-banner").first().locator("img").getAttribute("alt")).toBe("夏季校服现已开售");
       // its picture loads from the page's own address (the page's CSP), as the goods' do
       await expect.poll(() => page.getByTestId("shop-banner").first().locator("img").evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
@@ -284,6 +291,50 @@ describeInBrowser(
       await page.getByTestId("h5-tab-fees").click();
       await expect.poll(() => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--blue").trim())).toBe("#1677ff");
       await api(suite.url, "adminapiv2", "shopthemesetedit", { main_color: "blue", style: "rounded" }, String(session.data?.token));
+    });
+
+    test("a provider uploads a picture into its photo library, lays out the shop's home page with it beside the preview, and a parent sees it", async () => {
+      const console = await (await suite.newContext()).newPage();
+      await login(console, suite.url, "svc");
+      await dismissExpiryReminder(console);
+      // the library: a picture uploaded into the uniforms' folder, named after its file
+      await console.goto(`${suite.url}/sysadminv2/photolist`);
+      await console.getByTestId("photo-folders").getByText("校服", { exact: true }).click();
+      const banner = await sharp({ create: { width: 800, height: 400, channels: 3, background: "#c62828" } }).png().toBuffer();
+      await console.getByTestId("photo-library").locator("input[type=file]").setInputFiles({ name: "运动会横幅.png", mimeType: "image/png", buffer: banner });
+      await console.getByTestId("photo-tile").filter({ hasText: "运动会横幅" }).waitFor();
+      const [stored] = await db().select().from(photos).where(eq(photos.title, "运动会横幅"));
+      expect(stored.folder_id).not.toBeNull();
+
+      // a new home page: a notice and that picture, chosen from the library, seen in the phone's preview as typed
+      await console.goto(`${suite.url}/sysadminv2/shopdiy`);
+      const form = console.locator("form").filter({ visible: true }).first();
+      await form.getByPlaceholder(zh.diy.title, { exact: true }).fill("运动会");
+      await form.locator(".ant-form-item").filter({ has: console.locator(`label[title="${zh.diy.is_home}"]`) }).getByText(zh.common.yes, { exact: true }).click();
+      await console.getByTestId("diy-editor-add").click();
+      await console.getByTestId("diy-editor-add-notice").click();
+      await console.getByTestId("diy-editor-block-1-text").fill("运动会当天校门口有售");
+      await console.getByTestId("diy-editor-add").click();
+      await console.getByTestId("diy-editor-add-image").click();
+      await console.getByTestId("diy-editor-block-2").getByText(zh.photos.pick).click();
+      await console.getByTestId("photo-picker-tile").filter({ hasText: "运动会横幅" }).click();
+      await expect.poll(() => console.getByTestId("diy-preview").innerText()).toContain("运动会当天校门口有售");
+      await expect.poll(() => console.getByTestId("diy-preview").locator("img").count()).toBe(1);
+      await form.getByTestId("form-save").click();
+      await console.waitForURL((url) => url.pathname === "/sysadminv2/shopdiylist");
+      const [page] = await db().select().from(shopDiyPages).where(eq(shopDiyPages.title, "运动会"));
+      expect(page.is_home).toBe("Y");
+      expect(page.blocks).toEqual([
+        { kind: "notice", text: "运动会当天校门口有售" },
+        { kind: "image", image: stored.image, link: { type: "none" } },
+      ]);
+
+      // the parent's shop opens on it, the picture loaded from the page's own address
+      const phone = await openShop();
+      expect(await phone.getByTestId("diy-notice").innerText()).toBe("运动会当天校门口有售");
+      await expect.poll(() => phone.getByTestId("diy-page").locator("img").first().evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+      await db().update(shopDiyPages).set({ is_home: "Y" }).where(eq(shopDiyPages.title, "商城首页"));
+      await db().delete(shopDiyPages).where(eq(shopDiyPages.id, page.id));
     });
   },
   { locale: "zh-CN" },

@@ -14,6 +14,7 @@ type Messages = {
   crud: typeof import("../../locales/en/crud.json");
   dashboard: typeof import("../../locales/en/dashboard.json");
   dialog: typeof import("../../locales/en/dialog.json");
+  diy: typeof import("../../locales/en/diy.json");
   downloads: typeof import("../../locales/en/downloads.json");
   entity: typeof import("../../locales/en/entity.json");
   enum: typeof import("../../locales/en/enum.json");
@@ -26,6 +27,7 @@ type Messages = {
   notice_bind: typeof import("../../locales/en/notice_bind.json");
   notices: typeof import("../../locales/en/notices.json");
   pages: typeof import("../../locales/en/pages.json");
+  photos: typeof import("../../locales/en/photos.json");
   renewal: typeof import("../../locales/en/renewal.json");
   recon: typeof import("../../locales/en/recon.json");
   refunds: typeof import("../../locales/en/refunds.json");

@@ -117,7 +117,7 @@ describeOnEmbedded("the shop's DIY pages", (kind) => {
     expect((await h5(t, "h5shoppage", { code: world.code, id: harbourPage.id })).return_code).toBe("FAIL");
     // a banner may lead to a page, its own provider's only
     const banner = await call("svc", "banneradd", { title: "Sports day", image: IMAGE, link_type: "page", page_id: harbourPage.id });
-    expect(banner.data?.errors?.[0]?.field).toBe("page_id");
+    expect((banner.data?.errors as { field: string }[])[0].field).toBe("page_id");
     const ok = await call("svc", "banneradd", { title: "Sports day", image: IMAGE, link_type: "page", page_id: Number(itemsOf(linking).id), sort: 0 });
     expect(ok.return_code, ok.return_msg).toBe("SUCCESS");
     const banners = (await shop()).banners as Row[];

@@ -5,6 +5,7 @@
  * preview; the server refuses the page naming it.
  */
 import { Alert, Button, Card, Dropdown, Input, InputNumber, Radio, Segmented, Select, Slider, Space, Tag, Tooltip } from "antd";
+import { NoFormStyle } from "antd/es/form/context";
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import type { FieldDecl } from "../../../common/catalogue";
 import { DIY_BLOCK_KINDS, DIY_GRID_COLUMNS, DIY_LINK_TYPES, DIY_SPACER_HEIGHTS, diyBlocks, MAX_DIY_BLOCKS, MAX_DIY_GOODS, MAX_DIY_NOTICE, MAX_DIY_TITLE, type DiyBlockKind } from "../../../common/shopDiy";
@@ -144,52 +145,55 @@ export default function DiyEditor({ t, value, onChange, id, "data-testid": testI
   };
   return (
     <div className="diy-editor" id={id} data-testid={testId}>
-      <div className="diy-editor-blocks">
-        {blocks.length === 0 && <Alert type="info" showIcon message={t("diy.empty")} />}
-        {blocks.map((block, i) => {
-          const complete = isComplete(block);
-          const cardId = `${testId}-block-${i + 1}`;
-          return (
-            <Card
-              // a block's place is its identity here: moving one re-renders its neighbour's fields from their values
-              key={i}
-              size="small"
-              className="diy-block"
-              data-testid={cardId}
-              title={
-                <Space size={6}>
-                  <span>{`${i + 1}. ${t(`diy.kind.${block.kind}`)}`}</span>
-                  {!complete && <Tag color="warning">{t("diy.incomplete")}</Tag>}
-                </Space>
-              }
-              extra={
-                <Space size={0}>
-                  <Tooltip title={t("diy.move_up")}>
-                    <Button type="text" size="small" icon={<ArrowUpOutlined />} aria-label={t("diy.move_up")} disabled={i === 0} onClick={() => move(i, i - 1)} />
-                  </Tooltip>
-                  <Tooltip title={t("diy.move_down")}>
-                    <Button type="text" size="small" icon={<ArrowDownOutlined />} aria-label={t("diy.move_down")} disabled={i === blocks.length - 1} onClick={() => move(i, i + 1)} />
-                  </Tooltip>
-                  <Tooltip title={t("diy.remove")}>
-                    <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label={t("diy.remove")} onClick={() => put(blocks.filter((_, j) => j !== i))} data-testid={`${cardId}-remove`} />
-                  </Tooltip>
-                </Space>
-              }
-            >
-              <BlockFields block={block} t={t} testId={cardId} set={(patch) => put(blocks.map((b, j) => (j === i ? { ...b, ...patch } : b)))} />
-            </Card>
-          );
-        })}
-        <Dropdown
-          disabled={blocks.length >= MAX_DIY_BLOCKS}
-          menu={{ items: DIY_BLOCK_KINDS.map((kind) => ({ key: kind, label: <span data-testid={`${testId}-add-${kind}`}>{t(`diy.kind.${kind}`)}</span> })), onClick: ({ key }) => put([...blocks, NEW_BLOCK[key as DiyBlockKind]()]) }}
-          trigger={["click"]}
-        >
-          <Button icon={<PlusOutlined />} block type="dashed" data-testid={`${testId}-add`}>
-            {t("diy.add_block")}
-          </Button>
-        </Dropdown>
-      </div>
+      {/* the page's own error stays under it: the blocks' fields are not each marked as wrong */}
+      <NoFormStyle status override>
+        <div className="diy-editor-blocks">
+          {blocks.length === 0 && <Alert type="info" showIcon message={t("diy.empty")} />}
+          {blocks.map((block, i) => {
+            const complete = isComplete(block);
+            const cardId = `${testId}-block-${i + 1}`;
+            return (
+              <Card
+                // a block's place is its identity here: moving one re-renders its neighbour's fields from their values
+                key={i}
+                size="small"
+                className="diy-block"
+                data-testid={cardId}
+                title={
+                  <Space size={6}>
+                    <span>{`${i + 1}. ${t(`diy.kind.${block.kind}`)}`}</span>
+                    {!complete && <Tag color="warning">{t("diy.incomplete")}</Tag>}
+                  </Space>
+                }
+                extra={
+                  <Space size={0}>
+                    <Tooltip title={t("diy.move_up")}>
+                      <Button type="text" size="small" icon={<ArrowUpOutlined />} aria-label={t("diy.move_up")} disabled={i === 0} onClick={() => move(i, i - 1)} />
+                    </Tooltip>
+                    <Tooltip title={t("diy.move_down")}>
+                      <Button type="text" size="small" icon={<ArrowDownOutlined />} aria-label={t("diy.move_down")} disabled={i === blocks.length - 1} onClick={() => move(i, i + 1)} />
+                    </Tooltip>
+                    <Tooltip title={t("diy.remove")}>
+                      <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label={t("diy.remove")} onClick={() => put(blocks.filter((_, j) => j !== i))} data-testid={`${cardId}-remove`} />
+                    </Tooltip>
+                  </Space>
+                }
+              >
+                <BlockFields block={block} t={t} testId={cardId} set={(patch) => put(blocks.map((b, j) => (j === i ? { ...b, ...patch } : b)))} />
+              </Card>
+            );
+          })}
+          <Dropdown
+            disabled={blocks.length >= MAX_DIY_BLOCKS}
+            menu={{ items: DIY_BLOCK_KINDS.map((kind) => ({ key: kind, label: <span data-testid={`${testId}-add-${kind}`}>{t(`diy.kind.${kind}`)}</span> })), onClick: ({ key }) => put([...blocks, NEW_BLOCK[key as DiyBlockKind]()]) }}
+            trigger={["click"]}
+          >
+            <Button icon={<PlusOutlined />} block type="dashed" data-testid={`${testId}-add`}>
+              {t("diy.add_block")}
+            </Button>
+          </Dropdown>
+        </div>
+      </NoFormStyle>
       <DiyPreview blocks={blocks.filter(isComplete)} left={blocks.filter((b) => !isComplete(b)).length} t={t} />
     </div>
   );

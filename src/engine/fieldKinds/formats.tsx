@@ -52,6 +52,16 @@ export function shownImageUrl(url: string): string {
   }
 }
 
+/** the narrowest width the server keeps of an image wider than it (server/uploads/images.ts IMAGE_WIDTHS[0]) */
+const THUMB_WIDTH = 160;
+
+/** A small copy of an image the server keeps, for a grid of many (its narrowest variant); any other image as it is. */
+export function thumbnailUrl(url: string): string {
+  const shown = shownImageUrl(url);
+  const match = /^(\/files\/img\/[0-9a-f]{64})_(\d+)\.webp$/.exec(shown);
+  return match && Number(match[2]) > THUMB_WIDTH ? `${match[1]}_${THUMB_WIDTH}.webp` : shown;
+}
+
 export const imageKind: UiFieldKind = {
   // an image uploaded (its URL), or an address pasted in the box under it; the box keeps the field's id and test id
   Control: ({ field: _field, t, value, onChange, block: _block, ...rest }) => {

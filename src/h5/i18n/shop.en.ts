@@ -12,6 +12,7 @@ export const shopEn = {
   tag_express: "Courier",
   back_to_shop: "Back to the shop",
   see_more: "See more",
+  all_goods: "All goods",
   back: "Back",
   pictures: "Pictures",
   picture_n: "Picture {n} of {total}",

@@ -11,6 +11,7 @@ export const shopEs: ShopMessages = {
   tag_express: "Envío",
   back_to_shop: "Volver a la tienda",
   see_more: "Ver más",
+  all_goods: "Todos los productos",
   back: "Volver",
   pictures: "Imágenes",
   picture_n: "Imagen {n} de {total}",

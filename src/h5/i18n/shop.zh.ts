@@ -11,6 +11,7 @@ export const shopZh: ShopMessages = {
   tag_express: "快递",
   back_to_shop: "返回商城",
   see_more: "查看更多",
+  all_goods: "全部商品",
   back: "返回",
   pictures: "商品图片",
   picture_n: "第 {n} 张，共 {total} 张",

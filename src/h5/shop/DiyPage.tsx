@@ -31,7 +31,7 @@ function Block({ block, banners, links }: { block: ShownDiyBlock; banners: reado
             <div className="diy-goods-head">
               {block.title ? <h2>{block.title}</h2> : <span />}
               {block.cate_id ? (
-                <button type="button" className="link" onClick={() => links.onCategory(block.cate_id!)}>
+                <button type="button" className="btn link" onClick={() => links.onCategory(block.cate_id!)}>
                   {s("see_more")}
                 </button>
               ) : null}
@@ -39,7 +39,7 @@ function Block({ block, banners, links }: { block: ShownDiyBlock; banners: reado
           ) : null}
           <ul className="goods-grid" style={{ gridTemplateColumns: `repeat(${block.columns}, minmax(0, 1fr))` }}>
             {block.goods.map((g) => (
-              <GoodsCard key={g.id} goods={g} onOpen={() => links.onGoods(g.id)} />
+              <GoodsCard key={g.id} goods={g} onOpen={() => links.onGoods(g.id)} testId={`diy-goods-${g.id}`} />
             ))}
           </ul>
         </section>

@@ -89,12 +89,13 @@ function Chip({ current, onClick, testId, children }: { current: boolean; onClic
   );
 }
 
-export function GoodsCard({ goods, onOpen }: { goods: GoodsSummary; onOpen: () => void }) {
+/** A goods item in a grid; `testId` tells a DIY page's grid from the goods list (default `shop-goods-{id}`). */
+export function GoodsCard({ goods, onOpen, testId }: { goods: GoodsSummary; onOpen: () => void; testId?: string }) {
   const { s } = useShopText();
   const soldOut = (goods.stock ?? 0) <= 0;
   return (
     <li>
-      <button type="button" className={soldOut ? "goods-card sold-out" : "goods-card"} data-testid={`shop-goods-${goods.id}`} onClick={onOpen}>
+      <button type="button" className={soldOut ? "goods-card sold-out" : "goods-card"} data-testid={testId ?? `shop-goods-${goods.id}`} onClick={onOpen}>
         <span className="goods-pic">
           <Picture url={goods.image} title={goods.title} className="goods-img" label="" />
           {soldOut ? <span className="sold-out-mark">{s("sold_out")}</span> : null}

@@ -202,6 +202,11 @@ export default function Shop({ code, lookup, payer, go, keep, goods, found }: Sh
           {/* the shop's home page, its banners where it places them; else the banners alone */}
           {list.state === "ready" && list.list.shop?.open !== false && list.list.shop?.home ? <DiyBlocks blocks={list.list.shop.home.blocks} banners={banners} links={links} /> : null}
           {list.state === "ready" && list.list.shop?.open !== false && !list.list.shop?.home ? <Banners banners={banners} {...links} /> : null}
+          {list.state === "ready" && list.list.shop?.open !== false && list.list.shop?.home && list.list.goods.length > 0 ? (
+            <h2 className="section-title" data-testid="shop-all-goods">
+              {s("all_goods")}
+            </h2>
+          ) : null}
           {list.state === "ready" && list.list.shop?.open !== false ? <GoodsList list={list.list} cate={view.cate} onCategory={(cate) => to({ view: "list", cate }, "replace")} onGoods={(id) => to({ view: "goods", id })} /> : null}
           {list.state === "ready" && list.list.shop?.open !== false && list.list.shop?.help?.length ? (
             <section className="card shop-help" aria-labelledby="shop-help-title" data-testid="shop-help">
