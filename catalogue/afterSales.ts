@@ -11,7 +11,7 @@
  *   applied -> refunding (money only, refund asked) -> completed (refunded)
  *   applied -> refused;  returning -> refused_receipt;  applied | agreed | returning -> cancelled (by the payer)
  */
-import type { ActionDecl, CatalogueDomain, EntityDecl, FieldDecl, FieldOption } from "../common/catalogue";
+import type { ActionDecl, CatalogueDomain, EntityDecl, FieldDecl, FieldOption, ListPart } from "../common/catalogue";
 import { expressCodeField, trackingNoField } from "./fulfilment";
 import { GOODS_MANAGERS } from "./goods";
 import { anyOf, PICKUP_ROLES } from "../common/roleKeys";
@@ -187,11 +187,29 @@ export const afterSaleEntity: EntityDecl = {
   ],
 };
 
+/**
+ * The after-sales list (saleslist, in /shop and in /order): what payers ask back, the shop's after-sales and the fee
+ * orders' refund requests (refunds someone asked for: a duplicate payment's make themselves, the shop's go through
+ * after-sales), each with its states' tabs, its amount, reason and who asked, and its decision on its row.
+ */
+const salesListParts: ListPart[] = [
+  { key: "aftersales", title: "aftersales.part.aftersales", entity: "aftersale", columns: ["aftersale_no", "student_id", "way", "title", "qty", "amount", "reason", "status"] },
+  {
+    key: "refunds",
+    title: "aftersales.part.refunds",
+    entity: "refund",
+    filters: { payment_kind: "fee", kind: "request" },
+    // a request has no refund number yet: its order first
+    columns: ["order_id", "student_id", "amount", "reason", "applied_by", "status"],
+  },
+];
+
 export const afterSales: CatalogueDomain = {
   entities: [afterSaleEntity],
   pages: {
-    // v2's shop after-sales (the order group's saleslist is the fee orders' refund requests)
-    "shop/saleslist": { kind: "list", entity: "aftersale" },
+    // one page from either group, opening on the group's own: the shop's after-sales, the fee orders' refund requests
+    "shop/saleslist": { kind: "lists", parts: salesListParts, first: "aftersales" },
+    "order/saleslist": { kind: "lists", parts: salesListParts, first: "refunds" },
     shopordersalesinfo: { kind: "info", entity: "aftersale" },
     // the same record read from a pickup record by its clerk (a page of its own: one info page a list)
     pickuprecsalesinfo: { kind: "info", entity: "aftersale", view: "pickup" },

@@ -65,7 +65,8 @@ export function assembleCatalogue(domains: Record<string, CatalogueDomain>, tree
     const missing =
       (page.kind === "settings" && !settings.some((s) => s.name === page.settings) && `settings "${page.settings}"`) ||
       (page.kind === "report" && !reports.some((r) => r.name === page.report) && `report "${page.report}"`) ||
-      ("entity" in page && !entityDomain.has(page.entity) && `entity "${page.entity}"`);
+      ("entity" in page && !entityDomain.has(page.entity) && `entity "${page.entity}"`) ||
+      (page.kind === "lists" && page.parts.filter((part) => !entityDomain.has(part.entity)).map((part) => `entity "${part.entity}"`)[0]);
     if (missing) throw new Error(`catalogue: ${domain} binds route "${route}" to the undeclared ${missing}`);
   }
 
@@ -470,19 +471,39 @@ function checkPage(binding: string, page: PageRef, byName: ReadonlyMap<string, E
       throw new Error(`catalogue: ${binding} to the report ${report.name} filtered by the record's id in ${page.recordFilter}, which is no filter of it`);
     }
   }
+  if (page.kind === "lists") {
+    const keys = new Set(page.parts.map((part) => part.key));
+    if (page.parts.length < 2 || keys.size < page.parts.length) throw new Error(`catalogue: ${binding} to a page of several lists, which needs two or more parts of different keys`);
+    if (page.first !== undefined && !keys.has(page.first)) throw new Error(`catalogue: ${binding} to a page of several lists opening first "${page.first}", which is no part of it`);
+    for (const part of page.parts) {
+      const entity = byName.get(part.entity)!;
+      checkListFilters(`${binding} to a page whose part ${part.key} is`, entity, part.filters);
+      const unlisted = part.columns?.find((name) => !entity.fields.some((f) => f.name === name && f.list));
+      if (unlisted !== undefined) throw new Error(`catalogue: ${binding} to a page whose part ${part.key} shows first ${unlisted}, which is no listed field of ${entity.name}`);
+    }
+    return;
+  }
   if (page.kind !== "list") return;
   const entity = byName.get(page.entity)!;
-  // the list applies its filter fields only (server/engine/crud.ts listFilters): any other name would be ignored
-  const filterField = (name: string) => entity.fields.find((f) => f.name === name && f.filter !== undefined && isColumn(f));
-  for (const [name, value] of Object.entries(page.filters ?? {})) {
-    const field = filterField(name);
-    if (!field) throw new Error(`catalogue: ${binding} to a list of ${entity.name} filtered by ${name}, which is no filter field of ${entity.name}`);
-    if (field.options && !field.options.some((o) => o.value === value)) {
-      throw new Error(`catalogue: ${binding} to a list of ${entity.name} filtered by ${name} "${value}", which is no option of ${entity.name}.${name}`);
-    }
-  }
-  if (page.recordFilter !== undefined && !filterField(page.recordFilter)) {
+  checkListFilters(`${binding} to`, entity, page.filters);
+  if (page.recordFilter !== undefined && !filterField(entity, page.recordFilter)) {
     throw new Error(`catalogue: ${binding} to a list of ${entity.name} filtered by the record's id in ${page.recordFilter}, which is no filter field of ${entity.name}`);
+  }
+}
+
+/** A field a list may filter by: the list applies its filter fields only (server/engine/crud.ts listFilters), any other name would be ignored. */
+function filterField(entity: EntityDecl, name: string): FieldDecl | undefined {
+  return entity.fields.find((f) => f.name === name && f.filter !== undefined && isColumn(f));
+}
+
+/** The filters a list page or a part of one always sends: filter fields of its entity, each an option of an enum. */
+function checkListFilters(where: string, entity: EntityDecl, filters: Readonly<Record<string, string>> | undefined): void {
+  for (const [name, value] of Object.entries(filters ?? {})) {
+    const field = filterField(entity, name);
+    if (!field) throw new Error(`catalogue: ${where} a list of ${entity.name} filtered by ${name}, which is no filter field of ${entity.name}`);
+    if (field.options && !field.options.some((o) => o.value === value)) {
+      throw new Error(`catalogue: ${where} a list of ${entity.name} filtered by ${name} "${value}", which is no option of ${entity.name}.${name}`);
+    }
   }
 }
 

@@ -1,10 +1,10 @@
 /**
  * Fee collection, the money out: refunds of paid fee orders through the gateway that took them. A provider refunds
  * (its request is accepted at once); a school or the provider's staff asks, and the provider approves or rejects
- * (saleslist). An accepted refund gets its refund number (the gateway's out_refund_no, fixed then and used for every
- * retry) and is sent by a job; the gateway's notification or a query takes it to its end. A duplicate payment
- * (two payers paying one bill) is refunded by itself. The server side is server/domains/collection/refunds.ts;
- * labels in locales/<lang>/refunds.json.
+ * (on the after-sales list, saleslist: catalogue/afterSales.ts). An accepted refund gets its refund number (the
+ * gateway's out_refund_no, fixed then and used for every retry) and is sent by a job; the gateway's notification or
+ * a query takes it to its end. A duplicate payment (two payers paying one bill) is refunded by itself. The server
+ * side is server/domains/collection/refunds.ts; labels in locales/<lang>/refunds.json.
  */
 import type { ActionDecl, CatalogueDomain, EntityDecl, FieldOption } from "../common/catalogue";
 import { PROVIDER_ROLES } from "../common/roleKeys";
@@ -129,8 +129,6 @@ export const refundEntity: EntityDecl = {
 export const refunds: CatalogueDomain = {
   entities: [refundEntity],
   pages: {
-    // the v2 after-sales list: the requests waiting for the provider's decision
-    "order/saleslist": { kind: "list", entity: "refund", filters: { status: "applied" } },
     // every refund, with its number, amount, state and times
     refundrecord: { kind: "list", entity: "refund" },
   },

@@ -497,6 +497,19 @@ export interface LookupConfirmDecl {
   then: "answer" | "find";
 }
 
+/** One list of a page of several (PageRef `lists`): an entity's list, with the filters it always sends. */
+export interface ListPart {
+  /** its name in the page's address (`?part=`) */
+  key: string;
+  /** translation key of its option in the switch at the page's top */
+  title: string;
+  entity: string;
+  /** filters the part always sends (field name -> value), never shown as filter inputs nor columns */
+  filters?: Record<string, string>;
+  /** listed fields its table shows first, in this order (what its decisions need in view), the others after */
+  columns?: readonly string[];
+}
+
 /** What a menu entry opens. */
 export type PageRef =
   | {
@@ -514,6 +527,18 @@ export type PageRef =
       entity: string;
       /** the record pages of a list `view` (a v2 group sharing a v1 group's path under other route names) */
       view?: string;
+    }
+  /**
+   * Several entities' lists on one page, one at a time under a switch at its top, each its entity's list with its
+   * state tabs, columns and actions (the after-sales list: the shop's after-sales and the fee orders' refund
+   * requests); the address's `part` names the one shown. Its menu entry counts what waits for a decision in the part
+   * it opens first (common/waiting.ts).
+   */
+  | {
+      kind: "lists";
+      parts: readonly ListPart[];
+      /** the key of the part opened when the address names none (each route of a page bound per group its own); default the first */
+      first?: string;
     }
   /** one record per tenant edited in a form, no list (a declared SettingsDecl) */
   | { kind: "settings"; settings: string }

@@ -1,7 +1,7 @@
 /**
  * Route filtering and sidebar rules (spec 2.4, 6): shared by the SPA and the menu tests.
  */
-import type { MenuEntry, MenuGroup } from "./catalogue";
+import type { ListPart, MenuEntry, MenuGroup, PageRef } from "./catalogue";
 import { hasAnyRole } from "./roleKeys";
 
 export interface ReachableEntry {
@@ -25,6 +25,11 @@ export function reachableEntries(menus: readonly MenuGroup[], roles: readonly st
     }
   }
   return out;
+}
+
+/** The part a page of several lists opens when its address names none. */
+export function firstPart(page: Extract<PageRef, { kind: "lists" }>): ListPart {
+  return page.parts.find((part) => part.key === page.first) ?? page.parts[0]!;
 }
 
 /** Whether the entry has something to open: a built page or an external link. */

@@ -5,7 +5,7 @@
  * on the home page.
  */
 import type { MenuGroup } from "./catalogue";
-import { isBuilt, reachableEntries, routePath } from "./menu";
+import { firstPart, isBuilt, reachableEntries, routePath } from "./menu";
 
 export interface WaitingCount {
   /** the action's `waiting` key: dashboard.waiting.{key} */
@@ -21,20 +21,24 @@ export interface WaitingCount {
 }
 
 /**
- * The menu entries (their paths, as the sidebar keys them) that list the waiting records of a count: the lists of
- * the entity showing only records in the waiting states (the after-sales list's requests), or, where the menu has
- * none, its lists of every record (the channel list).
+ * The menu entries (their paths, as the sidebar keys them) that list the waiting records of a count: the pages of
+ * several lists opening first the entity's (the after-sales list) and the lists of the entity showing only records
+ * in the waiting states, where decisions are taken; or, where the menu has none, its lists of every record (the
+ * channel list).
  */
 export function waitingEntries(menus: readonly MenuGroup[], roles: readonly string[], count: Pick<WaitingCount, "entity" | "states">, stateField: string | undefined): string[] {
-  const lists = reachableEntries(menus, roles).filter(({ entry }) => {
+  const shown = reachableEntries(menus, roles).filter(({ entry }) => isBuilt(entry) && !entry.hidden);
+  const lists = shown.filter(({ entry }) => {
     const page = entry.page;
-    return isBuilt(entry) && !entry.hidden && page?.kind === "list" && page.entity === count.entity && !page.recordFilter;
+    return page?.kind === "list" && page.entity === count.entity && !page.recordFilter;
   });
   const fixedOf = (entry: (typeof lists)[number]["entry"]) => Object.entries((entry.page?.kind === "list" && entry.page.filters) || {});
   const waitingOnly = lists.filter(({ entry }) => {
     const fixed = fixedOf(entry);
     return fixed.length > 0 && fixed.every(([field, value]) => field === stateField && count.states.includes(value));
   });
-  const chosen = waitingOnly.length > 0 ? waitingOnly : lists.filter(({ entry }) => fixedOf(entry).length === 0);
+  const opensFirst = shown.filter(({ entry }) => entry.page?.kind === "lists" && firstPart(entry.page).entity === count.entity);
+  const deciding = [...opensFirst, ...waitingOnly];
+  const chosen = deciding.length > 0 ? deciding : lists.filter(({ entry }) => fixedOf(entry).length === 0);
   return chosen.map(({ group, entry }) => routePath(group, entry));
 }

@@ -26,7 +26,7 @@ import type { ListSummary, ListTabs } from "../../common/listAnswer";
 import { fieldSeenBy } from "../../common/fieldRules";
 import { formatNumber } from "../../common/money";
 import { hasAnyRole } from "../../common/roleKeys";
-import type { BuiltPage } from "./builtPages";
+import { entityResources, type BuiltPage } from "./builtPages";
 import { DEFAULT_API_PATH, filterPayload, scope as tenantScope, sortPayload } from "../../providers/dataProvider";
 import { entityByName } from "../../resources.config";
 import { cellStyle, displayValue, FilterControl, filterValueProps, type Translate } from "./fields";
@@ -90,6 +90,13 @@ function useFieldVisible(): (field: FieldDecl) => boolean {
 }
 
 
+/** The fields named first, in their order, then the others as declared (a part of a page of several lists: ListPart.columns). */
+function firstThese(fields: FieldDecl[], names: readonly string[] | undefined): FieldDecl[] {
+  if (!names) return fields;
+  const rank = (f: FieldDecl) => (names.includes(f.name) ? names.indexOf(f.name) : names.length);
+  return [...fields].sort((a, b) => rank(a) - rank(b));
+}
+
 /** The list's order (its first sorter) as a "field:order" choice of the card view's sort control. */
 function sortChoice(sorters: readonly CrudSort[]): string | undefined {
   const first = sorters[0];
@@ -123,7 +130,13 @@ function useLastAnswer<T>(value: T | undefined): T | undefined {
   return last.current;
 }
 
-function CrudList({ resource }: { resource: string }) {
+interface CrudListProps {
+  resource: string;
+  /** shown at the top of the list, above its filters (the switch between the lists of a page of several) */
+  header?: ReactNode;
+}
+
+function CrudList({ resource, header }: CrudListProps) {
   const { entity, pages } = resourceByIdentifier(resource);
   const { translate, getLocale } = useTranslation();
   const language = getLocale() ?? "en";
@@ -141,7 +154,7 @@ function CrudList({ resource }: { resource: string }) {
   const { id: recordId } = useParams();
   const listPage = listRef?.kind === "list" ? listRef : undefined;
   const fixedFilters = Object.entries({
-    ...listPage?.filters,
+    ...(pages.list?.part ? pages.list.part.filters : listPage?.filters),
     ...(listPage?.recordFilter && recordId ? { [listPage.recordFilter]: recordId } : {}),
   });
   const visible = useFieldVisible();
@@ -160,7 +173,11 @@ function CrudList({ resource }: { resource: string }) {
     onSearch: (values) => filterFields.map((f) => toCrudFilter(f, values[f.name])),
   });
 
-  const listFields = entity.fields.filter((f) => f.list && visible(f));
+  // a field the page fixes holds the same value on every row: no column of it
+  const listFields = firstThese(
+    entity.fields.filter((f) => f.list && visible(f) && !fixedFilters.some(([name]) => name === f.name)),
+    pages.list?.part?.columns,
+  );
   // the table's columns as the user arranged them; a phone's cards show every listed field
   const [columnSettings, setColumnSettings] = useColumnSettings(resource);
   const tableFields = arrangeColumns(listFields, columnSettings)
@@ -187,7 +204,10 @@ function CrudList({ resource }: { resource: string }) {
     render: (value: unknown, record: BaseRecord) => <div style={cellStyle(f)}>{cell(f, value, record)}</div>,
   }));
   const edit = opens(pages.edit) && may("edit") ? pages.edit : undefined;
-  const show = opens(pages.info) && may("info") ? pages.info : undefined;
+  // a part of a page of several lists opens its records where the menu has their page, in another group if its own has
+  // none (an after-sale from the order group's after-sales list opens in the shop's)
+  const info = pages.info ?? (pages.list?.part ? entityResources().find((r) => r.entity === entity && opens(r.pages.info))?.pages.info : undefined);
+  const show = opens(info) && may("info") ? info : undefined;
   const { recordPages, listPages } = useLinkedPages(pages.list, entity);
   const actions = useEntityActions(entity);
   const tools = useRecordTools(entity);
@@ -383,6 +403,7 @@ function CrudList({ resource }: { resource: string }) {
     const sortable = entity.fields.filter((f) => f.sortable);
     return (
       <Card title={translate(pages.list?.entry.title ?? entity.title)} styles={{ body: { padding: 12 } }}>
+        {header}
         <Space wrap style={{ marginBottom: 12 }}>
           {filterFields.length > 0 && (
             <Badge count={activeFilters} size="small">
@@ -461,6 +482,7 @@ function CrudList({ resource }: { resource: string }) {
         </Space>
       }
     >
+      {header}
       {filterForm}
       {stateTabs}
       <BulkActionBar entity={entity} actions={bulkActions} selected={selected} onDone={() => setSelected([])} />

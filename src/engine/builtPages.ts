@@ -1,9 +1,9 @@
 /**
- * The generic pages the catalogue asks for: every menu entry with a list/add/edit/info page, grouped into one
- * refine resource per entity and menu group (the same entity appears once per generation, e.g. /service and
- * /servicev2 both open the provider pages).
+ * The generic pages the catalogue asks for: every menu entry with a list/add/edit/info page (and each list of a
+ * page of several), grouped into one refine resource per entity and menu group (the same entity appears once per
+ * generation, e.g. /service and /servicev2 both open the provider pages).
  */
-import type { EntityDecl, MenuEntry, MenuGroup } from "../../common/catalogue";
+import type { EntityDecl, ListPart, MenuEntry, MenuGroup } from "../../common/catalogue";
 import { entityByName, menus as catalogueMenus } from "../../resources.config";
 
 export type GenericPageKind = "list" | "add" | "edit" | "info";
@@ -17,6 +17,8 @@ export interface BuiltPage {
   route: string;
   /** refine resource identifier of the entity in this group */
   resource: string;
+  /** a list that is one part of a page of several (its route is the page's, which shows one part at a time) */
+  part?: ListPart;
 }
 
 export interface EntityResource {
@@ -41,6 +43,14 @@ export function builtPages(menus: readonly MenuGroup[] = catalogueMenus): BuiltP
   for (const group of menus) {
     for (const entry of group.children) {
       const page = entry.page;
+      if (page?.kind === "lists") {
+        for (const part of page.parts) {
+          const entity = entityByName(part.entity);
+          if (!entity) throw new Error(`menu entry /${group.path}/${entry.name} names an unknown entity ${part.entity}`);
+          pages.push({ kind: "list", entity, group, entry, route: builtRoute(group, entry), resource: resourceIdentifier(entity.name, group), part });
+        }
+        continue;
+      }
       if (!page || !("entity" in page)) continue;
       const entity = entityByName(page.entity);
       if (!entity) throw new Error(`menu entry /${group.path}/${entry.name} names an unknown entity ${page.entity}`);

@@ -1,7 +1,7 @@
 /**
  * The catalogue's pages for the SPA: refine resources and react-router routes for every built list / add /
  * edit / detail page of every entity (resources.config.ts), and routes for its settings pages, its report
- * pages, its lookup pages (scan or type) and its custom pages (src/domains).
+ * pages, its lookup pages (scan or type), its pages of several lists and its custom pages (src/domains).
  * Each page is its own lazy chunk, so the table and form code stays off the login page. The routes are
  * relative: mount them inside the authenticated layout route.
  */
@@ -23,6 +23,7 @@ const SettingsPage = lazy(() => import("./SettingsPage"));
 const ReportPage = lazy(() => import("./ReportPage"));
 // scan or type: the camera's decoder is loaded by the scanner only when a scan starts
 const LookupPage = lazy(() => import("./LookupPage"));
+const ListsPage = lazy(() => import("./ListsPage"));
 
 export { entityResources, builtPages, resourceIdentifier } from "./builtPages";
 
@@ -55,7 +56,7 @@ function pageElement(page: BuiltPage): ReactNode {
   }
 }
 
-/** The element of a menu entry's page beyond the entity pages (a settings, report, lookup or custom page), if built. */
+/** The element of a menu entry's page beyond the entity pages (a settings, report, lookup, custom page or one of several lists), if built. */
 function declaredPageElement(group: MenuGroup, entry: MenuEntry): ReactNode | undefined {
   const page = entry.page;
   switch (page?.kind) {
@@ -73,6 +74,8 @@ function declaredPageElement(group: MenuGroup, entry: MenuEntry): ReactNode | un
     }
     case "lookup":
       return <LookupPage page={page} group={group} entry={entry} />;
+    case "lists":
+      return <ListsPage page={page} group={group} />;
     default:
       return undefined;
   }
@@ -98,6 +101,8 @@ export function catalogueRouteElements(): ReactElement {
   const pages = [
     ...entityResources()
       .flatMap((r) => Object.values(r.pages))
+      // a part of a page of several lists is shown by that page, on its route
+      .filter((page) => !page.part)
       .map((page) => ({ route: page.route, element: pageElement(page) })),
     ...declaredPageRoutes(),
   ];

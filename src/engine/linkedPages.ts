@@ -1,6 +1,6 @@
 /** The pages a list's menu links to its rows and its selection (hidden routes naming the list as their menu). */
 import { usePermissions, type BaseRecord } from "@refinedev/core";
-import type { EntityDecl, MenuEntry } from "../../common/catalogue";
+import type { EntityDecl, MenuEntry, PageRef } from "../../common/catalogue";
 import { hasAnyRole } from "../../common/roleKeys";
 import { menus } from "../../resources.config";
 import { builtRoute, type BuiltPage } from "./builtPages";
@@ -25,9 +25,22 @@ export function useLinkedPages(list: BuiltPage | undefined, entity: EntityDecl):
       .map((entry) => ({ entry, route: builtRoute(group, entry) })),
   );
   return {
-    recordPages: linked.filter(({ entry }) => entry.params?.includes(":id") && (!("entity" in entry.page!) || entry.page!.entity !== entity.name)),
+    recordPages: linked.filter(({ entry }) => entry.params?.includes(":id") && !ownRecordPage(entry.page!, entity) && !otherRecordPage(entry.page!, entity)),
     listPages: linked.filter(({ entry }) => !entry.params?.length && entry.page!.kind === "custom"),
   };
+}
+
+/** A page of the list's own entity: its rows' Edit and Details buttons already. */
+function ownRecordPage(page: PageRef, entity: EntityDecl): boolean {
+  return "entity" in page && page.entity === entity.name;
+}
+
+/**
+ * The record page of another entity (the after-sale's, beside the refund requests on the after-sales list): its id
+ * is that entity's, never one of this list's rows.
+ */
+function otherRecordPage(page: PageRef, entity: EntityDecl): boolean {
+  return (page.kind === "info" || page.kind === "edit") && page.entity !== entity.name;
 }
 
 /** Whether a record page is offered on this record (a voucher on a paid order only). */

@@ -3,7 +3,8 @@
  * and, once the worker has sent it to the sandbox and asked after it, sees the order partly refunded with the refund
  * done on its record and the refund's receipt after the order's voucher; the school asks for a refund from its order list, and svc, whose home page and
  * after-sales menu entry count the requests waiting for it, reviews it with the order's paid and refunded amounts, the amount asked, the reason and who
- * asked in view (on a phone too) and approves it: it then no longer waits, and the counts say so at once.
+ * asked in view (on a phone too) and approves it: it then no longer waits, and the counts (the list's and the menu's) say
+ * so at once.
  */
 import type { Page } from "playwright-core";
 import { and, asc, eq, notExists } from "drizzle-orm";
@@ -135,8 +136,9 @@ describeInBrowser("refunds", (suite) => {
     await choose(provider, form.locator(".ant-select").first(), en.refunds.result.approve);
     await provider.locator(".ant-modal").getByRole("button", { name: en.common.confirm }).click();
     await provider.getByText(en.refunds.approved).waitFor();
-    // decided: it waits no more, and the menu's count says so without a reload
-    await expect.poll(() => row.count()).toBe(0);
+    // decided: it waits no more (its row, beside the others, offers no review), and the counts say so without a reload
+    await expect.poll(() => row.getByTestId("row-refundreview").count()).toBe(0);
+    await expect.poll(() => active(provider).getByTestId("state-tab-applied").getByTestId("state-tab-count").textContent()).toBe(String(before - 1));
     const badge = provider.getByTestId("waiting-badge-/order/saleslist");
     if (before > 1) await expect.poll(() => badge.textContent()).toBe(String(before - 1));
     else await expect.poll(() => badge.count()).toBe(0);

@@ -4,8 +4,10 @@
  * shop's orders (one refunded in part, one in full, one closed unpaid), every page that shows a figure of the money
  * shows the same figure, to the fen, for several filters and periods: every statistics page's totals, the order
  * list's paid summary, payrecord's and refundrecord's sums, the settlements, reconciliation's own figures, the shop
- * order list's and the goods statistics' sums, the order export and the dashboard's 30 days. A figure added to the
- * console joins this file.
+ * order list's and the goods statistics' sums, the order export and the dashboard's 30 days. One of the shop's items
+ * is refunded through an after-sale: its money is in refundrecord, the after-sales list, the goods statistics (on its
+ * own SKU), the shop order list, the settlement and the reconciliation, and not among the fees. A figure added to
+ * the console joins this file.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import ExcelJS from "exceljs";
@@ -16,7 +18,7 @@ import { queryRows } from "../../server/db/client";
 import { orderEntity } from "../../catalogue/collectionOrders";
 import { paymentEntity } from "../../catalogue/collectionPayments";
 import { refShownTitle } from "../../common/fieldRules";
-import { activities, bills, classes, feeOrderLines, goods, goodsSkus, notices, pickupPoints, shopOrders, students } from "../../server/db/schema";
+import { activities, aftersales, bills, classes, feeOrderLines, goods, goodsSkus, notices, pickupPoints, shopOrderItems, shopOrders, students } from "../../server/db/schema";
 import { settleOpenDays } from "../../server/domains/collection/settlements";
 import { translator } from "../../server/lib/i18n";
 import { describeOnDatabases } from "../helpers/db";
@@ -57,6 +59,10 @@ describeOnDatabases("figures that agree on every page", (kind) => {
   let feeDay: { onOld: number; onNew: number; refundedOnOld: number };
   /** the shop's orders of the second day, paid on the new channel: two goods refunded in part, one refunded in full; one closed unpaid */
   let shop: { twoGoods: number; whole: number; closedUnpaid: number };
+  /** the after-sale of the jacket of the order of two goods, refunded 100.00 on the second day */
+  let afterSale: number;
+  /** what it gave back (fen) */
+  const AFTERSALE_FEN = 10_000;
   const call = async (user: string, method: string, payload: Row = {}) => {
     const res = await t.call("adminapiv2", method, payload, { token: tokens[user] });
     expect(res.return_code, `${method}: ${res.return_msg}`).toBe("SUCCESS");
@@ -180,6 +186,16 @@ describeOnDatabases("figures that agree on every page", (kind) => {
     await t.app.jobs.runDueJobs();
     const shopStates = await t.db.select({ id: shopOrders.id, status: shopOrders.status }).from(shopOrders).where(sql`${shopOrders.id} in (${shop.twoGoods}, ${shop.whole}, ${shop.closedUnpaid})`);
     expect(new Map(shopStates.map((o) => [o.id, o.status]))).toEqual(new Map([[shop.twoGoods, "undelivered"], [shop.whole, "cancelled"], [shop.closedUnpaid, "cancelled"]]));
+
+    // the parent of the order of two goods asks 100.00 back for the jacket (not handed over yet: the money only); the
+    // provider agrees, and the refund goes back through the job
+    const [jacket] = await t.db.select({ id: shopOrderItems.id }).from(shopOrderItems).where(and(eq(shopOrderItems.order_id, shop.twoGoods), eq(shopOrderItems.title, "冬季校服冲锋衣")));
+    const asked = await h5(t, "h5aftersaleadd", { ticket, order_id: shop.twoGoods, item_id: jacket!.id, way: "refund", qty: 1, amount: fenToYuan(AFTERSALE_FEN), reason: "尺码偏大" }, ip);
+    expect(asked.return_code, asked.return_msg).toBe("SUCCESS");
+    afterSale = Number(itemsOf(asked).id);
+    await call("svc", "aftersalereview", { id: afterSale, result: "agree" });
+    await t.app.jobs.runDueJobs();
+    expect((await t.db.select({ status: aftersales.status }).from(aftersales).where(eq(aftersales.id, afterSale)))[0]!.status).toBe("completed");
 
     // a bill waived: no longer owed anywhere
     const [toWaive] = await t.db.select({ id: bills.id }).from(bills).where(and(eq(bills.activity_id, term), eq(bills.status, "unpaid"))).orderBy(asc(bills.id)).limit(1);
@@ -444,30 +460,56 @@ describeOnDatabases("figures that agree on every page", (kind) => {
     expect(everything.amount).toBeGreaterThan(0);
     const refunds = await listed("svc", "refundlist", { payment_kind: "shop_order", status: "success" });
     expect(everything.refunded).toBe(refunds.amount);
-    expect(everything.refunded).toBe(3_333 + 38_400);
-    // the order of two goods (128.00 and 268.00): its 33.33 split by their amounts, rounded down on the first (10.77)
-    // and the rest on the last (22.56), on the day it was paid
+    expect(everything.refunded).toBe(3_333 + AFTERSALE_FEN + 38_400);
+    // the order of two goods (128.00 and 268.00): the jacket's after-sale is the jacket's (100.00); the order's 33.33
+    // is split by what each still held (128.00 and 168.00), rounded down on the first (14.41) and the rest on the
+    // last (18.92), on the day it was paid
     const bySku = (await call("svc", "goodsstatis", { dimension: "sku_id", paid_at_start: tomorrow, paid_at_end: tomorrow, sch_id: world.schId })).data?.items as Row[];
     expect(new Map(bySku.map((row) => [row.sku_title, fen(row.refund_amount)]))).toEqual(
       new Map([
-        ["夏季校服短袖套装 (尺码 140 · 颜色 白色)", 1_077],
-        ["冬季校服冲锋衣 (尺码 150 · 颜色 藏青)", 2_256],
+        ["夏季校服短袖套装 (尺码 140 · 颜色 白色)", 1_441],
+        ["冬季校服冲锋衣 (尺码 150 · 颜色 藏青)", AFTERSALE_FEN + 1_892],
         ["夏季校服短袖套装 (尺码 120 · 颜色 藏青)", 38_400],
       ]),
     );
   });
 
+  it("gives an after-sale's money back as one refund, the same on refundrecord, the after-sales list and the shop order, and leaves it out of the fees", async () => {
+    // refundrecord: the after-sale's one refund, done, of its amount
+    const [sale] = await t.db.select({ amount: aftersales.amount, status: aftersales.status }).from(aftersales).where(eq(aftersales.id, afterSale));
+    expect(sale).toEqual({ amount: AFTERSALE_FEN, status: "completed" });
+    const itsRefunds = (await call("svc", "refundlist", { aftersale_id: afterSale, payment_kind: "shop_order" })).data?.items as Row[];
+    expect(itsRefunds.map((r) => [r.kind, r.status, fen(r.amount)])).toEqual([["aftersale", "success", AFTERSALE_FEN]]);
+    // the after-sales list's completed ones sum what refundrecord's after-sale refunds done sum, the provider's and the school's
+    for (const filter of [{}, { sch_id: world.schId }]) {
+      const completed = await listed("svc", "aftersalelist", { ...filter, status: "completed" });
+      expect(completed, JSON.stringify(filter)).toEqual(await listed("svc", "refundlist", { ...filter, kind: "aftersale", status: "success" }));
+      expect(completed, JSON.stringify(filter)).toEqual({ count: 1, amount: AFTERSALE_FEN });
+    }
+    // the shop order's record: refunded in part, the after-sale with its order's own refund
+    const order = (await call("svc", "shoporderinfo", { id: shop.twoGoods })).data?.items as Row;
+    expect({ refunded: fen(order.refunded_amount), status: order.refund_status }).toEqual({ refunded: 3_333 + AFTERSALE_FEN, status: "part" });
+    // the home page's money is the fees' (the shop's has pages of its own): its refunds are refundrecord's fee refunds
+    const dashboard = (await call("svc", "dashboard")).data?.items as { figures: { key: string; value: number }[]; collection: { days: { day: string }[]; total: { refunded: number } } };
+    const days = { success_time_start: dashboard.collection.days[0]!.day, success_time_end: dashboard.collection.days.at(-1)!.day };
+    expect(dashboard.collection.total.refunded).toBe((await listed("svc", "refundlist", { payment_kind: "fee", status: "success", ...days })).amount);
+    const monthStart = `${tomorrow.slice(0, 7)}-01`;
+    const refundedMonth = dashboard.figures.find((f) => f.key === "refunded_month")!.value;
+    expect(refundedMonth).toBe((await listed("svc", "refundlist", { payment_kind: "fee", status: "success", success_time_start: monthStart })).amount);
+  });
+
   it("settles the shop's money with the fees: settlement, reconciliation's own figures, the shop order list and the goods statistics agree on the day, to the fen", async () => {
     // what the second day's rows hold, apart from any page: the shop's two orders paid (128.00 + 268.00, 3 x 128.00)
-    // and their refunds (33.33, 384.00), all on the new channel; the fees as the beforeAll made them
+    // and their refunds (33.33 and the jacket's after-sale's 100.00, 384.00), all on the new channel; the fees as the
+    // beforeAll made them
     const shopRows = await t.db.select({ id: shopOrders.id, amount: shopOrders.amount, refunded: shopOrders.refunded_amount }).from(shopOrders).where(sql`${shopOrders.id} in (${shop.twoGoods}, ${shop.whole}, ${shop.closedUnpaid})`);
     const shopRow = (id: number) => shopRows.find((r) => r.id === id)!;
-    expect([shopRow(shop.twoGoods), shopRow(shop.whole)].map((r) => [r.amount, r.refunded])).toEqual([[39_600, 3_333], [38_400, 38_400]]);
+    expect([shopRow(shop.twoGoods), shopRow(shop.whole)].map((r) => [r.amount, r.refunded])).toEqual([[39_600, 3_333 + AFTERSALE_FEN], [38_400, 38_400]]);
     const shopPaid = 12_800 + 26_800 + 3 * 12_800;
-    const shopRefunded = 3_333 + 38_400;
+    const shopRefunded = 3_333 + AFTERSALE_FEN + 38_400;
     const expected = new Map([
       [oldChannel, { orders: 1, gross: feeDay.onOld, refunds: 2, refund: feeDay.refundedOnOld }],
-      [newChannel, { orders: 1 + 2, gross: feeDay.onNew + shopPaid, refunds: 2, refund: shopRefunded }],
+      [newChannel, { orders: 1 + 2, gross: feeDay.onNew + shopPaid, refunds: 3, refund: shopRefunded }],
     ]);
     const day = { day_start: tomorrow, day_end: tomorrow };
     const settledByChannel = async () => {

@@ -14,6 +14,8 @@ function callsOf(page: PageRef): string[] {
   switch (page.kind) {
     case "list":
       return [`${page.entity}list`];
+    case "lists":
+      return page.parts.map((part) => `${part.entity}list`);
     case "info":
       return [`${page.entity}info`];
     case "edit":

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { assembleCatalogue } from "../../catalogue/assemble";
 import { v1Menus } from "../../catalogue/menus.v1";
 import { v2Menus } from "../../catalogue/menus.v2";
-import type { ActionDecl, CatalogueDomain, EntityDecl, FieldDecl, PageRef, ReportDecl } from "../../common/catalogue";
+import type { ActionDecl, CatalogueDomain, EntityDecl, FieldDecl, ListPart, PageRef, ReportDecl } from "../../common/catalogue";
 import "../../common/fieldExtras";
 import { catalogue } from "../../resources.config";
 
@@ -60,6 +60,14 @@ function setPage(domains: Domains, route: string, change: (page: PageRef) => Pag
   const domain = Object.values(domains).find((d) => route in d.pages);
   if (!domain) throw new Error(`no route ${route} bound`);
   domain.pages[route] = change(domain.pages[route]);
+}
+
+/** Changes one part of the page of several lists bound to the route. */
+function setPart(domains: Domains, route: string, key: string, change: (part: ListPart) => ListPart): void {
+  setPage(domains, route, (page) => {
+    if (page.kind !== "lists") throw new Error(`${route} is no page of several lists`);
+    return { ...page, parts: page.parts.map((part) => (part.key === key ? change(part) : part)) };
+  });
 }
 
 function report(domains: Domains, name: string): ReportDecl {
@@ -168,27 +176,48 @@ describe("summaries", () => {
 
 describe("pages and lists", () => {
   it("refuse a page bound to an undeclared entity", () => {
-    expect(assembledAfter((d) => setPage(d, "order/saleslist", (p) => ({ ...p, entity: "refnd" }) as PageRef))).toThrow(
-      message(`binds route "order/saleslist" to the undeclared entity "refnd"`),
+    expect(assembledAfter((d) => setPage(d, "refundrecord", (p) => ({ ...p, entity: "refnd" }) as PageRef))).toThrow(
+      message(`binds route "refundrecord" to the undeclared entity "refnd"`),
     );
     expect(assembledAfter((d) => setPage(d, "projectedit", (p) => ({ ...p, entity: "projet" }) as PageRef))).toThrow(
       message(`binds route "projectedit" to the undeclared entity "projet"`),
     );
+    expect(assembledAfter((d) => setPart(d, "order/saleslist", "refunds", (part) => ({ ...part, entity: "refnd" })))).toThrow(
+      message(`binds route "order/saleslist" to the undeclared entity "refnd"`),
+    );
   });
 
   it("refuse a list page filtered by a field that is no filter of its entity, or by a value that is no option of it", () => {
-    expect(assembledAfter((d) => setPage(d, "order/saleslist", (p) => ({ ...p, filters: { stauts: "applied" } }) as PageRef))).toThrow(
-      message(`catalogue: refunds binds route "order/saleslist" to a list of refund filtered by stauts, which is no filter field of refund`),
+    expect(assembledAfter((d) => setPage(d, "refundrecord", (p) => ({ ...p, filters: { stauts: "applied" } }) as PageRef))).toThrow(
+      message(`catalogue: refunds binds route "refundrecord" to a list of refund filtered by stauts, which is no filter field of refund`),
     );
-    expect(assembledAfter((d) => setPage(d, "order/saleslist", (p) => ({ ...p, filters: { status: "aplied" } }) as PageRef))).toThrow(
-      message(`catalogue: refunds binds route "order/saleslist" to a list of refund filtered by status "aplied", which is no option of refund.status`),
+    expect(assembledAfter((d) => setPage(d, "refundrecord", (p) => ({ ...p, filters: { status: "aplied" } }) as PageRef))).toThrow(
+      message(`catalogue: refunds binds route "refundrecord" to a list of refund filtered by status "aplied", which is no option of refund.status`),
     );
     // a field the list does not filter by would be ignored: every row shown
-    expect(assembledAfter((d) => setPage(d, "order/saleslist", (p) => ({ ...p, filters: { reason: "x" } }) as PageRef))).toThrow(
+    expect(assembledAfter((d) => setPage(d, "refundrecord", (p) => ({ ...p, filters: { reason: "x" } }) as PageRef))).toThrow(
       message(`to a list of refund filtered by reason, which is no filter field of refund`),
     );
     expect(assembledAfter((d) => setPage(d, "serviceactcode", (p) => ({ ...p, recordFilter: "sysidd" }) as PageRef))).toThrow(
       message(`catalogue: renewals binds route "serviceactcode" to a list of actcode filtered by the record's id in sysidd, which is no filter field of actcode`),
+    );
+    // so is a part of a page of several lists
+    expect(assembledAfter((d) => setPart(d, "order/saleslist", "refunds", (part) => ({ ...part, filters: { kind: "requst" } })))).toThrow(
+      message(`catalogue: afterSales binds route "order/saleslist" to a page whose part refunds is a list of refund filtered by kind "requst", which is no option of refund.kind`),
+    );
+  });
+
+  it("refuse a page of several lists with fewer than two parts, two of one key, opening first on none of them, or showing first a field it does not list", () => {
+    const lists = (change: (page: Extract<PageRef, { kind: "lists" }>) => PageRef) => (d: Domains) => setPage(d, "shop/saleslist", (p) => change(p as Extract<PageRef, { kind: "lists" }>));
+    const needsTwo = message(`catalogue: afterSales binds route "shop/saleslist" to a page of several lists, which needs two or more parts of different keys`);
+    expect(assembledAfter(lists((p) => ({ ...p, parts: p.parts.slice(0, 1) })))).toThrow(needsTwo);
+    expect(assembledAfter(lists((p) => ({ ...p, parts: p.parts.map((part) => ({ ...part, key: "same" })), first: "same" })))).toThrow(needsTwo);
+    expect(assembledAfter(lists((p) => ({ ...p, first: "refund" })))).toThrow(
+      message(`catalogue: afterSales binds route "shop/saleslist" to a page of several lists opening first "refund", which is no part of it`),
+    );
+    // what its table shows first is among its columns
+    expect(assembledAfter((d) => setPart(d, "shop/saleslist", "refunds", (part) => ({ ...part, columns: ["amount", "pay_no"] })))).toThrow(
+      message(`catalogue: afterSales binds route "shop/saleslist" to a page whose part refunds shows first pay_no, which is no listed field of refund`),
     );
   });
 

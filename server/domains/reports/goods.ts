@@ -4,17 +4,19 @@
  * by school, goods item, SKU, day or month of payment. One statement per view: the items of the orders paid,
  * grouped by the dimension with a grand total (grouping sets), and the rows' titles joined to them.
  *
- * A refund names its order, not an item, so an order's refunded amount is split over its items in proportion to
- * their amounts, cumulatively in the items' order: an item gets floor(R x the amount up to and including it / the
- * order's items) less floor(R x the amount before it / the same). Each item then gets its share rounded down but
- * for what the rounding left, which falls on the later items (all of it on the last of two), never below zero nor
- * above its own amount, and the items' refunds add up to the order's to the fen, whatever the filters keep.
+ * An after-sale's refund is of one item (`aftersale_id`): it is that item's, whole. The order's other refunds name
+ * the order only, so what they gave back (R: the order's refunded amount less its after-sales' refunds) is split
+ * over its items in proportion to what each still held (its amount less its after-sales' refunds), cumulatively in
+ * the items' order: an item gets floor(R x what the items up to and including it held / what they all held) less
+ * floor(R x what the items before it held / the same). Each item then gets its share rounded down but for what the
+ * rounding left, which falls on the later items (all of it on the last of two), never below zero nor above what it
+ * held, and the items' refunds add up to the order's to the fen, whatever the filters keep.
  */
 import { sql, type SQL } from "drizzle-orm";
 import { refTitleKey } from "../../../common/fieldRules";
 import { CATEGORY_FILTER, goodsReport, PAID_PERIOD } from "../../../catalogue/goodsStatistics";
 import { queryRows } from "../../db/client";
-import { goods, goodsCategories, goodsSkus, schools, shopOrderItems, shopOrders } from "../../db/schema";
+import { aftersales, goods, goodsCategories, goodsSkus, refunds, schools, shopOrderItems, shopOrders } from "../../db/schema";
 import type { ReportRow, ReportSource, ReportSources } from "../../engine/reports";
 import { columnOf } from "./students";
 
@@ -47,6 +49,12 @@ const TITLES: Record<string, { title: SQL; join: SQL }> = {
     join: sql`left join ${goodsSkus} on ${goodsSkus.id} = f.key left join ${goods} on ${goods.id} = ${goodsSkus.goods_id}`,
   },
 };
+
+/** What each item's after-sales got back (their refunds done), as `own (item_id, amount)`: few rows, hashed once. */
+const ITEM_REFUNDS = sql`(select ${aftersales.item_id} as item_id, sum(${refunds.amount})::numeric as amount
+                           from ${refunds} join ${aftersales} on ${aftersales.id} = ${refunds.aftersale_id}
+                          where ${refunds.aftersale_id} is not null and ${refunds.status} = 'success'
+                          group by ${aftersales.item_id}) own`;
 
 /** A top category takes in the goods of the categories within it. */
 const inCategory = (value: unknown): SQL =>
@@ -82,17 +90,22 @@ const goodsSource: ReportSource = {
     const itemWhere = query.where(itemColumns, ORDER_FILTERS);
     const rows = await queryRows<FigureRow>(
       db,
-      sql`with lines as (
-            select ${shopOrderItems.order_id} as order_id, ${shopOrderItems.qty} as qty, ${shopOrderItems.amount} as amount,
-                   ${key} as key, coalesce(${itemWhere ?? sql`true`}, false) as chosen,
-                   ${shopOrders.refunded_amount}::numeric as refunded,
-                   sum(${shopOrderItems.amount}) over (partition by ${shopOrderItems.order_id} order by ${shopOrderItems.sort}, ${shopOrderItems.id}) as upto,
-                   sum(${shopOrderItems.amount}) over (partition by ${shopOrderItems.order_id}) as whole
+      sql`with items as (
+            select ${shopOrderItems.order_id} as order_id, ${shopOrderItems.sort} as sort, ${shopOrderItems.id} as id, ${shopOrderItems.qty} as qty,
+                   ${shopOrderItems.amount} as amount, ${key} as key, coalesce(${itemWhere ?? sql`true`}, false) as chosen,
+                   ${shopOrders.refunded_amount}::numeric as refunded, coalesce(own.amount, 0) as own
               from ${shopOrderItems} join ${shopOrders} on ${shopOrders.id} = ${shopOrderItems.order_id}
+              left join ${ITEM_REFUNDS} on own.item_id = ${shopOrderItems.id}
              where ${shopOrders.paid_at} is not null ${orderWhere ? sql`and ${orderWhere}` : sql``}
+          ), lines as (
+            select order_id, qty, amount, key, chosen, own, amount - own as held,
+                   refunded - sum(own) over (partition by order_id) as shared,
+                   sum(amount - own) over (partition by order_id order by sort, id) as upto,
+                   sum(amount - own) over (partition by order_id) as whole
+              from items
           ), f as (
             select key, grouping(key) as is_total, count(distinct order_id) as orders, coalesce(sum(qty), 0) as qty, coalesce(sum(amount), 0) as amount,
-                   coalesce(sum(case when whole > 0 then div(refunded * upto, whole) - div(refunded * (upto - amount), whole) else 0 end), 0) as refund_amount
+                   coalesce(sum(own + case when whole > 0 then div(shared * upto, whole) - div(shared * (upto - held), whole) else 0 end), 0) as refund_amount
               from lines where chosen
              group by grouping sets ((key), ())
           )
