@@ -5,7 +5,7 @@
  * The payer page's "contact us" opens the link of the account chosen in qwkfset. Behaviour in
  * server/domains/retail/customerService.ts; labels in locales/<lang>/qwkf.json.
  */
-import type { CatalogueDomain, EntityDecl, SettingsDecl } from "../common/catalogue";
+import type { CatalogueDomain, EntityDecl, OperationDecl, SettingsDecl } from "../common/catalogue";
 import { GOODS_MANAGERS } from "./goods";
 import { statusOptions, yesNo } from "./shared";
 
@@ -20,7 +20,24 @@ export const customerServiceSettingsDecl: SettingsDecl = {
     { name: "contact_kf_id", type: "ref", ref: { entity: "qwkf" }, label: "qwkf.contact_account" },
     // enterprise WeChat's corp ids begin "ww" (a corp's) or "wx" (an older one's)
     { name: "corp_id", type: "string", label: "qwkf.corp_id", max: 32, pattern: "^w[wx][0-9a-zA-Z]{8,30}$", patternMessage: "qwkf.corp_id_format" },
+    // the secret of the customer-service (微信客服) app: encrypted, never answered; sent empty, the stored one stays
+    { name: "corp_secret", type: "password", label: "qwkf.corp_secret", max: 64, pattern: "^[0-9A-Za-z_-]{20,64}$", patternMessage: "qwkf.corp_secret_format" },
   ],
+};
+
+/**
+ * qwkfsync {}: the provider's customer-service accounts read from enterprise WeChat with qwkfset's corp id and
+ * secret: those not listed yet added (with their chat link), the names and avatars of those listed updated by
+ * open_kfid; an account entered by hand stays. Answers {added, updated, unchanged}.
+ */
+export const customerServiceSync: OperationDecl = {
+  name: "qwkfsync",
+  roles: GOODS_MANAGERS,
+  effect: "write",
+  title: "qwkf.sync.title",
+  submit: "qwkf.sync.submit",
+  invalidates: ["qwkf"],
+  fields: [],
 };
 
 /** A customer-service account of the provider's enterprise WeChat and the link that opens a chat with it. */
@@ -32,6 +49,8 @@ export const customerServiceEntity: EntityDecl = {
   titleField: "name",
   defaultSort: { field: "sort", order: "asc" },
   roles: { list: GOODS_MANAGERS, info: GOODS_MANAGERS, add: GOODS_MANAGERS, edit: GOODS_MANAGERS, del: GOODS_MANAGERS },
+  // reading the accounts from enterprise WeChat (qwkfsync)
+  listTools: ["qwkfsync"],
   fields: [
     { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
     { name: "name", type: "string", label: "qwkf.name", required: true, max: 30, list: true, filter: "like", form: true, detail: true },
@@ -50,6 +69,7 @@ export const customerServiceEntity: EntityDecl = {
 export const customerService: CatalogueDomain = {
   entities: [customerServiceEntity],
   settings: [customerServiceSettingsDecl],
+  operations: [customerServiceSync],
   pages: {
     qwkfset: { kind: "settings", settings: "qwkfset" },
     qwkflist: { kind: "list", entity: "qwkf" },

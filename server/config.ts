@@ -31,6 +31,8 @@ export interface ServerConfig {
   wechatOAuth: Partial<WechatOAuthEndpoints>;
   /** where the cloud printers' open platforms are reached (FEIE_API_ORIGIN, YILIANYUN_API_ORIGIN); default their own */
   printerClouds: PrinterClouds;
+  /** WORK_WECHAT_API_ORIGIN: where enterprise WeChat's API is reached; unset for its own */
+  workWechatOrigin: string | undefined;
 }
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, allowZero = false): number {
@@ -106,5 +108,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       ...(env.FEIE_API_ORIGIN ? { feieOrigin: env.FEIE_API_ORIGIN } : {}),
       ...(env.YILIANYUN_API_ORIGIN ? { yilianyunOrigin: env.YILIANYUN_API_ORIGIN } : {}),
     },
+    workWechatOrigin: env.WORK_WECHAT_API_ORIGIN || undefined,
   };
 }

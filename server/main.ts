@@ -25,6 +25,7 @@ async function main(): Promise<void> {
       notify: config.notify,
       wechatOAuth: config.wechatOAuth,
       printerClouds: config.printerClouds,
+      workWechatOrigin: config.workWechatOrigin,
     });
   } catch (err) {
     if (err instanceof DataDirLockedError) {

@@ -34,6 +34,7 @@ import { deviceHooks, printJobEffects } from "./devices/devices";
 import { registerPrinting } from "./devices/printing";
 import { registerDeliveryImport } from "./retail/deliveryImport";
 import { registerTraceSourceOperations, traceSourceEffects, traceSourceHooks } from "./retail/traceSources";
+import { registerCustomerService } from "./retail/customerService";
 
 export function registerOperations(registry: OperationRegistry): void {
   registerSessionOperations(registry);
@@ -66,4 +67,6 @@ export function registerOperations(registry: OperationRegistry): void {
   // the garments' trace-source codes: imported, read on their public page (bound to order items by their action)
   registerTraceSourceOperations(registry);
   registerPickupOperations(registry);
+  // the shop's customer-service accounts read from enterprise WeChat
+  registerCustomerService(registry);
 }

@@ -5,6 +5,11 @@
  * allowed to the declared roles. The records live in one table (settings_records), keyed by the page's name
  * and its tenant: the platform (0), the caller's provider or the caller's school, taken from the checked scope. A
  * reference (one record or several) names records of that tenant only (a provider's schools).
+ *
+ * A `password` field is a secret (enterprise WeChat's corp secret): encrypted with the server's payment key under a
+ * purpose of its own (the page, the field and the tenant: a ciphertext copied into another record does not decrypt)
+ * and never answered; the record answers `has_{field}` instead, whether one is stored. Sent empty or left out, the
+ * stored one stays; the domain that uses it reads it with readSettingsSecret.
  */
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
@@ -16,6 +21,7 @@ import type { DbOrTx } from "../db/client";
 import { tableColumn, tenantColumnNames } from "../db/catalogueTables";
 import { catalogueTables, settingsRecords } from "../db/schema";
 import { labelText, type Translate } from "../lib/i18n";
+import { PaymentKeyMissingError, type PaymentSecrets } from "../payments/secrets";
 import { ApiFailure, notFound } from "../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../protocol/registry";
 import { DEFAULT_OPERATION_PATH } from "./declared";
@@ -27,8 +33,17 @@ export const PLATFORM_TENANT = 0;
 
 export type SettingsRecord = Record<string, unknown>;
 
-/** Kinds a settings record does not hold: a secret would sit readable in the record. */
-const UNSUPPORTED_KINDS: ReadonlySet<FieldDecl["type"]> = new Set(["password"]);
+/** The key of the answer saying whether a secret field holds a stored secret. */
+export function storedSecretKey(field: string): string {
+  return `has_${field}`;
+}
+
+/** What a stored secret of a settings record is encrypted under: its page, field and tenant. */
+function secretPurpose(declaration: SettingsDecl, field: string, tenantId: number): string {
+  return `settings.${declaration.name}.${field}:${tenantId}`;
+}
+
+const isSecret = (field: FieldDecl) => field.type === "password";
 
 /** The column of a referred entity that keeps its records in the settings' tenant (a school's provider). */
 function referredTenantColumn(declaration: SettingsDecl, field: FieldDecl): string | undefined {
@@ -42,8 +57,15 @@ function referredTenantColumn(declaration: SettingsDecl, field: FieldDecl): stri
 
 function assertSupported(declaration: SettingsDecl): void {
   for (const field of declaration.fields) {
-    if (UNSUPPORTED_KINDS.has(field.type) || (field.multiple && field.type !== "ref") || field.virtual) {
+    if ((field.multiple && field.type !== "ref") || field.virtual) {
       throw new Error(`settings ${declaration.name}: field ${field.name} (${field.type}) cannot be part of a settings record`);
+    }
+    // a secret sent empty keeps the stored one, so none can be required; its answer `has_{field}` is no field's name
+    if (isSecret(field) && (field.required || field.default !== undefined)) {
+      throw new Error(`settings ${declaration.name}: secret field ${field.name} cannot be required or have a default (sent empty, the stored one stays)`);
+    }
+    if (isSecret(field) && declaration.fields.some((f) => f.name === storedSecretKey(field.name))) {
+      throw new Error(`settings ${declaration.name}: field ${storedSecretKey(field.name)} would hide whether ${field.name} is stored`);
     }
     if (field.type === "ref") referredTenantColumn(declaration, field);
   }
@@ -69,10 +91,18 @@ async function checkReferences(db: DbOrTx, t: Translate, declaration: SettingsDe
   }
 }
 
-/** The record as the API carries it: every declared field, saved or (never saved) its default, else null. */
+/**
+ * The record as the API carries it: every declared field, saved or (never saved) its default, else null; a secret
+ * never, only whether one is stored (`has_{field}`).
+ */
 function apiRecord(declaration: SettingsDecl, stored: SettingsRecord | undefined): SettingsRecord {
   const out: SettingsRecord = {};
   for (const field of declaration.fields) {
+    if (isSecret(field)) {
+      const secret = stored?.[field.name];
+      out[storedSecretKey(field.name)] = typeof secret === "string" && secret !== "";
+      continue;
+    }
     const value = stored && Object.hasOwn(stored, field.name) ? stored[field.name] : (storedDefault(field) ?? null);
     const toApi = kindOf(field).toApi;
     out[field.name] = toApi && value !== null && value !== undefined ? toApi(field, value) : value;
@@ -80,18 +110,53 @@ function apiRecord(declaration: SettingsDecl, stored: SettingsRecord | undefined
   return out;
 }
 
-/** A tenant's record of a settings page, in API form (defaults while none is saved). */
-export async function readSettings(db: DbOrTx, declaration: SettingsDecl, tenantId: number): Promise<SettingsRecord> {
+async function storedRecord(db: DbOrTx, declaration: SettingsDecl, tenantId: number): Promise<SettingsRecord | undefined> {
   const [row] = await db
     .select({ fields: settingsRecords.fields })
     .from(settingsRecords)
     .where(and(eq(settingsRecords.name, declaration.name), eq(settingsRecords.tenantId, tenantId)));
-  return apiRecord(declaration, row?.fields);
+  return row?.fields;
+}
+
+/** A tenant's record of a settings page, in API form (defaults while none is saved; no secret). */
+export async function readSettings(db: DbOrTx, declaration: SettingsDecl, tenantId: number): Promise<SettingsRecord> {
+  return apiRecord(declaration, await storedRecord(db, declaration, tenantId));
 }
 
 /**
- * Saves checked values (stored form, by field name) into a tenant's record; fields not given keep their
- * saved values. One statement, so two saves of different fields at once both stay. Returns the record in API form.
+ * The secret a tenant stored in a password field of a settings page, decrypted, for the domain that uses it; null
+ * when none is stored. Throws PaymentKeyMissingError without a payment key, SecretDecryptionError under another key.
+ */
+export async function readSettingsSecret(db: DbOrTx, secrets: PaymentSecrets, declaration: SettingsDecl, tenantId: number, field: string): Promise<string | null> {
+  if (!declaration.fields.some((f) => f.name === field && isSecret(f))) throw new Error(`settings ${declaration.name}: ${field} is no secret field`);
+  const stored = (await storedRecord(db, declaration, tenantId))?.[field];
+  return typeof stored === "string" && stored !== "" ? secrets.decrypt(stored, secretPurpose(declaration, field, tenantId)) : null;
+}
+
+/**
+ * The values of an edit in stored form: a secret sent is encrypted, one sent empty (or left out) is dropped, so the
+ * stored one stays.
+ */
+function storedValues(t: Translate, declaration: SettingsDecl, tenantId: number, values: SettingsRecord, secrets: PaymentSecrets): SettingsRecord {
+  const out: SettingsRecord = { ...values };
+  for (const field of declaration.fields.filter(isSecret)) {
+    const sent = out[field.name];
+    delete out[field.name];
+    if (typeof sent !== "string" || sent === "") continue;
+    try {
+      out[field.name] = secrets.encrypt(sent, secretPurpose(declaration, field.name, tenantId));
+    } catch (err) {
+      // a server on PostgreSQL without PAYMENT_KEY keeps no secret: said as the merchants' keys say it
+      if (err instanceof PaymentKeyMissingError) throw new ApiFailure("api.payment_key_missing", {}, { errors: [{ field: field.name, message: t("api.payment_key_missing") }] });
+      throw err;
+    }
+  }
+  return out;
+}
+
+/**
+ * Saves checked values (stored form, by field name: a secret encrypted) into a tenant's record; fields not given
+ * keep their saved values. One statement, so two saves of different fields at once both stay. Returns the record in API form.
  */
 export async function writeSettings(db: DbOrTx, declaration: SettingsDecl, tenantId: number, values: SettingsRecord, userId: number | null = null): Promise<SettingsRecord> {
   const known = Object.fromEntries(Object.entries(values).filter(([name]) => declaration.fields.some((f) => f.name === name)));
@@ -156,7 +221,7 @@ export function registerSettingsOperations(registry: OperationRegistry, declarat
           const errors = fieldErrors(declaration, parsed.error, ctx.t);
           throw new ApiFailure("api.invalid_params", { field: errors[0]?.field ?? "" }, { errors });
         }
-        const values = parsed.data;
+        const values = storedValues(ctx.t, declaration, tenant.id, parsed.data, ctx.services.paymentSecrets);
         const items = await ctx.db.transaction(async (tx) => {
           await checkReferences(tx, ctx.t, declaration, tenant.id, values);
           const saved = await writeSettings(tx, declaration, tenant.id, values, ctx.auth?.userId ?? null);

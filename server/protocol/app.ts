@@ -4,6 +4,7 @@
  */
 import { DEFAULT_WECHAT_OAUTH, type WechatOAuthEndpoints } from "../payments/wechatpay/oauth";
 import type { PrinterClouds } from "../domains/devices/printers";
+import { WORK_WECHAT_API_ORIGIN } from "../domains/retail/workWechat";
 import type { NotifyConfig } from "../notify/drivers";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
@@ -73,6 +74,8 @@ export interface AppOptions {
   wechatOAuth?: Partial<WechatOAuthEndpoints>;
   /** the cloud printers' open platforms; default their own addresses */
   printerClouds?: PrinterClouds;
+  /** enterprise WeChat's API (the shop's customer-service accounts); default its own address */
+  workWechatOrigin?: string;
   /**
    * background jobs: the app has a worker (`app.jobs`) that startServer starts unless `poll` is false; tests run
    * due jobs with `app.jobs.runDueJobs()`. `kinds`: default the server's (server/jobs/index.ts)
@@ -105,6 +108,7 @@ const REDACTED_PATHS = [
   "*.api_v3_key",
   "*.private_key",
   "*.mch_key",
+  "*.corp_secret",
 ];
 
 /**
@@ -152,6 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     notify: options.notify ?? { sandbox: true },
     wechatOAuth: { ...DEFAULT_WECHAT_OAUTH, ...options.wechatOAuth },
     printerClouds: options.printerClouds ?? {},
+    workWechatOrigin: options.workWechatOrigin ?? WORK_WECHAT_API_ORIGIN,
     // the worker is made below, once the app exists
     wakeJobs: () => jobs.wake(),
   };
@@ -167,8 +172,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         scriptSrc: ["'self'"],
         // antd writes its styles inline
         styleSrc: ["'self'", "'unsafe-inline'"],
-        // WeChat serves the avatars of the users bound to the daily report
-        imgSrc: ["'self'", "data:", "blob:", "https://thirdwx.qlogo.cn", "https://wx.qlogo.cn"],
+        // WeChat serves the avatars of the users bound to the daily report, enterprise WeChat its customer-service accounts'
+        imgSrc: ["'self'", "data:", "blob:", "https://thirdwx.qlogo.cn", "https://wx.qlogo.cn", "https://wework.qpic.cn"],
         fontSrc: ["'self'", "data:"],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],

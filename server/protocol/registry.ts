@@ -38,6 +38,8 @@ export interface AppServices {
   wechatOAuth: WechatOAuthEndpoints;
   /** where the cloud printers' open platforms are reached (tests: their stand-ins) */
   printerClouds: PrinterClouds;
+  /** where enterprise WeChat's API is reached (WORK_WECHAT_API_ORIGIN; tests: its stand-in) */
+  workWechatOrigin: string;
   /** asks this server's job worker to look for due jobs now (a job a user waits for was enqueued) */
   wakeJobs?: () => void;
 }

@@ -4,6 +4,7 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from "react";
 import type { BaseRecord } from "@refinedev/core";
+import { SyncOutlined } from "@ant-design/icons";
 import type { MenuEntry, MenuGroup } from "../../common/catalogue";
 
 export interface CustomPageProps {
@@ -41,8 +42,8 @@ export const recordTools: Record<string, { label: string; dialog: LazyExoticComp
 };
 
 /**
- * List tools (an entity's `listTools`): a button on its list page opening a dialog of its own, loaded when first
- * opened.
+ * List tools (an entity's `listTools`): a button on its list page (with its icon, an upload's by default) opening a
+ * dialog of its own, loaded when first opened.
  */
 export interface ListToolProps {
   onClose: () => void;
@@ -50,10 +51,11 @@ export interface ListToolProps {
   filters?: Record<string, string>;
 }
 
-export const listTools: Record<string, { label: string; dialog: LazyExoticComponent<ComponentType<ListToolProps>> }> = {
+export const listTools: Record<string, { label: string; dialog: LazyExoticComponent<ComponentType<ListToolProps>>; icon?: ComponentType }> = {
   deliveryimport: { label: "retail.delivery_import.button", dialog: lazy(() => import("./retail/DeliveryImportDialog")) },
   tracesourceimport: { label: "retail.trace.import.button", dialog: lazy(() => import("./retail/TraceImportDialog")) },
   tracesourcebind: { label: "retail.trace.bind.button", dialog: lazy(() => import("./retail/TraceBindDialog")) },
+  qwkfsync: { label: "qwkf.sync.button", dialog: lazy(() => import("./retail/QwkfSyncDialog")), icon: SyncOutlined },
 };
 
 export interface ActionContextProps {

@@ -46,11 +46,14 @@ export function ListTools({ entity, filters }: { entity: EntityDecl; filters?: R
   const Dialog = open ? listTools[open].dialog : undefined;
   return (
     <>
-      {(entity.listTools ?? []).map((tool) => (
-        <Button key={tool} icon={<UploadOutlined />} data-testid={`list-tool-${tool}`} onClick={() => setOpen(tool)}>
-          {translate(listTools[tool].label)}
-        </Button>
-      ))}
+      {(entity.listTools ?? []).map((tool) => {
+        const Icon = listTools[tool].icon ?? UploadOutlined;
+        return (
+          <Button key={tool} icon={<Icon />} data-testid={`list-tool-${tool}`} onClick={() => setOpen(tool)}>
+            {translate(listTools[tool].label)}
+          </Button>
+        );
+      })}
       {Dialog && (
         <Suspense fallback={null}>
           <Dialog onClose={() => setOpen(null)} filters={filters} />

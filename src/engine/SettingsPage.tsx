@@ -4,7 +4,9 @@
  * each field's control and client rules from its kind (./fields); the server's field errors go under their
  * fields, a save says so and announces itself (src/lib/settingsSaved.ts) so that what shows the values
  * elsewhere follows at once. Labels stack above their fields on a phone. Changes not yet saved are kept while
- * the page's tab is hidden and asked about before anything discards them (src/shell/unsavedChanges.ts).
+ * the page's tab is hidden and asked about before anything discards them (src/shell/unsavedChanges.ts). A secret
+ * (a password field) is never read back: its box stays empty, saying whether one is saved (the record's
+ * `has_{field}`), and sent empty it keeps the saved one.
  */
 import { ReloadOutlined, SaveOutlined, UndoOutlined } from "@ant-design/icons";
 import { Button, Card, Form, Result, Space, Spin } from "antd";
@@ -29,15 +31,27 @@ export interface SettingsPageProps {
 
 /**
  * What a save sends: every field of the form, text trimmed; an emptied field is sent empty, so the server
- * clears it (a required one is refused).
+ * clears it (a required one is refused). A secret is sent as typed, and only when typed: left empty, the saved
+ * one stays.
  */
 export function settingsPayload(settings: SettingsDecl, values: SettingsRecord): SettingsRecord {
   const payload: SettingsRecord = {};
   for (const field of settings.fields) {
     const value = values[field.name];
+    if (field.type === "password") {
+      if (typeof value === "string" && value !== "") payload[field.name] = value;
+      continue;
+    }
     payload[field.name] = value === undefined ? null : typeof value === "string" ? value.trim() : value;
   }
   return payload;
+}
+
+/** The form's values of a record as the server answers it: a secret's box empty, whatever was typed in it. */
+function formValues(settings: SettingsDecl, record: SettingsRecord): SettingsRecord {
+  const values = { ...record };
+  for (const field of settings.fields) if (field.type === "password") values[field.name] = undefined;
+  return values;
 }
 
 /** The tenant the record belongs to: the chosen provider or school, none for a platform-wide page. */
@@ -72,8 +86,8 @@ export default function SettingsPage({ settings, entry }: SettingsPageProps) {
 
   // the stored values, unless the user is changing them (a tab shown again runs this anew)
   useEffect(() => {
-    if (record && !unsaved.isDirty()) form.setFieldsValue(record);
-  }, [form, record, unsaved]);
+    if (record && !unsaved.isDirty()) form.setFieldsValue(formValues(settings, record));
+  }, [form, record, unsaved, settings]);
 
   const save = async (values: SettingsRecord) => {
     try {
@@ -86,7 +100,7 @@ export default function SettingsPage({ settings, entry }: SettingsPageProps) {
         errorNotification: false,
       });
       unsaved.markClean();
-      form.setFieldsValue(data);
+      form.setFieldsValue(formValues(settings, data));
       feedback().success(t("crud.saved"));
       settingsSaved(settings.name, data);
       void query.refetch();
@@ -101,7 +115,7 @@ export default function SettingsPage({ settings, entry }: SettingsPageProps) {
   const undo = () => {
     if (!record) return;
     unsaved.markClean();
-    form.setFieldsValue(record);
+    form.setFieldsValue(formValues(settings, record));
     form.setFields(settings.fields.map((field) => ({ name: field.name, errors: [] })));
   };
 
@@ -126,8 +140,13 @@ export default function SettingsPage({ settings, entry }: SettingsPageProps) {
     );
   }
 
+  // a secret says whether one is saved, which an empty box keeps
+  const secretState = (field: FieldDecl) =>
+    field.type !== "password" || !record ? undefined : (
+      <span data-testid={`settings-secret-${field.name}`}>{t(record[`has_${field.name}`] === true ? "crud.secret_saved" : "crud.secret_unsaved")}</span>
+    );
   const item = (field: FieldDecl) => (
-    <Form.Item key={field.name} name={field.name} label={t(field.label)} rules={fieldRules(field, t)} {...valueProps(field)}>
+    <Form.Item key={field.name} name={field.name} label={t(field.label)} rules={fieldRules(field, t)} extra={secretState(field)} {...valueProps(field)}>
       <FieldControl field={field} t={t} data-testid={`settings-field-${field.name}`} />
     </Form.Item>
   );

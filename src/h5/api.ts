@@ -216,6 +216,8 @@ export interface ShopFace {
   pickup: boolean;
   express: boolean;
   service_phone: string | null;
+  /** "contact us": the enterprise WeChat customer-service account chosen in qwkfset, its chat link; none when off */
+  contact?: { name: string; url: string } | null;
   /** the provider's look of its shop (shopthemeset): its main colour and the shade pressed, its corners */
   theme?: { main: string; dark: string; style: "rounded" | "square" };
   /** today's banners at the top of the shop (bannerlist) */

@@ -28,6 +28,8 @@ export interface TestServerOptions {
   trustProxy?: boolean;
   /** WeChat's OAuth addresses: a stand-in's */
   wechatOAuth?: AppOptions["wechatOAuth"];
+  /** enterprise WeChat's API: a stand-in's (tests/helpers/fakeWorkWechat.ts) */
+  workWechatOrigin?: string;
 }
 
 export interface TestServer {
@@ -52,6 +54,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       sessionLifetime: options.sessionLifetime,
       trustProxy: options.trustProxy,
       wechatOAuth: options.wechatOAuth,
+      workWechatOrigin: options.workWechatOrigin,
       logger: false,
     });
     return {

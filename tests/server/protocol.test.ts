@@ -259,8 +259,8 @@ describeOnEmbedded("protocol", (kind) => {
       expect(csp).toContain("script-src 'self'");
       expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
       expect(csp).toContain("style-src 'self' 'unsafe-inline'");
-      // the daily report dialog shows WeChat avatars; nothing else comes from elsewhere
-      expect(csp).toMatch(/img-src 'self' data: blob: https:\/\/thirdwx\.qlogo\.cn https:\/\/wx\.qlogo\.cn(;|$)/);
+      // the daily report dialog shows WeChat avatars, the customer-service list enterprise WeChat's; nothing else comes from elsewhere
+      expect(csp).toMatch(/img-src 'self' data: blob: https:\/\/thirdwx\.qlogo\.cn https:\/\/wx\.qlogo\.cn https:\/\/wework\.qpic\.cn(;|$)/);
       expect(csp).toContain("default-src 'self'");
       expect(csp).not.toContain("upgrade-insecure-requests");
       expect(page.headers["x-content-type-options"]).toBe("nosniff");

@@ -65,7 +65,8 @@ describeOnEmbedded("the shop's settings", (kind) => {
       aftersale_days: 7,
       service_phone: null,
     });
-    const face = { theme: expect.any(Object), banners: expect.any(Array), help: expect.any(Array) };
+    // "contact us": the demo's customer-service account (tests/server/customerService.test.ts)
+    const face = { theme: expect.any(Object), banners: expect.any(Array), help: expect.any(Array), contact: { name: "校服客服", url: expect.stringMatching(/^https:\/\/work\.weixin\.qq\.com\//) } };
     expect(itemsOf(await h5en("h5goodslist", { code: world.code })).shop).toEqual({ open: true, pickup: true, express: true, service_phone: null, ...face, home: expect.objectContaining({ title: "商城首页" }) });
 
     await set({ shop_open: "N", service_phone: "021-55510101" });

@@ -20,6 +20,9 @@ import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from "..
 
 export { TEST_PASSWORD_COST };
 
+/** an address nothing listens at: a call there fails at once, as a service that cannot be reached */
+export const UNREACHABLE_ORIGIN = "http://127.0.0.1:9";
+
 export interface CallOptions {
   token?: string;
   headers?: Record<string, string>;
@@ -45,7 +48,7 @@ export interface TestApp {
 
 export async function createTestApp(
   kind: TestDatabaseKind,
-  options: { seed?: boolean; throttle?: ThrottleRules; rateLimit?: AppOptions["rateLimit"]; bodyLimit?: number; staticDir?: string | null; paymentKey?: AppOptions["paymentKey"]; paymentSandbox?: boolean; wechatOAuth?: AppOptions["wechatOAuth"]; printerClouds?: AppOptions["printerClouds"]; publicUrl?: string; notify?: AppOptions["notify"]; jobs?: AppOptions["jobs"] } = {},
+  options: { seed?: boolean; throttle?: ThrottleRules; rateLimit?: AppOptions["rateLimit"]; bodyLimit?: number; staticDir?: string | null; paymentKey?: AppOptions["paymentKey"]; paymentSandbox?: boolean; wechatOAuth?: AppOptions["wechatOAuth"]; printerClouds?: AppOptions["printerClouds"]; workWechatOrigin?: string; publicUrl?: string; notify?: AppOptions["notify"]; jobs?: AppOptions["jobs"] } = {},
 ): Promise<TestApp> {
   // the demo data as seeded at TEST_NOW, made once for the whole run
   const testDb = await createTestDatabase(kind, (options.seed ?? true) ? "seeded" : "migrated");
@@ -63,6 +66,8 @@ export async function createTestApp(
     paymentSandbox: options.paymentSandbox,
     wechatOAuth: options.wechatOAuth,
     printerClouds: options.printerClouds,
+    // enterprise WeChat is never called from a test but through its stand-in: unset, a port that refuses at once
+    workWechatOrigin: options.workWechatOrigin ?? UNREACHABLE_ORIGIN,
     publicUrl: options.publicUrl,
     notify: options.notify,
     jobs: options.jobs,

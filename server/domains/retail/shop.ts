@@ -28,6 +28,7 @@ import { SHOP_ORDER_KIND, takeStock } from "./shopOrders";
 import { homePage } from "./shopPages";
 import { openAt, shopFace, shopSettings } from "./shopSettings";
 import { codesOfItems } from "./traceSources";
+import { shopContact } from "./customerService";
 
 /** the most lines of one order, and of one SKU in it */
 const MAX_ORDER_LINES = 20;
@@ -67,9 +68,9 @@ async function schoolOfCode(db: DbOrTx, code: string) {
 
 async function goodsList(ctx: OperationContext, payload: z.infer<typeof goodsListPayload>) {
   const qr = await schoolOfCode(ctx.db, payload.code);
-  const [settings, face, home] = await Promise.all([shopSettings(ctx.db, qr.sysid), shopFace(ctx.db, qr.sysid, ctx.now), homePage(ctx.db, qr.sysid, qr.sch_id)]);
-  // the shop as its parents see it: a closed one shows nothing for sale
-  const shop = { open: openAt(settings, qr.sch_id), pickup: settings.pickup, express: settings.express, service_phone: settings.servicePhone, ...face, home };
+  const [settings, face, home, contact] = await Promise.all([shopSettings(ctx.db, qr.sysid), shopFace(ctx.db, qr.sysid, ctx.now), homePage(ctx.db, qr.sysid, qr.sch_id), shopContact(ctx.db, qr.sysid)]);
+  // the shop as its parents see it: a closed one shows nothing for sale (its service phone and "contact us" stay)
+  const shop = { open: openAt(settings, qr.sch_id), pickup: settings.pickup, express: settings.express, service_phone: settings.servicePhone, contact, ...face, home };
   if (!shop.open) return { data: { items: { categories: [], goods: [], shop: { ...shop, home: null } } } };
   const items = await ctx.db
     .select({ id: goods.id, title: goods.title, cate_id: goods.cate_id, images: goods.images, price: goods.price, stock: goods.stock, delivery: goods.delivery })

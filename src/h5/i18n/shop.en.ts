@@ -109,6 +109,7 @@ export const shopEn = {
   trace_codes: "Supervision codes",
   shop_closed: "The school shop is closed at the moment.",
   service_phone: "Questions? Call",
+  contact_us: "Contact us",
   help_title: "Questions and answers",
   banners: "In the shop now",
   aftersales_title: "Returns and refunds",

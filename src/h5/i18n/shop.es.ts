@@ -108,6 +108,7 @@ export const shopEs: ShopMessages = {
   trace_codes: "Códigos de control",
   shop_closed: "La tienda del colegio está cerrada por ahora.",
   service_phone: "¿Dudas? Llame al",
+  contact_us: "Contáctanos",
   help_title: "Preguntas frecuentes",
   banners: "Novedades de la tienda",
   aftersales_title: "Devoluciones y reembolsos",

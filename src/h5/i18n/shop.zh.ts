@@ -108,6 +108,7 @@ export const shopZh: ShopMessages = {
   trace_codes: "校服监管码",
   shop_closed: "学校商城暂未开放。",
   service_phone: "客服电话",
+  contact_us: "联系客服",
   help_title: "常见问题",
   banners: "商城活动",
   aftersales_title: "售后",

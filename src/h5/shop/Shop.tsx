@@ -219,6 +219,12 @@ export default function Shop({ code, lookup, payer, go, keep, goods, found }: Sh
               ))}
             </section>
           ) : null}
+          {/* "contact us": a chat with the provider's enterprise WeChat customer service, in a page of its own */}
+          {list.state === "ready" && list.list.shop?.contact ? (
+            <a className="btn" href={list.list.shop.contact.url} target="_blank" rel="noopener noreferrer" title={list.list.shop.contact.name} data-testid="shop-contact">
+              {s("contact_us")}
+            </a>
+          ) : null}
           {list.state === "ready" && list.list.shop?.service_phone ? (
             <p className="muted small center" data-testid="shop-service-phone">
               {s("service_phone")} <a href={`tel:${list.list.shop.service_phone}`}>{list.list.shop.service_phone}</a>
