@@ -30,6 +30,7 @@ import { registerOperations } from "../domains";
 import { MAX_IMPORT_BYTES } from "../engine/imports";
 import { registerDailyReportBinding } from "../domains/providers/dailyReport";
 import { registerDownloadRoutes } from "../domains/downloads";
+import { ticketOf } from "../domains/collection/payerTickets";
 import { JobWorker, type JobKinds } from "../jobs";
 import { registerNotifyRoutes } from "../payments/notify";
 import { DEFAULT_ORDER_MAX_FEN } from "../payments/orders";
@@ -288,7 +289,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerNotifyRoutes(app, services);
   registerDailyReportBinding(app, services, (request) => originOf(services, request));
   registerDownloadRoutes(app, services);
-  await registerUploadRoutes(app, services, options);
+  // a payer's after-sale photos: uploaded with the ticket its student was found with
+  await registerUploadRoutes(app, services, options, (ticket) =>
+    ticketOf(services.db, ticket, services.clock.now()).then(
+      ({ studentId }) => ({ studentId }),
+      (err: unknown) => {
+        if (err instanceof ApiFailure) return null;
+        throw err;
+      },
+    ),
+  );
 
   const jobs = new JobWorker({ services, log: app.log, pollIntervalMs: options.jobs?.pollIntervalMs, kinds: options.jobs?.kinds });
   app.decorate("jobs", jobs);

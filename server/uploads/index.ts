@@ -4,7 +4,8 @@
  * `GET /files/<key>` (./keys.ts).
  *
  * - The session is checked before a byte of the body is read, as every /weapi/ call checks it (token_error), and
- *   the term rule of a write applies. Uploads are throttled per user (@fastify/rate-limit keyed by the session's
+ *   the term rule of a write applies. A payer of the payer page, who has no session, uploads images only (an
+ *   after-sale's photos), with the ticket its student was found with in X-Payer-Ticket instead of the token. Uploads are throttled per user (@fastify/rate-limit keyed by the session's
  *   user) and a few are received at a time per process, more wait, beyond that the server is busy: memory holds at
  *   most UPLOADS_AT_ONCE files, each at most its kind's cap, read as it arrives and refused once it passes the cap.
  * - The type is what the content is (file-type's magic bytes), never the name or the declared type: an image is a
@@ -163,22 +164,33 @@ function discardRest(request: FastifyRequest): void {
   raw.resume();
 }
 
-export async function registerUploadRoutes(app: FastifyInstance, services: AppServices, options: AppOptions): Promise<void> {
+/** Who uploads: a signed-in user, or a payer by its ticket (images only); `key` names it in the throttle and the log. */
+type Uploader = { kind: "user"; session: ResolvedSession; key: string } | { kind: "payer"; key: string };
+
+/** The student a payer's ticket was issued for, or null when the ticket is unknown or expired. */
+export type PayerTicketCheck = (ticket: string) => Promise<{ studentId: number } | null>;
+
+export async function registerUploadRoutes(app: FastifyInstance, services: AppServices, options: AppOptions, payerTicket: PayerTicketCheck): Promise<void> {
   const storage = options.uploads?.storage ?? uploadStorageFromEnv(process.env, dataDirectory(options));
   app.decorate("uploadStorage", storage);
   // a store the app made is the app's to close; one handed in is its owner's
   if (!options.uploads?.storage) app.addHook("onClose", () => storage.close());
 
-  const sessions = new WeakMap<FastifyRequest, Promise<ResolvedSession | null>>();
-  /** the caller's live session, read once a request (the throttle's key asks first) */
-  const sessionOf = (request: FastifyRequest): Promise<ResolvedSession | null> => {
-    let session = sessions.get(request);
-    if (!session) {
+  const uploaders = new WeakMap<FastifyRequest, Promise<Uploader | null>>();
+  /** the caller: its live session, else a payer's live ticket; read once a request (the throttle's key asks first) */
+  const uploaderOf = (request: FastifyRequest): Promise<Uploader | null> => {
+    let uploader = uploaders.get(request);
+    if (!uploader) {
       const token = headerValue(request.headers["x-token"]);
-      session = token ? resolveSession(services.db, token, services.clock.now(), services.sessionLifetime).then((s) => (s?.auth.usable ? s : null)) : Promise.resolve(null);
-      sessions.set(request, session);
+      const ticket = headerValue(request.headers["x-payer-ticket"]);
+      uploader = token
+        ? resolveSession(services.db, token, services.clock.now(), services.sessionLifetime).then((s) => (s?.auth.usable ? { kind: "user" as const, session: s, key: `user:${s.auth.userId}` } : null))
+        : ticket
+          ? payerTicket(ticket).then((payer) => (payer ? { kind: "payer" as const, key: `payer:${payer.studentId}` } : null))
+          : Promise.resolve(null);
+      uploaders.set(request, uploader);
     }
-    return session;
+    return uploader;
   };
 
   const origin = (request: FastifyRequest) => services.publicUrl ?? `${request.protocol}://${request.host}`;
@@ -190,10 +202,10 @@ export async function registerUploadRoutes(app: FastifyInstance, services: AppSe
         rateLimit: {
           max: rateLimit.max,
           timeWindow: rateLimit.timeWindowMs,
-          // per user: a session's account, or the address of a call without one (refused anyway)
+          // per user: a session's account or a payer's student, or the address of a call with neither (refused anyway)
           keyGenerator: async (request: FastifyRequest) => {
-            const session = await sessionOf(request);
-            return session ? `upload:user:${session.auth.userId}` : `upload:ip:${request.ip}`;
+            const uploader = await uploaderOf(request);
+            return uploader ? `upload:${uploader.key}` : `upload:ip:${request.ip}`;
           },
         },
       }
@@ -201,17 +213,20 @@ export async function registerUploadRoutes(app: FastifyInstance, services: AppSe
 
   /** The upload: the caller, then the form read part by part, then the content checked and stored. */
   async function upload(request: FastifyRequest<{ Querystring: { kind?: string } }>): Promise<Envelope | Refusal> {
-    const session = await sessionOf(request);
+    const uploader = await uploaderOf(request);
     const t = languageOf(request);
-    if (!session) return tokenError(t("api.token_invalid"));
-    const auth = session.auth;
-    if (termExpired(auth, services.clock.now())) return fail(t("api.term_expired"));
+    if (!uploader) return request.headers["x-payer-ticket"] && !request.headers["x-token"] ? fail(t("collection.payer.ticket_expired")) : tokenError(t("api.token_invalid"));
+    if (uploader.kind === "user" && termExpired(uploader.session.auth, services.clock.now())) return fail(t("api.term_expired"));
     if (!request.isMultipart()) return new Refusal("uploads.no_file", "file");
+    // a payer sends photos, never a file
+    const refusedKind = (asked: UploadKind) => (uploader.kind === "payer" && asked !== "image" ? new Refusal("uploads.payer_images_only", "kind") : null);
 
     let kind: UploadKind | undefined;
     if (request.query.kind !== undefined) {
       kind = parseKind(request.query.kind);
       if (!kind) return new Refusal("uploads.bad_kind", "kind");
+      const refused = refusedKind(kind);
+      if (refused) return refused;
     }
     // a body that says it is larger than any upload is refused before it is read
     const declared = Number(headerValue(request.headers["content-length"]));
@@ -242,6 +257,11 @@ export async function registerUploadRoutes(app: FastifyInstance, services: AppSe
             part.file.destroy();
             return new Refusal("uploads.bad_kind", "kind");
           }
+          const refused = refusedKind(kind);
+          if (refused) {
+            part.file.destroy();
+            return refused;
+          }
           const read = await readCapped(part.file, UPLOAD_MAX_BYTES[kind]);
           if (!read) return tooLarge(kind);
           file = read;
@@ -252,16 +272,16 @@ export async function registerUploadRoutes(app: FastifyInstance, services: AppSe
         if (code === "FST_REQ_FILE_TOO_LARGE") return tooLarge(kind ?? "file");
         if (code === "FST_PARTS_LIMIT" || code === "FST_FIELDS_LIMIT" || code === "FST_PROTO_VIOLATION") return new Refusal("uploads.bad_form", null);
         // the client went away, or sent something that is no form
-        request.log.info({ upload: { user: auth.userId, error: (err as Error).message } }, "upload form unreadable");
+        request.log.info({ upload: { user: uploader.key, error: (err as Error).message } }, "upload form unreadable");
         return new Refusal("uploads.bad_form", null);
       }
       if (!kind) return new Refusal("uploads.bad_kind", "kind");
       if (!file || file.length === 0) return new Refusal("uploads.no_file", "file");
-      return store(request, session, kind, file, t);
+      return store(request, uploader, kind, file, t);
     });
   }
 
-  async function store(request: FastifyRequest, session: ResolvedSession, kind: UploadKind, file: Buffer, t: Translate): Promise<Envelope | Refusal> {
+  async function store(request: FastifyRequest, uploader: Uploader, kind: UploadKind, file: Buffer, t: Translate): Promise<Envelope | Refusal> {
     const started = Date.now();
     let type: { mime: string; ext: string } | undefined;
     try {
@@ -277,11 +297,11 @@ export async function registerUploadRoutes(app: FastifyInstance, services: AppSe
     }
     const base = origin(request);
     const logged = (key: string, stored: "new" | "existing") =>
-      request.log.info({ upload: { user: session.auth.userId, kind, key, bytes: file.length, type: type.mime, stored, ms: Date.now() - started } }, "upload stored");
+      request.log.info({ upload: { user: uploader.key, kind, key, bytes: file.length, type: type.mime, stored, ms: Date.now() - started } }, "upload stored");
 
-    if (kind === "file") {
+    if (kind === "file" && uploader.kind === "user") {
       const hash = createHash("sha256").update(file).digest("hex");
-      const key = privateFileKey(uploaderTenant(session.auth), hash, accepted[type.mime]!);
+      const key = privateFileKey(uploaderTenant(uploader.session.auth), hash, accepted[type.mime]!);
       const existed = await storage.exists(key);
       if (!existed) await storage.put(key, file, CONTENT_TYPES[accepted[type.mime]!]!);
       logged(key, existed ? "existing" : "new");
@@ -324,7 +344,7 @@ export async function registerUploadRoutes(app: FastifyInstance, services: AppSe
       }
       const envelope = answer instanceof Refusal ? answer.envelope(t) : answer;
       if (envelope.return_code !== "SUCCESS") {
-        const user = (await sessionOf(request).catch(() => null))?.auth.userId ?? null;
+        const user = (await uploaderOf(request).catch(() => null))?.key ?? null;
         const reason = answer instanceof Refusal ? answer.messageKey : envelope.return_code;
         request.log.info({ upload: { user, refused: reason, ...(answer instanceof Refusal ? answer.detail : {}) } }, "upload refused");
       }
@@ -367,9 +387,10 @@ export async function registerUploadRoutes(app: FastifyInstance, services: AppSe
   app.get<{ Params: { sysid: string; schid: string; name: string } }>(`${FILES_PATH}/private/:sysid/:schid/:name`, async (request, reply) => {
     const t = languageOf(request);
     const parsed = parseKey(`private/${request.params.sysid}/${request.params.schid}/${request.params.name}`);
-    const session = await sessionOf(request);
-    if (!session) return reply.status(401).header("cache-control", "no-store").send(tokenError(t("api.token_invalid")));
-    if (parsed?.kind !== "private" || !(await mayReadPrivateFile(services.db, session.auth, parsed.tenant))) return notFound(request, reply);
+    const uploader = await uploaderOf(request);
+    // a payer's ticket opens no private file
+    if (uploader?.kind !== "user") return reply.status(401).header("cache-control", "no-store").send(tokenError(t("api.token_invalid")));
+    if (parsed?.kind !== "private" || !(await mayReadPrivateFile(services.db, uploader.session.auth, parsed.tenant))) return notFound(request, reply);
     return sendStored(request, reply, parsed, "private, no-store");
   });
 }

@@ -178,7 +178,7 @@ export interface Operations {
   h5shoporderinfo: [{ ticket: string; id: number }, ShopOrder];
   h5shopordercancel: [{ ticket: string; id: number }, ShopOrder];
   h5tracesource: [{ code: string; trace_code: string }, TraceFacts];
-  h5aftersaleadd: [{ ticket: string; order_id: number; item_id: number; way: AfterSaleWay; qty: number; amount: string; reason: string; description?: string }, AfterSale];
+  h5aftersaleadd: [{ ticket: string; order_id: number; item_id: number; way: AfterSaleWay; qty: number; amount: string; reason: string; description?: string; images?: string[] }, AfterSale];
   h5aftersalereturn: [{ ticket: string; id: number; express_code: string; tracking_no: string }, AfterSale];
   h5aftersalecancel: [{ ticket: string; id: number }, AfterSale];
   h5aftersales: [{ ticket: string }, AfterSale[]];
@@ -387,32 +387,49 @@ interface Envelope {
   data?: { items?: unknown; errors?: { question_id?: number | string; field?: string }[] } | null;
 }
 
-export async function h5call<M extends keyof Operations>(method: M, payload: Operations[M][0]): Promise<Operations[M][1]> {
+/** The envelope a POST is answered with; anything unreadable, or no answer within `timeoutMs`, is a network fault. */
+async function postForEnvelope(url: string, init: { headers: Record<string, string>; body: BodyInit }, timeoutMs: number): Promise<Envelope> {
   const controller = typeof AbortController === "undefined" ? undefined : new AbortController();
-  const timer = controller ? setTimeout(() => controller.abort(), TIMEOUT_MS) : undefined;
-  let envelope: Envelope;
+  const timer = controller ? setTimeout(() => controller.abort(), timeoutMs) : undefined;
   try {
-    const response = await fetch("/weapi/h5api", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ method, ...payload }),
-      credentials: "same-origin",
-      signal: controller?.signal,
-    });
+    const response = await fetch(url, { method: "POST", ...init, credentials: "same-origin", signal: controller?.signal });
     // a refusal (too many requests) comes as an envelope too; anything else unreadable is a network fault
-    envelope = (await response.json()) as Envelope;
+    const envelope = (await response.json()) as Envelope;
     if (typeof envelope !== "object" || envelope === null || typeof envelope.return_code !== "string") throw new NetworkFailure();
+    return envelope;
   } catch (err) {
     throw err instanceof NetworkFailure ? err : new NetworkFailure();
   } finally {
     if (timer) clearTimeout(timer);
   }
+}
+
+export async function h5call<M extends keyof Operations>(method: M, payload: Operations[M][0]): Promise<Operations[M][1]> {
+  const envelope = await postForEnvelope("/weapi/h5api", { headers: { "content-type": "application/json" }, body: JSON.stringify({ method, ...payload }) }, TIMEOUT_MS);
   if (envelope.return_code !== "SUCCESS") {
     const first = Array.isArray(envelope.data?.errors) ? envelope.data.errors[0] : undefined;
     const questionId = first?.question_id;
     throw new H5Failure(envelope.return_msg || "", questionId === undefined ? undefined : String(questionId), typeof first?.field === "string" ? first.field : undefined);
   }
   return (envelope.data?.items ?? {}) as Operations[M][1];
+}
+
+/** the longest a photo's upload may take on a slow phone connection */
+const UPLOAD_TIMEOUT_MS = 60_000;
+
+/**
+ * A photo the payer sends (an after-sale's): uploaded with the student's ticket (POST /weapi/upload, kind image,
+ * X-Payer-Ticket), answered with its address; a refusal says why (not a picture, too large).
+ */
+export async function uploadPhoto(ticket: string, file: File): Promise<string> {
+  const form = new FormData();
+  // the kind before the file: the server's cap is the kind's
+  form.append("kind", "image");
+  form.append("file", file, file.name);
+  const envelope = await postForEnvelope("/weapi/upload", { headers: { "x-payer-ticket": ticket }, body: form }, UPLOAD_TIMEOUT_MS);
+  const url = (envelope.data?.items as { url?: unknown } | undefined)?.url;
+  if (envelope.return_code !== "SUCCESS" || typeof url !== "string") throw new H5Failure(envelope.return_msg || "", undefined, "images");
+  return url;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -158,9 +158,14 @@ describeInBrowser(
       const form = page.getByTestId("shop-aftersale-form");
       expect(await page.getByTestId("shop-aftersale-amount").inputValue()).toBe("128.00");
       await page.getByTestId("shop-aftersale-reason").fill("尺码偏小");
+      // a photo of the shirt against the child, taken on the phone, uploaded as it is chosen
+      const photo = await sharp({ create: { width: 900, height: 1200, channels: 3, background: "#1e3a8a" } }).jpeg().toBuffer();
+      await page.getByTestId("shop-aftersale-photo-input").setInputFiles({ name: "IMG_2031.jpg", mimeType: "image/jpeg", buffer: photo });
+      await page.getByTestId("shop-aftersale-photos").locator("img").waitFor();
       await page.getByTestId("shop-aftersale-submit").click();
       await form.waitFor({ state: "detached" });
       const [asked] = await db().select().from(aftersales).where(eq(aftersales.order_id, order.id));
+      expect(asked.images).toHaveLength(1);
       const line = page.getByTestId(`shop-aftersale-${asked.id}`);
       expect(await line.getByTestId("shop-aftersale-status").innerText()).toBe(shopZh.aftersale_status_applied);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

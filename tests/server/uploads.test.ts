@@ -18,7 +18,9 @@ import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isImageUrl } from "../../common/fieldRules";
-import { providers, schools } from "../../server/db/schema";
+import { eq } from "drizzle-orm";
+import { providers, schools, students } from "../../server/db/schema";
+import { issueTicket } from "../../server/domains/collection/payerTickets";
 import { translator } from "../../server/lib/i18n";
 import { ManualClock } from "../../server/lib/clock";
 import { buildApp, type AppOptions } from "../../server/protocol/app";
@@ -93,6 +95,15 @@ async function upload(server: Server, token: string | null, kind: string | null,
   form.append("file", new Blob([new Uint8Array(content)], { type }), filename);
   const res = await fetch(`${server.url}/weapi/upload`, { method: "POST", headers: token ? { "x-token": token } : {}, body: form });
   return { status: res.status, body: (await res.json()) as Envelope };
+}
+
+/** A payer's upload: its student's ticket in X-Payer-Ticket, no session. */
+async function payerUpload(server: Server, ticket: string, kind: string, content: Buffer, filename: string): Promise<Envelope> {
+  const form = new FormData();
+  form.append("kind", kind);
+  form.append("file", new Blob([new Uint8Array(content)]), filename);
+  const res = await fetch(`${server.url}/weapi/upload`, { method: "POST", headers: { "x-payer-ticket": ticket }, body: form });
+  return (await res.json()) as Envelope;
 }
 
 async function uploaded(server: Server, token: string, kind: string, content: Buffer, filename: string): Promise<Uploaded> {
@@ -320,6 +331,25 @@ function uploadTests(name: string, makeStorage: () => Promise<{ storage: UploadS
       expect((await upload(server, token, "image", image, "a.jpg")).body).toEqual(expected);
       // a provider whose term has ended may look, not upload
       expect((await upload(server, tokens.harbour!, "image", image, "a.jpg")).body).toEqual({ return_code: "FAIL", return_msg: zh("api.term_expired") });
+    });
+
+    it("takes a payer's photos by its student's ticket, pictures only, and opens no private file to it", async () => {
+      const db = database.database.db;
+      const [student] = await db.select({ id: students.id }).from(students).where(eq(students.sch_id, sunriseNo1)).limit(1);
+      const ticket = await issueTicket(db, { studentId: student.id, schId: sunriseNo1, sysid: sunrise, qrchnlId: 1 }, TEST_NOW);
+      const photo = await payerUpload(server, ticket, "image", await cameraJpeg(21), "broken-zip.jpg");
+      expect(photo.return_code, photo.return_msg).toBe("SUCCESS");
+      expect(isImageUrl(String((photo.data?.items as Uploaded).url))).toBe(true);
+      // a file is a provider's, never a payer's: refused naming the kind, before the file is read
+      const file = await payerUpload(server, ticket, "file", pdf("payer"), "receipt.pdf");
+      expect(file.data?.errors).toEqual([{ field: "kind", message: zh("uploads.payer_images_only") }]);
+      // an unknown or expired ticket finds the student again
+      expect(await payerUpload(server, "x".repeat(43), "image", await cameraJpeg(22), "a.jpg")).toEqual({ return_code: "FAIL", return_msg: zh("collection.payer.ticket_expired") });
+      const stale = await issueTicket(db, { studentId: student.id, schId: sunriseNo1, sysid: sunrise, qrchnlId: 1 }, new Date(TEST_NOW.getTime() - 3 * 3600_000));
+      expect((await payerUpload(server, stale, "image", await cameraJpeg(23), "a.jpg")).return_msg).toBe(zh("collection.payer.ticket_expired"));
+      // a provider's private file stays its own
+      const contract = await uploaded(server, tokens.svc!, "file", pdf("contract"), "contract.pdf");
+      expect((await get(server, contract.url, { "x-payer-ticket": ticket })).status).toBe(401);
     });
 
     it("serves a private file to the accounts of its tenant only, by their X-Token", async () => {

@@ -2,13 +2,14 @@
  * A paid order's after-sales on the payer's order page: each item's after-sale as it stands (asked, agreed, on its
  * way back, refunding, refunded, refused), asking for one of an item (h5aftersaleadd: money only, or a return once
  * the goods have reached the payer), sending the goods of an agreed return back with the courier's number
- * (h5aftersalereturn), and withdrawing one not yet refunded (h5aftersalecancel). A refusal names the field it is about.
+ * (h5aftersalereturn), and withdrawing one not yet refunded (h5aftersalecancel). Photos of what is wrong are uploaded
+ * with the student's ticket as they are chosen, and sent with the request. A refusal names the field it is about.
  */
 import { useCallback, useEffect, useState } from "react";
-import { h5call, type AfterSale, type AfterSaleWay, type ShopOrder, type ShopOrderItem } from "../api";
+import { h5call, uploadPhoto, type AfterSale, type AfterSaleWay, type ShopOrder, type ShopOrderItem } from "../api";
 import { toFen } from "../session";
 import { BusinessTime, Money, problemOf, ProblemText, type Problem } from "../ui";
-import { courierName, COURIER_CODES, specsText } from "./parts";
+import { courierName, COURIER_CODES, shownImageUrl, specsText } from "./parts";
 import { useShopText } from "./text";
 
 /** the states in which the payer may still withdraw it: nothing has been refunded yet */
@@ -16,6 +17,8 @@ const WITHDRAWABLE = ["applied", "agreed", "returning"];
 const OPEN = [...WITHDRAWABLE, "received", "refunding"];
 const REASON_MAX = 60;
 const DESCRIPTION_MAX = 500;
+/** the photos an after-sale keeps, at most (its images field) */
+const MAX_PHOTOS = 9;
 
 function statusTone(status: AfterSale["status"]): string {
   if (status === "completed") return "ok";
@@ -177,13 +180,31 @@ function AskForm({ ticket, order, item, onDone, onClose }: { ticket: string; ord
   const [amount, setAmount] = useState(item.amount);
   const [reason, setReason] = useState("");
   const [description, setDescription] = useState("");
+  const [photos, setPhotos] = useState<string[]>([]);
+  const [uploading, setUploading] = useState(0);
   const [problem, setProblem] = useState<Problem>();
   const [busy, setBusy] = useState(false);
+  const addPhotos = (files: File[]) => {
+    const room = MAX_PHOTOS - photos.length - uploading;
+    for (const file of files.slice(0, Math.max(0, room))) {
+      setUploading((n) => n + 1);
+      uploadPhoto(ticket, file).then(
+        (url) => {
+          setUploading((n) => n - 1);
+          setPhotos((list) => (list.length < MAX_PHOTOS ? [...list, url] : list));
+        },
+        (err: unknown) => {
+          setUploading((n) => n - 1);
+          setProblem(problemOf(err));
+        },
+      );
+    }
+  };
   const unitFen = Math.floor(toFen(item.amount) / item.qty);
   const submit = () => {
     setBusy(true);
     setProblem(undefined);
-    h5call("h5aftersaleadd", { ticket, order_id: order.id, item_id: item.id, way, qty, amount: amount.trim(), reason: reason.trim(), description: description.trim() || undefined }).then(onDone, (err: unknown) => {
+    h5call("h5aftersaleadd", { ticket, order_id: order.id, item_id: item.id, way, qty, amount: amount.trim(), reason: reason.trim(), description: description.trim() || undefined, images: photos.length > 0 ? photos : undefined }).then(onDone, (err: unknown) => {
       setBusy(false);
       setProblem(problemOf(err));
     });
@@ -241,12 +262,50 @@ function AskForm({ ticket, order, item, onDone, onClose }: { ticket: string; ord
         <span>{s("aftersale_description")}</span>
         <textarea value={description} maxLength={DESCRIPTION_MAX} rows={3} onChange={(e) => setDescription(e.target.value)} />
       </label>
-      {problem && (problem.kind === "network" || !["way", "qty", "amount", "reason"].includes(problem.field ?? "")) ? <ProblemText problem={problem} testId="shop-aftersale-form-error" /> : null}
+      <div className="field">
+        <span>{s("aftersale_photos", { count: MAX_PHOTOS })}</span>
+        <ul className="photo-strip" data-testid="shop-aftersale-photos">
+          {photos.map((url, i) => (
+            <li key={url}>
+              <img src={shownImageUrl(url)} alt={s("aftersale_photo_n", { n: i + 1 })} />
+              <button type="button" className="photo-remove" aria-label={s("aftersale_photo_remove", { n: i + 1 })} onClick={() => setPhotos((list) => list.filter((u) => u !== url))}>
+                ×
+              </button>
+            </li>
+          ))}
+          {Array.from({ length: uploading }, (_, i) => (
+            <li key={`uploading-${i}`} className="photo-uploading" aria-live="polite">
+              {s("aftersale_photo_uploading")}
+            </li>
+          ))}
+          {photos.length + uploading < MAX_PHOTOS ? (
+            <li>
+              <label className="photo-add">
+                <input
+                  type="file"
+                  accept="image/jpeg,image/png,image/webp,image/gif"
+                  multiple
+                  data-testid="shop-aftersale-photo-input"
+                  onChange={(e) => {
+                    addPhotos(Array.from(e.target.files ?? []));
+                    // the same photo may be chosen again after being removed
+                    e.target.value = "";
+                  }}
+                />
+                <span aria-hidden="true">+</span>
+                <span className="small">{s("aftersale_photo_add")}</span>
+              </label>
+            </li>
+          ) : null}
+        </ul>
+        {fieldProblem("images")}
+      </div>
+      {problem && (problem.kind === "network" || !["way", "qty", "amount", "reason", "images"].includes(problem.field ?? "")) ? <ProblemText problem={problem} testId="shop-aftersale-form-error" /> : null}
       <div className="confirm-buttons">
         <button type="button" className="btn" disabled={busy} onClick={onClose}>
           {s("back")}
         </button>
-        <button type="submit" className="btn primary" disabled={busy} data-testid="shop-aftersale-submit">
+        <button type="submit" className="btn primary" disabled={busy || uploading > 0} data-testid="shop-aftersale-submit">
           {s("aftersale_submit")}
         </button>
       </div>
