@@ -45,7 +45,12 @@ export function assembleCatalogue(domains: Record<string, CatalogueDomain>, tree
     for (const related of entity.related ?? []) {
       const other = declared.find((e) => e.name === related.entity);
       const field = other?.fields.find((f) => f.name === related.field);
-      if (!field || field.type !== "ref" || field.ref?.entity !== entity.name) {
+      if (related.key !== undefined) {
+        // by a value both hold: the other's field filters by it, and this record has it
+        if (!field || field.filter !== "eq" || !entity.fields.some((f) => f.name === related.key)) {
+          throw new Error(`catalogue: ${entity.name} lists related ${related.entity} records by ${related.field} = its ${related.key}, which is no "eq" filter of a declared entity or no field of ${entity.name}`);
+        }
+      } else if (!field || field.type !== "ref" || field.ref?.entity !== entity.name) {
         throw new Error(`catalogue: ${entity.name} lists related ${related.entity} records by ${related.field}, which is no reference of a declared entity to it`);
       }
     }

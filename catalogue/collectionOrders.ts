@@ -209,7 +209,11 @@ export const orderEntity: EntityDecl = {
   exportOperation: "orderexport",
   roles: { list: ORDER_READERS, info: ORDER_READERS },
   actions: [refundAdd, feeOrderDeliver, feeOrderReceive],
-  related: [{ entity: "refund", field: "order_id", label: "refunds.related" }],
+  related: [
+    { entity: "refund", field: "order_id", label: "refunds.related" },
+    // its receipts on the provider's printers, by its number
+    { entity: "printjob", field: "order_no", key: "order_no", label: "devices.related.order_jobs" },
+  ],
   children: [
     { name: "lines", entity: "orderline", parentField: "order_id", label: "collection.field.lines", max: 50 },
     // the goods its bills' activity items name, each in the size the payer chose (none for most orders)

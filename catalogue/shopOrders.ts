@@ -128,6 +128,8 @@ export const shopOrderEntity: EntityDecl = {
     { entity: "refund", field: "shop_order_id", label: "refunds.related" },
     // the garments' trace-source codes bound to its items
     { entity: "tracesource", field: "order_id", label: "retail.trace.related" },
+    // its receipts on the provider's printers, by its number
+    { entity: "printjob", field: "order_no", key: "order_no", label: "devices.related.order_jobs" },
   ],
   timeline: Object.fromEntries([
       "shop_order_created",

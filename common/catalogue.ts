@@ -285,8 +285,13 @@ export interface ChildDecl {
 /** Records of another entity that point at this one, listed on its detail page (an activity's bills). */
 export interface RelatedDecl {
   entity: string;
-  /** the other entity's ref field naming this record */
+  /** the other entity's field naming this record: a reference to it, or the value of its `key` */
   field: string;
+  /**
+   * this record's field whose value the other entity's `field` holds (an order's number, which names it to its
+   * print jobs, orders of both kinds alike); none: its id, by a reference
+   */
+  key?: string;
   /** translation key of the list's heading */
   label: string;
 }

@@ -227,14 +227,15 @@ export function ChildRowsTable({ decl, rows }: { decl: ChildDecl; rows: readonly
  * list's total and the actions their states and the user's roles allow (a refund request's review).
  */
 /** The records of another entity pointing at a record, when the user may list that entity (a page several roles share). */
-export function RelatedRecords({ decl, id }: { decl: RelatedDecl; id: string | number }) {
+/** The records of another entity naming this one: by a reference to its id, or by the value of its `key` field. */
+export function RelatedRecords({ decl, value }: { decl: RelatedDecl; value: string | number }) {
   const { data: roles } = usePermissions<string[]>({});
   const entity = entityByName(decl.entity);
   if (!roles || !entity || !hasAnyRole(roles, entity.roles.list ?? [])) return null;
-  return <RelatedList decl={decl} id={id} />;
+  return <RelatedList decl={decl} value={value} />;
 }
 
-function RelatedList({ decl, id }: { decl: RelatedDecl; id: string | number }) {
+function RelatedList({ decl, value }: { decl: RelatedDecl; value: string | number }) {
   const { translate, getLocale } = useTranslation();
   const t: Translate = (key, options) => translate(key, options);
   const entity = entityByName(decl.entity);
@@ -258,7 +259,7 @@ function RelatedList({ decl, id }: { decl: RelatedDecl; id: string | number }) {
   // read by the entity's name: no page of its own needs to show it
   const { result, query } = useList<BaseRecord>({
     resource: decl.entity,
-    filters: [{ field: decl.field, operator: "eq", value: id }, ...(stateField && state !== ALL_STATES ? [{ field: stateField.name, operator: "eq" as const, value: state }] : [])],
+    filters: [{ field: decl.field, operator: "eq", value }, ...(stateField && state !== ALL_STATES ? [{ field: stateField.name, operator: "eq" as const, value: state }] : [])],
     pagination: { currentPage: page, pageSize: RELATED_PAGE_SIZE },
     errorNotification: false,
   });

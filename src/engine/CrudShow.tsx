@@ -78,7 +78,10 @@ function CrudShow({ resource }: { resource: string }) {
           {(entity.children ?? []).map((decl) => (
             <ChildRowsTable key={decl.name} decl={decl} rows={result?.[decl.name] as BaseRecord[] | undefined} />
           ))}
-          {id && (entity.related ?? []).map((decl) => <RelatedRecords key={decl.entity} decl={decl} id={id} />)}
+          {id && (entity.related ?? []).map((decl) => {
+            const value = decl.key ? result?.[decl.key] : id;
+            return value === undefined || value === null ? null : <RelatedRecords key={decl.entity} decl={decl} value={value as string | number} />;
+          })}
           <RecordTimeline entity={entity} entries={result?.timeline} t={t} />
         </Spin>
       )}

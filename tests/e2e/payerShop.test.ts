@@ -185,6 +185,11 @@ describeInBrowser(
       await choose(provider, review.locator(".ant-select").first(), en.aftersales.result.agree);
       await provider.locator(".ant-modal").getByRole("button", { name: en.common.confirm }).click();
       await expect.poll(async () => (await db().select({ status: aftersales.status }).from(aftersales).where(eq(aftersales.id, asked.id)))[0].status).toBe("agreed");
+      // the order's page shows the receipt its payment printed on the North Gate's sandbox printer
+      await provider.goto(`${suite.url}/shop/shoporderinfo/${order.id}`);
+      const receipts = provider.getByTestId("page-active").getByTestId("related-printjob");
+      await expect.poll(() => receipts.locator("tbody tr.ant-table-row").count()).toBe(1);
+      await expect.poll(() => receipts.innerText(), { timeout: 20000 }).toContain(en.devices.job_state.printed);
 
       // the parent sends it back with the courier's number
       await page.getByTestId("shop-order-refresh").click();
@@ -196,7 +201,7 @@ describeInBrowser(
       await expect.poll(() => line.getByTestId("shop-aftersale-status").innerText()).toBe(shopZh.aftersale_status_returning);
 
       // received: the money goes back at once through the job worker, and the parent's page says so
-      await provider.reload();
+      await provider.goto(`${suite.url}${SALES}`);
       await row.getByTestId("row-aftersalereceive").click();
       const receipt = provider.getByTestId("row-form-aftersalereceive");
       await receipt.waitFor();

@@ -13,6 +13,7 @@ type Messages = {
   common: typeof import("../../locales/en/common.json");
   crud: typeof import("../../locales/en/crud.json");
   dashboard: typeof import("../../locales/en/dashboard.json");
+  devices: typeof import("../../locales/en/devices.json");
   dialog: typeof import("../../locales/en/dialog.json");
   diy: typeof import("../../locales/en/diy.json");
   downloads: typeof import("../../locales/en/downloads.json");

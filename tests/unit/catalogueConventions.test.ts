@@ -395,6 +395,18 @@ describe("states and actions", () => {
     );
   });
 
+  it("refuse a related list by no reference to the record, or by a value the other entity cannot filter by or the record lacks", () => {
+    const relate = (related: { entity: string; field: string; key?: string }) => assembledAfter((d) => void (entity(d, "shoporder").related = [{ ...related, label: "devices.related.order_jobs" }]));
+    expect(relate({ entity: "printjob", field: "order_no" })).toThrow(message(`catalogue: shoporder lists related printjob records by order_no, which is no reference of a declared entity to it`));
+    expect(relate({ entity: "printjob", field: "copies", key: "order_no" })).toThrow(
+      message(`catalogue: shoporder lists related printjob records by copies = its order_no, which is no "eq" filter of a declared entity or no field of shoporder`),
+    );
+    expect(relate({ entity: "printjob", field: "order_no", key: "receipt_no" })).toThrow(
+      message(`catalogue: shoporder lists related printjob records by order_no = its receipt_no, which is no "eq" filter of a declared entity or no field of shoporder`),
+    );
+    expect(relate({ entity: "printjob", field: "order_no", key: "order_no" })).not.toThrow();
+  });
+
   it("refuse an action keyed by no unique field of its entity, or also by an id field, or refused in words of its own in a state it starts from", () => {
     const bind = (change: Partial<ActionDecl>) => assembledAfter((d) => setAction(entity(d, "tracesource"), "tracesourcebind", change));
     for (const key of ["batch_no", "codes"]) {
