@@ -9,6 +9,9 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { aftersales, goods, goodsSkus, pickupPoints, refunds, sandboxRefunds, shopOrders, students, users } from "../../server/db/schema";
+import { BUSY_MS, releaseAttempts, reserveAttempts } from "../../server/auth/throttle";
+import { ticketOf as payerTicketOf } from "../../server/domains/collection/payerTickets";
+import { AFTERSALES_PER_STUDENT } from "../../server/domains/retail/afterSales";
 import { describeOnDatabases } from "../helpers/db";
 import { confirmSandbox, h5, itemsOf, payerWorld, type PayerWorld, type Row } from "./payerSupport";
 import { createTestApp, type TestApp } from "./support";
@@ -216,5 +219,29 @@ describeOnDatabases("after-sales", (kind) => {
     ]);
     await t.db.update(shopOrders).set({ status: "completed", completed_at: new Date(t.clock.now().getTime() - 8 * 86_400_000) }).where(eq(shopOrders.id, order.id));
     expect((await ask()).data?.errors).toEqual([{ field: "order_id", message: "After-sales are accepted within 7 days of receiving the goods" }]);
+  });
+
+  it("holds back a student's after-sales asked too often, counting those made only", async () => {
+    const summer = await skuOf("夏季校服短袖套装", { 尺码: "160", 颜色: "藏青" });
+    const order = await paidOrder([{ sku_id: summer.id, qty: 1 }], "express");
+    const ask = (amount: string) => h5en("h5aftersaleadd", { ticket, order_id: order.id, item_id: order.items[0].id, way: "refund", qty: 1, amount, reason: "想退" });
+    const { studentId } = await payerTicketOf(t.db, ticket, t.clock.now());
+    const key = { key: `h5aftersale:student:${studentId}`, rule: AFTERSALES_PER_STUDENT };
+    // the student's after-sales made lately use up all but one of its room (those of the tests above count too)
+    let reserved = 0;
+    while ((await reserveAttempts(t.db, [key], t.clock.now())) === 0) reserved++;
+    expect(reserved).toBeLessThanOrEqual(AFTERSALES_PER_STUDENT.maxFailures);
+    await releaseAttempts(t.db, [key.key]);
+    // past the moment the full count held the last try back
+    t.clock.advance(BUSY_MS + 1);
+    // a refused one (too much asked) is given back, so the last one is still taken
+    expect((await ask("999.00")).data?.errors).toEqual([expect.objectContaining({ field: "amount" })]);
+    const last = itemsOf(await ask("1.00")) as { id: number };
+    expect((await saleRow(last.id)).status).toBe("applied");
+    expect((await h5en("h5aftersalecancel", { ticket, id: last.id })).return_code).toBe("SUCCESS");
+    // the next within the ten minutes waits
+    const held = await ask("1.00");
+    expect(held.return_code).toBe("FAIL");
+    expect(held.return_msg).toMatch(/^Too many attempts/);
   });
 });

@@ -20,6 +20,7 @@ import { PAID_SHOP_ORDER_STATES } from "../../../catalogue/shopOrders";
 import type { FieldDecl } from "../../../common/catalogue";
 import { fenToYuan } from "../../../common/money";
 import { callerActor, gatewayActor, payerActor, writeAudit, type AuditActor } from "../../auth/audit";
+import { releaseAttempts, reserveAttempts, type ThrottleKey, type ThrottleRule } from "../../auth/throttle";
 import type { DbOrTx } from "../../db/client";
 import { aftersales, pickupRecords, refunds, shopOrderItems, shopOrders } from "../../db/schema";
 import { actionFieldFailure, type ActionEffect, type ActionEffects, type ActionOutcome } from "../../engine/actions";
@@ -30,7 +31,7 @@ import { createRefund, queueSending, RefundRefused, refundsOfPayment, type Refun
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
 import { PAYER_API_PATH } from "../collection/payerApi";
-import { ticketOf } from "../collection/payerTickets";
+import { ticketOf, type PayerTicket } from "../collection/payerTickets";
 import { giveStockBack } from "./fulfilment";
 import { returnAddress, shopSettings } from "./shopSettings";
 
@@ -294,6 +295,10 @@ export async function recordAfterSale(
   return sale;
 }
 
+/** After-sales asked from one address (a school's parents may share one) and for one student, within ten minutes. */
+const AFTERSALES_PER_IP: ThrottleRule = { maxFailures: 30, windowMs: 10 * 60_000, firstLockMs: 10 * 60_000, maxLockMs: 60 * 60_000 };
+export const AFTERSALES_PER_STUDENT: ThrottleRule = { maxFailures: 10, windowMs: 10 * 60_000, firstLockMs: 10 * 60_000, maxLockMs: 60 * 60_000 };
+
 /**
  * h5aftersaleadd: an after-sale of one item of the ticket's student's paid order, within the shop's days after the
  * order completed; goods to return must have reached the payer. Within the item's quantity and what it paid, less what its
@@ -302,7 +307,22 @@ export async function recordAfterSale(
 async function apply(ctx: OperationContext) {
   const input = checkPayload(ctx, applyFields);
   const ticket = await ticketOf(ctx.db, input.ticket, ctx.now);
-  const answered = await ctx.db.transaction(async (tx) => {
+  // each asked counts against the address and the student; one refused is given back
+  const asked: ThrottleKey[] = [
+    { key: `h5aftersale:ip:${ctx.ip}`, rule: AFTERSALES_PER_IP },
+    { key: `h5aftersale:student:${ticket.studentId}`, rule: AFTERSALES_PER_STUDENT },
+  ];
+  const lockedMs = await reserveAttempts(ctx.db, asked, ctx.now);
+  if (lockedMs > 0) throw new ApiFailure("collection.payer.throttled", { minutes: Math.max(1, Math.ceil(lockedMs / 60_000)) });
+  const answered = await applyChecked(ctx, input, ticket).catch(async (err: unknown) => {
+    await releaseAttempts(ctx.db, asked.map((k) => k.key));
+    throw err;
+  });
+  return { messageKey: "aftersales.applied", data: { items: answered } };
+}
+
+async function applyChecked(ctx: OperationContext, input: Row, ticket: PayerTicket) {
+  return ctx.db.transaction(async (tx) => {
     const [order] = await tx
       .select()
       .from(shopOrders)
@@ -337,7 +357,6 @@ async function apply(ctx: OperationContext) {
     );
     return payerAnswer(sale);
   });
-  return { messageKey: "aftersales.applied", data: { items: answered } };
 }
 
 /** h5aftersalereturn: the goods of an agreed return sent back, with the express company and tracking number. */
