@@ -107,6 +107,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     printerClouds: {
       ...(env.FEIE_API_ORIGIN ? { feieOrigin: env.FEIE_API_ORIGIN } : {}),
       ...(env.YILIANYUN_API_ORIGIN ? { yilianyunOrigin: env.YILIANYUN_API_ORIGIN } : {}),
+      ...(env.FEIE_CALLBACK_PUBLIC_KEY ? { feieCallbackPublicKey: env.FEIE_CALLBACK_PUBLIC_KEY } : {}),
     },
     workWechatOrigin: env.WORK_WECHAT_API_ORIGIN || undefined,
   };

@@ -30,6 +30,7 @@ import { registerOperations } from "../domains";
 import { MAX_IMPORT_BYTES } from "../engine/imports";
 import { registerDailyReportBinding } from "../domains/providers/dailyReport";
 import { registerDownloadRoutes } from "../domains/downloads";
+import { registerPrintCallbackRoutes } from "../domains/devices/printing";
 import { ticketOf } from "../domains/collection/payerTickets";
 import { JobWorker, type JobKinds } from "../jobs";
 import { registerNotifyRoutes } from "../payments/notify";
@@ -289,6 +290,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerNotifyRoutes(app, services);
   registerDailyReportBinding(app, services, (request) => originOf(services, request));
   registerDownloadRoutes(app, services);
+  registerPrintCallbackRoutes(app, services);
   // a payer's after-sale photos: uploaded with the ticket its student was found with
   await registerUploadRoutes(app, services, options, (ticket) =>
     ticketOf(services.db, ticket, services.clock.now()).then(

@@ -58,6 +58,8 @@ export interface FeieOrder {
   content: string;
   times: number;
   printed: boolean;
+  /** where the print asked to be reported once printed (Open_printMsg's backurl) */
+  backurl?: string;
 }
 
 function makePrinters(printers: { sn: string; key: string }[]): Map<string, PrinterState> {
@@ -193,7 +195,7 @@ export class FakeFeieCloud {
         if (!Number.isInteger(times) || times < 1) return fail("参数错误 : times 不正确.");
         const stamp = new Date(this.now()).toISOString().replace(/\D/g, "").slice(0, 14);
         const orderId = `${form.sn}_${stamp}_${randomBytes(4).readUInt32BE(0)}`;
-        this.orders.push({ orderId, sn: form.sn!, user, content, times, printed: printer.online && printer.paper });
+        this.orders.push({ orderId, sn: form.sn!, user, content, times, printed: printer.online && printer.paper, ...(form.backurl ? { backurl: form.backurl } : {}) });
         return answer(0, "ok", orderId);
       }
       case "Open_queryOrderState": {

@@ -20,13 +20,15 @@ import { createTestApp } from "./support";
 
 const FEIE = { user: "ops@sunrise.example", ukey: "UKEY-feie-secret-1234" };
 const FEIE_PRINTER = { sn: "918500123", key: "kx9wq2ma" };
+const PUBLIC_URL = "https://pay.sunrise.example";
 /** the payment key the printers' secrets are encrypted under, the same in every process */
 const PAYMENT_KEY = randomBytes(32).toString("base64");
 
 /** A world of svc's with the Feie stand-in: a Feie printer and the demo's sandbox printer print for Sunrise No.1. */
 async function printingWorld(kind: "pglite" | "postgres") {
   const feie = await FakeFeieCloud.start([FEIE], [FEIE_PRINTER]);
-  const t = await createTestApp(kind, { printerClouds: { feieOrigin: feie.url }, paymentKey: { key: PAYMENT_KEY } });
+  // Feie reports each print back to the server's public address, signed with the stand-in's key
+  const t = await createTestApp(kind, { printerClouds: { feieOrigin: feie.url, feieCallbackPublicKey: feie.publicKeyPem }, publicUrl: PUBLIC_URL, paymentKey: { key: PAYMENT_KEY } });
   const token = await t.login("svc");
   const world = await payerWorld(t, token);
   const call = (method: string, payload: Row = {}, as = token) => t.call("adminapiv2", method, payload, { token: as, headers: { "accept-language": "en" } });
@@ -117,6 +119,32 @@ describeOnEmbedded("receipt printing", (kind) => {
     await w.t.app.jobs.runDueJobs();
     expect((await w.jobsOf(order.orderNo))[1]).toMatchObject({ status: "printed" });
     expect(w.feie.orders.filter((o) => o.content.includes(order.orderNo))).toHaveLength(1);
+  });
+
+  it("marks a Feie receipt printed when Feie reports it, once, and refuses a report not signed by Feie", async () => {
+    // out of paper: Feie holds the receipt, and asking after it says it waits
+    w.feie.setPaper(FEIE_PRINTER.sn, false);
+    const order = await w.paidOrder();
+    await w.t.app.jobs.runDueJobs();
+    const sent = (await w.jobsOf(order.orderNo))[1];
+    expect(sent.status).toBe("sent");
+    expect(w.feie.orders.find((o) => o.orderId === sent.provider_job_id)?.backurl).toBe(`${PUBLIC_URL}/print/callback/feie`);
+    const report = (fields: Record<string, string>) =>
+      w.t.app.inject({ method: "POST", url: "/print/callback/feie", headers: { "content-type": "application/x-www-form-urlencoded" }, payload: new URLSearchParams(fields).toString() });
+    // a report of this order signed over another's fields, and one without its signature
+    const forged = { ...w.feie.callbackFields(sent.provider_job_id!), sign: w.feie.callbackFields("0000000000").sign };
+    expect((await report(forged)).statusCode).toBe(400);
+    const { sign: _sign, ...unsigned } = w.feie.callbackFields(sent.provider_job_id!);
+    expect((await report(unsigned)).statusCode).toBe(400);
+    expect((await w.jobsOf(order.orderNo))[1].status).toBe("sent");
+    // paper in, printed, reported: the job is printed; Feie reporting it again changes nothing
+    w.feie.setPaper(FEIE_PRINTER.sn, true);
+    const answered = await report(w.feie.callbackFields(sent.provider_job_id!));
+    expect([answered.statusCode, answered.body]).toEqual([200, "SUCCESS"]);
+    const printed = (await w.jobsOf(order.orderNo))[1];
+    expect(printed).toMatchObject({ status: "printed", printed_at: w.t.clock.now() });
+    expect((await report(w.feie.callbackFields(sent.provider_job_id!))).body).toBe("SUCCESS");
+    expect((await w.jobsOf(order.orderNo))[1]).toEqual(printed);
   });
 
   it("retries a printer offline with backoff, fails for good, and sends the job again on the provider's word", async () => {

@@ -13,6 +13,7 @@
  * receipt twice when the job runs again: the one case not covered.
  */
 import { createHash, randomBytes } from "node:crypto";
+import type { FastifyInstance } from "fastify";
 import { and, asc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import { deviceManualPrint } from "../../../catalogue/devices";
 import { timeText } from "../../../common/businessTime";
@@ -26,7 +27,7 @@ import type { JobContext, JobServices } from "../../jobs/registry";
 import { translator } from "../../lib/i18n";
 import { PaymentKeyMissingError, type PaymentSecrets } from "../../payments/secrets";
 import { ApiFailure, notFound } from "../../protocol/envelope";
-import type { OperationContext, OperationRegistry } from "../../protocol/registry";
+import type { AppServices, OperationContext, OperationRegistry } from "../../protocol/registry";
 import { printerDriver, PrinterError, type Printer, type PrinterDriver, type PrinterStatus, type SandboxPrinter } from "./printers";
 import { feieReceipt, receiptPreview, yilianyunReceipt, type Receipt, type ReceiptLabels } from "./receipt";
 
@@ -105,10 +106,15 @@ function sandboxDriver(state: string | null): PrinterDriver<SandboxPrinter> {
   };
 }
 
-export function driverOf(device: Pick<DeviceRow, "vendor" | "sandbox_state">, services: Pick<JobServices, "printerClouds">): PrinterDriver {
+/** Where Feie posts a print's report (its `backurl`), under the server's public address. */
+export const FEIE_CALLBACK_PATH = "/print/callback/feie";
+
+export function driverOf(device: Pick<DeviceRow, "vendor" | "sandbox_state">, services: Pick<JobServices, "printerClouds" | "publicUrl">): PrinterDriver {
   const clouds = services.printerClouds ?? {};
+  // Feie reports back only where it can verify the report's signature and reach the server
+  const backUrl = clouds.feieCallbackPublicKey && services.publicUrl ? `${services.publicUrl}${FEIE_CALLBACK_PATH}` : undefined;
   return printerDriver(device.vendor as Printer["vendor"], {
-    feie: { origin: clouds.feieOrigin },
+    feie: { origin: clouds.feieOrigin, callbackPublicKey: clouds.feieCallbackPublicKey, backUrl },
     yilianyun: { origin: clouds.yilianyunOrigin },
     sandbox: sandboxDriver(device.sandbox_state),
   });
@@ -361,4 +367,41 @@ async function manualPrint(ctx: OperationContext, payload: { device_id: number; 
 
 export function registerPrinting(registry: OperationRegistry): void {
   registerDeclared<{ device_id: number; order_no: string }>(registry, deviceManualPrint, manualPrint);
+}
+
+/**
+ * POST FEIE_CALLBACK_PATH: Feie's report that a print came out, a form {orderId, status, stime, sign} signed with
+ * Feie's key (FEIE_CALLBACK_PUBLIC_KEY). A report verified marks the sent job of that Feie order printed, once
+ * (print.check would find the same later); a forged one, or one while no key is set, is refused. Feie is answered
+ * SUCCESS for every report it need not send again.
+ */
+export function registerPrintCallbackRoutes(app: FastifyInstance, services: AppServices): void {
+  void app.register(async (scope) => {
+    scope.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 2048 }, (_request, body, done) =>
+      done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
+    scope.post(FEIE_CALLBACK_PATH, async (request, reply) => {
+      const key = services.printerClouds?.feieCallbackPublicKey;
+      const fields = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
+      let report;
+      try {
+        if (!key) throw new PrinterError("auth", "no Feie callback public key is configured");
+        report = printerDriver("feie", { feie: { callbackPublicKey: key } }).verifyCallback!(fields);
+      } catch (err) {
+        if (!(err instanceof PrinterError)) throw err;
+        request.log.warn({ printCallback: { vendor: "feie", refused: err.message } }, "print callback refused");
+        return reply.status(400).type("text/plain").send("FAIL");
+      }
+      if (report.printed) {
+        const now = services.clock.now();
+        const printed = await services.db
+          .update(printJobs)
+          .set({ status: "printed", printed_at: now })
+          .where(and(eq(printJobs.provider_job_id, report.providerJobId), eq(printJobs.status, "sent"), inArray(printJobs.device_id, services.db.select({ id: devices.id }).from(devices).where(eq(devices.vendor, "feie")))))
+          .returning({ id: printJobs.id });
+        request.log.info({ printCallback: { vendor: "feie", providerJobId: report.providerJobId, jobs: printed.map((j) => j.id) } }, "print callback");
+      }
+      return reply.type("text/plain").send("SUCCESS");
+    });
+  });
 }

@@ -24,6 +24,8 @@ export interface FeieOptions {
   origin?: string;
   /** Feie's public key for its callbacks: PEM, or the bare base64 of its SPKI DER as Feie's console shows it */
   callbackPublicKey?: string | KeyObject;
+  /** where Feie reports each print once printed (a print's `backurl`); none: the job is asked after instead */
+  backUrl?: string;
   now?: () => Date;
 }
 
@@ -64,8 +66,10 @@ export class FeieDriver implements PrinterDriver<FeiePrinter> {
   private readonly origin: string;
   private readonly now: () => Date;
   private readonly callbackKey: KeyObject | undefined;
+  private readonly backUrl: string | undefined;
 
   constructor(options: FeieOptions = {}) {
+    this.backUrl = options.backUrl;
     this.origin = options.origin ?? FEIE_ORIGIN;
     this.now = options.now ?? (() => new Date());
     this.callbackKey = options.callbackPublicKey === undefined ? undefined : publicKeyOf(options.callbackPublicKey);
@@ -118,7 +122,7 @@ export class FeieDriver implements PrinterDriver<FeiePrinter> {
 
   async print(printer: FeiePrinter, job: PrintJob): Promise<{ providerJobId: string }> {
     checkJob(job);
-    const data = await this.call(printer, "Open_printMsg", { sn: printer.sn, content: job.content, times: String(job.copies) });
+    const data = await this.call(printer, "Open_printMsg", { sn: printer.sn, content: job.content, times: String(job.copies), ...(this.backUrl ? { backurl: this.backUrl } : {}) });
     if (typeof data !== "string" || data === "") throw new PrinterError("network", "Feie took the print but gave no order id");
     return { providerJobId: data };
   }

@@ -11,6 +11,8 @@ import { YilianyunDriver, type YilianyunOptions } from "./yilianyun";
 export interface PrinterClouds {
   feieOrigin?: string;
   yilianyunOrigin?: string;
+  /** Feie's public key for its print callbacks (FEIE_CALLBACK_PUBLIC_KEY): set, prints ask Feie to report back */
+  feieCallbackPublicKey?: string;
 }
 
 export interface PrinterDriverOptions {
