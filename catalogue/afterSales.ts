@@ -199,6 +199,8 @@ const salesListParts: ListPart[] = [
     title: "aftersales.part.refunds",
     entity: "refund",
     filters: { payment_kind: "fee", kind: "request" },
+    // a fee order's refund has no shop order nor after-sale
+    without: ["shop_order_id", "aftersale_id"],
     // a request has no refund number yet: its order first
     columns: ["order_id", "student_id", "amount", "reason", "applied_by", "status"],
   },

@@ -485,6 +485,8 @@ function checkPage(binding: string, page: PageRef, byName: ReadonlyMap<string, E
       checkListFilters(`${binding} to a page whose part ${part.key} is`, entity, part.filters);
       const unlisted = part.columns?.find((name) => !entity.fields.some((f) => f.name === name && f.list));
       if (unlisted !== undefined) throw new Error(`catalogue: ${binding} to a page whose part ${part.key} shows first ${unlisted}, which is no listed field of ${entity.name}`);
+      const unknown = part.without?.find((name) => !entity.fields.some((f) => f.name === name && (f.list || f.filter)));
+      if (unknown !== undefined) throw new Error(`catalogue: ${binding} to a page whose part ${part.key} leaves out ${unknown}, which is no listed or filter field of ${entity.name}`);
     }
     return;
   }

@@ -513,6 +513,8 @@ export interface ListPart {
   filters?: Record<string, string>;
   /** listed fields its table shows first, in this order (what its decisions need in view), the others after */
   columns?: readonly string[];
+  /** fields its filters leave empty on every row (a fee refund's shop order): neither a filter input nor a column */
+  without?: readonly string[];
 }
 
 /** What a menu entry opens. */

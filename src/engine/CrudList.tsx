@@ -157,7 +157,10 @@ function CrudList({ resource, header }: CrudListProps) {
     ...(pages.list?.part ? pages.list.part.filters : listPage?.filters),
     ...(listPage?.recordFilter && recordId ? { [listPage.recordFilter]: recordId } : {}),
   });
-  const visible = useFieldVisible();
+  const fieldVisible = useFieldVisible();
+  // a part of a page of several lists leaves out the fields its filters keep empty
+  const leftOut = pages.list?.part?.without ?? [];
+  const visible = (f: FieldDecl) => fieldVisible(f) && !leftOut.includes(f.name);
   const stateTabsField = useStateTabsField(entity, fixedFilters.map(([name]) => name));
   // the tabs are the state's filter: it is not asked twice
   const filterFields = entity.fields.filter((f) => f.filter && visible(f) && !fixedFilters.some(([name]) => name === f.name) && f.name !== stateTabsField?.name);

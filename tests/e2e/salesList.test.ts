@@ -93,6 +93,11 @@ describeInBrowser("the after-sales list", (suite) => {
     await page.waitForURL((url) => url.pathname === "/shop/saleslist" && url.searchParams.get("part") === "refunds");
     await expect.poll(() => shownPart(page)).toContain(en.aftersales.part.refunds);
     await expectCounts(page, requests, REFUND_STATES);
+    // a fee order's refund has no shop order nor after-sale: no filter for them, the order's filter there
+    const filterLabels = () => active(page).getByTestId("list-filters").locator("label").allInnerTexts();
+    await expect.poll(filterLabels).toContain(en.refunds.field.order);
+    expect(await filterLabels()).not.toContain(en.retail.entity.shoporder);
+    expect(await filterLabels()).not.toContain(en.aftersales.entity.aftersale);
     const refund = rows(page).filter({ hasText: request!.orderNo }).filter({ hasText: en.refunds.status.applied });
     for (const shown of [fenToYuan(request!.amount), request!.reason, request!.by]) expect(await refund.innerText()).toContain(shown);
     await inViewBesideButtons(refund, [fenToYuan(request!.amount), request!.reason, request!.by, en.refunds.status.applied]);

@@ -395,6 +395,16 @@ describe("states and actions", () => {
     );
   });
 
+  it("refuse a part of a page of several lists leaving out a field its entity does not list or filter by", () => {
+    const leaveOut = (without: string[]) =>
+      assembledAfter((d) => {
+        const page = d.afterSales.pages["shop/saleslist"] as unknown as { parts: { without?: string[] }[] };
+        page.parts[1].without = without;
+      });
+    expect(leaveOut(["shop_order_id", "aftersale_id"])).not.toThrow();
+    expect(leaveOut(["shop_order"])).toThrow(message(`catalogue: afterSales binds route "shop/saleslist" to a page whose part refunds leaves out shop_order, which is no listed or filter field of refund`));
+  });
+
   it("refuse a related list by no reference to the record, or by a value the other entity cannot filter by or the record lacks", () => {
     const relate = (related: { entity: string; field: string; key?: string }) => assembledAfter((d) => void (entity(d, "shoporder").related = [{ ...related, label: "devices.related.order_jobs" }]));
     expect(relate({ entity: "printjob", field: "order_no" })).toThrow(message(`catalogue: shoporder lists related printjob records by order_no, which is no reference of a declared entity to it`));
