@@ -35,7 +35,8 @@ export type FieldType =
   | "strings" // several short texts, each at most `max` characters (default 20), at most 5: a goods item's spec names
   | "specs" // a short text per name, at most 5 names: a SKU's spec values {"尺码": "130", "颜色": "藏青"}
   | "specgroups" // spec names, each with its values: a spec template's [{"name": "尺码", "values": ["120", "130"]}]
-  | "blocks"; // a DIY page's blocks in order (common/shopDiy.ts), checked and stored as JSON
+  | "blocks" // a DIY page's blocks in order (common/shopDiy.ts), checked and stored as JSON
+  | "sections"; // the public home page's sections in order, each a heading, a text and a picture (common/siteHome.ts)
 
 /** What a `ref` field refers to. */
 export interface FieldRef {

@@ -5,8 +5,11 @@
 import type { EntityDecl, FieldDecl } from "./catalogue";
 import { hasAnyRole } from "./roleKeys";
 
-/** A mainland mobile (11 digits from 1[3-9]) or a landline with its area code, e.g. 010-12345678 or 0755-1234567-89. */
-export const PHONE_PATTERN = /^(?:1[3-9]\d{9}|0\d{2,3}-?\d{7,8}(?:-\d{1,6})?|\+\d{6,15})$/;
+/**
+ * A mainland mobile (11 digits from 1[3-9]), a landline with its area code (010-12345678, 0755-1234567-89), a
+ * company's nationwide service number (400-820-1234, 800 8201234) or an international number (+85212345678).
+ */
+export const PHONE_PATTERN = /^(?:1[3-9]\d{9}|0\d{2,3}-?\d{7,8}(?:-\d{1,6})?|[48]00[- ]?\d{3}[- ]?\d{4}|\+\d{6,15})$/;
 
 export function isPhone(value: string): boolean {
   return PHONE_PATTERN.test(value);

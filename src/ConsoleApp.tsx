@@ -18,7 +18,7 @@ import { useSessionUser } from "./lib/session";
 import { Dashboard } from "./pages/Dashboard";
 import { ErrorPage } from "./pages/ErrorPage";
 import { RedirectPage } from "./pages/RedirectPage";
-import { DOWNLOAD_PATH, HOME_PATH, NOTICES_PATH } from "./shell/routes";
+import { DOWNLOAD_PATH, HELP_PATH, HOME_PATH, NOTICES_PATH } from "./shell/routes";
 import { ConsoleFeedback } from "./shell/ConsoleFeedback";
 import { keptPageRouterProvider } from "./shell/keptPageRouter";
 import { ShellLayout } from "./shell/ShellLayout";
@@ -47,6 +47,14 @@ function pageRoutes(): ReactElement {
           </Suspense>
         }
       />
+      <Route
+        path={HELP_PATH.slice(1)}
+        element={
+          <Suspense fallback={<Spin />}>
+            <HelpCentre />
+          </Suspense>
+        }
+      />
       <Route path="404" element={<ErrorPage status={404} />} />
       <Route path="401" element={<ErrorPage status={401} />} />
       {catalogueRouteElements()}
@@ -70,10 +78,11 @@ function AuthStoreSync() {
   return null;
 }
 
-// the selection page's, the download centre's and the notices' tables are not needed for the dashboard: their own chunks
+// the selection page's, the download centre's, the notices' and the help centre's tables are not needed for the dashboard: their own chunks
 const SelectionPage = lazy(() => import("./pages/SelectionPage"));
 const DownloadList = lazy(() => import("./pages/DownloadList"));
 const NoticeList = lazy(() => import("./pages/NoticeList"));
+const HelpCentre = lazy(() => import("./pages/HelpCentre"));
 
 const resources = catalogueResources();
 const pages = pageRoutes();

@@ -247,6 +247,68 @@ export const activationCodes = pgTable(
   ],
 );
 
+/** article (site.article.entity) */
+export const siteArticles = pgTable(
+  "site_articles",
+  {
+    id: serial("id").primaryKey(),
+    cover: varchar("cover", { length: 500 }),
+    title: varchar("title", { length: 100 }).notNull(),
+    summary: text("summary"),
+    content: text("content").notNull(),
+    status: varchar("status", { length: 32 }).default("draft").notNull(),
+    published_at: timestamp("published_at", { withTimezone: true, mode: "date" }),
+    sort: integer("sort").default(0).notNull(),
+    updated_at: timestamp("updated_at", { withTimezone: true, mode: "date" }),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+  },
+  (t) => [
+    index("site_articles_title_idx").on(t.title),
+    index("site_articles_status_idx").on(t.status),
+    index("site_articles_published_at_idx").on(t.published_at),
+    index("site_articles_sort_idx").on(t.sort),
+    index("site_articles_updated_at_idx").on(t.updated_at),
+  ],
+);
+
+/** cate (help.entity.cate) */
+export const helpCategories = pgTable(
+  "help_categories",
+  {
+    id: serial("id").primaryKey(),
+    title: varchar("title", { length: 30 }).notNull(),
+    sort: integer("sort").default(0).notNull(),
+    status: varchar("status", { length: 1 }).default("1").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+  },
+  (t) => [
+    index("help_categories_sort_idx").on(t.sort),
+    index("help_categories_status_idx").on(t.status),
+    uniqueIndex("help_categories_title_unique").on(t.title),
+  ],
+);
+
+/** probl (help.entity.probl) */
+export const helpProblems = pgTable(
+  "help_problems",
+  {
+    id: serial("id").primaryKey(),
+    title: varchar("title", { length: 100 }).notNull(),
+    cate_id: integer("cate_id").notNull().references((): AnyPgColumn => helpCategories.id),
+    content: text("content").notNull(),
+    roles: varchar("roles", { length: 32 }).array(),
+    sort: integer("sort").default(0).notNull(),
+    status: varchar("status", { length: 1 }).default("1").notNull(),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+  },
+  (t) => [
+    index("help_problems_title_idx").on(t.title),
+    index("help_problems_cate_id_sort_id_idx").on(t.cate_id, t.sort, t.id),
+    index("help_problems_sort_idx").on(t.sort),
+    index("help_problems_status_idx").on(t.status),
+  ],
+);
+
 /** schoolimportlog (import.entity) */
 export const schoolImportLogs = pgTable(
   "school_import_logs",
@@ -1546,6 +1608,9 @@ export const catalogueTablesByEntity = {
   schoolrenew: schoolRenewals,
   servicedelay: providerExtensions,
   actcode: activationCodes,
+  article: siteArticles,
+  cate: helpCategories,
+  probl: helpProblems,
   schoolimportlog: schoolImportLogs,
   paychnl: paymentChannels,
   schoolpaychnl: schoolChannels,

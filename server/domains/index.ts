@@ -35,6 +35,8 @@ import { registerPrinting } from "./devices/printing";
 import { registerDeliveryImport } from "./retail/deliveryImport";
 import { registerTraceSourceOperations, traceSourceEffects, traceSourceHooks } from "./retail/traceSources";
 import { registerCustomerService } from "./retail/customerService";
+import { registerHelpCentre } from "./help/helpCentre";
+import { articleHooks } from "./site/publicSite";
 
 export function registerOperations(registry: OperationRegistry): void {
   registerSessionOperations(registry);
@@ -44,7 +46,7 @@ export function registerOperations(registry: OperationRegistry): void {
   registerMerchantOperations(registry);
   registerRenewalOperations(registry);
   registerDailyReportOperations(registry);
-  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity, ...traceSourceHooks, serviceproject: serviceProjectLogHooks, saleaddress: saleAddressHooks, expresstemplate: expressTemplateHooks, device: deviceHooks, banner: bannerHooks, shopdiy: shopPageHooks });
+  registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity, ...traceSourceHooks, serviceproject: serviceProjectLogHooks, saleaddress: saleAddressHooks, expresstemplate: expressTemplateHooks, device: deviceHooks, banner: bannerHooks, shopdiy: shopPageHooks, article: articleHooks });
   registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel), ...shopOrderEffects, ...afterSaleEffects, ...fulfilmentEffects, ...traceSourceEffects, ...printJobEffects });
   registerFeeOperations(registry);
   registerCollectionOperations(registry, schoolChannel);
@@ -69,4 +71,6 @@ export function registerOperations(registry: OperationRegistry): void {
   registerPickupOperations(registry);
   // the shop's customer-service accounts read from enterprise WeChat
   registerCustomerService(registry);
+  // the help page of every signed-in user
+  registerHelpCentre(registry);
 }

@@ -31,6 +31,7 @@ import { MAX_IMPORT_BYTES } from "../engine/imports";
 import { registerDailyReportBinding } from "../domains/providers/dailyReport";
 import { registerDownloadRoutes } from "../domains/downloads";
 import { registerPrintCallbackRoutes } from "../domains/devices/printing";
+import { registerPublicSite } from "../domains/site/publicSite";
 import { ticketOf } from "../domains/collection/payerTickets";
 import { JobWorker, type JobKinds } from "../jobs";
 import { registerNotifyRoutes } from "../payments/notify";
@@ -291,6 +292,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerDailyReportBinding(app, services, (request) => originOf(services, request));
   registerDownloadRoutes(app, services);
   registerPrintCallbackRoutes(app, services);
+  // the public website (home, articles), server-rendered
+  registerPublicSite(app, services);
   // a payer's after-sale photos: uploaded with the ticket its student was found with
   await registerUploadRoutes(app, services, options, (ticket) =>
     ticketOf(services.db, ticket, services.clock.now()).then(

@@ -26,6 +26,8 @@ import { seedDemoUniformOrders } from "./uniformOrders";
 import { seedDemoTraceSources } from "./traceSources";
 import { seedDemoShopFace } from "./shopFace";
 import { seedDemoNotices } from "./notices";
+import { seedDemoHelpCentre } from "./help";
+import { seedDemoWebsite } from "./website";
 import { rebuildFeeDaily } from "../domains/collection/feeDaily";
 import { seedSchoolWorld, type WorldSchool } from "./schoolWorld";
 
@@ -249,6 +251,10 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     await rebuildFeeDaily(tx);
     // Sunrise's daily report bound and sent, and reminders to guardians of its first school, in the sandbox outbox
     await seedDemoNotices(tx, { sysid: sunrise, schId: sunriseNo1 }, options.now);
+    // the help centre every account reads
+    await seedDemoHelpCentre(tx);
+    // the public website's home page and articles
+    await seedDemoWebsite(tx, await pictures, options.now);
     // Old Town's printer was offline all morning: a receipt printed by hand gave up after its tries, to be sent again
     const [oldTownPrinter] = await tx
       .insert(devices)

@@ -53,6 +53,12 @@ export function LoginPage() {
             {t("login.submit")}
           </Button>
         </Form>
+        {/* the platform's public website, a server-rendered page of its own */}
+        <div style={{ marginTop: 16, textAlign: "center" }}>
+          <a href="/site" data-testid="login-site" style={{ color: token.colorTextSecondary }}>
+            {t("login.website")}
+          </a>
+        </div>
       </div>
     </div>
   );

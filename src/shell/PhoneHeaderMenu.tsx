@@ -1,7 +1,7 @@
 /**
  * The top bar's tools on a phone (under 992 px, spec 9), folded into one "more" button so that the bar keeps to
  * one row: its menu opens with who one is and where one acts (the login type and scope, the welcome, a school's
- * expiry), then renewal (a school), the admin QR code, the user manual, the download centre, fullscreen and the
+ * expiry), then renewal (a school), the admin QR code, the help centre, the download centre, fullscreen and the
  * layout settings, then the size and the language to choose from.
  */
 import {
@@ -52,7 +52,7 @@ export function PhoneHeaderMenu({ scopeTag, managedSchool, welcome, expiry, onRe
   const items: MenuProps["items"] = [
     ...(onRenew ? [item("renew", t("renewal.renew"), <ShoppingCartOutlined />)] : []),
     item("qr", t("shell.qr"), <QrcodeOutlined />),
-    item("manual", t("shell.user_manual"), <QuestionCircleOutlined />),
+    item("manual", t("help.centre.title"), <QuestionCircleOutlined />),
     ...(onDownload
       ? [
           item(

@@ -22,7 +22,6 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
 import { normaliseUserType } from "../../common/roleKeys";
 import { getCookie } from "../../providers/session";
-import { weapi } from "../../providers/weapi";
 import { LanguageSwitch } from "../LanguageSwitch";
 import { clearNewDownload, useNewDownload } from "../lib/newDownload";
 import { useSessionUser } from "../lib/session";
@@ -30,7 +29,7 @@ import { UI_SIZES, updateSettings, useSettings, type UiSize } from "../lib/setti
 import { Breadcrumbs } from "./Breadcrumbs";
 import { useFullscreen } from "./fullscreen";
 import { ChangePasswordDialog } from "./ChangePasswordDialog";
-import { DOWNLOAD_PATH, HOME_PATH, type SearchableRoute } from "./routes";
+import { DOWNLOAD_PATH, HELP_PATH, HOME_PATH, type SearchableRoute } from "./routes";
 import { HeaderSearch } from "./HeaderSearch";
 import { PhoneHeaderMenu } from "./PhoneHeaderMenu";
 import type { Scope } from "./renewal/termReload";
@@ -77,16 +76,6 @@ function SizeSelector() {
       </Tooltip>
     </Dropdown>
   );
-}
-
-async function openUserManual(): Promise<void> {
-  try {
-    const res = await weapi<{ items?: { user_manual_url?: string } }>("adminapiv2", "getsysinfo");
-    const url = res.data?.items?.user_manual_url;
-    if (res.return_code === "SUCCESS" && url) window.open(url, "_blank", "noopener");
-  } catch {
-    // the client already showed the error
-  }
 }
 
 export interface TopBarProps {
@@ -203,7 +192,7 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sco
               expiry={userType === "school" && schoolEndTime ? t("shell.expiry", { date: schoolEndTime }) : undefined}
               onRenew={userType === "school" ? openRenew : undefined}
               onQr={() => setQrOpen(true)}
-              onManual={() => void openUserManual()}
+              onManual={() => navigate(HELP_PATH)}
               onDownload={hasProvider ? () => navigate(DOWNLOAD_PATH) : undefined}
               newDownload={newDownload}
               onSettings={onOpenSettings}
@@ -215,8 +204,10 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sco
             <Tooltip title={t("shell.qr")}>
               <Button type="text" data-testid="header-qr" icon={<QrcodeOutlined />} onClick={() => setQrOpen(true)} />
             </Tooltip>
-            <Tooltip title={t("shell.user_manual")}>
-              <Button type="text" data-testid="header-manual" icon={<QuestionCircleOutlined />} onClick={() => void openUserManual()} />
+            <Tooltip title={t("help.centre.title")}>
+              <Link to={HELP_PATH} data-testid="header-manual" aria-label={t("help.centre.title")}>
+                <Button type="text" icon={<QuestionCircleOutlined />} />
+              </Link>
             </Tooltip>
             {hasProvider && (
               <Tooltip title={newDownload ? t("downloads.new_file") : t("shell.download")}>

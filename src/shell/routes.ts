@@ -13,6 +13,8 @@ export const HOME_PATH = "/Dashboard/Dashboard";
 export const DOWNLOAD_PATH = "/download/downloadlist";
 /** the notices sent: the sandbox notifier's outbox */
 export const NOTICES_PATH = "/notice/noticelist";
+/** the help centre's questions, as every signed-in user reads them */
+export const HELP_PATH = "/helpcenter";
 
 export interface RouteInfo {
   /** react-router pattern, e.g. /servicev2/serviceedit/:id */
@@ -32,6 +34,7 @@ export const SHELL_ROUTES: RouteInfo[] = [
   { pattern: HOME_PATH, title: "shell.dashboard", affix: true },
   { pattern: DOWNLOAD_PATH, title: "shell.download" },
   { pattern: NOTICES_PATH, title: "notices.outbox.title" },
+  { pattern: HELP_PATH, title: "help.centre.title" },
   { pattern: "/404", title: "pages.not_found_title", noTab: true },
   { pattern: "/401", title: "pages.forbidden_title", noTab: true },
 ];
@@ -61,7 +64,10 @@ export interface SearchableRoute {
 
 /** Routes a user may open from search and the palette: visible, built, reachable pages. */
 export function searchableRoutes(roles: readonly string[], hasProvider: boolean): SearchableRoute[] {
-  const own: SearchableRoute[] = [{ path: HOME_PATH, title: "shell.dashboard" }];
+  const own: SearchableRoute[] = [
+    { path: HOME_PATH, title: "shell.dashboard" },
+    { path: HELP_PATH, title: "help.centre.title" },
+  ];
   if (hasProvider) own.push({ path: DOWNLOAD_PATH, title: "shell.download" });
   if (hasProvider && roles.some((role) => NOTICE_READERS.includes(role))) own.push({ path: NOTICES_PATH, title: "notices.outbox.title" });
   const catalogue = reachableEntries(menus, roles)

@@ -21,6 +21,7 @@ type Messages = {
   enum: typeof import("../../locales/en/enum.json");
   errors: typeof import("../../locales/en/errors.json");
   fees: typeof import("../../locales/en/fees.json");
+  help: typeof import("../../locales/en/help.json");
   field: typeof import("../../locales/en/field.json");
   import: typeof import("../../locales/en/import.json");
   login: typeof import("../../locales/en/login.json");

@@ -5,7 +5,7 @@ import { idcardKind, imageKind, phoneKind } from "./formats";
 import type { ServerFieldKind } from "./kind";
 import { intKind, moneyKind } from "./number";
 import { refKind } from "./ref";
-import { blocksKind, imagesKind, specgroupsKind, specsKind, stringsKind } from "./lists";
+import { blocksKind, imagesKind, sectionsKind, specgroupsKind, specsKind, stringsKind } from "./lists";
 import { passwordKind, richtextKind, stringKind, textKind } from "./text";
 import { dateKind, datetimeKind } from "./time";
 
@@ -34,6 +34,7 @@ export const serverFieldKinds: Record<FieldType, ServerFieldKind> = {
   specs: specsKind,
   specgroups: specgroupsKind,
   blocks: blocksKind,
+  sections: sectionsKind,
 };
 
 export function kindOf(field: FieldDecl): ServerFieldKind {

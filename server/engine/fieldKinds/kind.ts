@@ -52,7 +52,8 @@ export type FieldMessage =
   | "over_count"
   | "duplicate"
   | "spec_values"
-  | "blocks";
+  | "blocks"
+  | "sections";
 
 export const FIELD_MESSAGES: ReadonlySet<string> = new Set<FieldMessage>([
   "required",
@@ -75,4 +76,5 @@ export const FIELD_MESSAGES: ReadonlySet<string> = new Set<FieldMessage>([
   "duplicate",
   "spec_values",
   "blocks",
+  "sections",
 ]);

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { FieldDecl } from "../../../common/catalogue";
 import { isImageUrl } from "../../../common/fieldRules";
 import { diyBlocks, MAX_DIY_BLOCKS } from "../../../common/shopDiy";
+import { homeSections, MAX_HOME_SECTIONS } from "../../../common/siteHome";
 import { MAX_SPEC_NAMES, specGroupsProblem, specGroupsText, type SpecGroup } from "../../../common/specs";
 import type { ServerFieldKind } from "./kind";
 
@@ -109,5 +110,23 @@ export const blocksKind: ServerFieldKind = {
   column: (field) => `jsonb(${JSON.stringify(field.name)}).$type<Record<string, unknown>[]>()`,
   filterValue: () => undefined,
   maxItems: () => MAX_DIY_BLOCKS,
+  exportCell: (_field, value) => (Array.isArray(value) ? value.length : null),
+};
+
+/**
+ * The public home page's sections (common/siteHome.ts): at most MAX_HOME_SECTIONS, each with its heading, stored with
+ * exactly its three keys; a section at fault is named by its number (the issue's `index`).
+ */
+export const sectionsKind: ServerFieldKind = {
+  value: () =>
+    z.unknown().transform((value, ctx) => {
+      const checked = homeSections(value);
+      if ("sections" in checked) return checked.sections;
+      ctx.addIssue({ code: "custom", message: checked.problem === "over_count" ? "over_count" : "sections", params: checked.problem === "section" ? { index: checked.index } : undefined });
+      return z.NEVER;
+    }),
+  column: (field) => `jsonb(${JSON.stringify(field.name)}).$type<{ title: string; text: string; image: string }[]>()`,
+  filterValue: () => undefined,
+  maxItems: () => MAX_HOME_SECTIONS,
   exportCell: (_field, value) => (Array.isArray(value) ? value.length : null),
 };

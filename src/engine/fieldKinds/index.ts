@@ -6,6 +6,7 @@ import type { UiFieldKind } from "./kind";
 import { intKind, moneyKind } from "./number";
 import { refKind } from "./ref";
 import { blocksKind } from "./blocks";
+import { sectionsKind } from "./sections";
 import { imagesKind, richtextKind, specgroupsKind, specsKind, stringsKind } from "./lists";
 import { passwordKind, stringKind, textKind } from "./text";
 import { dateKind, datetimeKind } from "./time";
@@ -37,6 +38,7 @@ export const uiFieldKinds: Record<FieldType, UiFieldKind> = {
   specs: specsKind,
   specgroups: specgroupsKind,
   blocks: blocksKind,
+  sections: sectionsKind,
 };
 
 export function uiKindOf(field: FieldDecl): UiFieldKind {
