@@ -171,6 +171,8 @@ export const v1Menus: MenuTree = {
         item("sysset", "SettingOutlined", ["system"]),
         item("agentnoticeset", "NotificationOutlined", ["service"]),
         item("microappset", "AppstoreOutlined", ["system", "xcxupload"]),
+        // not in the spec's menu: opened from the avatar's menu and the search
+        sub("auditlog", "sysset", ["system", "service"]),
       ],
     },
     {

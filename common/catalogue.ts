@@ -36,7 +36,8 @@ export type FieldType =
   | "specs" // a short text per name, at most 5 names: a SKU's spec values {"尺码": "130", "颜色": "藏青"}
   | "specgroups" // spec names, each with its values: a spec template's [{"name": "尺码", "values": ["120", "130"]}]
   | "blocks" // a DIY page's blocks in order (common/shopDiy.ts), checked and stored as JSON
-  | "sections"; // the public home page's sections in order, each a heading, a text and a picture (common/siteHome.ts)
+  | "sections" // the public home page's sections in order, each a heading, a text and a picture (common/siteHome.ts)
+  | "json"; // a document only the server writes (an audit entry's change), shown as its keys and values
 
 /** What a `ref` field refers to. */
 export interface FieldRef {
@@ -440,6 +441,12 @@ export interface EntityDecl {
    * builds its pages from the declaration but registers no generic operation and generates no table.
    */
   implementedBy?: "engine" | "domain";
+  /**
+   * its table is written by hand (server/db/schema.ts: the audit log, which every operation writes) and read by the
+   * generic operations through a view of its columns by their API names (server/db/referableTables.ts); no table
+   * is generated for it
+   */
+  ownTable?: true;
 }
 
 /** An entity's spreadsheet import (see EntityDecl.import). */

@@ -118,7 +118,7 @@ const BUILDERS = ["bigint", "date", "index", "integer", "jsonb", "pgTable", "ser
 
 export function renderCatalogueTables(declared: readonly EntityDecl[]): string {
   // an entity its domain implements keeps its own hand-written table
-  const entities = declared.filter((e) => e.implementedBy !== "domain");
+  const entities = declared.filter((e) => e.implementedBy !== "domain" && !e.ownTable);
   const tables = entities.map((e) => tableSource(e, entities)).join("\n\n");
   const used = BUILDERS.filter((b) => new RegExp(`\\b${b}\\(`).test(tables));
   const byEntity = entities.map((e) => `  ${key(e.name)}: ${tableExportName(e)},`).join("\n");

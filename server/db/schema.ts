@@ -24,7 +24,7 @@ import {
 } from "drizzle-orm/pg-core";
 import type { CatalogueTable } from "./catalogueTables";
 import { catalogueTablesByEntity, devices } from "./catalogue.generated";
-import { usersByApiName } from "./referableTables";
+import { auditLogByApiName, usersByApiName } from "./referableTables";
 
 export * from "./catalogue.generated";
 
@@ -32,7 +32,7 @@ export * from "./catalogue.generated";
  * The generic catalogue operations reach every entity's table by the entity's name; the accounts, written by hand,
  * by their columns' API names, for the records that refer to them.
  */
-export const catalogueTables: Record<string, CatalogueTable> = { ...catalogueTablesByEntity, users: usersByApiName };
+export const catalogueTables: Record<string, CatalogueTable> = { ...catalogueTablesByEntity, users: usersByApiName, auditlog: auditLogByApiName };
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -150,6 +150,9 @@ export const auditLog = pgTable(
     // a provider's or a school's own trail, newest first
     index("audit_log_sysid_at_idx").on(t.sysid, t.at),
     index("audit_log_sch_at_idx").on(t.schId, t.at),
+    // the audit log page's filters: by who and by what, in the order it lists
+    index("audit_log_username_id_idx").on(t.username, t.id),
+    index("audit_log_action_id_idx").on(t.action, t.id),
   ],
 );
 

@@ -29,7 +29,7 @@ import { UI_SIZES, updateSettings, useSettings, type UiSize } from "../lib/setti
 import { Breadcrumbs } from "./Breadcrumbs";
 import { useFullscreen } from "./fullscreen";
 import { ChangePasswordDialog } from "./ChangePasswordDialog";
-import { DOWNLOAD_PATH, HELP_PATH, HOME_PATH, type SearchableRoute } from "./routes";
+import { auditLogPath, DOWNLOAD_PATH, HELP_PATH, HOME_PATH, type SearchableRoute } from "./routes";
 import { HeaderSearch } from "./HeaderSearch";
 import { PhoneHeaderMenu } from "./PhoneHeaderMenu";
 import type { Scope } from "./renewal/termReload";
@@ -126,6 +126,7 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sco
     if (inDownloads && newDownload) clearNewDownload();
   }, [inDownloads, newDownload]);
 
+  const auditPath = auditLogPath(user?.roles ?? []);
   const avatarItems: MenuProps["items"] = [
     { key: "home", label: <span data-testid="avatar-home">{t("shell.home")}</span> },
     { key: "password", label: <span data-testid="avatar-password">{t("dialog.change_password")}</span> },
@@ -133,6 +134,7 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sco
     ...(actions.canSwitchProvider ? [{ key: "provider", label: <span data-testid="avatar-switch-provider">{t("shell.switch_provider")}</span> }] : []),
     ...(actions.canReturnToOperator ? [{ key: "operator", label: <span data-testid="avatar-return-operator">{t("shell.return_to_operator")}</span> }] : []),
     ...(isProvider ? [{ key: "daily-report", label: <span data-testid="avatar-daily-report">{t("renewal.daily_title")}</span> }] : []),
+    ...(auditPath ? [{ key: "audit", label: <span data-testid="avatar-audit-log">{t("audit.title")}</span> }] : []),
     { type: "divider" },
     { key: "logout", label: <span data-testid="avatar-logout">{t("shell.logout")}</span> },
   ];
@@ -142,6 +144,7 @@ export function TopBar({ collapsed, onToggleSidebar, onOpenSettings, routes, sco
     else if (key === "school" || key === "provider") actions.onSwitch();
     else if (key === "operator") actions.onReturnToOperator();
     else if (key === "daily-report") setDailyReportOpen(true);
+    else if (key === "audit" && auditPath) navigate(auditPath);
     else if (key === "logout") actions.onLogout();
   };
 

@@ -62,6 +62,14 @@ export interface SearchableRoute {
   groupTitle?: string;
 }
 
+/** hidden pages the search and the avatar's menu offer (not in the spec's menus): the audit log */
+const OFFERED_HIDDEN = new Set(["auditlog"]);
+
+/** The audit log's address for these role keys (their generation's), or none where they may not read it. */
+export function auditLogPath(roles: readonly string[]): string | undefined {
+  return reachableEntries(menus, roles).find(({ entry }) => entry.name === "auditlog" && isBuilt(entry))?.path;
+}
+
 /** Routes a user may open from search and the palette: visible, built, reachable pages. */
 export function searchableRoutes(roles: readonly string[], hasProvider: boolean): SearchableRoute[] {
   const own: SearchableRoute[] = [
@@ -71,7 +79,7 @@ export function searchableRoutes(roles: readonly string[], hasProvider: boolean)
   if (hasProvider) own.push({ path: DOWNLOAD_PATH, title: "shell.download" });
   if (hasProvider && roles.some((role) => NOTICE_READERS.includes(role))) own.push({ path: NOTICES_PATH, title: "notices.outbox.title" });
   const catalogue = reachableEntries(menus, roles)
-    .filter(({ entry }) => !entry.hidden && !entry.external && isBuilt(entry))
+    .filter(({ entry }) => (!entry.hidden || OFFERED_HIDDEN.has(entry.name)) && !entry.external && isBuilt(entry))
     .map(({ group, entry, path }) => ({ path, title: entry.title, groupTitle: group.title }));
   return [...own, ...catalogue];
 }

@@ -9,6 +9,7 @@ type Messages = {
   accounts: typeof import("../../locales/en/accounts.json");
   aftersales: typeof import("../../locales/en/aftersales.json");
   api: typeof import("../../locales/en/api.json");
+  audit: typeof import("../../locales/en/audit.json");
   collection: typeof import("../../locales/en/collection.json");
   common: typeof import("../../locales/en/common.json");
   crud: typeof import("../../locales/en/crud.json");

@@ -59,6 +59,12 @@ describe("schema", () => {
         expect(Object.values(schema)).toContain(tableOf(entity));
         continue;
       }
+      if (entity.ownTable) {
+        // a hand-written table of schema.ts, read by the engine through a view of it
+        expect(Object.values(schema).some((value) => is(value, PgTable) && getTableName(value) === entity.table)).toBe(true);
+        expect(getTableName(catalogueTables[entity.name])).toBe(entity.table);
+        continue;
+      }
       expect(getTableName(catalogueTables[entity.name])).toBe(entity.table);
       expect(exportedTables.has(catalogueTables[entity.name])).toBe(true);
     }

@@ -5,7 +5,7 @@ import { idcardKind, imageKind, phoneKind } from "./formats";
 import type { ServerFieldKind } from "./kind";
 import { intKind, moneyKind } from "./number";
 import { refKind } from "./ref";
-import { blocksKind, imagesKind, sectionsKind, specgroupsKind, specsKind, stringsKind } from "./lists";
+import { blocksKind, imagesKind, jsonKind, sectionsKind, specgroupsKind, specsKind, stringsKind } from "./lists";
 import { passwordKind, richtextKind, stringKind, textKind } from "./text";
 import { dateKind, datetimeKind } from "./time";
 
@@ -35,6 +35,7 @@ export const serverFieldKinds: Record<FieldType, ServerFieldKind> = {
   specgroups: specgroupsKind,
   blocks: blocksKind,
   sections: sectionsKind,
+  json: jsonKind,
 };
 
 export function kindOf(field: FieldDecl): ServerFieldKind {

@@ -130,3 +130,14 @@ export const sectionsKind: ServerFieldKind = {
   maxItems: () => MAX_HOME_SECTIONS,
   exportCell: (_field, value) => (Array.isArray(value) ? value.length : null),
 };
+
+/**
+ * A document only the server writes (an audit entry's change): never taken from a caller, answered as it is,
+ * written into a spreadsheet cell as its JSON.
+ */
+export const jsonKind: ServerFieldKind = {
+  value: () => z.never({ error: "text" }),
+  column: (field) => `jsonb(${JSON.stringify(field.name)}).$type<Record<string, unknown>>()`,
+  filterValue: () => undefined,
+  exportCell: (_field, value) => (value === null || value === undefined ? null : JSON.stringify(value)),
+};

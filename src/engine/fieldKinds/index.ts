@@ -7,6 +7,7 @@ import { intKind, moneyKind } from "./number";
 import { refKind } from "./ref";
 import { blocksKind } from "./blocks";
 import { sectionsKind } from "./sections";
+import { jsonKind } from "./json";
 import { imagesKind, richtextKind, specgroupsKind, specsKind, stringsKind } from "./lists";
 import { passwordKind, stringKind, textKind } from "./text";
 import { dateKind, datetimeKind } from "./time";
@@ -39,6 +40,7 @@ export const uiFieldKinds: Record<FieldType, UiFieldKind> = {
   specgroups: specgroupsKind,
   blocks: blocksKind,
   sections: sectionsKind,
+  json: jsonKind,
 };
 
 export function uiKindOf(field: FieldDecl): UiFieldKind {
