@@ -16,7 +16,7 @@ export interface WaitingCount {
   /** the states they wait in (the action's `from`) */
   states: string[];
   count: number;
-  /** the one waiting longest (lowest id) and its provider: opened in one click; null when none waits */
+  /** the one waiting longest (lowest id) and its provider (0: a platform's record): opened in one click; null when none waits */
   first: { id: number; sysid: number } | null;
 }
 

@@ -8,8 +8,12 @@ import { resetToken } from "./session";
 
 export const PUBLIC_PATHS = ["/login", "/loginv1", "/register", "/auth-redirect"] as const;
 
+/** an application's own pages: followed by its link (/register/{token}) */
+const PUBLIC_PREFIXES = ["/register/"] as const;
+
 export function isPublicPath(pathname: string): boolean {
-  return (PUBLIC_PATHS as readonly string[]).includes(pathname.replace(/\/+$/, "") || "/");
+  const path = pathname.replace(/\/+$/, "") || "/";
+  return (PUBLIC_PATHS as readonly string[]).includes(path) || PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
 export type GuardDecision =

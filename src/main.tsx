@@ -33,6 +33,7 @@ unstableSetRender((node, container) => {
 });
 
 const ConsoleApp = lazy(() => import("./ConsoleApp"));
+const RegisterPages = lazy(() => import("./pages/register/RegisterPages"));
 
 /** Token-level decisions of the guard; loading the user happens inside the console. */
 function Guarded({ children }: { children: React.ReactNode }) {
@@ -57,8 +58,9 @@ function Root() {
     <Routes>
       <Route path="/login" element={<Guarded><LoginPage /></Guarded>} />
       <Route path="/loginv1" element={<Guarded><LoginPage /></Guarded>} />
-      {/* self-registration and third-party sign-in land on the login form */}
-      <Route path="/register" element={<KeepQueryTo to="/login" />} />
+      {/* a provider's application, and its own page followed by its link */}
+      <Route path="/register/*" element={<Suspense fallback={<Spin fullscreen />}><RegisterPages /></Suspense>} />
+      {/* third-party sign-in lands on the login form */}
       <Route path="/auth-redirect" element={<KeepQueryTo to="/login" />} />
       <Route
         path="*"

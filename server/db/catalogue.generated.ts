@@ -247,6 +247,42 @@ export const activationCodes = pgTable(
   ],
 );
 
+/** registration (register.entity) */
+export const providerRegistrations = pgTable(
+  "provider_registrations",
+  {
+    id: serial("id").primaryKey(),
+    org: varchar("org", { length: 100 }).notNull(),
+    contact: varchar("contact", { length: 50 }).notNull(),
+    mobile: varchar("mobile", { length: 20 }).notNull(),
+    email: varchar("email", { length: 100 }).notNull(),
+    region: varchar("region", { length: 32 }).notNull(),
+    licence_images: varchar("licence_images", { length: 500 }).array().notNull(),
+    message: text("message"),
+    status: varchar("status", { length: 32 }).default("pending").notNull(),
+    reject_reason: varchar("reject_reason", { length: 200 }),
+    reviewed_by: varchar("reviewed_by", { length: 50 }),
+    reviewed_at: timestamp("reviewed_at", { withTimezone: true, mode: "date" }),
+    provider_id: integer("provider_id").references((): AnyPgColumn => providers.id),
+    username: varchar("username", { length: 50 }),
+    ip: varchar("ip", { length: 64 }),
+    follow_hash: varchar("follow_hash", { length: 64 }),
+    password_hash: varchar("password_hash", { length: 64 }),
+    password_expires_at: timestamp("password_expires_at", { withTimezone: true, mode: "date" }),
+    password_set_at: timestamp("password_set_at", { withTimezone: true, mode: "date" }),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+  },
+  (t) => [
+    index("provider_registrations_org_idx").on(t.org),
+    index("provider_registrations_mobile_idx").on(t.mobile),
+    index("provider_registrations_region_idx").on(t.region),
+    index("provider_registrations_status_idx").on(t.status),
+    index("provider_registrations_created_at_idx").on(t.created_at),
+    uniqueIndex("provider_registrations_follow_hash_unique").on(t.follow_hash),
+    uniqueIndex("provider_registrations_password_hash_unique").on(t.password_hash),
+  ],
+);
+
 /** article (site.article.entity) */
 export const siteArticles = pgTable(
   "site_articles",
@@ -1608,6 +1644,7 @@ export const catalogueTablesByEntity = {
   schoolrenew: schoolRenewals,
   servicedelay: providerExtensions,
   actcode: activationCodes,
+  registration: providerRegistrations,
   article: siteArticles,
   cate: helpCategories,
   probl: helpProblems,

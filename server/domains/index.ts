@@ -37,6 +37,7 @@ import { registerTraceSourceOperations, traceSourceEffects, traceSourceHooks } f
 import { registerCustomerService } from "./retail/customerService";
 import { registerHelpCentre } from "./help/helpCentre";
 import { articleHooks } from "./site/publicSite";
+import { registerRegistrationOperations, registerReviewEffect } from "./providers/registrations";
 
 export function registerOperations(registry: OperationRegistry): void {
   registerSessionOperations(registry);
@@ -47,7 +48,7 @@ export function registerOperations(registry: OperationRegistry): void {
   registerRenewalOperations(registry);
   registerDailyReportOperations(registry);
   registerCatalogueOperations(registry, entities, { service: serviceHooks, school: schoolHooks, classes: classesHooks, ...feeHooks, ...collectionHooks, ...goodsHooksByEntity, ...traceSourceHooks, serviceproject: serviceProjectLogHooks, saleaddress: saleAddressHooks, expresstemplate: expressTemplateHooks, device: deviceHooks, banner: bannerHooks, shopdiy: shopPageHooks, article: articleHooks });
-  registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel), ...shopOrderEffects, ...afterSaleEffects, ...fulfilmentEffects, ...traceSourceEffects, ...printJobEffects });
+  registerEntityActions(registry, entities, { ...feeEffects, ...collectionEffects(schoolChannel), ...shopOrderEffects, ...afterSaleEffects, ...fulfilmentEffects, ...traceSourceEffects, ...printJobEffects, registerreview: registerReviewEffect });
   registerFeeOperations(registry);
   registerCollectionOperations(registry, schoolChannel);
   registerImportOperations(registry, entities);
@@ -73,4 +74,6 @@ export function registerOperations(registry: OperationRegistry): void {
   registerCustomerService(registry);
   // the help page of every signed-in user
   registerHelpCentre(registry);
+  // providers who sign up on the public registration pages
+  registerRegistrationOperations(registry);
 }

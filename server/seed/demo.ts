@@ -28,6 +28,7 @@ import { seedDemoShopFace } from "./shopFace";
 import { seedDemoNotices } from "./notices";
 import { seedDemoHelpCentre } from "./help";
 import { seedDemoWebsite } from "./website";
+import { seedDemoRegistrations } from "./registrations";
 import { rebuildFeeDaily } from "../domains/collection/feeDaily";
 import { seedSchoolWorld, type WorldSchool } from "./schoolWorld";
 
@@ -255,6 +256,8 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     await seedDemoHelpCentre(tx);
     // the public website's home page and articles
     await seedDemoWebsite(tx, await pictures, options.now);
+    // providers' applications: waiting, rejected, and Harbour's, approved
+    await seedDemoRegistrations(tx, await pictures, harbour, options.now);
     // Old Town's printer was offline all morning: a receipt printed by hand gave up after its tries, to be sent again
     const [oldTownPrinter] = await tx
       .insert(devices)

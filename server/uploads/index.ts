@@ -5,7 +5,9 @@
  *
  * - The session is checked before a byte of the body is read, as every /weapi/ call checks it (token_error), and
  *   the term rule of a write applies. A payer of the payer page, who has no session, uploads images only (an
- *   after-sale's photos), with the ticket its student was found with in X-Payer-Ticket instead of the token. Uploads are throttled per user (@fastify/rate-limit keyed by the session's
+ *   after-sale's photos), with the ticket its student was found with in X-Payer-Ticket instead of the token; so does an
+ *   applicant of the registration page (its licence's pictures), saying so in X-Applicant, held to a few a minute per
+ *   address. Uploads are throttled per user (@fastify/rate-limit keyed by the session's
  *   user) and a few are received at a time per process, more wait, beyond that the server is busy: memory holds at
  *   most UPLOADS_AT_ONCE files, each at most its kind's cap, read as it arrives and refused once it passes the cap.
  * - The type is what the content is (file-type's magic bytes), never the name or the declared type: an image is a
@@ -164,8 +166,14 @@ function discardRest(request: FastifyRequest): void {
   raw.resume();
 }
 
-/** Who uploads: a signed-in user, or a payer by its ticket (images only); `key` names it in the throttle and the log. */
-type Uploader = { kind: "user"; session: ResolvedSession; key: string } | { kind: "payer"; key: string };
+/**
+ * Who uploads: a signed-in user, a payer by its ticket or an applicant for registration by its address (both images
+ * only); `key` names it in the throttle and the log.
+ */
+type Uploader = { kind: "user"; session: ResolvedSession; key: string } | { kind: "payer" | "applicant"; key: string };
+
+/** the uploads an applicant may make a minute from one address: a licence's few pictures, and a retry or two */
+export const APPLICANT_UPLOADS_PER_MINUTE = 10;
 
 /** The student a payer's ticket was issued for, or null when the ticket is unknown or expired. */
 export type PayerTicketCheck = (ticket: string) => Promise<{ studentId: number } | null>;
@@ -187,7 +195,9 @@ export async function registerUploadRoutes(app: FastifyInstance, services: AppSe
         ? resolveSession(services.db, token, services.clock.now(), services.sessionLifetime).then((s) => (s?.auth.usable ? { kind: "user" as const, session: s, key: `user:${s.auth.userId}` } : null))
         : ticket
           ? payerTicket(ticket).then((payer) => (payer ? { kind: "payer" as const, key: `payer:${payer.studentId}` } : null))
-          : Promise.resolve(null);
+          : headerValue(request.headers["x-applicant"]) === "1"
+            ? Promise.resolve({ kind: "applicant" as const, key: `applicant:${request.ip}` })
+            : Promise.resolve(null);
       uploaders.set(request, uploader);
     }
     return uploader;
@@ -200,7 +210,7 @@ export async function registerUploadRoutes(app: FastifyInstance, services: AppSe
   const routeConfig = rateLimit
     ? {
         rateLimit: {
-          max: rateLimit.max,
+          max: (_request: FastifyRequest, key: string) => (key.startsWith("upload:applicant:") ? Math.min(rateLimit.max, APPLICANT_UPLOADS_PER_MINUTE) : rateLimit.max),
           timeWindow: rateLimit.timeWindowMs,
           // per user: a session's account or a payer's student, or the address of a call with neither (refused anyway)
           keyGenerator: async (request: FastifyRequest) => {
@@ -218,8 +228,8 @@ export async function registerUploadRoutes(app: FastifyInstance, services: AppSe
     if (!uploader) return request.headers["x-payer-ticket"] && !request.headers["x-token"] ? fail(t("collection.payer.ticket_expired")) : tokenError(t("api.token_invalid"));
     if (uploader.kind === "user" && termExpired(uploader.session.auth, services.clock.now())) return fail(t("api.term_expired"));
     if (!request.isMultipart()) return new Refusal("uploads.no_file", "file");
-    // a payer sends photos, never a file
-    const refusedKind = (asked: UploadKind) => (uploader.kind === "payer" && asked !== "image" ? new Refusal("uploads.payer_images_only", "kind") : null);
+    // a payer sends photos, an applicant its licence's pictures, never a file
+    const refusedKind = (asked: UploadKind) => (uploader.kind !== "user" && asked !== "image" ? new Refusal("uploads.payer_images_only", "kind") : null);
 
     let kind: UploadKind | undefined;
     if (request.query.kind !== undefined) {
@@ -388,7 +398,7 @@ export async function registerUploadRoutes(app: FastifyInstance, services: AppSe
     const t = languageOf(request);
     const parsed = parseKey(`private/${request.params.sysid}/${request.params.schid}/${request.params.name}`);
     const uploader = await uploaderOf(request);
-    // a payer's ticket opens no private file
+    // a payer's ticket or an applicant opens no private file
     if (uploader?.kind !== "user") return reply.status(401).header("cache-control", "no-store").send(tokenError(t("api.token_invalid")));
     if (parsed?.kind !== "private" || !(await mayReadPrivateFile(services.db, uploader.session.auth, parsed.tenant))) return notFound(request, reply);
     return sendStored(request, reply, parsed, "private, no-store");

@@ -23,6 +23,7 @@ import { actionContexts } from "../domains";
 import { submitOnlyByButton } from "../lib/forms";
 import { useGuardedDialog } from "../shell/unsavedChanges";
 import { FieldControl, fieldRules, valueProps, type Translate } from "./fields";
+import { ShownWhen } from "./RecordFields";
 import { recordPath } from "./resources";
 import { useRefreshEntities } from "./useDeclaredOperation";
 
@@ -237,6 +238,8 @@ export function ActionButton(props: ActionProps) {
 /** The values an action's form starts with: its money fields declared `prefill`, from the record (never below 0). */
 export function prefilledValues(action: ActionDecl, record: BaseRecord | undefined): Record<string, string> {
   const values: Record<string, string> = {};
+  // a choice the action declares a default of starts chosen (a new provider's version)
+  for (const field of action.fields ?? []) if (field.default !== undefined) values[field.name] = String(field.default);
   if (!record) return values;
   for (const field of action.fields ?? []) {
     if (!field.prefill) continue;
@@ -287,11 +290,15 @@ function ActionFieldsDialog({
       <p>{translate(action.confirm)}</p>
       {record && action.context && <ActionContext id={action.context} record={record} />}
       <Form form={form} layout="vertical" onKeyDown={submitOnlyByButton} onValuesChange={guard.markChanged} preserve={false} initialValues={prefilledValues(action, record)} data-testid={`row-form-${action.name}`}>
-        {action.fields!.map((f) => (
-          <Form.Item key={f.name} name={f.name} label={translate(f.label)} rules={fieldRules(f, t)} {...valueProps(f)}>
-            <FieldControl field={f} t={t} />
-          </Form.Item>
-        ))}
+        {action.fields!.map((f) => {
+          const item = (
+            <Form.Item key={f.name} name={f.name} label={translate(f.label)} rules={fieldRules(f, t)} {...valueProps(f)}>
+              <FieldControl field={f} t={t} />
+            </Form.Item>
+          );
+          // a field for one decision only (a rejection's reason) shows with it
+          return f.formWhen ? <ShownWhen key={f.name} when={f.formWhen} item={item} /> : item;
+        })}
       </Form>
     </Modal>
   );

@@ -65,12 +65,14 @@ export type SentImage = { url: string; thumb?: string } | { failure: string; net
  * Sends one image to the upload operation with the session's token, reporting its progress; a session that has
  * ended signs out and reloads to the login page, as every /weapi/ call does. The request is answered to abort it.
  */
-export function sendImage(file: File, on: { onProgress?: (percent: number) => void; onDone: (sent: SentImage) => void; onAbort?: () => void }): XMLHttpRequest {
+export function sendImage(file: File, on: { onProgress?: (percent: number) => void; onDone: (sent: SentImage) => void; onAbort?: () => void }, as: "user" | "applicant" = "user"): XMLHttpRequest {
   const xhr = new XMLHttpRequest();
   xhr.open("POST", UPLOAD_URL);
   xhr.withCredentials = true;
   const token = getToken();
-  if (token) xhr.setRequestHeader("X-Token", token);
+  // an applicant of the registration page has no session: its address is what the server holds it to
+  if (as === "applicant") xhr.setRequestHeader("X-Applicant", "1");
+  else if (token) xhr.setRequestHeader("X-Token", token);
   xhr.upload.onprogress = (event) => {
     if (!event.lengthComputable || event.total === 0) return;
     on.onProgress?.(Math.min(99, Math.round((event.loaded / event.total) * 100)));

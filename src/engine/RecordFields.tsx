@@ -47,7 +47,7 @@ export function RecordFields({ entity, action }: { entity: EntityDecl; action: "
 }
 
 /** A form item shown while another field of the form holds a value. */
-function ShownWhen({ when, item }: { when: NonNullable<FieldDecl["formWhen"]>; item: ReactNode }) {
+export function ShownWhen({ when, item }: { when: NonNullable<FieldDecl["formWhen"]>; item: ReactNode }) {
   const value = Form.useWatch(when.field, Form.useFormInstance()) as unknown;
   return String(value ?? "") === when.value ? item : null;
 }

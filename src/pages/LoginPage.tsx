@@ -3,7 +3,7 @@ import { LockOutlined, UserOutlined } from "@ant-design/icons";
 import { Button, Form, Input, theme } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate, useSearchParams } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { login } from "../../providers/authProvider";
 import { LanguageSwitch } from "../LanguageSwitch";
 import { useSiteSettings } from "../lib/site";
@@ -54,10 +54,13 @@ export function LoginPage() {
           </Button>
         </Form>
         {/* the platform's public website, a server-rendered page of its own */}
-        <div style={{ marginTop: 16, textAlign: "center" }}>
+        <div style={{ marginTop: 16, display: "flex", justifyContent: "center", gap: 16, flexWrap: "wrap" }}>
           <a href="/site" data-testid="login-site" style={{ color: token.colorTextSecondary }}>
             {t("login.website")}
           </a>
+          <Link to="/register" data-testid="login-register" style={{ color: token.colorTextSecondary }}>
+            {t("login.register")}
+          </Link>
         </div>
       </div>
     </div>

@@ -34,6 +34,7 @@ type Messages = {
   renewal: typeof import("../../locales/en/renewal.json");
   recon: typeof import("../../locales/en/recon.json");
   refunds: typeof import("../../locales/en/refunds.json");
+  register: typeof import("../../locales/en/register.json");
   retail: typeof import("../../locales/en/retail.json");
   reports: typeof import("../../locales/en/reports.json");
   sandbox: typeof import("../../locales/en/sandbox.json");

@@ -46,6 +46,7 @@ function payloadOf(action: string, state: string): Row {
       return { amount: "0.01", reason: "Overpaid" };
     case "refundreview":
     case "paychnlreview":
+    case "registerreview":
       return { result: "reject", reason: "Not as agreed" };
     case "aftersalereview":
       return { result: "refuse", reason: "Not as described" };

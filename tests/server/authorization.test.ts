@@ -75,10 +75,13 @@ it("registers every operation that needs a session with its roles and its effect
   // (the payer page's calls: tests/server/payerApi.test.ts checks they answer one student's records only,
   // feePayments.test.ts the WeChat sign-in, shopOrders.test.ts the school shop's, afterSales.test.ts its after-sales,
   // expressTemplates.test.ts its freight, shopPages.test.ts its pages,
-  // traceSource.test.ts a garment's public facts)
+  // traceSource.test.ts a garment's public facts, registrations.test.ts a provider's application)
   expect(operations.filter((o) => !o.needsToken).map(label).sort()).toEqual([
     "adminapi:login",
     "adminapiv2:getwebsetinfo",
+    "adminapiv2:registerapply",
+    "adminapiv2:registerpassword",
+    "adminapiv2:registerstatus",
     "h5api:h5aftersaleadd",
     "h5api:h5aftersalecancel",
     "h5api:h5aftersalereturn",

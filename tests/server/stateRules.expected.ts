@@ -161,6 +161,18 @@ export const expectedStateRules: Readonly<Record<string, ExpectedEntity>> = {
       tracesourcebind: { from: ["free"], roles: ["servicev2"], refusedAs: { bound: /^Code \S+ is already bound to order \d+$/, voided: /^Code \S+ is voided$/ } },
     },
   },
+  article: {
+    // a website article: written as a draft, published by its form (and shown once its time has come)
+    states: ["draft", "published"],
+    actions: {},
+  },
+  registration: {
+    // a provider's application: the operators approve it (making the provider) or reject it, once
+    states: ["pending", "approved", "rejected"],
+    actions: {
+      registerreview: { from: ["pending"], roles: OPERATORS },
+    },
+  },
 };
 
 /**

@@ -26,6 +26,8 @@ export const UNREACHABLE_ORIGIN = "http://127.0.0.1:9";
 export interface CallOptions {
   token?: string;
   headers?: Record<string, string>;
+  /** the address the call comes from (default 127.0.0.1) */
+  remoteAddress?: string;
 }
 
 export interface TestApp {
@@ -76,7 +78,7 @@ export async function createTestApp(
   const call: TestApp["call"] = async (path, method, payload = {}, callOptions = {}) => {
     const headers: Record<string, string> = { "content-type": "application/json", ...callOptions.headers };
     if (callOptions.token) headers["x-token"] = callOptions.token;
-    const res = await app.inject({ method: "POST", url: `/weapi/${path}`, headers, payload: JSON.stringify({ method, ...payload }) });
+    const res = await app.inject({ method: "POST", url: `/weapi/${path}`, headers, payload: JSON.stringify({ method, ...payload }), remoteAddress: callOptions.remoteAddress });
     if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${res.body}`);
     return res.json<Envelope>();
   };

@@ -26,6 +26,7 @@ import { ManualClock } from "../../server/lib/clock";
 import { buildApp, type AppOptions } from "../../server/protocol/app";
 import { DEMO_PASSWORD } from "../../server/seed/demo";
 import { UPLOAD_MAX_BYTES } from "../../server/uploads/keys";
+import { APPLICANT_UPLOADS_PER_MINUTE, UPLOAD_RATE_LIMIT } from "../../server/uploads";
 import { LocalUploadStorage, S3UploadStorage, uploadStorageFromEnv, type UploadStorage } from "../../server/uploads/storage";
 import { TEST_NOW } from "../helpers/databaseImages";
 import { createTestDatabase, describeOnEmbedded, type TestDatabase } from "../helpers/db";
@@ -530,6 +531,25 @@ describeOnEmbedded("uploads", () => {
       expect(third.body).toEqual({ return_code: "FAIL", return_msg: zh("api.rate_limited") });
       expect((await upload(server, second, "image", image, "4.jpg")).status).toBe(429);
       await uploaded(server, await login(server, "school"), "image", image, "5.jpg");
+    });
+
+    it("takes an applicant's licence pictures without a session, pictures only, held to the limit per address", async () => {
+      const applicantUpload = async (kind: string, content: Buffer, filename: string) => {
+        const form = new FormData();
+        form.append("kind", kind);
+        form.append("file", new Blob([new Uint8Array(content)]), filename);
+        const res = await fetch(`${server.url}/weapi/upload`, { method: "POST", headers: { "x-applicant": "1" }, body: form });
+        return { status: res.status, body: (await res.json()) as Envelope };
+      };
+      const file = await applicantUpload("file", pdf("licence"), "licence.pdf");
+      expect(file.body.data?.errors).toEqual([{ field: "kind", message: zh("uploads.payer_images_only") }]);
+      const licence = await applicantUpload("image", await cameraJpeg(31), "licence.jpg");
+      expect(licence.body.return_code, licence.body.return_msg).toBe("SUCCESS");
+      expect(isImageUrl(String((licence.body.data?.items as Uploaded).url))).toBe(true);
+      // the refused file counted too: the address has used its two
+      const over = await applicantUpload("image", await cameraJpeg(32), "licence2.jpg");
+      expect(over.status).toBe(429);
+      expect(APPLICANT_UPLOADS_PER_MINUTE).toBeLessThan(UPLOAD_RATE_LIMIT.max);
     });
   });
 });

@@ -36,7 +36,7 @@ describe("navigation guard decisions (spec 2.1, 4.1)", () => {
     guardDecision({ pathname, fullPath, hasToken, hasRoles });
 
   it("lets anyone reach the public routes", () => {
-    for (const path of ["/login", "/loginv1", "/register", "/auth-redirect"]) {
+    for (const path of ["/login", "/loginv1", "/register", "/register/Zm9sbG93LXRoaXMtYXBwbGljYXRpb24", "/auth-redirect"]) {
       expect(isPublicPath(path)).toBe(true);
       expect(decide(path, false)).toEqual({ kind: "allow" });
     }

@@ -12,7 +12,7 @@ import { anyOf, hasAnyRole } from "../../../common/roleKeys";
 import type { WaitingCount } from "../../../common/waiting";
 import { entities } from "../../../resources.config";
 import { resolveScope } from "../../auth/scope";
-import { tableColumn } from "../../db/catalogueTables";
+import { tableColumn, tenantColumnNames } from "../../db/catalogueTables";
 import { catalogueTables } from "../../db/schema";
 import { entityTenantConditions } from "../../engine/crud";
 import { notFound } from "../../protocol/envelope";
@@ -35,7 +35,9 @@ async function countOf(ctx: OperationContext, { entity, action }: Waiting): Prom
   const table = catalogueTables[entity.name];
   const scope = await resolveScope(ctx.db, ctx.auth!, ctx.payload);
   const id = tableColumn(table, "id");
-  const sysid = tableColumn(table, "sysid");
+  // a platform's record (a provider's application) is in no provider
+  const sysidColumn = tenantColumnNames(entity).sysid;
+  const sysid = sysidColumn ? tableColumn(table, sysidColumn) : sql`0`;
   // one aggregate over the state's index: how many, and the one waiting longest with its provider
   const [row] = await ctx.db
     .select({
