@@ -7,7 +7,7 @@
  */
 import type { ActionDecl, CatalogueDomain, EntityDecl, FieldOption } from "../common/catalogue";
 import { OPERATOR_ROLES } from "../common/roleKeys";
-import { provinceOptions } from "./shared";
+import { EMAIL_PATTERN, provinceOptions } from "./shared";
 
 export const registrationStates: FieldOption[] = [
   { value: "pending", label: "register.status.pending", tone: "processing" },
@@ -15,8 +15,6 @@ export const registrationStates: FieldOption[] = [
   { value: "rejected", label: "register.status.rejected", tone: "error" },
 ];
 
-/** an e-mail address as a person types it */
-export const EMAIL_PATTERN = "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$";
 /** a first administrator's username, as the provider form takes it */
 const USERNAME_PATTERN = "^[A-Za-z0-9_.@-]+$";
 export const REGISTER_REASON_MAX = 200;

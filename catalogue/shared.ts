@@ -20,4 +20,7 @@ export const statusOptions: FieldOption[] = [
 export const schoolField: FieldDecl = { name: "sch_id", type: "ref", ref: { entity: "school" }, label: "field.school", list: true, filter: "eq", detail: true };
 
 /** The provinces (common/provinces.ts): where an express order goes, what an express template's rule covers. */
+/** an e-mail address as a person types it: something, an @, a domain with a dot (the website's contact, an applicant's) */
+export const EMAIL_PATTERN = "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$";
+
 export const provinceOptions: FieldOption[] = PROVINCE_CODES.map((code) => ({ value: code, label: provinceNameKey(code) }));

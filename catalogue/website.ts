@@ -6,9 +6,7 @@
  */
 import type { CatalogueDomain, EntityDecl, FieldOption, SettingsDecl } from "../common/catalogue";
 import { OPERATOR_ROLES } from "../common/roleKeys";
-
-/** an e-mail address as a person types it: something, an @, a domain with a dot */
-const EMAIL_PATTERN = "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$";
+import { EMAIL_PATTERN } from "./shared";
 
 export const homeSettings: SettingsDecl = {
   name: "syshome",
