@@ -114,7 +114,8 @@ describeInBrowser("scope in the top bar, welcome text and watermark", (suite) =>
       return els.map((el) => {
         const box = el.closest<HTMLElement>(".ant-menu-title-content") ?? (el as HTMLElement);
         return {
-          text: el.textContent ?? "",
+          // read as the sidebar's reader reads it (a waiting count's badge on a line of its own)
+          text: (el as HTMLElement).innerText.trim(),
           lines: el.getClientRects().length,
           // nothing hidden (no ellipsis, no overflow), and nothing past the sidebar's edge
           whole: box.scrollWidth <= box.clientWidth + 1 && el.getBoundingClientRect().right <= right,
