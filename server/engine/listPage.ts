@@ -63,6 +63,16 @@ export interface PageColumns {
 
 /** what a key of the answer may be made of, written into the statement's text */
 const KEY_LITERAL = /^[a-z][a-z0-9_]*$/;
+/** the most arguments one call of concat takes (PostgreSQL's functions take at most 100) */
+const CONCAT_ARGS = 90;
+
+/** The texts joined: concat of concats where there are more than one call takes. */
+export function concatAll(parts: SQL[]): SQL {
+  if (parts.length <= CONCAT_ARGS) return sql`concat(${sql.join(parts, sql`, `)})`;
+  const chunks: SQL[] = [];
+  for (let i = 0; i < parts.length; i += CONCAT_ARGS) chunks.push(concatAll(parts.slice(i, i + CONCAT_ARGS)));
+  return concatAll(chunks);
+}
 
 /**
  * The list's columns as one text a row, its JSON, keys in the order of the table's columns and then of the referred
@@ -92,7 +102,7 @@ export function pageColumns(entity: EntityDecl, columns: Record<string, AnyPgCol
     sql.raw(`'${i === 0 ? "{" : ","}${JSON.stringify(c.key)}:'`),
     c.writing === "string" ? sql`coalesce(to_json(${c.value})::text, 'null')` : sql`coalesce(${c.value}, 'null')`,
   ]);
-  const row = sql`concat(${sql.join(parts, sql`, `)}, '}')`;
+  const row = concatAll([...parts, sql.raw("'}'")]);
   return {
     selection: { row: row.as("c0") },
     json(rows) {

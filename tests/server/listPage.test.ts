@@ -4,12 +4,14 @@
  * the page read on the database (its text) equals the page read inside a transaction (which has no text reader,
  * so its rows are read as objects), value for value and key for key. On both databases.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { entities } from "../../resources.config";
 import { loadAuthority, type Authority } from "../../server/auth/authority";
 import { users } from "../../server/db/schema";
+import { queryRows } from "../../server/db/client";
 import { registerCatalogueOperations } from "../../server/engine/crud";
+import { concatAll } from "../../server/engine/listPage";
 import { translator } from "../../server/lib/i18n";
 import { JsonText } from "../../server/protocol/envelope";
 import { OperationRegistry, type AppServices, type OperationContext, type SessionOperation } from "../../server/protocol/registry";
@@ -55,6 +57,12 @@ describeOnDatabases("list pages written from the database's text", (kind) => {
       roles: auth.roles,
     };
   }
+
+  it("writes a row of more values than one call of concat takes (100)", async () => {
+    const parts = Array.from({ length: 250 }, (_, i) => sql`${String(i % 10)}::text`);
+    const [row] = await queryRows<{ joined: string }>(t.db, sql`select ${concatAll(parts)} as joined`);
+    expect(row.joined).toBe(Array.from({ length: 250 }, (_, i) => String(i % 10)).join(""));
+  });
 
   it("answers every list's page as the rows read as objects do", async () => {
     const lists = registry.all().filter((op): op is SessionOperation<unknown> => op.needsToken && Boolean(op.confirmsSession));
