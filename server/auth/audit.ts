@@ -54,13 +54,14 @@ function madeActor(userId: number | null, username: string, ip: string): AuditAc
 
 /** What an operation's context says of its caller: its account (none for a public call) and its address. */
 export interface AuditCaller {
-  auth: { userId: number; username: string } | null;
+  auth: { userId: number; username: string; apiClient?: true } | null;
   ip: string;
 }
 
 /** The caller of an operation: its account, or the payer page for a call without one. */
 export function callerActor(caller: AuditCaller): AuditActor {
-  return caller.auth ? madeActor(caller.auth.userId, caller.auth.username, caller.ip) : payerActor(caller.ip);
+  if (!caller.auth) return payerActor(caller.ip);
+  return madeActor(caller.auth.apiClient ? null : caller.auth.userId, caller.auth.username, caller.ip);
 }
 
 /**

@@ -63,6 +63,8 @@ export interface Authority {
   assignedSchoolIds: number[];
   /** the pickup points of a pickup clerk (empty for everyone else) */
   pickupPointIds: number[];
+  /** an API client acting through the open API (no account: `userId` is 0, `username` is `api:{client_id}`) */
+  apiClient?: true;
 }
 
 function str(value: unknown): string {

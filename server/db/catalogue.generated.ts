@@ -283,6 +283,37 @@ export const providerRegistrations = pgTable(
   ],
 );
 
+/** client (clients.entity) */
+export const apiClients = pgTable(
+  "api_clients",
+  {
+    id: serial("id").primaryKey(),
+    title: varchar("title", { length: 50 }).notNull(),
+    sysid: integer("sysid").notNull().references((): AnyPgColumn => providers.id),
+    sch_id: integer("sch_id").references((): AnyPgColumn => schools.id),
+    client_id: varchar("client_id", { length: 40 }),
+    secret_hash: varchar("secret_hash", { length: 64 }),
+    secret_sealed: varchar("secret_sealed", { length: 200 }),
+    scopes: varchar("scopes", { length: 32 }).array().notNull(),
+    allowed_ips: text("allowed_ips"),
+    rate_limit: integer("rate_limit").default(120).notNull(),
+    webhook_url: varchar("webhook_url", { length: 300 }),
+    status: varchar("status", { length: 1 }).default("1").notNull(),
+    last_used_at: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+    remark: text("remark"),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+  },
+  (t) => [
+    index("api_clients_title_idx").on(t.title),
+    index("api_clients_sysid_id_idx").on(t.sysid, t.id),
+    index("api_clients_sch_id_id_idx").on(t.sch_id, t.id),
+    index("api_clients_status_idx").on(t.status),
+    index("api_clients_last_used_at_idx").on(t.last_used_at),
+    index("api_clients_created_at_idx").on(t.created_at),
+    uniqueIndex("api_clients_client_id_unique").on(t.client_id),
+  ],
+);
+
 /** article (site.article.entity) */
 export const siteArticles = pgTable(
   "site_articles",
@@ -1645,6 +1676,7 @@ export const catalogueTablesByEntity = {
   servicedelay: providerExtensions,
   actcode: activationCodes,
   registration: providerRegistrations,
+  client: apiClients,
   article: siteArticles,
   cate: helpCategories,
   probl: helpProblems,

@@ -125,6 +125,23 @@ export const loginThrottle = pgTable("login_throttle", {
   lockCount: integer("lock_count").notNull().default(0),
 });
 
+/**
+ * Bearer tokens of the open API (server/domains/openapi/), each given to an API client for its calls of a short
+ * while; kept as their SHA-256, and gone with the client, its new secret or their time.
+ */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    tokenHash: varchar("token_hash", { length: 64 }).primaryKey(),
+    clientId: integer("client_id")
+      .notNull()
+      .references(() => catalogueTablesByEntity.client.id, { onDelete: "cascade" }),
+    scopes: varchar("scopes", { length: 200 }).notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+  },
+  (t) => [index("api_tokens_client_idx").on(t.clientId, t.expiresAt)],
+);
+
 /** Append-only record of who did what, when and from where. */
 export const auditLog = pgTable(
   "audit_log",

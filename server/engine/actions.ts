@@ -52,6 +52,8 @@ export interface ActionOutcome {
   audit?: { detail?: Row; schId?: number };
   /** it queued work someone waits for (a refund to send): the job worker looks for it as soon as the action commits */
   wakeJobs?: boolean;
+  /** values answered beside the record once, stored nowhere as they are (`answeredOnce`: a new API client secret) */
+  answer?: Row;
 }
 
 /**
@@ -212,7 +214,7 @@ async function runAction(ctx: OperationContext, plan: ActionPlan) {
   return {
     messageKey: after.outcome.messageKey ?? "api.action_done",
     messageParams: after.outcome.messageParams ?? { action: ctx.t(action.label) },
-    data: { items: serialiseRow(entity, after.updated) },
+    data: { items: { ...serialiseRow(entity, after.updated), ...after.outcome.answer } },
   };
 }
 

@@ -1096,9 +1096,10 @@ class EntityCrud {
         await this.assertUnique(ctx, tx, record, record);
         await this.references.check(tx, ctx.t, record, record);
         const inserted = await this.saveChildren(tx, ((await tx.insert(this.table).values(record).returning()) as Row[])[0], childRows, ctx.t);
-        await this.hooks.afterAdd?.(ctx, tx, inserted, virtual);
+        const answeredOnce = await this.hooks.afterAdd?.(ctx, tx, inserted, virtual);
         await this.audit(ctx, tx, "add", inserted, { fields: [...Object.keys(record), ...childRows.keys()] });
-        return this.children.declared ? this.answer(tx, inserted) : serialiseRow(this.entity, inserted);
+        const answer = this.children.declared ? await this.answer(tx, inserted) : serialiseRow(this.entity, inserted);
+        return answeredOnce ? { ...answer, ...answeredOnce } : answer;
       }),
     );
     return { data: { items: row } };

@@ -12,8 +12,11 @@ export type Row = Record<string, unknown>;
 export interface EntityHooks {
   /** before a new row is written: checks of the record against the scope it is added in */
   beforeAdd?(ctx: OperationContext, scope: Scope, record: Row): void;
-  /** after the row is inserted, in the same transaction; `virtual` holds the entity's virtual fields */
-  afterAdd?(ctx: OperationContext, tx: DbOrTx, row: Row, virtual: Row): Promise<void>;
+  /**
+   * after the row is inserted, in the same transaction; `virtual` holds the entity's virtual fields. What it answers
+   * is answered beside the record and stored nowhere as it is (`answeredOnce`: an API client's secret).
+   */
+  afterAdd?(ctx: OperationContext, tx: DbOrTx, row: Row, virtual: Row): Promise<Row | void>;
   /**
    * in the edit's transaction, before the row and its child records are written: what the record held (the save
    * rewrites its child rows), for afterEdit to compare with; `before` is the row afterEdit gets

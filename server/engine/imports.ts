@@ -571,6 +571,11 @@ export interface ImportTarget {
 }
 type Tenant = ImportTarget;
 
+/** Holds the school's imports (and writes of many of its records at once) until the transaction ends: one at a time. */
+export async function lockSchoolImports(tx: DbOrTx, schid: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${IMPORT_LOCK_SPACE}::integer, ${schid}::integer)`);
+}
+
 /** A sheet's row as read: its number as the spreadsheet shows it and its cells' texts. */
 export interface SheetRow {
   row: number;
@@ -619,13 +624,32 @@ export async function runImport<Target extends ImportTarget, Prepared, Payload e
   const target = await importer.target(ctx, input);
   // each import holds its file and rows: a few at a time, the next ones wait, beyond that the server is busy
   if (importSlots.activeCount + importSlots.pendingCount >= IMPORTS_AT_ONCE + IMPORTS_WAITING) throw new ApiFailure("import.busy");
-  return importSlots(() => runInSlot(importer, ctx, input, target));
+  return importSlots(async () => importRows(importer, ctx, input, target, await readRows(ctx.t, decodeFile(ctx.t, input.content_base64))));
 }
 
-async function runInSlot<Target extends ImportTarget, Prepared, Payload extends ImportPayload>(importer: SheetImporter<Target, Prepared, Payload>, ctx: OperationContext, input: ImportPayload, target: Target): Promise<OperationResult> {
+/**
+ * An import of rows that came as data rather than in a file (the open API's bills): the same checks, lock,
+ * transaction, log and audit as a file's, its header the first row. `input.filename` names where they came from.
+ */
+export function runRowImport<Target extends ImportTarget, Prepared, Payload extends ImportPayload>(
+  importer: SheetImporter<Target, Prepared, Payload>,
+  ctx: OperationContext,
+  input: Omit<ImportPayload, "content_base64">,
+  target: Target,
+  sheetRows: SheetRow[],
+): Promise<OperationResult> {
+  return importRows(importer, ctx, { ...input, content_base64: "" }, target, sheetRows);
+}
+
+async function importRows<Target extends ImportTarget, Prepared, Payload extends ImportPayload>(
+  importer: SheetImporter<Target, Prepared, Payload>,
+  ctx: OperationContext,
+  input: ImportPayload,
+  target: Target,
+  sheetRows: SheetRow[],
+): Promise<OperationResult> {
   const filename = cleanFilename(input.filename);
   const preview = input.preview === true;
-  const sheetRows = await readRows(ctx.t, decodeFile(ctx.t, input.content_base64));
   const described = importer.describe(ctx.t, target);
   const choices = described.choices ?? [];
   const columns = described.columns ? { columns: described.columns } : {};
@@ -640,7 +664,7 @@ async function runInSlot<Target extends ImportTarget, Prepared, Payload extends 
     // a header row that lacks a column: no row to check
     if (prepared.rows.length === 0) throw new RowErrors(prepared.errors);
     const logId = await ctx.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${IMPORT_LOCK_SPACE}::integer, ${target.schid}::integer)`);
+      await lockSchoolImports(tx, target.schid);
       const errors = [...prepared.errors];
       creates = await importer.check(ctx, tx, target, prepared.rows, errors, preview);
       if (errors.length > 0) throw new RowErrors(errors);

@@ -10,6 +10,7 @@ import { accountActor, gatewayActor, writeAudit, type AuditActor } from "../auth
 import type { Db } from "../db/client";
 import { paymentOrders, users } from "../db/schema";
 import type { GatewayName } from "./gateway";
+import { tellPaymentEvent } from "./events";
 import { paymentKind, type PaymentOrder } from "./kinds";
 
 export type { PaymentOrder } from "./kinds";
@@ -67,6 +68,7 @@ export async function applyPaidOrder(db: Db, report: PaidReport, now: Date): Pro
       sysid: order.sysid,
       schId: order.schId,
     });
+    await tellPaymentEvent(tx, { type: "payment.succeeded", at: now, order: paid });
     return { applied: true, order: paid, endDate: term.appliedEnd };
   });
   if (outcome === null || "applied" in outcome) return outcome;

@@ -20,6 +20,7 @@ import { paymentOrders, refunds } from "../db/schema";
 import type { JobContext, JobServices } from "../jobs/registry";
 import { enqueueJob } from "../jobs/worker";
 import { PaymentMismatchError } from "./apply";
+import { tellPaymentEvent } from "./events";
 import type { RefundResult } from "./gateway";
 import { paymentKind, type RefundHooks } from "./kinds";
 import { gatewayOfOrder, orderPayee, wechatPayNotifyPath } from "./orders";
@@ -188,6 +189,7 @@ export async function applyRefundResult(db: Db, result: RefundResult, now: Date,
     const { hooks } = await hooksOfPayment(tx, refund.pay_no);
     await hooks.refunded(tx, updated, now);
     await audit("refund_success", { amount: refund.amount });
+    await tellPaymentEvent(tx, { type: "refund.succeeded", at: now, refund: updated });
     return updated;
   });
 }

@@ -32,6 +32,7 @@ import { registerDailyReportBinding } from "../domains/providers/dailyReport";
 import { registerDownloadRoutes } from "../domains/downloads";
 import { registerPrintCallbackRoutes } from "../domains/devices/printing";
 import { registerPublicSite } from "../domains/site/publicSite";
+import { registerOpenApi } from "../domains/openapi/routes";
 import { ticketOf } from "../domains/collection/payerTickets";
 import { JobWorker, type JobKinds } from "../jobs";
 import { registerNotifyRoutes } from "../payments/notify";
@@ -294,6 +295,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerPrintCallbackRoutes(app, services);
   // the public website (home, articles), server-rendered
   registerPublicSite(app, services);
+  // the open API of integrating systems (OAuth2 client credentials), its document and webhooks
+  registerOpenApi(app, services, (request) => originOf(services, request));
   // a payer's after-sale photos: uploaded with the ticket its student was found with
   await registerUploadRoutes(app, services, options, (ticket) =>
     ticketOf(services.db, ticket, services.clock.now()).then(

@@ -10,6 +10,7 @@ type Messages = {
   aftersales: typeof import("../../locales/en/aftersales.json");
   api: typeof import("../../locales/en/api.json");
   audit: typeof import("../../locales/en/audit.json");
+  clients: typeof import("../../locales/en/clients.json");
   collection: typeof import("../../locales/en/collection.json");
   common: typeof import("../../locales/en/common.json");
   crud: typeof import("../../locales/en/crud.json");
@@ -28,6 +29,7 @@ type Messages = {
   login: typeof import("../../locales/en/login.json");
   menu: typeof import("../../locales/en/menu.json");
   notice_bind: typeof import("../../locales/en/notice_bind.json");
+  openapi: typeof import("../../locales/en/openapi.json");
   notices: typeof import("../../locales/en/notices.json");
   pages: typeof import("../../locales/en/pages.json");
   photos: typeof import("../../locales/en/photos.json");

@@ -27,6 +27,7 @@ import {
   importPayload,
   normalised,
   registerSheetImport,
+  runRowImport,
   templateAnswer,
   type ImportColumn,
   type ImportCreation,
@@ -38,7 +39,7 @@ import {
 } from "../../engine/imports";
 import { labelText, type Translate } from "../../lib/i18n";
 import { ApiFailure, notFound } from "../../protocol/envelope";
-import type { OperationContext, OperationRegistry } from "../../protocol/registry";
+import type { OperationContext, OperationRegistry, OperationResult } from "../../protocol/registry";
 
 const decl = billEntity.import!;
 const MAX_FEE_FEN = MAX_FEE_YUAN * 100;
@@ -358,9 +359,10 @@ class BillImport implements SheetImporter<BillTarget, PreparedBill, BillImportPa
   }
 }
 
+const billImporter = new BillImport();
+
 /** `billimporttemplate` {activity_id} and `billimport` {activity_id, filename, content_base64, preview}, for the collection's managers. */
 export function registerBillImport(registry: OperationRegistry): void {
-  const importer = new BillImport();
   registerSheetImport(registry, {
     path: billEntity.apiPath ?? "adminapiv2",
     roles: decl.roles ?? [],
@@ -368,7 +370,20 @@ export function registerBillImport(registry: OperationRegistry): void {
     templateOperation: decl.templateOperation,
     schema: billImportPayload,
     templateSchema: templatePayload,
-    importer,
-    template: (ctx, input) => importer.template(ctx, input.activity_id),
+    importer: billImporter,
+    template: (ctx, input) => billImporter.template(ctx, input.activity_id),
   });
+}
+
+/**
+ * Bills of one activity sent as data (the open API): a header row of `student_no` and the items' titles, then a row
+ * per student, imported as a file's rows are; `source` names the sender in the import log.
+ */
+export async function importBillRows(ctx: OperationContext, activityId: number, rows: SheetRow[], source: string): Promise<OperationResult> {
+  return runRowImport(billImporter, ctx, { filename: source }, await activityTarget(ctx, activityId), rows);
+}
+
+/** The items of an activity as the rows of its bills name them: their titles (numbered when two share one). */
+export async function billItemTitles(db: DbOrTx, activityId: number): Promise<string[]> {
+  return itemHeaders(await itemsOf(db, activityId));
 }
