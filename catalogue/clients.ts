@@ -42,8 +42,17 @@ export const clientEntity: EntityDecl = {
   defaultSort: { field: "id", order: "desc" },
   roles: { list: OPERATOR_ROLES, info: OPERATOR_ROLES, add: OPERATOR_ROLES, edit: OPERATOR_ROLES, del: OPERATOR_ROLES },
   actions: [clientReset],
+  // the open API's documentation, beside the clients that call it
+  listTools: ["openapidocs"],
   // answered once by clientadd and clientreset, never stored as it is
-  answeredOnce: { fields: ["client_id", "client_secret"], title: "clients.secret_title", hint: "clients.secret_hint" },
+  answeredOnce: {
+    fields: [
+      { name: "client_id", label: "clients.field.client_id" },
+      { name: "client_secret", label: "clients.field.client_secret" },
+    ],
+    title: "clients.secret_title",
+    hint: "clients.secret_hint",
+  },
   fields: [
     { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
     { name: "title", type: "string", label: "clients.field.title", required: true, max: 50, list: true, filter: "like", form: true, detail: true },

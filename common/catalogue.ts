@@ -441,7 +441,7 @@ export interface EntityDecl {
    * that make them answer them beside the record, and the SPA shows them in a dialog to copy, with `hint` saying
    * they cannot be read later.
    */
-  answeredOnce?: { fields: readonly string[]; title: string; hint: string };
+  answeredOnce?: { fields: readonly { name: string; label: string }[]; title: string; hint: string };
   /**
    * "domain": the entity's operations and table are its domain's own (server/domains/<domain>/); the engine
    * builds its pages from the declaration but registers no generic operation and generates no table.

@@ -4,7 +4,7 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from "react";
 import type { BaseRecord } from "@refinedev/core";
-import { SyncOutlined } from "@ant-design/icons";
+import { ReadOutlined, SyncOutlined } from "@ant-design/icons";
 import type { MenuEntry, MenuGroup } from "../../common/catalogue";
 
 export interface CustomPageProps {
@@ -43,7 +43,7 @@ export const recordTools: Record<string, { label: string; dialog: LazyExoticComp
 
 /**
  * List tools (an entity's `listTools`): a button on its list page (with its icon, an upload's by default) opening a
- * dialog of its own, loaded when first opened.
+ * dialog of its own, loaded when first opened, or a page of the server's in a tab of its own.
  */
 export interface ListToolProps {
   onClose: () => void;
@@ -51,11 +51,15 @@ export interface ListToolProps {
   filters?: Record<string, string>;
 }
 
-export const listTools: Record<string, { label: string; dialog: LazyExoticComponent<ComponentType<ListToolProps>>; icon?: ComponentType }> = {
+export type ListTool = { label: string; icon?: ComponentType } & ({ dialog: LazyExoticComponent<ComponentType<ListToolProps>> } | { href: string });
+
+export const listTools: Record<string, ListTool> = {
   deliveryimport: { label: "retail.delivery_import.button", dialog: lazy(() => import("./retail/DeliveryImportDialog")) },
   tracesourceimport: { label: "retail.trace.import.button", dialog: lazy(() => import("./retail/TraceImportDialog")) },
   tracesourcebind: { label: "retail.trace.bind.button", dialog: lazy(() => import("./retail/TraceBindDialog")) },
   qwkfsync: { label: "qwkf.sync.button", dialog: lazy(() => import("./retail/QwkfSyncDialog")), icon: SyncOutlined },
+  // the open API's readable documentation, beside its clients (a page of the server's, in a tab of its own)
+  openapidocs: { label: "clients.docs", href: "/openapi/v1/docs", icon: ReadOutlined },
 };
 
 export interface ActionContextProps {

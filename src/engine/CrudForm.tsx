@@ -20,6 +20,7 @@ import { weapi } from "../../providers/weapi";
 import { closeTab, currentTabs } from "../shell/tabs";
 import { confirmDiscard, useUnsavedChanges } from "../shell/unsavedChanges";
 import { addDefaults, clearNarrowed, RecordFields } from "./RecordFields";
+import { useAnsweredOnce } from "./AnsweredOnce";
 import { RecordUnavailable } from "./LoadFailed";
 import { resourceByIdentifier } from "./resources";
 import { scrollToTop } from "./scrollToTop";
@@ -30,6 +31,7 @@ export type FormAction = "add" | "edit";
 export default function CrudForm({ resource, action }: { resource: string; action: FormAction }) {
   const { entity, pages } = resourceByIdentifier(resource);
   const { translate } = useTranslation();
+  const showAnsweredOnce = useAnsweredOnce();
   const back = useBack();
   const go = useGo();
   const { id } = useParams();
@@ -78,6 +80,8 @@ export default function CrudForm({ resource, action }: { resource: string; actio
     onMutationSuccess: async (data) => {
       const entityTitle = translate(entity.title);
       unsaved.markClean();
+      // a secret answered once is copied before the form goes
+      await showAnsweredOnce(entity, data.data);
       if (thenNext.current) {
         thenNext.current = false;
         await takeNext(data.data?.id);

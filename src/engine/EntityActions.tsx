@@ -23,6 +23,7 @@ import { actionContexts } from "../domains";
 import { submitOnlyByButton } from "../lib/forms";
 import { useGuardedDialog } from "../shell/unsavedChanges";
 import { FieldControl, fieldRules, valueProps, type Translate } from "./fields";
+import { useAnsweredOnce } from "./AnsweredOnce";
 import { ShownWhen } from "./RecordFields";
 import { recordPath } from "./resources";
 import { useRefreshEntities } from "./useDeclaredOperation";
@@ -108,6 +109,7 @@ function ActionRunnerProvider({ children }: { children: ReactNode }) {
   const { mutate: mutateDelete } = useDelete();
   const refresh = useRefreshEntities();
   const { message } = AntdApp.useApp();
+  const showAnsweredOnce = useAnsweredOnce();
   const navigate = useNavigate();
   const { data: roles } = usePermissions<string[]>({});
   const { translate } = useTranslation();
@@ -165,6 +167,7 @@ function ActionRunnerProvider({ children }: { children: ReactNode }) {
         ),
       });
     } else feedback().success(answer.message);
+    void showAnsweredOnce(entity, answer.data as BaseRecord | undefined);
     await refresh(changedBy(entity, action));
     onDone?.();
     return true;

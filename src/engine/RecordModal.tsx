@@ -12,6 +12,7 @@ import type { EntityDecl } from "../../common/catalogue";
 import { feedback } from "../../providers/feedback";
 import { submitOnlyByButton } from "../lib/forms";
 import { useGuardedDialog } from "../shell/unsavedChanges";
+import { useAnsweredOnce } from "./AnsweredOnce";
 import { addDefaults, clearNarrowed, RecordFields } from "./RecordFields";
 
 export interface RecordModalHandle {
@@ -23,6 +24,7 @@ export const RecordModal = forwardRef<RecordModalHandle, { resource: string; ent
   ref,
 ) {
   const { translate } = useTranslation();
+  const showAnsweredOnce = useAnsweredOnce();
   const { modalProps, formProps, show } = useModalForm<BaseRecord, HttpError>({
     resource,
     action: action === "add" ? "create" : "edit",
@@ -30,7 +32,10 @@ export const RecordModal = forwardRef<RecordModalHandle, { resource: string; ent
     defaultFormValues: action === "add" ? addDefaults(entity) : undefined,
     successNotification: false,
     errorNotification: false,
-    onMutationSuccess: () => feedback().success(translate(action === "add" ? "crud.created" : "crud.saved", { entity: translate(entity.title) })),
+    onMutationSuccess: (data) => {
+      feedback().success(translate(action === "add" ? "crud.created" : "crud.saved", { entity: translate(entity.title) }));
+      void showAnsweredOnce(entity, data.data);
+    },
   });
   useImperativeHandle(ref, () => ({ open: (id) => show(id) }), [show]);
   // closed by its X, Esc, the mask or Cancel with values changed: asked first

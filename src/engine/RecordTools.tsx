@@ -43,14 +43,17 @@ export function useRecordTools(entity: EntityDecl): { buttonsOf: (record: BaseRe
 export function ListTools({ entity, filters }: { entity: EntityDecl; filters?: Record<string, string> }) {
   const { translate } = useTranslation();
   const [open, setOpen] = useState<string | null>(null);
-  const Dialog = open ? listTools[open].dialog : undefined;
+  const opened = open ? listTools[open] : undefined;
+  const Dialog = opened && "dialog" in opened ? opened.dialog : undefined;
   return (
     <>
-      {(entity.listTools ?? []).map((tool) => {
-        const Icon = listTools[tool].icon ?? UploadOutlined;
+      {(entity.listTools ?? []).map((name) => {
+        const tool = listTools[name];
+        const Icon = tool.icon ?? UploadOutlined;
+        const opens = "href" in tool ? { href: tool.href, target: "_blank", rel: "noopener" } : { onClick: () => setOpen(name) };
         return (
-          <Button key={tool} icon={<Icon />} data-testid={`list-tool-${tool}`} onClick={() => setOpen(tool)}>
-            {translate(listTools[tool].label)}
+          <Button key={name} icon={<Icon />} data-testid={`list-tool-${name}`} {...opens}>
+            {translate(tool.label)}
           </Button>
         );
       })}
