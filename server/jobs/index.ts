@@ -8,6 +8,7 @@ import { PRUNE_FINISHED_JOBS, PRUNE_FINISHED_JOBS_EVERY_SECONDS, pruneFinishedJo
 import { jobKinds, registerJobKind } from "./registry";
 import { SEND_REFUND, sendRefundJob, SYNC_REFUNDS, SYNC_REFUNDS_EVERY_SECONDS, syncRefundsJob } from "../payments/refunds";
 import { DELIVER_WEBHOOK, deliverWebhook, WEBHOOK_ATTEMPTS } from "../domains/openapi/webhooks";
+import { PRUNE_API_TOKENS, PRUNE_API_TOKENS_EVERY_SECONDS, pruneApiTokens } from "../domains/openapi/access";
 import { CHECK_PRINT_JOBS, CHECK_PRINT_JOBS_EVERY_SECONDS, checkPrintJobs, PRINT_JOB_ATTEMPTS, SEND_PRINT_JOB, sendPrintJob } from "../domains/devices/printing";
 
 if (!jobKinds.get(CLOSE_EXPIRED_ORDERS)) {
@@ -24,6 +25,7 @@ if (!jobKinds.get(SEND_PRINT_JOB)) registerJobKind(SEND_PRINT_JOB, sendPrintJob,
 if (!jobKinds.get(CHECK_PRINT_JOBS)) registerJobKind(CHECK_PRINT_JOBS, checkPrintJobs, { everySeconds: CHECK_PRINT_JOBS_EVERY_SECONDS });
 // webhooks of the open API: each event retried until its client takes it
 if (!jobKinds.get(DELIVER_WEBHOOK)) registerJobKind(DELIVER_WEBHOOK, deliverWebhook, { maxAttempts: WEBHOOK_ATTEMPTS, leaseSeconds: 60 });
+if (!jobKinds.get(PRUNE_API_TOKENS)) registerJobKind(PRUNE_API_TOKENS, pruneApiTokens, { everySeconds: PRUNE_API_TOKENS_EVERY_SECONDS });
 if (!jobKinds.get(COMPACT_STATE_TOTALS)) {
   registerJobKind(COMPACT_STATE_TOTALS, compactAllStateTotals, { everySeconds: COMPACT_STATE_TOTALS_EVERY_SECONDS });
 }

@@ -10,9 +10,9 @@ import { createHash, createHmac, randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, lte } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClients, classes, grades, providers, schools, students } from "../../server/db/schema";
+import { apiClients, apiTokens, classes, grades, providers, schools, students } from "../../server/db/schema";
 import { describeOnEmbedded } from "../helpers/db";
 import { en } from "../helpers/locales";
 import { confirmSandbox, findStudent, payBills, payerWorld, unpaidStudents, type PayerWorld } from "./payerSupport";
@@ -327,6 +327,15 @@ describeOnEmbedded("open API", (kind) => {
     expect(off.return_code, off.return_msg).toBe("SUCCESS");
     expect((await api("GET", "/schools", fresh)).statusCode).toBe(401);
     expect((await tokenRequest(basic(client.clientId, renewed), "grant_type=client_credentials")).statusCode).toBe(401);
+  });
+
+  it("forgets tokens past their time", async () => {
+    const client = await addClient({});
+    await tokenOf(client);
+    t.clock.advance(2 * 3600_000);
+    await t.app.jobs.runDueJobs();
+    const left = await t.db.select().from(apiTokens).where(lte(apiTokens.expiresAt, t.clock.now()));
+    expect(left).toEqual([]);
   });
 
   describe("the document", () => {

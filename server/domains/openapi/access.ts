@@ -6,12 +6,13 @@
  * and acts as its client's provider, or its one school, and nothing else.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, gt, lt, lte, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import { API_SCOPES, type ApiScope } from "../../../catalogue/clients";
 import { loadProvider, type Authority } from "../../auth/authority";
-import { recordFailures, releaseAttempts, reserveAttempts, type ThrottleKey, type ThrottleRule } from "../../auth/throttle";
+import { pruneThrottle, recordFailures, releaseAttempts, reserveAttempts, type ThrottleKey, type ThrottleRule } from "../../auth/throttle";
 import { queryRows, type Db } from "../../db/client";
+import type { JobContext } from "../../jobs/registry";
 import { apiClients, apiTokens } from "../../db/schema";
 import { addressAllowed, addressMatcher, allowedAddresses, secretDigest } from "./clients";
 
@@ -21,6 +22,8 @@ export const TOKEN_SECONDS = 3600;
 const SIGN_IN_PER_CLIENT: ThrottleRule = { maxFailures: 10, windowMs: 10 * 60_000, firstLockMs: 10 * 60_000, maxLockMs: 3_600_000 };
 const SIGN_IN_PER_IP: ThrottleRule = { maxFailures: 30, windowMs: 10 * 60_000, firstLockMs: 10 * 60_000, maxLockMs: 3_600_000 };
 const RATE_WINDOW_MS = 60_000;
+/** the prefix of the open API's throttle keys (sign-ins per client id and address, calls per client) */
+const THROTTLE_PREFIX = "api-";
 
 /** A refusal in OAuth's words: the HTTP status, the error code (RFC 6749 5.2, RFC 6750 3.1) and what it means. */
 export class OpenApiError extends Error {
@@ -114,8 +117,8 @@ export async function issueToken(db: Db, request: FastifyRequest, form: Record<s
   if (form.grant_type === undefined || form.grant_type === "") throw new OpenApiError(400, "invalid_request", "openapi.error.grant_missing", {}, "grant_type");
   if (form.grant_type !== "client_credentials") throw new OpenApiError(400, "unsupported_grant_type", "openapi.error.grant_type", {}, "grant_type");
   const keys: ThrottleKey[] = [
-    { key: `api-client:${credentials.clientId.slice(0, 60)}`, rule: SIGN_IN_PER_CLIENT },
-    { key: `api-ip:${request.ip}`, rule: SIGN_IN_PER_IP },
+    { key: `${THROTTLE_PREFIX}client:${credentials.clientId.slice(0, 60)}`, rule: SIGN_IN_PER_CLIENT },
+    { key: `${THROTTLE_PREFIX}ip:${request.ip}`, rule: SIGN_IN_PER_IP },
   ];
   const lockedMs = await reserveAttempts(db, keys, now);
   if (lockedMs > 0) throw new OpenApiError(429, "slow_down", "openapi.error.locked", { seconds: Math.ceil(lockedMs / 1000) }, undefined, { "retry-after": String(Math.ceil(lockedMs / 1000)) });
@@ -151,7 +154,7 @@ async function rateLimited(db: Db, client: ClientRow, now: Date): Promise<number
   const windowOver = sql`(t.window_start <= ${at} - ${RATE_WINDOW_MS}::double precision * interval '1 millisecond' or t.window_start > ${at})`;
   const [row] = await queryRows<{ failures: number; window_start: Date | string }>(
     db,
-    sql`insert into login_throttle as t (key, failures, window_start, lock_count) values (${`api-rate:${client.id}`}, 1, ${at}, 0)
+    sql`insert into login_throttle as t (key, failures, window_start, lock_count) values (${`${THROTTLE_PREFIX}rate:${client.id}`}, 1, ${at}, 0)
         on conflict (key) do update set
           failures = case when ${windowOver} then 1 else t.failures + 1 end,
           window_start = case when ${windowOver} then ${at} else t.window_start end
@@ -218,4 +221,14 @@ export async function callerAuthority(db: Db, caller: ApiCaller): Promise<Author
     pickupPointIds: [],
     apiClient: true,
   };
+}
+
+export const PRUNE_API_TOKENS = "openapi_prune";
+export const PRUNE_API_TOKENS_EVERY_SECONDS = 3600;
+
+/** Hourly: tokens past their time, and the open API's throttle keys unused for a day (their locks long over). */
+export async function pruneApiTokens({ db, now }: JobContext): Promise<{ tokens: number; throttle_keys: number }> {
+  const tokens = await db.delete(apiTokens).where(lte(apiTokens.expiresAt, now)).returning({ hash: apiTokens.tokenHash });
+  const throttleKeys = await pruneThrottle(db, THROTTLE_PREFIX, new Date(now.getTime() - 24 * 3_600_000));
+  return { tokens: tokens.length, throttle_keys: throttleKeys };
 }
