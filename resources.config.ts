@@ -39,6 +39,7 @@ import { site } from "./catalogue/site";
 import { help } from "./catalogue/help";
 import { audit } from "./catalogue/audit";
 import { clients } from "./catalogue/clients";
+import { miniPrograms } from "./catalogue/miniPrograms";
 import { registrations } from "./catalogue/registrations";
 import { website } from "./catalogue/website";
 
@@ -46,7 +47,7 @@ export { serviceEntity } from "./catalogue/providers";
 export { schoolEntity } from "./catalogue/schools";
 export { actcodeAddOperation, actcodeEntity, actcodeVoid, mealEntity, schoolRenewEntity, serviceDelayEntity, serviceDelayOperation } from "./catalogue/renewals";
 
-export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, registrations, clients, site, website, help, audit, reports: reportsDomain, imports, fees, collection, forms, payments, refunds, reconciliation, settlements, statistics, notices, retail, goods, shopOrders, afterSales, shopFace, shopPages, photos, customerService, expressTemplates, devices, fulfilment, traceSources, goodsStatistics }, [v1Menus, v2Menus]);
+export const catalogue: Catalogue = assembleCatalogue({ providers, schools, renewals, accounts, registrations, clients, miniPrograms, site, website, help, audit, reports: reportsDomain, imports, fees, collection, forms, payments, refunds, reconciliation, settlements, statistics, notices, retail, goods, shopOrders, afterSales, shopFace, shopPages, photos, customerService, expressTemplates, devices, fulfilment, traceSources, goodsStatistics }, [v1Menus, v2Menus]);
 
 export const entities: EntityDecl[] = catalogue.entities;
 

@@ -710,6 +710,12 @@ export interface SettingsDecl {
   /** translation key of the page's title */
   title: string;
   roles: { info: readonly string[]; edit: readonly string[] };
+  /**
+   * a platform page whose callers of these role keys (outside the operators) read and write a record of their own
+   * provider instead (the mini-program settings: the platform's credentials for the operators, a provider's own for
+   * a provider with the upload flag); each field says whose it is by its `roles`
+   */
+  ownRecordFor?: readonly string[];
   fields: FieldDecl[];
   /** /weapi/ path of its operations (default adminapiv2) */
   apiPath?: string;

@@ -314,6 +314,64 @@ export const apiClients = pgTable(
   ],
 );
 
+/** miniapp (miniapps.entity) */
+export const miniPrograms = pgTable(
+  "mini_programs",
+  {
+    id: serial("id").primaryKey(),
+    nickname: varchar("nickname", { length: 50 }).notNull(),
+    platform: varchar("platform", { length: 32 }).notNull(),
+    appid: varchar("appid", { length: 32 }).notNull(),
+    sysid: integer("sysid").notNull().references((): AnyPgColumn => providers.id),
+    auth_status: varchar("auth_status", { length: 32 }).default("authorized").notNull(),
+    ext_json: text("ext_json"),
+    publish_status: varchar("publish_status", { length: 32 }).default("none").notNull(),
+    exp_version: varchar("exp_version", { length: 64 }),
+    exp_qrcode: varchar("exp_qrcode", { length: 500 }),
+    audit_id: varchar("audit_id", { length: 32 }),
+    audit_reason: text("audit_reason"),
+    live_version: varchar("live_version", { length: 64 }),
+    previous_version: varchar("previous_version", { length: 64 }),
+    released_at: timestamp("released_at", { withTimezone: true, mode: "date" }),
+    privacy_dev: text("privacy_dev"),
+    privacy_live: text("privacy_live"),
+    last_error: varchar("last_error", { length: 300 }),
+    sandbox_error: varchar("sandbox_error", { length: 8 }),
+    sandbox_audit: varchar("sandbox_audit", { length: 220 }),
+    created_at: timestamp("created_at", { withTimezone: true, mode: "date" }).defaultNow().notNull(),
+  },
+  (t) => [
+    index("mini_programs_nickname_idx").on(t.nickname),
+    index("mini_programs_platform_idx").on(t.platform),
+    index("mini_programs_sysid_id_idx").on(t.sysid, t.id),
+    index("mini_programs_auth_status_idx").on(t.auth_status),
+    index("mini_programs_publish_status_idx").on(t.publish_status),
+    index("mini_programs_released_at_idx").on(t.released_at),
+    index("mini_programs_created_at_idx").on(t.created_at),
+    uniqueIndex("mini_programs_appid_unique").on(t.appid),
+  ],
+);
+
+/** miniappcall (miniapps.call_entity) */
+export const miniProgramCalls = pgTable(
+  "mini_program_calls",
+  {
+    id: serial("id").primaryKey(),
+    app_id: integer("app_id").notNull().references((): AnyPgColumn => miniPrograms.id),
+    sysid: integer("sysid").notNull().references((): AnyPgColumn => providers.id),
+    call: varchar("call", { length: 60 }).notNull(),
+    request: text("request"),
+    errcode: integer("errcode").default(0).notNull(),
+    answer: text("answer"),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [
+    index("mini_program_calls_app_id_id_idx").on(t.app_id, t.id),
+    index("mini_program_calls_call_idx").on(t.call),
+    index("mini_program_calls_at_idx").on(t.at),
+  ],
+);
+
 /** article (site.article.entity) */
 export const siteArticles = pgTable(
   "site_articles",
@@ -1677,6 +1735,8 @@ export const catalogueTablesByEntity = {
   actcode: activationCodes,
   registration: providerRegistrations,
   client: apiClients,
+  miniapp: miniPrograms,
+  miniappcall: miniProgramCalls,
   article: siteArticles,
   cate: helpCategories,
   probl: helpProblems,

@@ -14,6 +14,8 @@
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { FieldDecl, SettingsDecl } from "../../common/catalogue";
+import { fieldSeenBy } from "../../common/fieldRules";
+import { hasAnyRole } from "../../common/roleKeys";
 import { entityByName } from "../../resources.config";
 import { auditCall } from "../auth/audit";
 import { resolveScope } from "../auth/scope";
@@ -174,8 +176,13 @@ export async function writeSettings(db: DbOrTx, declaration: SettingsDecl, tenan
 /** The tenant the caller's record belongs to, from the checked scope of the call. */
 /** The settings' tenant id, and the provider and school it is (for the audit log). */
 async function tenantOf(ctx: OperationContext, declaration: SettingsDecl): Promise<{ id: number; sysid: number | null; schId: number | null }> {
-  if (declaration.scope === "platform") return { id: PLATFORM_TENANT, sysid: null, schId: null };
   const auth = ctx.auth;
+  // a provider's own record of a platform page (ownRecordFor): its provider's, whatever the payload names
+  if (declaration.ownRecordFor && auth && auth.userType !== "system" && hasAnyRole(ctx.roles, declaration.ownRecordFor)) {
+    if (auth.sysid === null) throw notFound();
+    return { id: auth.sysid, sysid: auth.sysid, schId: null };
+  }
+  if (declaration.scope === "platform") return { id: PLATFORM_TENANT, sysid: null, schId: null };
   if (!auth) throw notFound();
   const scope = await resolveScope(ctx.db, auth, ctx.payload);
   if (declaration.scope === "provider") {
@@ -202,7 +209,8 @@ export function registerSettingsOperations(registry: OperationRegistry, declarat
       roles: declaration.roles.info,
       effect: "read",
       async handler(ctx) {
-        return { data: { items: await readSettings(ctx.db, declaration, (await tenantOf(ctx, declaration)).id) } };
+        const record = await readSettings(ctx.db, declaration, (await tenantOf(ctx, declaration)).id);
+        return { data: { items: seenBy(declaration, ctx.roles, record) } };
       },
     });
 
@@ -221,7 +229,8 @@ export function registerSettingsOperations(registry: OperationRegistry, declarat
           const errors = fieldErrors(declaration, parsed.error, ctx.t);
           throw new ApiFailure("api.invalid_params", { field: errors[0]?.field ?? "" }, { errors });
         }
-        const values = storedValues(ctx.t, declaration, tenant.id, parsed.data, ctx.services.paymentSecrets);
+        // a field the caller does not see is not the caller's to set
+        const values = storedValues(ctx.t, declaration, tenant.id, seenBy(declaration, ctx.roles, parsed.data), ctx.services.paymentSecrets);
         const items = await ctx.db.transaction(async (tx) => {
           await checkReferences(tx, ctx.t, declaration, tenant.id, values);
           const saved = await writeSettings(tx, declaration, tenant.id, values, ctx.auth?.userId ?? null);
@@ -235,8 +244,15 @@ export function registerSettingsOperations(registry: OperationRegistry, declarat
           });
           return saved;
         });
-        return { data: { items } };
+        return { data: { items: seenBy(declaration, ctx.roles, items) } };
       },
     });
   }
+}
+
+/** The values of the fields a caller of these roles sees (FieldDecl.roles), and whether their secrets are stored. */
+function seenBy(declaration: SettingsDecl, roles: readonly string[], record: SettingsRecord): SettingsRecord {
+  if (!declaration.fields.some((f) => f.roles)) return record;
+  const hidden = declaration.fields.filter((f) => !fieldSeenBy(f, roles)).flatMap((f) => [f.name, storedSecretKey(f.name)]);
+  return Object.fromEntries(Object.entries(record).filter(([name]) => !hidden.includes(name)));
 }

@@ -10,10 +10,11 @@
  */
 import { ReloadOutlined, SaveOutlined, UndoOutlined } from "@ant-design/icons";
 import { Button, Card, Form, Result, Space, Spin } from "antd";
-import { useCustom, useCustomMutation, type HttpError } from "@refinedev/core";
-import { useEffect } from "react";
+import { useCustom, useCustomMutation, usePermissions, type HttpError } from "@refinedev/core";
+import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import type { FieldDecl, MenuEntry, MenuGroup, SettingsDecl } from "../../common/catalogue";
+import { fieldSeenBy } from "../../common/fieldRules";
 import { ApiFailError, scope } from "../../providers/dataProvider";
 import { feedback } from "../../providers/feedback";
 import { settingsSaved } from "../lib/settingsSaved";
@@ -63,7 +64,10 @@ const LABEL_COL = { xs: { span: 24 }, sm: { span: 7 }, lg: { span: 6 } };
 const WRAPPER_COL = { xs: { span: 24 }, sm: { span: 17 }, lg: { span: 14 } };
 const ACTIONS_COL = { xs: { span: 24 }, sm: { offset: 7, span: 17 }, lg: { offset: 6, span: 14 } };
 
-export default function SettingsPage({ settings, entry }: SettingsPageProps) {
+export default function SettingsPage({ settings: declared, entry }: SettingsPageProps) {
+  const { data: roles } = usePermissions<string[]>({});
+  // the fields the user's roles see (a provider's own record of the mini-program settings holds none of the platform's)
+  const settings = useMemo(() => (declared.fields.some((f) => f.roles) ? { ...declared, fields: declared.fields.filter((f) => fieldSeenBy(f, roles)) } : declared), [declared, roles]);
   const { t: translate } = useTranslation();
   const t: Translate = (key, options) => translate(key, options);
   const [form] = Form.useForm();

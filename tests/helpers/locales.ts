@@ -28,6 +28,7 @@ type Messages = {
   import: typeof import("../../locales/en/import.json");
   login: typeof import("../../locales/en/login.json");
   menu: typeof import("../../locales/en/menu.json");
+  miniapps: typeof import("../../locales/en/miniapps.json");
   notice_bind: typeof import("../../locales/en/notice_bind.json");
   openapi: typeof import("../../locales/en/openapi.json");
   notices: typeof import("../../locales/en/notices.json");

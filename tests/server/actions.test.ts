@@ -52,6 +52,12 @@ function payloadOf(action: string, state: string): Row {
       return { result: "refuse", reason: "Not as described" };
     case "aftersalereceive":
       return { result: "refuse", reason: "Not the item sold" };
+    case "miniappcommit":
+      return { user_version: "1.0.1", user_desc: "Term fees" };
+    case "miniappprivacy":
+      return { privacy_ver: "dev", notice_method: "In-app notice", privacy_settings: "UserInfo: to show the payer's name" };
+    case "miniappsandbox":
+      return { event: "audit_success" };
     case "reconrun":
       return { bill_date: "2026-03-01" };
     case "reconresolve":
@@ -75,6 +81,8 @@ const effectMayRefuse = new Set([
   "billremind",
   // a demo order put back in unpaid was paid at its gateway, which is asked first: the payment stands
   "shopordercancel",
+  // a demo app put in released without a version before it has nothing to go back to
+  "miniapprevert",
 ]);
 
 /**

@@ -173,6 +173,21 @@ export const expectedStateRules: Readonly<Record<string, ExpectedEntity>> = {
       registerreview: { from: ["pending"], roles: OPERATORS },
     },
   },
+  miniapp: {
+    // a mini-program's code: committed from the template (again after a refusal or over a live version), audited by the
+    // platform, released once passed, reverted once live; the privacy rules at any time; the sandbox's controls for
+    // the operators alone. The publishers: the operators, and a provider with the upload flag on its own apps.
+    states: ["none", "committed", "auditing", "audit_failed", "audit_passed", "released"],
+    actions: {
+      miniappcommit: { from: ["none", "committed", "audit_failed", "released"], roles: [...OPERATORS, "xcxupload", "xcxuploadv2"] },
+      miniappsubmit: { from: ["committed"], roles: [...OPERATORS, "xcxupload", "xcxuploadv2"] },
+      miniappaudit: { from: ["auditing"], roles: [...OPERATORS, "xcxupload", "xcxuploadv2"] },
+      miniapprelease: { from: ["audit_passed"], roles: [...OPERATORS, "xcxupload", "xcxuploadv2"] },
+      miniapprevert: { from: ["released"], roles: [...OPERATORS, "xcxupload", "xcxuploadv2"] },
+      miniappprivacy: { from: ["none", "committed", "auditing", "audit_failed", "audit_passed", "released"], roles: [...OPERATORS, "xcxupload", "xcxuploadv2"] },
+      miniappsandbox: { from: ["none", "committed", "auditing", "audit_failed", "audit_passed", "released"], roles: OPERATORS },
+    },
+  },
 };
 
 /**
