@@ -161,7 +161,8 @@ export const miniAppEntity: EntityDecl = {
     { name: "nickname", type: "string", label: "miniapps.field.nickname", required: true, max: 50, list: true, filter: "like", form: true, detail: true },
     { name: "platform", type: "enum", label: "miniapps.field.platform", required: true, options: miniAppPlatforms, list: true, filter: "eq", form: "add", detail: true },
     { name: "appid", type: "string", label: "miniapps.field.appid", required: true, max: 32, pattern: "^[0-9A-Za-z]{16,32}$", patternMessage: "miniapps.validation.appid", unique: true, list: true, filter: "eq", form: "add", detail: true },
-    { name: "sysid", type: "ref", ref: { entity: "service" }, label: "miniapps.field.provider", required: true, list: true, filter: "eq", form: "add", detail: true },
+    // chosen by an operator; a provider's apps are its own (set by the server), so a provider neither sees nor sets it
+    { name: "sysid", type: "ref", ref: { entity: "service" }, label: "miniapps.field.provider", roles: OPERATOR_ROLES, list: true, filter: "eq", form: "add", detail: true },
     { name: "auth_status", type: "enum", label: "miniapps.field.auth_status", required: true, default: "authorized", options: [{ value: "authorized", label: "miniapps.auth.authorized" }, { value: "unauthorized", label: "miniapps.auth.unauthorized" }], list: true, filter: "eq", detail: true },
     // the provider's ext config committed with the template (its name, colours, the school it opens on)
     { name: "ext_json", type: "text", label: "miniapps.field.ext_json", max: 4000, form: true, detail: true },
@@ -196,7 +197,7 @@ export const miniAppCallEntity: EntityDecl = {
   fields: [
     { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
     { name: "app_id", type: "ref", ref: { entity: "miniapp" }, label: "miniapps.entity", required: true, list: true, filter: "eq", detail: true },
-    { name: "sysid", type: "ref", ref: { entity: "service" }, label: "miniapps.field.provider", required: true, detail: true },
+    { name: "sysid", type: "ref", ref: { entity: "service" }, label: "miniapps.field.provider", roles: OPERATOR_ROLES, required: true, detail: true },
     { name: "call", type: "string", label: "miniapps.field.call", required: true, max: 60, list: true, filter: "eq", detail: true },
     { name: "request", type: "text", label: "miniapps.field.request", max: 4000, list: true, detail: true },
     { name: "errcode", type: "int", label: "miniapps.field.errcode", required: true, default: 0, list: true, detail: true },

@@ -322,7 +322,7 @@ export const miniPrograms = pgTable(
     nickname: varchar("nickname", { length: 50 }).notNull(),
     platform: varchar("platform", { length: 32 }).notNull(),
     appid: varchar("appid", { length: 32 }).notNull(),
-    sysid: integer("sysid").notNull().references((): AnyPgColumn => providers.id),
+    sysid: integer("sysid").references((): AnyPgColumn => providers.id),
     auth_status: varchar("auth_status", { length: 32 }).default("authorized").notNull(),
     ext_json: text("ext_json"),
     publish_status: varchar("publish_status", { length: 32 }).default("none").notNull(),

@@ -20,8 +20,12 @@ export async function seedDemoMiniPrograms(tx: DbOrTx, tenants: { sunrise: numbe
       { nickname: "Sunrise 缴费（支付宝）", platform: "alipay", appid: "2021004123456789", sysid: tenants.sunrise, auth_status: "authorized", ext_json: ext("Sunrise 缴费"), publish_status: "committed", exp_version: "0.3.0", created_at: ago(40) },
       { nickname: "Harbour Pay", platform: "wechat", appid: "wx1c5e9a7b3d2f8046", sysid: tenants.harbour, auth_status: "authorized", ext_json: ext("Harbour Pay"), publish_status: "auditing", exp_version: "1.0.0", audit_id: "412345678", created_at: ago(10) },
     ])
-    .returning({ id: miniPrograms.id, sysid: miniPrograms.sysid });
-  const [sunriseWechat, , harbourWechat] = apps;
+    .returning({ id: miniPrograms.id });
+  const [sunriseWechat, , harbourWechat] = [
+    { id: apps[0].id, sysid: tenants.sunrise },
+    { id: apps[1].id, sysid: tenants.sunrise },
+    { id: apps[2].id, sysid: tenants.harbour },
+  ];
   await tx.insert(miniProgramCalls).values([
     { app_id: sunriseWechat.id, sysid: sunriseWechat.sysid, call: "release", request: "{}", errcode: 0, answer: "{}", at: ago(20) },
     { app_id: sunriseWechat.id, sysid: sunriseWechat.sysid, call: "commit", request: JSON.stringify({ template_id: "108", user_version: "1.3.0" }), errcode: 0, answer: "{}", at: ago(1) },

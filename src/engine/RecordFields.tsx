@@ -5,8 +5,9 @@
  */
 import { Form, type FormInstance } from "antd";
 import type { ReactNode } from "react";
-import { useTranslation } from "@refinedev/core";
+import { usePermissions, useTranslation } from "@refinedev/core";
 import type { EntityDecl, FieldDecl } from "../../common/catalogue";
+import { fieldSeenBy } from "../../common/fieldRules";
 import { scope } from "../../providers/dataProvider";
 import { entityByName } from "../../resources.config";
 import { FieldControl, fieldRules, inForm, valueProps, type Translate } from "./fields";
@@ -27,9 +28,10 @@ export function RecordFields({ entity, action }: { entity: EntityDecl; action: "
   const { translate } = useTranslation();
   const t: Translate = (key, options) => translate(key, options);
   const school = schoolChoice(entity, action);
+  const { data: roles } = usePermissions<string[]>({});
   return (
     <>
-      {[...(school ? [school] : []), ...entity.fields.filter((f) => inForm(f, action))].map((f) => {
+      {[...(school ? [school] : []), ...entity.fields.filter((f) => inForm(f, action) && fieldSeenBy(f, roles))].map((f) => {
         const whole = uiKindOf(f).wide ? { labelCol: { span: 24 }, wrapperCol: { span: 24 } } : {};
         const item = (
           // a field shown only under a condition is not sent while hidden

@@ -15,7 +15,7 @@ CREATE TABLE "mini_programs" (
 	"nickname" varchar(50) NOT NULL,
 	"platform" varchar(32) NOT NULL,
 	"appid" varchar(32) NOT NULL,
-	"sysid" integer NOT NULL,
+	"sysid" integer,
 	"auth_status" varchar(32) DEFAULT 'authorized' NOT NULL,
 	"ext_json" text,
 	"publish_status" varchar(32) DEFAULT 'none' NOT NULL,

@@ -162,10 +162,15 @@ export const miniAppEffects: ActionEffects = {
   },
 };
 
-/** An app is bound for its own provider by a provider; its ext config is a JSON object. */
+/** An operator binds an app for the provider it names, a provider for itself; its ext config is a JSON object. */
 export const miniAppHooks: EntityHooks = {
   beforeAdd(ctx, scope, record) {
-    if (ctx.auth?.userType !== "system" && Number(record.sysid) !== scope.sysid) throw fieldFailure(ctx, "sysid", "miniapps.validation.own_provider");
+    if (ctx.auth?.userType !== "system") {
+      if (record.sysid !== null && record.sysid !== undefined && Number(record.sysid) !== scope.sysid) throw fieldFailure(ctx, "sysid", "miniapps.validation.own_provider");
+      record.sysid = scope.sysid;
+    } else if (record.sysid === null || record.sysid === undefined) {
+      throw new ApiFailure("api.validation.required", { label: ctx.t("miniapps.field.provider") }, { errors: [{ field: "sysid", message: ctx.t("api.validation.required", { label: ctx.t("miniapps.field.provider") }) }] });
+    }
     checkExt(ctx, record.ext_json);
   },
   async afterAdd(ctx, tx, row) {
