@@ -224,7 +224,8 @@ describeOnEmbedded("open API", (kind) => {
     const [added] = await t.db.select().from(students).where(and(eq(students.sch_id, world.schId), eq(students.student_no, "API0001")));
     expect(added).toMatchObject({ name: "林小雨", sex: "2", status: "1", guardian_phone: "13800138000", sysid: world.sysid });
     const [renamed] = await t.db.select().from(students).where(eq(students.id, known.id));
-    expect(renamed.name).toBe("Renamed by ERP");
+    // what was sent changes, what was left out stays
+    expect(renamed).toMatchObject({ name: "Renamed by ERP", status: known.status, guardian_phone: known.guardian_phone, id_card: known.id_card });
     // the console's students list shows what was pushed
     const listed = await weapi("studentlist", { sch_id: world.schId, student_no: "API0001" }, svc);
     expect((listed.data?.items as Row[]).map((s) => s.name)).toEqual(["林小雨"]);

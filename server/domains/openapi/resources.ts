@@ -4,7 +4,7 @@
  * of an activity pushed (through the bill import's checks, log and audit), and fee orders and payments read by time,
  * a page at a time in id order.
  */
-import { and, asc, eq, gt, gte, inArray, lt, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { studentEntity } from "../../../catalogue/schools";
@@ -22,6 +22,8 @@ import { OpenApiError, type ApiCaller } from "./access";
 export const MAX_STUDENTS_PER_PUSH = 500;
 export const MAX_BILLS_PER_PUSH = 2000;
 export const MAX_PAGE = 200;
+/** rows a statement writes: a few parameters each, well under PostgreSQL's 65,535 */
+const WRITE_BATCH = 500;
 
 // -- request shapes, also the document's (./document.ts) -----------------------------------------------------------
 
@@ -314,15 +316,30 @@ export async function pushStudents(ctx: OperationContext, caller: ApiCaller, bod
       const classId = gradeId === undefined ? undefined : classOf.get(`${gradeId}\u0000${student.class}`);
       if (gradeId === undefined) errors.push({ field: `students[${i}].grade`, message: ctx.t("openapi.error.grade_missing", { value: student.grade }) });
       else if (classId === undefined) errors.push({ field: `students[${i}].class`, message: ctx.t("openapi.error.class_missing", { value: student.class, grade: student.grade }) });
-      return { ...student.record, grade_id: gradeId, class_id: classId, sch_id: schId, sysid: caller.sysid } as typeof students.$inferInsert;
+      // a status left out keeps a known student's (a new one is in school)
+      return { ...student.record, status: student.status, grade_id: gradeId, class_id: classId, sch_id: schId, sysid: caller.sysid } as typeof students.$inferInsert;
     });
     if (errors.length > 0) throw new InputErrors(errors);
-    const fresh = rows.filter((r) => !idOf.has(r.student_no));
+    const fresh = rows.filter((r) => !idOf.has(r.student_no)).map((r) => ({ ...r, status: r.status ?? "1" }));
     const known = rows.filter((r) => idOf.has(r.student_no));
-    for (let i = 0; i < fresh.length; i += 500) await tx.insert(students).values(fresh.slice(i, i + 500));
-    for (const row of known) {
-      const { student_no, sch_id: _s, sysid: _p, ...changes } = row;
-      await tx.update(students).set(changes).where(eq(students.id, idOf.get(student_no)!));
+    for (let i = 0; i < fresh.length; i += WRITE_BATCH) await tx.insert(students).values(fresh.slice(i, i + WRITE_BATCH));
+    // the known ones in a statement a batch; a value left out (null) keeps what the student has
+    for (let i = 0; i < known.length; i += WRITE_BATCH) {
+      const values = sql.join(
+        known
+          .slice(i, i + WRITE_BATCH)
+          .map(
+            (r) =>
+              sql`(${idOf.get(r.student_no)!}::integer, ${r.name}::varchar, ${r.sex}::varchar, ${r.grade_id}::integer, ${r.class_id}::integer, ${r.guardian_name ?? null}::varchar, ${r.guardian_phone ?? null}::varchar, ${r.id_card ?? null}::varchar, ${r.status ?? null}::varchar)`,
+          ),
+        sql`, `,
+      );
+      await tx.execute(sql`
+        UPDATE ${students} AS s SET name = v.name, sex = v.sex, grade_id = v.grade_id, class_id = v.class_id,
+          guardian_name = coalesce(v.guardian_name, s.guardian_name), guardian_phone = coalesce(v.guardian_phone, s.guardian_phone),
+          id_card = coalesce(v.id_card, s.id_card), status = coalesce(v.status, s.status)
+        FROM (VALUES ${values}) AS v(id, name, sex, grade_id, class_id, guardian_name, guardian_phone, id_card, status)
+        WHERE s.id = v.id`);
     }
     await writeAudit(tx, accountActor({ userId: null, username: ctx.auth!.username }, ctx.ip), {
       action: "openapi_students",
