@@ -28,7 +28,6 @@ export interface EndpointCall<Query, Body> {
   caller: ApiCaller;
   ctx: OperationContext;
   db: Db;
-  now: Date;
   query: Query;
   body: Body;
   params: { id?: number };

@@ -83,7 +83,7 @@ function registerEndpoint(app: FastifyInstance, services: AppServices, originOf:
       const query = endpoint.query ? parsed(endpoint.query, request.query, t) : undefined;
       const body = endpoint.body ? parsed(endpoint.body, request.body, t) : undefined;
       const ctx = await callContext(services, request, caller, t, now, originOf(request));
-      const answer = await endpoint.handler({ caller, ctx, db: services.db, now, query: query as never, body: body as never, params: { id: rawId === undefined ? undefined : Number(rawId) } });
+      const answer = await endpoint.handler({ caller, ctx, db: services.db, query: query as never, body: body as never, params: { id: rawId === undefined ? undefined : Number(rawId) } });
       return reply.header("cache-control", "no-store").send(answer);
     } catch (err) {
       return sendError(request, reply, t, err);
