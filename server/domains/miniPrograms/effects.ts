@@ -7,7 +7,7 @@
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { miniProgramCalls, miniPrograms } from "../../db/schema";
-import type { ActionEffect, ActionEffects, UnlockedCall } from "../../engine/actions";
+import { actionFieldFailure, type ActionEffect, type ActionEffects, type UnlockedCall } from "../../engine/actions";
 import type { EntityHooks, Row } from "../../engine/hooks";
 import { PLATFORM_TENANT, readSettings } from "../../engine/settings";
 import { ApiFailure } from "../../protocol/envelope";
@@ -17,10 +17,6 @@ import { PublisherError, sandboxPublisher, type MiniProgramPublisher, type Publi
 
 /** the publisher of every app, until the platforms' drivers are configured */
 const publisher: MiniProgramPublisher = sandboxPublisher;
-
-function fieldFailure(ctx: OperationContext, field: string, messageKey: string): ApiFailure {
-  return new ApiFailure(messageKey, {}, { errors: [{ field, message: ctx.t(messageKey) }] });
-}
 
 /** Records a call of the app and its answer (an error code and message for a refusal). */
 async function recordCall(db: DbOrTx, app: Row, call: string, request: Row, errcode: number, answer: unknown, at: Date): Promise<void> {
@@ -166,10 +162,10 @@ export const miniAppEffects: ActionEffects = {
 export const miniAppHooks: EntityHooks = {
   beforeAdd(ctx, scope, record) {
     if (ctx.auth?.userType !== "system") {
-      if (record.sysid !== null && record.sysid !== undefined && Number(record.sysid) !== scope.sysid) throw fieldFailure(ctx, "sysid", "miniapps.validation.own_provider");
+      if (record.sysid !== null && record.sysid !== undefined && Number(record.sysid) !== scope.sysid) throw actionFieldFailure(ctx, "sysid", "miniapps.validation.own_provider");
       record.sysid = scope.sysid;
     } else if (record.sysid === null || record.sysid === undefined) {
-      throw new ApiFailure("api.validation.required", { label: ctx.t("miniapps.field.provider") }, { errors: [{ field: "sysid", message: ctx.t("api.validation.required", { label: ctx.t("miniapps.field.provider") }) }] });
+      throw actionFieldFailure(ctx, "sysid", "api.validation.required", { label: ctx.t("miniapps.field.provider") });
     }
     checkExt(ctx, record.ext_json);
   },
@@ -183,5 +179,5 @@ export const miniAppHooks: EntityHooks = {
 };
 
 function checkExt(ctx: OperationContext, text: unknown): void {
-  if (jsonObject(text) === null) throw fieldFailure(ctx, "ext_json", "miniapps.validation.ext_json");
+  if (jsonObject(text) === null) throw actionFieldFailure(ctx, "ext_json", "miniapps.validation.ext_json");
 }

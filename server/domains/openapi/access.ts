@@ -25,6 +25,12 @@ const RATE_WINDOW_MS = 60_000;
 /** the prefix of the open API's throttle keys (sign-ins per client id and address, calls per client) */
 const THROTTLE_PREFIX = "api-";
 
+/** A value of the request refused, named by its place in it (`students[2].name`). */
+export interface InputError {
+  field: string;
+  message: string;
+}
+
 /** A refusal in OAuth's words: the HTTP status, the error code (RFC 6749 5.2, RFC 6750 3.1) and what it means. */
 export class OpenApiError extends Error {
   constructor(
@@ -36,6 +42,8 @@ export class OpenApiError extends Error {
     /** the request's value it is about (`students[2].name`), when one */
     readonly field?: string,
     readonly headers: Record<string, string> = {},
+    /** each value refused, when there are several */
+    readonly errors?: readonly InputError[],
   ) {
     super(code);
   }

@@ -10,7 +10,7 @@ import { and, eq } from "drizzle-orm";
 import { MAX_ALLOWED_ADDRESSES } from "../../../catalogue/clients";
 import type { DbOrTx } from "../../db/client";
 import { apiClients, apiTokens, schools } from "../../db/schema";
-import type { ActionEffect } from "../../engine/actions";
+import { actionFieldFailure, type ActionEffect } from "../../engine/actions";
 import type { EntityHooks, Row } from "../../engine/hooks";
 import { ApiFailure } from "../../protocol/envelope";
 import type { OperationContext } from "../../protocol/registry";
@@ -43,10 +43,6 @@ function freshSecret(secrets: PaymentSecrets): { columns: Row; secret: string } 
     if (err instanceof PaymentKeyMissingError) throw new ApiFailure("api.payment_key_missing");
     throw err;
   }
-}
-
-function fieldFailure(ctx: OperationContext, field: string, messageKey: string, params: Record<string, string | number> = {}): ApiFailure {
-  return new ApiFailure(messageKey, params, { errors: [{ field, message: ctx.t(messageKey, params) }] });
 }
 
 /** The addresses a client may call from, one address or network (CIDR) a line (or separated by commas); [] for any. */
@@ -91,11 +87,11 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 function checkRecord(ctx: OperationContext, record: Readonly<Row>): void {
   if (record.allowed_ips !== undefined && record.allowed_ips !== null) {
     const entries = allowedAddresses(record.allowed_ips);
-    if (entries.length > MAX_ALLOWED_ADDRESSES) throw fieldFailure(ctx, "allowed_ips", "clients.validation.too_many_addresses", { max: MAX_ALLOWED_ADDRESSES });
+    if (entries.length > MAX_ALLOWED_ADDRESSES) throw actionFieldFailure(ctx, "allowed_ips", "clients.validation.too_many_addresses", { max: MAX_ALLOWED_ADDRESSES });
     try {
       addressMatcher(entries);
     } catch (err) {
-      throw fieldFailure(ctx, "allowed_ips", "clients.validation.address", { value: (err as Error).message.slice(0, 60) });
+      throw actionFieldFailure(ctx, "allowed_ips", "clients.validation.address", { value: (err as Error).message.slice(0, 60) });
     }
   }
   const url = record.webhook_url;
@@ -108,7 +104,7 @@ function checkRecord(ctx: OperationContext, record: Readonly<Row>): void {
     }
     // a payment's details go over the network: encrypted, unless they never leave this machine
     const acceptable = parsed !== null && parsed.username === "" && parsed.password === "" && (parsed.protocol === "https:" || (parsed.protocol === "http:" && LOOPBACK_HOSTS.has(parsed.hostname)));
-    if (!acceptable) throw fieldFailure(ctx, "webhook_url", "clients.validation.webhook_url");
+    if (!acceptable) throw actionFieldFailure(ctx, "webhook_url", "clients.validation.webhook_url");
   }
 }
 
@@ -119,7 +115,7 @@ async function checkSchool(ctx: OperationContext, tx: DbOrTx, row: Row): Promise
     .select({ id: schools.id })
     .from(schools)
     .where(and(eq(schools.id, Number(row.sch_id)), eq(schools.sysid, Number(row.sysid))));
-  if (!school) throw fieldFailure(ctx, "sch_id", "clients.validation.school_of_provider");
+  if (!school) throw actionFieldFailure(ctx, "sch_id", "clients.validation.school_of_provider");
 }
 
 /** Every token the client holds ends now (a new secret, the client switched off, its scopes or tenant changed). */

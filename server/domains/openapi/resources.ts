@@ -17,7 +17,7 @@ import { lockSchoolImports, type SheetRow } from "../../engine/imports";
 import { paymentKindsPaying } from "../../payments/kinds";
 import type { OperationContext } from "../../protocol/registry";
 import { billItemTitles, importBillRows } from "../collection/billImport";
-import { OpenApiError, type ApiCaller } from "./access";
+import { OpenApiError, type ApiCaller, type InputError } from "./access";
 
 export const MAX_STUDENTS_PER_PUSH = 500;
 export const MAX_BILLS_PER_PUSH = 2000;
@@ -84,7 +84,7 @@ function tenantOf(caller: ApiCaller, sysid: AnyPgColumn, schId: AnyPgColumn, ask
 const notFound = () => new OpenApiError(404, "not_found", "openapi.error.not_found");
 
 /** The one school a write acts in: the client's own, or the one asked for among its provider's. */
-async function schoolOfWrite(db: Db, caller: ApiCaller, asked: number | undefined): Promise<number> {
+async function schoolWrittenIn(db: Db, caller: ApiCaller, asked: number | undefined): Promise<number> {
   if (caller.schId !== null) {
     if (asked !== undefined && asked !== caller.schId) throw notFound();
     return caller.schId;
@@ -265,15 +265,10 @@ export async function listRefunds(db: Db, caller: ApiCaller, query: TimeQuery) {
 
 // -- writes ----------------------------------------------------------------------------------------------------------
 
-export interface InputError {
-  field: string;
-  message: string;
-}
-
 /** Refused as a whole, each error naming the value at fault. */
 export class InputErrors extends OpenApiError {
-  constructor(readonly errors: InputError[]) {
-    super(422, "invalid_request", "openapi.error.rows", { count: errors.length });
+  constructor(errors: InputError[]) {
+    super(422, "invalid_request", "openapi.error.rows", { count: errors.length }, undefined, {}, errors);
   }
 }
 
@@ -285,7 +280,7 @@ const studentChecks = fieldsSchema(
 
 /** `POST /students`: each student added, or updated by their number, in one transaction or not at all. */
 export async function pushStudents(ctx: OperationContext, caller: ApiCaller, body: z.infer<typeof studentsBody>) {
-  const schId = await schoolOfWrite(ctx.db, caller, body.sch_id);
+  const schId = await schoolWrittenIn(ctx.db, caller, body.sch_id);
   const errors: InputError[] = [];
   const seen = new Map<string, number>();
   const checked = body.students.map((student, i) => {

@@ -9,10 +9,10 @@ import { z } from "zod";
 import { LANGUAGES, requestLanguage, translator, type Translate } from "../../lib/i18n";
 import { ApiFailure } from "../../protocol/envelope";
 import type { AppServices, OperationContext } from "../../protocol/registry";
-import { bearerCaller, callerAuthority, issueToken, OpenApiError, type ApiCaller } from "./access";
+import { bearerCaller, callerAuthority, issueToken, OpenApiError, type ApiCaller, type InputError } from "./access";
 import { docsPage, openApiDocument } from "./document";
 import { ENDPOINTS, OPENAPI_PREFIX, type Endpoint } from "./endpoints";
-import { billRowErrors, InputErrors, type InputError } from "./resources";
+import { billRowErrors } from "./resources";
 import "./webhooks";
 
 const RECORD_ID = /^[1-9]\d{0,9}$/;
@@ -29,7 +29,7 @@ function parsed<T>(schema: z.ZodType<T>, value: unknown, t: Translate): T {
     const field = placeOf(issue.path);
     return { field, message: t("openapi.error.value", { field: field || "body", detail: issue.message }) };
   });
-  throw Object.assign(new OpenApiError(400, "invalid_request", "openapi.error.value", { field: errors[0]?.field || "body", detail: result.error.issues[0]?.message ?? "" }, errors[0]?.field), { errors });
+  throw new OpenApiError(400, "invalid_request", "openapi.error.value", { field: errors[0]?.field || "body", detail: result.error.issues[0]?.message ?? "" }, errors[0]?.field, {}, errors);
 }
 
 /** A refusal as the API answers it, in the caller's language. */
@@ -37,8 +37,7 @@ function sendError(request: FastifyRequest, reply: FastifyReply, t: Translate, e
   reply.header("cache-control", "no-store");
   if (err instanceof OpenApiError) {
     for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
-    const errors = err instanceof InputErrors ? err.errors : (err as OpenApiError & { errors?: InputError[] }).errors;
-    return reply.status(err.status).send({ error: err.code, message: t(err.messageKey, err.params), ...(err.field ? { field: err.field } : {}), ...(errors ? { errors } : {}) });
+    return reply.status(err.status).send({ error: err.code, message: t(err.messageKey, err.params), ...(err.field ? { field: err.field } : {}), ...(err.errors ? { errors: err.errors } : {}) });
   }
   if (err instanceof ApiFailure) {
     if (err.messageKey === "api.not_found") return reply.status(404).send({ error: "not_found", message: t("openapi.error.not_found") });
