@@ -111,6 +111,15 @@ const miniAppPrivacy: ActionDecl = {
   ],
 };
 
+/** The link the app's owner opens to authorise the platform to publish it (WeChat's platform only). */
+const miniAppAuthorize: ActionDecl = {
+  name: "miniappauthorize",
+  label: "miniapps.authorize.action",
+  confirm: "miniapps.authorize.confirm",
+  roles: PUBLISHER_ROLES,
+  from: publishStates.map((s) => s.value),
+};
+
 /** The sandbox's controls (the sandbox publisher only): what WeChat or Alipay would do next, made to happen. */
 const miniAppSandbox: ActionDecl = {
   name: "miniappsandbox",
@@ -129,6 +138,8 @@ const miniAppSandbox: ActionDecl = {
         { value: "audit_fail", label: "miniapps.sandbox_event.audit_fail" },
         { value: "audit_delay", label: "miniapps.sandbox_event.audit_delay" },
         { value: "inject_error", label: "miniapps.sandbox_event.inject_error" },
+        { value: "push_ticket", label: "miniapps.sandbox_event.push_ticket" },
+        { value: "expire_tokens", label: "miniapps.sandbox_event.expire_tokens" },
       ],
     },
     { name: "reason", type: "string", label: "miniapps.field.audit_reason", max: 200, requiredWhen: { field: "event", value: "audit_fail" }, formWhen: { field: "event", value: "audit_fail" } },
@@ -154,8 +165,10 @@ export const miniAppEntity: EntityDecl = {
   defaultSort: { field: "id", order: "desc" },
   stateField: "publish_status",
   roles: { list: PUBLISHER_ROLES, info: PUBLISHER_ROLES, add: PUBLISHER_ROLES, edit: PUBLISHER_ROLES, del: OPERATOR_ROLES },
-  actions: [miniAppCommit, miniAppSubmit, miniAppAuditQuery, miniAppRelease, miniAppRevert, miniAppPrivacy, miniAppSandbox],
+  actions: [miniAppAuthorize, miniAppCommit, miniAppSubmit, miniAppAuditQuery, miniAppRelease, miniAppRevert, miniAppPrivacy, miniAppSandbox],
   related: [{ entity: "miniappcall", field: "app_id", label: "miniapps.calls" }],
+  // the authorisation link miniappauthorize answers, for the owner to open
+  answeredOnce: { fields: [{ name: "auth_link", label: "miniapps.authorize.link" }], title: "miniapps.authorize.title", hint: "miniapps.authorize.hint" },
   fields: [
     { name: "id", type: "int", label: "field.id", sortable: true, detail: true },
     { name: "nickname", type: "string", label: "miniapps.field.nickname", required: true, max: 50, list: true, filter: "like", form: true, detail: true },
@@ -177,6 +190,10 @@ export const miniAppEntity: EntityDecl = {
     { name: "privacy_dev", type: "text", label: "miniapps.field.privacy_dev", max: 2400, detail: true },
     { name: "privacy_live", type: "text", label: "miniapps.field.privacy_live", max: 2400, detail: true },
     { name: "last_error", type: "string", label: "miniapps.field.last_error", max: 300, list: true, detail: true },
+    // the platform's tokens for the app, sealed: WeChat's authorizer refresh and access tokens, Alipay's app_auth_token
+    { name: "auth_refresh_token", type: "text", label: "miniapps.field.auth_status", max: 1000, secret: true },
+    { name: "auth_access_token", type: "text", label: "miniapps.field.auth_status", max: 1000, secret: true },
+    { name: "auth_token_expires_at", type: "datetime", label: "miniapps.field.auth_status", secret: true },
     // the sandbox's next answer: an error code a call is refused with, an audit's coming result
     { name: "sandbox_error", type: "string", label: "miniapps.field.errcode", max: 8, secret: true },
     { name: "sandbox_audit", type: "string", label: "miniapps.field.sandbox_event", max: 220, secret: true },
@@ -219,10 +236,22 @@ export const miniAppSettings: SettingsDecl = {
   ownRecordFor: UPLOADER_ROLES,
   fields: [
     ...[
+      // who publishes WeChat apps: the sandbox, or WeChat's third-party platform with the credentials below
+      {
+        name: "wechat_publisher",
+        type: "enum",
+        label: "miniapps.settings.wechat_publisher",
+        required: true,
+        default: "sandbox",
+        options: [
+          { value: "sandbox", label: "miniapps.publisher.sandbox" },
+          { value: "platform", label: "miniapps.publisher.wechat" },
+        ],
+      },
       { name: "component_appid", type: "string", label: "miniapps.settings.component_appid", max: 32, pattern: "^wx[0-9a-f]{16}$", patternMessage: "miniapps.validation.component_appid" },
       { name: "component_appsecret", type: "password", label: "miniapps.settings.component_appsecret", max: 64 },
       { name: "message_token", type: "password", label: "miniapps.settings.message_token", max: 32 },
-      { name: "message_aes_key", type: "password", label: "miniapps.settings.message_aes_key", max: 43 },
+      { name: "message_aes_key", type: "password", label: "miniapps.settings.message_aes_key", max: 43, pattern: "^[0-9A-Za-z]{43}$", patternMessage: "miniapps.validation.message_aes_key" },
       { name: "wx_template_id", type: "int", label: "miniapps.settings.wx_template_id", min: 0, max: 2_000_000_000 },
       { name: "wx_template_desc", type: "string", label: "miniapps.settings.template_desc", max: 100 },
       { name: "alipay_app_id", type: "string", label: "miniapps.settings.alipay_app_id", max: 32, pattern: "^\\d{16}$", patternMessage: "miniapps.validation.alipay_app_id" },

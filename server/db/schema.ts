@@ -142,6 +142,19 @@ export const apiTokens = pgTable(
   (t) => [index("api_tokens_client_idx").on(t.clientId, t.expiresAt)],
 );
 
+/**
+ * What WeChat's third-party platform gives the platform itself, shared by every process through the database: the
+ * verify ticket WeChat pushes every ten minutes (good for 12 hours: the latest is kept and used until a newer comes)
+ * and the component access token made from it (two hours, renewed before it ends by whichever process needs it
+ * first). Values sealed with the payment key.
+ */
+export const miniProgramPlatformState = pgTable("mini_program_platform_state", {
+  name: varchar("name", { length: 40 }).primaryKey(),
+  value: text("value").notNull(),
+  expiresAt: timestamptz("expires_at").notNull(),
+  updatedAt: timestamptz("updated_at").notNull(),
+});
+
 /** Append-only record of who did what, when and from where. */
 export const auditLog = pgTable(
   "audit_log",

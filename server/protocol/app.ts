@@ -36,6 +36,7 @@ import { registerOpenApi } from "../domains/openapi/routes";
 import { ticketOf } from "../domains/collection/payerTickets";
 import { JobWorker, type JobKinds } from "../jobs";
 import { registerNotifyRoutes } from "../payments/notify";
+import { registerWechatPlatformRoutes } from "../domains/miniPrograms/wechatPushes";
 import { DEFAULT_ORDER_MAX_FEN } from "../payments/orders";
 import { registerSandboxRoutes } from "../payments/sandbox";
 import { registerUploadRoutes } from "../uploads";
@@ -297,6 +298,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerPublicSite(app, services);
   // the open API of integrating systems (OAuth2 client credentials), its document and webhooks
   registerOpenApi(app, services, (request) => originOf(services, request));
+  // WeChat's third-party platform: its pushes (ticket, authorisations, audits) and an owner's authorisation
+  registerWechatPlatformRoutes(app, services, (request) => originOf(services, request));
   // a payer's after-sale photos: uploaded with the ticket its student was found with
   await registerUploadRoutes(app, services, options, (ticket) =>
     ticketOf(services.db, ticket, services.clock.now()).then(

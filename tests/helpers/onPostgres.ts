@@ -25,6 +25,7 @@ export const ON_POSTGRES: Readonly<Record<string, string>> = {
   "tests/server/classGrades.test.ts": "two adds of one class name race for the unique index; a move waits for a row another connection holds",
   "tests/server/feePayments.test.ts": "two payers paying one bill at once pay it once",
   "tests/server/jobs.test.ts": "workers with connections of their own race for the same jobs",
+  "tests/server/miniProgramPlatforms.test.ts": "processes renewing WeChat's component token at once make one, under a lock of PostgreSQL's",
   "tests/server/notices.test.ts": "two reminders at once, and a second sending run while the first holds its claim",
   "tests/server/payerApi.test.ts": "a burst of payments of one bill, and a class of payers paying at once",
   "tests/server/pickupVerify.test.ts": "clerks verifying one order at once: one conditional update wins",

@@ -83,6 +83,8 @@ const effectMayRefuse = new Set([
   "shopordercancel",
   // a demo app put in released without a version before it has nothing to go back to
   "miniapprevert",
+  // the demo publishes through the sandbox, whose apps need no owner's authorisation
+  "miniappauthorize",
 ]);
 
 /**

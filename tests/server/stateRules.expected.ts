@@ -179,6 +179,7 @@ export const expectedStateRules: Readonly<Record<string, ExpectedEntity>> = {
     // the operators alone. The publishers: the operators, and a provider with the upload flag on its own apps.
     states: ["none", "committed", "auditing", "audit_failed", "audit_passed", "released"],
     actions: {
+      miniappauthorize: { from: ["none", "committed", "auditing", "audit_failed", "audit_passed", "released"], roles: [...OPERATORS, "xcxupload", "xcxuploadv2"] },
       miniappcommit: { from: ["none", "committed", "audit_failed", "released"], roles: [...OPERATORS, "xcxupload", "xcxuploadv2"] },
       miniappsubmit: { from: ["committed"], roles: [...OPERATORS, "xcxupload", "xcxuploadv2"] },
       miniappaudit: { from: ["auditing"], roles: [...OPERATORS, "xcxupload", "xcxuploadv2"] },

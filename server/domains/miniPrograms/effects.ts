@@ -4,9 +4,10 @@
  * on the app's list of calls, and then applies what it answered under the lock. A refusal is recorded too, with the
  * app's last error, and said in words: nothing of the app changes.
  */
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { DbOrTx } from "../../db/client";
-import { miniProgramCalls, miniPrograms } from "../../db/schema";
+import { miniPrograms } from "../../db/schema";
+import { recordCall } from "./calls";
 import { actionFieldFailure, type ActionEffect, type ActionEffects, type UnlockedCall } from "../../engine/actions";
 import type { EntityHooks, Row } from "../../engine/hooks";
 import { PLATFORM_TENANT, readSettings } from "../../engine/settings";
@@ -14,21 +15,14 @@ import { ApiFailure } from "../../protocol/envelope";
 import type { OperationContext } from "../../protocol/registry";
 import { miniAppSettings } from "../../../catalogue/miniPrograms";
 import { PublisherError, sandboxPublisher, type MiniProgramPublisher, type PublisherCall } from "./publisher";
+import { configuredWechatPlatform, expireWechatTokens, keepVerifyTicket, wechatPublisher } from "./wechatOpen";
+import { authorizeLink } from "./wechatPushes";
 
-/** the publisher of every app, until the platforms' drivers are configured */
-const publisher: MiniProgramPublisher = sandboxPublisher;
-
-/** Records a call of the app and its answer (an error code and message for a refusal). */
-async function recordCall(db: DbOrTx, app: Row, call: string, request: Row, errcode: number, answer: unknown, at: Date): Promise<void> {
-  await db.insert(miniProgramCalls).values({
-    app_id: Number(app.id),
-    sysid: Number(app.sysid),
-    call,
-    request: JSON.stringify(request).slice(0, 4000),
-    errcode,
-    answer: JSON.stringify(answer).slice(0, 2000),
-    at,
-  });
+/** The publisher of the app: WeChat's third-party platform when the settings choose it, else the sandbox. */
+async function publisherOf(ctx: OperationContext, app: Row): Promise<MiniProgramPublisher> {
+  if (app.platform !== "wechat") return sandboxPublisher;
+  const platform = await configuredWechatPlatform(ctx.services);
+  return platform ? wechatPublisher(platform) : sandboxPublisher;
 }
 
 /** The platform's refusal in the user's words: its known codes by name, any other with the platform's message. */
@@ -45,7 +39,7 @@ const answered = new WeakMap<OperationContext, Row>();
  * An action that is a call of the publisher: `ask` makes the call from the app as read and the action's fields and
  * answers the app's columns it changes.
  */
-function publishing(call: string, ask: (app: Row, input: Row, ctx: OperationContext) => Promise<{ made: PublisherCall<unknown>; changes: Row }>): ActionEffect {
+function publishing(call: string, ask: (publisher: MiniProgramPublisher, app: Row, input: Row, ctx: OperationContext) => Promise<{ made: PublisherCall<unknown>; changes: Row }>): ActionEffect {
   const effect: ActionEffect = async ({ ctx }) => {
     const changes = answered.get(ctx) ?? {};
     answered.delete(ctx);
@@ -53,7 +47,7 @@ function publishing(call: string, ask: (app: Row, input: Row, ctx: OperationCont
   };
   effect.beforeLock = async ({ ctx, row, input }: UnlockedCall) => {
     try {
-      const { made, changes } = await ask(row, input, ctx);
+      const { made, changes } = await ask(await publisherOf(ctx, row), row, input, ctx);
       await recordCall(ctx.db, row, call, made.request, 0, made.answer, ctx.now);
       answered.set(ctx, changes);
     } catch (err) {
@@ -108,16 +102,16 @@ function privacyList(text: unknown): { privacy_key: string; privacy_text: string
 }
 
 export const miniAppEffects: ActionEffects = {
-  miniappcommit: publishing("commit", async (app, input, ctx) => {
+  miniappcommit: publishing("commit", async (publisher, app, input, ctx) => {
     const extJson = JSON.stringify(await extConfigOf(ctx, app));
     const made = await publisher.commit(app, { templateId: await templateOf(ctx, app), extJson, userVersion: String(input.user_version), userDesc: String(input.user_desc ?? "") });
     return { made, changes: { exp_version: input.user_version, exp_qrcode: made.answer.qrcode, audit_id: null, audit_reason: null, sandbox_audit: null } };
   }),
-  miniappsubmit: publishing("submit_audit", async (app, input) => {
+  miniappsubmit: publishing("submit_audit", async (publisher, app, input) => {
     const made = await publisher.submitAudit(app, { versionDesc: String(input.version_desc ?? "") });
     return { made, changes: { audit_id: made.answer.auditId, audit_reason: null } };
   }),
-  miniappaudit: publishing("get_auditstatus", async (app, _input, ctx) => {
+  miniappaudit: publishing("get_auditstatus", async (publisher, app, _input, ctx) => {
     const made = await publisher.auditStatus(app);
     const { status, reason } = made.answer;
     if (status === 0) return { made, changes: { publish_status: "audit_passed", audit_reason: null } };
@@ -126,25 +120,39 @@ export const miniAppEffects: ActionEffects = {
     if (status === 3) return { made, changes: { publish_status: "audit_failed", audit_reason: ctx.t("miniapps.audit_withdrawn") } };
     return { made, changes: { publish_status: "auditing", audit_reason: status === 4 ? ctx.t("miniapps.audit_delayed") : null } };
   }),
-  miniapprelease: publishing("release", async (app, _input, ctx) => {
+  miniapprelease: publishing("release", async (publisher, app, _input, ctx) => {
     const made = await publisher.release(app);
     return { made, changes: { live_version: app.exp_version, previous_version: app.live_version, released_at: ctx.now } };
   }),
-  miniapprevert: publishing("revertcoderelease", async (app, _input, ctx) => {
+  miniapprevert: publishing("revertcoderelease", async (publisher, app, _input, ctx) => {
     if (!app.previous_version) throw new ApiFailure("miniapps.no_previous");
     const made = await publisher.revert(app);
     return { made, changes: { live_version: app.previous_version, previous_version: null, released_at: ctx.now } };
   }),
-  miniappprivacy: publishing("setprivacysetting", async (app, input) => {
+  miniappprivacy: publishing("setprivacysetting", async (publisher, app, input) => {
     const live = input.privacy_ver === "live";
     const owner = { ...(input.contact_phone ? { contact_phone: String(input.contact_phone) } : {}), ...(input.contact_email ? { contact_email: String(input.contact_email) } : {}), notice_method: String(input.notice_method) };
     const made = await publisher.setPrivacy(app, { privacyVer: live ? 1 : 2, owner, settings: live ? [] : privacyList(input.privacy_settings) });
     const kept = JSON.stringify({ owner_setting: owner, ...(live ? {} : { setting_list: privacyList(input.privacy_settings) }) });
     return { made, changes: live ? { privacy_live: kept } : { privacy_dev: kept } };
   }),
-  // the sandbox's controls: what the platform does next, kept on the app until a call meets it
+  // the link the app's owner opens to authorise the platform (a week; each opening asks WeChat for a fresh page)
+  miniappauthorize: async ({ ctx, tx, row }) => {
+    if (row.platform !== "wechat" || !(await configuredWechatPlatform(ctx.services, tx))) throw new ApiFailure("miniapps.authorize.sandbox");
+    await recordCall(tx, row, "authorize_link", {}, 0, {}, ctx.now);
+    return { answer: { auth_link: authorizeLink(ctx.services, ctx.origin, Number(row.id), ctx.now) } };
+  },
+  // the sandbox's controls: what the platform does next, kept on the app until a call meets it; the platform's
+  // ticket pushed now, its tokens ended now
   miniappsandbox: async ({ ctx, tx, row, input }) => {
     const event = String(input.event);
+    if (event === "push_ticket" || event === "expire_tokens") {
+      const services = { ...ctx.services, db: tx };
+      if (event === "push_ticket") await keepVerifyTicket(services, `ticket@@@sandbox-${randomUUID()}`);
+      else await expireWechatTokens(services);
+      await recordCall(tx, row, `sandbox:${event}`, {}, 0, {}, ctx.now);
+      return { messageKey: "miniapps.sandbox_done" };
+    }
     const changes: Row =
       event === "inject_error"
         ? { sandbox_error: String(input.errcode) }
@@ -170,7 +178,11 @@ export const miniAppHooks: EntityHooks = {
     checkExt(ctx, record.ext_json);
   },
   async afterAdd(ctx, tx, row) {
-    // the owner's authorisation, as the platform reports it (the sandbox: at once)
+    // through WeChat's platform the app waits for its owner's authorisation (miniappauthorize); the sandbox grants it
+    if (row.platform === "wechat" && (await configuredWechatPlatform(ctx.services, tx))) {
+      await tx.update(miniPrograms).set({ auth_status: "unauthorized" }).where(eq(miniPrograms.id, Number(row.id)));
+      return;
+    }
     await recordCall(tx, row, "authorized", { appid: row.appid }, 0, { auth_status: "authorized" }, ctx.now);
   },
   async afterEdit(ctx, _tx, _before, after) {
