@@ -254,8 +254,22 @@ export const miniAppSettings: SettingsDecl = {
       { name: "message_aes_key", type: "password", label: "miniapps.settings.message_aes_key", max: 43, pattern: "^[0-9A-Za-z]{43}$", patternMessage: "miniapps.validation.message_aes_key" },
       { name: "wx_template_id", type: "int", label: "miniapps.settings.wx_template_id", min: 0, max: 2_000_000_000 },
       { name: "wx_template_desc", type: "string", label: "miniapps.settings.template_desc", max: 100 },
+      // who publishes Alipay apps: the sandbox, or Alipay's open platform with the third-party application below
+      {
+        name: "alipay_publisher",
+        type: "enum",
+        label: "miniapps.settings.alipay_publisher",
+        required: true,
+        default: "sandbox",
+        options: [
+          { value: "sandbox", label: "miniapps.publisher.sandbox" },
+          { value: "platform", label: "miniapps.publisher.alipay" },
+        ],
+      },
       { name: "alipay_app_id", type: "string", label: "miniapps.settings.alipay_app_id", max: 32, pattern: "^\\d{16}$", patternMessage: "miniapps.validation.alipay_app_id" },
       { name: "alipay_private_key", type: "password", label: "miniapps.settings.alipay_private_key", max: 4000 },
+      // Alipay's public key, which every answer of its gateway is signed with
+      { name: "alipay_public_key", type: "text", label: "miniapps.settings.alipay_public_key", max: 1000 },
       { name: "alipay_template_id", type: "string", label: "miniapps.settings.alipay_template_id", max: 32 },
       { name: "alipay_template_version", type: "string", label: "miniapps.settings.alipay_template_version", max: 32 },
     ].map((field): FieldDecl => ({ ...(field as FieldDecl), roles: OPERATOR_ROLES })),

@@ -33,6 +33,8 @@ export interface ServerConfig {
   printerClouds: PrinterClouds;
   /** WORK_WECHAT_API_ORIGIN: where enterprise WeChat's API is reached; unset for its own */
   workWechatOrigin: string | undefined;
+  /** ALIPAY_GATEWAY_URL: where Alipay's open platform gateway is reached; unset for its own */
+  alipayGateway: string | undefined;
 }
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, allowZero = false): number {
@@ -110,5 +112,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       ...(env.FEIE_CALLBACK_PUBLIC_KEY ? { feieCallbackPublicKey: env.FEIE_CALLBACK_PUBLIC_KEY } : {}),
     },
     workWechatOrigin: env.WORK_WECHAT_API_ORIGIN || undefined,
+    alipayGateway: env.ALIPAY_GATEWAY_URL || undefined,
   };
 }

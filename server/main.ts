@@ -26,6 +26,7 @@ async function main(): Promise<void> {
       wechatOAuth: config.wechatOAuth,
       printerClouds: config.printerClouds,
       workWechatOrigin: config.workWechatOrigin,
+      alipayGateway: config.alipayGateway,
     });
   } catch (err) {
     if (err instanceof DataDirLockedError) {

@@ -36,7 +36,9 @@ import { registerOpenApi } from "../domains/openapi/routes";
 import { ticketOf } from "../domains/collection/payerTickets";
 import { JobWorker, type JobKinds } from "../jobs";
 import { registerNotifyRoutes } from "../payments/notify";
-import { registerWechatPlatformRoutes } from "../domains/miniPrograms/wechatPushes";
+import { registerWechatPushRoutes } from "../domains/miniPrograms/wechatPushes";
+import { registerAuthorizationRoutes } from "../domains/miniPrograms/authorization";
+import { ALIPAY_GATEWAY } from "../domains/miniPrograms/alipayOpen";
 import { DEFAULT_ORDER_MAX_FEN } from "../payments/orders";
 import { registerSandboxRoutes } from "../payments/sandbox";
 import { registerUploadRoutes } from "../uploads";
@@ -81,6 +83,8 @@ export interface AppOptions {
   printerClouds?: PrinterClouds;
   /** enterprise WeChat's API (the shop's customer-service accounts); default its own address */
   workWechatOrigin?: string;
+  /** Alipay's open platform gateway (ALIPAY_GATEWAY_URL; tests: its stand-in's) */
+  alipayGateway?: string;
   /**
    * background jobs: the app has a worker (`app.jobs`) that startServer starts unless `poll` is false; tests run
    * due jobs with `app.jobs.runDueJobs()`. `kinds`: default the server's (server/jobs/index.ts)
@@ -162,6 +166,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     wechatOAuth: { ...DEFAULT_WECHAT_OAUTH, ...options.wechatOAuth },
     printerClouds: options.printerClouds ?? {},
     workWechatOrigin: options.workWechatOrigin ?? WORK_WECHAT_API_ORIGIN,
+    alipayGateway: options.alipayGateway ?? ALIPAY_GATEWAY,
     // the worker is made below, once the app exists
     wakeJobs: () => jobs.wake(),
   };
@@ -298,8 +303,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerPublicSite(app, services);
   // the open API of integrating systems (OAuth2 client credentials), its document and webhooks
   registerOpenApi(app, services, (request) => originOf(services, request));
-  // WeChat's third-party platform: its pushes (ticket, authorisations, audits) and an owner's authorisation
-  registerWechatPlatformRoutes(app, services, (request) => originOf(services, request));
+  // mini-program publishing: WeChat's third-party platform's pushes (ticket, authorisations, audits), an owner's
+  // authorisation of the platform
+  registerWechatPushRoutes(app, services);
+  registerAuthorizationRoutes(app, services, (request) => originOf(services, request));
   // a payer's after-sale photos: uploaded with the ticket its student was found with
   await registerUploadRoutes(app, services, options, (ticket) =>
     ticketOf(services.db, ticket, services.clock.now()).then(

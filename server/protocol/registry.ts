@@ -40,6 +40,8 @@ export interface AppServices {
   printerClouds: PrinterClouds;
   /** where enterprise WeChat's API is reached (WORK_WECHAT_API_ORIGIN; tests: its stand-in) */
   workWechatOrigin: string;
+  /** Alipay's open platform gateway (ALIPAY_GATEWAY_URL; tests: its stand-in's) */
+  alipayGateway: string;
   /** asks this server's job worker to look for due jobs now (a job a user waits for was enqueued) */
   wakeJobs?: () => void;
 }

@@ -7,6 +7,7 @@
  * token made once and shared, the app's token renewed from its refresh token, both sealed in the database; WeChat's
  * refusals said in words. On PostgreSQL, two processes renewing the token at once make one.
  */
+import { generateKeyPairSync } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { miniProgramCalls, miniProgramPlatformState, miniPrograms, providers } from "../../server/db/schema";
@@ -14,6 +15,7 @@ import { WechatCryptError, WechatMessageCrypt } from "../../server/domains/miniP
 import { WechatOpenPlatform } from "../../server/domains/miniPrograms/wechatOpen";
 import { PaymentSecrets } from "../../server/payments/secrets";
 import { describeOnEmbedded, describeOnPostgres } from "../helpers/db";
+import { FakeAlipayOpen } from "../helpers/fakeAlipayOpen";
 import { FakeWechatOpen } from "../helpers/fakeWechatOpen";
 import { en } from "../helpers/locales";
 import { createTestApp, type TestApp } from "./support";
@@ -23,6 +25,7 @@ const EN = { "accept-language": "en" };
 const PAYMENT_KEY = { key: Buffer.alloc(32, 7).toString("base64") };
 const CREDENTIALS = { componentAppid: "wx3a7c9e1f5b2d4680", componentSecret: "c0mp0nent-secret-0f-the-platform", messageToken: "campuspaytoken", messageAesKey: "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG" };
 const APPID = "wx5c1f0e2d3b4a6978";
+const refusedIn = (errcode: number, words: string) => en.miniapps.refused.replace("{{errcode}}", String(errcode)).replace("{{words}}", words);
 
 describe("WeChat's message encryption (WXBizMsgCrypt)", () => {
   it("encrypts as WeChat's sample code does", () => {
@@ -63,7 +66,6 @@ describeOnEmbedded("publishing through WeChat's third-party platform", (kind) =>
   const callNames = async () => (await t.db.select({ call: miniProgramCalls.call }).from(miniProgramCalls).where(eq(miniProgramCalls.app_id, appId))).map((c) => c.call);
   const deliver = (path: string, push: { body: string; query: Record<string, string> }) =>
     t.app.inject({ method: "POST", url: path, query: push.query, payload: push.body, headers: { "content-type": "text/xml" } });
-  const refusedIn = (errcode: number, words: string) => en.miniapps.refused.replace("{{errcode}}", String(errcode)).replace("{{words}}", words);
 
   beforeAll(async () => {
     wechat = await FakeWechatOpen.start(CREDENTIALS);
@@ -107,7 +109,7 @@ describeOnEmbedded("publishing through WeChat's third-party platform", (kind) =>
     expect(early.return_msg).toBe(refusedIn(61023, en.miniapps.errcode["61023"]));
 
     const link = String(((await ok("miniappauthorize", { id: appId })).data?.items as Row).auth_link);
-    expect(link).toMatch(/^https:\/\/pay\.example\.edu\/miniapp\/wechat\/authorize\?link=/);
+    expect(link).toMatch(/^https:\/\/pay\.example\.edu\/miniapp\/authorize\?link=/);
     const opened = await t.app.inject({ method: "GET", url: link.slice("https://pay.example.edu".length) });
     expect(opened.statusCode).toBe(302);
     const page = new URL(String(opened.headers.location));
@@ -129,7 +131,7 @@ describeOnEmbedded("publishing through WeChat's third-party platform", (kind) =>
     expect(bound.auth_refresh_token).toMatch(/^v1:/);
     expect(bound.auth_refresh_token).not.toContain(wechat.apps.get(APPID)!.refreshToken!.slice(16));
 
-    const forged = await t.app.inject({ method: "GET", url: "/miniapp/wechat/authorize?link=v1%3Anot-ours", headers: EN });
+    const forged = await t.app.inject({ method: "GET", url: "/miniapp/authorize?link=v1%3Anot-ours", headers: EN });
     expect([forged.statusCode, forged.body.includes(en.miniapps.authorize.link_ended)]).toEqual([404, true]);
   });
 
@@ -219,6 +221,106 @@ describeOnEmbedded("publishing through WeChat's third-party platform", (kind) =>
     sysadmin = await t.login("sysadmin");
     const refused = await call("miniappaudit", { id: appId });
     expect(refused.return_msg).toBe(refusedIn(61006, en.miniapps.errcode["61006"]));
+  });
+});
+
+describeOnEmbedded("publishing through Alipay's open platform", (kind) => {
+  const PLATFORM_APP_ID = "2021004123456789";
+  const ALIPAY_APPID = "2021004187654321";
+  const keys = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  let t: TestApp;
+  let alipay: FakeAlipayOpen;
+  let sysadmin: string;
+  let appId: number;
+  const call = (method: string, payload: Row = {}) => t.call("adminapiv2", method, payload, { token: sysadmin, headers: EN });
+  const ok = async (method: string, payload: Row = {}) => {
+    const res = await call(method, payload);
+    expect(res.return_code, `${method}: ${res.return_msg}`).toBe("SUCCESS");
+    return res;
+  };
+  const appOf = async () => (await t.db.select().from(miniPrograms).where(eq(miniPrograms.id, appId)))[0];
+  const online = () => alipay.apps.get(ALIPAY_APPID)!.online;
+
+  beforeAll(async () => {
+    alipay = await FakeAlipayOpen.start(PLATFORM_APP_ID, keys.publicKey.export({ type: "spki", format: "pem" }).toString());
+    t = await createTestApp(kind, { paymentKey: PAYMENT_KEY, alipayGateway: alipay.gateway, publicUrl: "https://pay.example.edu" });
+    sysadmin = await t.login("sysadmin");
+    await ok("microappsetedit", {
+      alipay_publisher: "platform",
+      alipay_app_id: PLATFORM_APP_ID,
+      alipay_private_key: keys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+      alipay_public_key: alipay.alipayPublicKey,
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await alipay?.close();
+  });
+
+  it("binds an app by its owner's authorisation on Alipay's page", async () => {
+    const sunrise = (await t.db.select({ id: providers.id }).from(providers).where(eq(providers.title, "Sunrise Campus Services")))[0].id;
+    appId = Number(((await ok("miniappadd", { nickname: "Sunrise Alipay", platform: "alipay", appid: ALIPAY_APPID, sysid: sunrise })).data?.items as Row).id);
+    expect((await appOf()).auth_status).toBe("unauthorized");
+    const link = String(((await ok("miniappauthorize", { id: appId })).data?.items as Row).auth_link);
+    const opened = await t.app.inject({ method: "GET", url: link.slice("https://pay.example.edu".length) });
+    const page = new URL(String(opened.headers.location));
+    expect(`${page.origin}${page.pathname}`).toBe("https://openauth.alipay.com/oauth2/appToAppAuth.htm");
+    expect(page.searchParams.get("app_id")).toBe(PLATFORM_APP_ID);
+    const back = new URL(page.searchParams.get("redirect_uri")!);
+    back.searchParams.set("app_id", PLATFORM_APP_ID);
+    back.searchParams.set("app_auth_code", alipay.confirmAuthorization(ALIPAY_APPID));
+    const returned = await t.app.inject({ method: "GET", url: `${back.pathname}${back.search}`, headers: EN });
+    expect([returned.statusCode, returned.body.includes(en.miniapps.authorize.done)]).toEqual([200, true]);
+    expect((await appOf()).auth_status).toBe("authorized");
+    expect((await appOf()).auth_access_token).not.toContain(alipay.apps.get(ALIPAY_APPID)!.authToken);
+  });
+
+  it("uploads the template with the ext config, shows the experience QR, is audited, released and rolled back", async () => {
+    await ok("miniappcommit", { id: appId, user_version: "1.0.0" });
+    const uploaded = alipay.calls.find((c) => c.method === "alipay.open.mini.version.upload")!;
+    expect(uploaded.biz).toMatchObject({ template_id: "2021004100000001", template_version: "0.3.0", app_version: "1.0.0", ext: "{}" });
+    expect((await appOf()).exp_qrcode).toBe(`https://mobilecodec.alipay.com/show.htm?code=exp${ALIPAY_APPID}1.0.0`);
+    await ok("miniappsubmit", { id: appId, version_desc: "Term fees" });
+    await ok("miniappaudit", { id: appId });
+    expect((await appOf()).publish_status).toBe("auditing");
+    alipay.auditDone(ALIPAY_APPID, "1.0.0", false, "类目与内容不符");
+    await ok("miniappaudit", { id: appId });
+    expect(await appOf()).toMatchObject({ publish_status: "audit_failed", audit_reason: "类目与内容不符" });
+
+    for (const version of ["1.0.1", "1.1.0"]) {
+      await ok("miniappcommit", { id: appId, user_version: version });
+      await ok("miniappsubmit", { id: appId });
+      alipay.auditDone(ALIPAY_APPID, version, true);
+      await ok("miniappaudit", { id: appId });
+      await ok("miniapprelease", { id: appId });
+      expect(online()).toBe(version);
+    }
+    await ok("miniapprevert", { id: appId });
+    expect(online()).toBe("1.0.1");
+    expect(await appOf()).toMatchObject({ publish_status: "released", live_version: "1.0.1" });
+  });
+
+  it("renews the app_auth_token from its refresh token, and says Alipay's refusals in words", async () => {
+    await ok("miniappsandbox", { id: appId, event: "expire_tokens" });
+    await ok("miniappcommit", { id: appId, user_version: "1.2.0" });
+    expect(alipay.calls.filter((c) => c.method === "alipay.open.auth.token.app" && c.biz.grant_type === "refresh_token")).toHaveLength(1);
+
+    // releasing a version Alipay has not passed: its code and words
+    await ok("miniappsubmit", { id: appId });
+    await t.db.update(miniPrograms).set({ publish_status: "audit_passed" }).where(eq(miniPrograms.id, appId));
+    const refused = await call("miniapprelease", { id: appId });
+    expect(refused.return_msg).toBe(refusedIn(40004, "isv.status-not-allowed 当前版本状态不允许此操作"));
+    // Alipay has no call for privacy rules: said, not pretended
+    const privacy = await call("miniappprivacy", { id: appId, privacy_ver: "dev", notice_method: "弹窗", privacy_settings: "UserInfo: 识别家长" });
+    expect(privacy.return_msg).toBe(en.miniapps.alipay_privacy);
+  });
+
+  it("believes no answer that Alipay's key did not sign", async () => {
+    const other = generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey.export({ type: "spki", format: "pem" }).toString();
+    await ok("microappsetedit", { alipay_public_key: other });
+    const refused = await call("miniapprelease", { id: appId });
+    expect(refused.return_msg).toBe(refusedIn(-1, en.miniapps.errcode["-1"]));
+    expect((await appOf()).publish_status).toBe("audit_passed");
   });
 });
 

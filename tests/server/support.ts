@@ -50,7 +50,7 @@ export interface TestApp {
 
 export async function createTestApp(
   kind: TestDatabaseKind,
-  options: { seed?: boolean; throttle?: ThrottleRules; rateLimit?: AppOptions["rateLimit"]; bodyLimit?: number; staticDir?: string | null; paymentKey?: AppOptions["paymentKey"]; paymentSandbox?: boolean; wechatOAuth?: AppOptions["wechatOAuth"]; printerClouds?: AppOptions["printerClouds"]; workWechatOrigin?: string; publicUrl?: string; notify?: AppOptions["notify"]; jobs?: AppOptions["jobs"] } = {},
+  options: { seed?: boolean; throttle?: ThrottleRules; rateLimit?: AppOptions["rateLimit"]; bodyLimit?: number; staticDir?: string | null; paymentKey?: AppOptions["paymentKey"]; paymentSandbox?: boolean; wechatOAuth?: AppOptions["wechatOAuth"]; printerClouds?: AppOptions["printerClouds"]; workWechatOrigin?: string; alipayGateway?: string; publicUrl?: string; notify?: AppOptions["notify"]; jobs?: AppOptions["jobs"] } = {},
 ): Promise<TestApp> {
   // the demo data as seeded at TEST_NOW, made once for the whole run
   const testDb = await createTestDatabase(kind, (options.seed ?? true) ? "seeded" : "migrated");
@@ -70,6 +70,7 @@ export async function createTestApp(
     printerClouds: options.printerClouds,
     // enterprise WeChat is never called from a test but through its stand-in: unset, a port that refuses at once
     workWechatOrigin: options.workWechatOrigin ?? UNREACHABLE_ORIGIN,
+    alipayGateway: options.alipayGateway ?? `${UNREACHABLE_ORIGIN}/gateway.do`,
     publicUrl: options.publicUrl,
     notify: options.notify,
     jobs: options.jobs,

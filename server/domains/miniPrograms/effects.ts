@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { miniPrograms } from "../../db/schema";
+import type { DbOrTx } from "../../db/client";
 import { recordCall } from "./calls";
 import { actionFieldFailure, type ActionEffect, type ActionEffects, type UnlockedCall } from "../../engine/actions";
 import type { EntityHooks, Row } from "../../engine/hooks";
@@ -15,14 +16,23 @@ import { ApiFailure } from "../../protocol/envelope";
 import type { OperationContext } from "../../protocol/registry";
 import { miniAppSettings } from "../../../catalogue/miniPrograms";
 import { PublisherError, sandboxPublisher, type MiniProgramPublisher, type PublisherCall } from "./publisher";
-import { configuredWechatPlatform, expireWechatTokens, keepVerifyTicket, wechatPublisher } from "./wechatOpen";
-import { authorizeLink } from "./wechatPushes";
+import { configuredWechatPlatform, expirePlatformTokens, keepVerifyTicket, wechatPublisher } from "./wechatOpen";
+import { alipayPublisher, configuredAlipayPlatform } from "./alipayOpen";
+import { authorizeLink } from "./authorization";
 
-/** The publisher of the app: WeChat's third-party platform when the settings choose it, else the sandbox. */
+/** The publisher of the app: its platform's (WeChat's third-party platform, Alipay's) when the settings choose it, else the sandbox. */
 async function publisherOf(ctx: OperationContext, app: Row): Promise<MiniProgramPublisher> {
-  if (app.platform !== "wechat") return sandboxPublisher;
-  const platform = await configuredWechatPlatform(ctx.services);
-  return platform ? wechatPublisher(platform) : sandboxPublisher;
+  if (app.platform === "alipay") {
+    const alipay = await configuredAlipayPlatform(ctx.services);
+    return alipay ? alipayPublisher(alipay) : sandboxPublisher;
+  }
+  const wechat = await configuredWechatPlatform(ctx.services);
+  return wechat ? wechatPublisher(wechat) : sandboxPublisher;
+}
+
+/** Whether the app's platform is a real one (its owner then authorises it), read in the transaction. */
+async function publishedByPlatform(ctx: OperationContext, tx: DbOrTx, app: Row): Promise<boolean> {
+  return Boolean(app.platform === "alipay" ? await configuredAlipayPlatform(ctx.services, tx) : await configuredWechatPlatform(ctx.services, tx));
 }
 
 /** The platform's refusal in the user's words: its known codes by name, any other with the platform's message. */
@@ -138,7 +148,7 @@ export const miniAppEffects: ActionEffects = {
   }),
   // the link the app's owner opens to authorise the platform (a week; each opening asks WeChat for a fresh page)
   miniappauthorize: async ({ ctx, tx, row }) => {
-    if (row.platform !== "wechat" || !(await configuredWechatPlatform(ctx.services, tx))) throw new ApiFailure("miniapps.authorize.sandbox");
+    if (!(await publishedByPlatform(ctx, tx, row))) throw new ApiFailure("miniapps.authorize.sandbox");
     await recordCall(tx, row, "authorize_link", {}, 0, {}, ctx.now);
     return { answer: { auth_link: authorizeLink(ctx.services, ctx.origin, Number(row.id), ctx.now) } };
   },
@@ -149,7 +159,7 @@ export const miniAppEffects: ActionEffects = {
     if (event === "push_ticket" || event === "expire_tokens") {
       const services = { ...ctx.services, db: tx };
       if (event === "push_ticket") await keepVerifyTicket(services, `ticket@@@sandbox-${randomUUID()}`);
-      else await expireWechatTokens(services);
+      else await expirePlatformTokens(services);
       await recordCall(tx, row, `sandbox:${event}`, {}, 0, {}, ctx.now);
       return { messageKey: "miniapps.sandbox_done" };
     }
@@ -178,8 +188,8 @@ export const miniAppHooks: EntityHooks = {
     checkExt(ctx, record.ext_json);
   },
   async afterAdd(ctx, tx, row) {
-    // through WeChat's platform the app waits for its owner's authorisation (miniappauthorize); the sandbox grants it
-    if (row.platform === "wechat" && (await configuredWechatPlatform(ctx.services, tx))) {
+    // through its platform the app waits for its owner's authorisation (miniappauthorize); the sandbox grants it
+    if (await publishedByPlatform(ctx, tx, row)) {
       await tx.update(miniPrograms).set({ auth_status: "unauthorized" }).where(eq(miniPrograms.id, Number(row.id)));
       return;
     }

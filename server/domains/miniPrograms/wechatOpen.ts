@@ -14,7 +14,7 @@
  *   (PublisherError, said in words by ./effects.ts). An address that does not answer, in time or in its format, is
  *   refused as WeChat's "system busy" (-1), never thrown as a failure of ours.
  */
-import { eq, sql } from "drizzle-orm";
+import { eq, isNotNull, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client";
 import { miniProgramPlatformState, miniPrograms } from "../../db/schema";
 import type { Row } from "../../engine/hooks";
@@ -24,6 +24,7 @@ import { miniAppSettings } from "../../../catalogue/miniPrograms";
 import { AnswerTooLargeError, boundedText } from "../../lib/boundedText";
 import type { Clock } from "../../lib/clock";
 import type { PaymentSecrets } from "../../payments/secrets";
+import { appAccessToken, keepAppTokens, RENEW_BEFORE_MS, TOKEN_LOCK_SPACE, type AppTokens } from "./appTokens";
 import { PublisherError, type MiniProgramPublisher } from "./publisher";
 import { WechatMessageCrypt } from "./wechatCrypt";
 
@@ -45,12 +46,8 @@ export interface WechatPlatformServices {
 
 /** A ticket is good for 12 hours after WeChat pushed it. */
 export const TICKET_LIFETIME_MS = 12 * 3600_000;
-/** a token is renewed this long before it ends (WeChat advises renewing the two-hour tokens at about 1 h 50) */
-const RENEW_BEFORE_MS = 10 * 60_000;
 const TIMEOUT_MS = 10_000;
 const MAX_ANSWER_BYTES = 256 * 1024;
-/** first key of pg_advisory_xact_lock(key, n): renewing the platform's token (n 0) or an app's (n its id) */
-const TOKEN_LOCK_SPACE = 7_411;
 
 const TICKET = "wechat.verify_ticket";
 const COMPONENT_TOKEN = "wechat.component_token";
@@ -62,16 +59,11 @@ const SYSTEM_BUSY = -1;
 /** The purpose a sealed value is bound to: its place. */
 const sealedAs = {
   state: (name: string) => `mini_program_platform_state.${name}`,
-  refresh: (appId: number) => `mini_programs.auth_refresh_token:${appId}`,
-  access: (appId: number) => `mini_programs.auth_access_token:${appId}`,
 };
 
 /** What an app's authorisation gave: its tokens (api_query_auth, or a renewal). */
-export interface AuthorizerTokens {
+export interface AuthorizerTokens extends AppTokens {
   appid: string;
-  accessToken: string;
-  refreshToken: string;
-  expiresIn: number;
 }
 
 export class WechatOpenPlatform {
@@ -135,51 +127,27 @@ export class WechatOpenPlatform {
   }
 
   /** Keeps an app's tokens sealed on it: the authorisation is the platform's from now on. */
-  async keepAuthorization(db: DbOrTx, appId: number, tokens: Omit<AuthorizerTokens, "appid">): Promise<void> {
-    const secrets = this.services.paymentSecrets;
-    await db
-      .update(miniPrograms)
-      .set({
-        auth_status: "authorized",
-        auth_refresh_token: secrets.encrypt(tokens.refreshToken, sealedAs.refresh(appId)),
-        auth_access_token: secrets.encrypt(tokens.accessToken, sealedAs.access(appId)),
-        auth_token_expires_at: this.expiry(tokens.expiresIn),
-      })
-      .where(eq(miniPrograms.id, appId));
+  async keepAuthorization(db: DbOrTx, appId: number, tokens: AppTokens): Promise<void> {
+    await keepAppTokens(this.services, db, appId, tokens);
   }
 
   /** The app's access token, renewed from its refresh token by one process when it is about to end. */
   async authorizerToken(app: Row): Promise<string> {
-    const appId = Number(app.id);
-    const secrets = this.services.paymentSecrets;
-    const read = async (db: DbOrTx) => (await db.select().from(miniPrograms).where(eq(miniPrograms.id, appId)))[0];
-    const usable = (row: Awaited<ReturnType<typeof read>>) =>
-      row?.auth_access_token && row.auth_token_expires_at && row.auth_token_expires_at.getTime() - RENEW_BEFORE_MS > this.services.clock.now().getTime()
-        ? secrets.decrypt(row.auth_access_token, sealedAs.access(appId))
-        : undefined;
-    const current = usable(await read(this.services.db));
-    if (current) return current;
-    // before the transaction: on the embedded database its one connection is the transaction's until it ends
-    const componentToken = await this.componentToken();
-    return this.services.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${TOKEN_LOCK_SPACE}::integer, ${appId}::integer)`);
-      const row = await read(tx);
-      const made = usable(row);
-      if (made) return made;
-      // never authorised, or authorised away: WeChat's word for a refresh token it does not know
-      if (!row?.auth_refresh_token || row.auth_status !== "authorized") throw new PublisherError(61023, "refresh_token is invalid");
-      const refreshToken = secrets.decrypt(row.auth_refresh_token, sealedAs.refresh(appId));
-      const answer = await this.post("api_authorizer_token", "/cgi-bin/component/api_authorizer_token", { component_access_token: componentToken }, {
-        component_appid: this.credentials.componentAppid,
-        authorizer_appid: String(app.appid),
-        authorizer_refresh_token: refreshToken,
-      });
-      const accessToken = text(answer.authorizer_access_token, "authorizer_access_token");
-      // a newer refresh token replaces the kept one only when WeChat gives one
-      const newRefresh = typeof answer.authorizer_refresh_token === "string" && answer.authorizer_refresh_token !== "" ? answer.authorizer_refresh_token : refreshToken;
-      await this.keepAuthorization(tx, appId, { accessToken, refreshToken: newRefresh, expiresIn: Number(answer.expires_in) });
-      return accessToken;
-    });
+    return appAccessToken(
+      this.services,
+      Number(app.id),
+      () => this.componentToken(),
+      async (refreshToken, componentToken) => {
+        const answer = await this.post("api_authorizer_token", "/cgi-bin/component/api_authorizer_token", { component_access_token: componentToken }, {
+          component_appid: this.credentials.componentAppid,
+          authorizer_appid: String(app.appid),
+          authorizer_refresh_token: refreshToken,
+        });
+        // a newer refresh token replaces the kept one only when WeChat gives one
+        const newer = typeof answer.authorizer_refresh_token === "string" && answer.authorizer_refresh_token !== "" ? answer.authorizer_refresh_token : refreshToken;
+        return { accessToken: text(answer.authorizer_access_token, "authorizer_access_token"), refreshToken: newer, expiresIn: Number(answer.expires_in) };
+      },
+    );
   }
 
   /** A call of an app's code management, with its access token. */
@@ -250,11 +218,11 @@ export async function keepVerifyTicket(services: StateServices, ticket: string):
   await keepState(services, TICKET, ticket, new Date(services.clock.now().getTime() + TICKET_LIFETIME_MS));
 }
 
-/** Ends the platform's token and every WeChat app's access token now: the next call renews them (the sandbox's control). */
-export async function expireWechatTokens(services: StateServices): Promise<void> {
+/** Ends WeChat's component token and every app's access token now: the next call renews them (the sandbox's control). */
+export async function expirePlatformTokens(services: StateServices): Promise<void> {
   const past = new Date(services.clock.now().getTime() - 1000);
   await services.db.update(miniProgramPlatformState).set({ expiresAt: past }).where(eq(miniProgramPlatformState.name, COMPONENT_TOKEN));
-  await services.db.update(miniPrograms).set({ auth_token_expires_at: past }).where(eq(miniPrograms.platform, "wechat"));
+  await services.db.update(miniPrograms).set({ auth_token_expires_at: past }).where(isNotNull(miniPrograms.auth_token_expires_at));
 }
 
 function text(value: unknown, name: string): string {

@@ -1,14 +1,13 @@
 /**
- * What WeChat's third-party platform sends the platform, and the owner's way to authorise it:
+ * What WeChat's third-party platform sends the platform:
  *
  * - `POST /miniapp/wechat/auth-events` (the platform's 授权事件接收 URL): the verify ticket every ten minutes, an
  *   owner's authorisation (`authorized`, `updateauthorized`: its code made into the app's tokens at once) and its end
  *   (`unauthorized`: the app's tokens dropped).
  * - `POST /miniapp/wechat/events/:appid` (消息与事件接收 URL, `$APPID$` in WeChat's setting): an app's audit
  *   result, `weapp_audit_success`, `weapp_audit_fail` (reason) or `weapp_audit_delay`.
- * - `GET /miniapp/wechat/authorize?link=…` opens WeChat's authorisation page for the app with a fresh pre-auth code
- *   (it lasts ten minutes, the link the console hands out a week); WeChat returns the owner to
- *   `GET /miniapp/wechat/authorized?link=…&auth_code=…`, which binds the app.
+ *
+ * (An owner's authorisation through the link the console hands out: ./authorization.ts.)
  *
  * A push is answered `success` once it is verified and applied, and is refused (400) when its signature or
  * encryption is wrong, before a byte of it is believed. Every push concerning an app is on its list of calls.
@@ -17,11 +16,11 @@ import { and, eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { miniPrograms } from "../../db/schema";
 import type { Row } from "../../engine/hooks";
-import { escapeHtml, phonePage } from "../../lib/htmlPage";
-import { requestLanguage, translator } from "../../lib/i18n";
+import { translator } from "../../lib/i18n";
 import { ApiFailure } from "../../protocol/envelope";
 import type { AppServices } from "../../protocol/registry";
 import { PaymentKeyMissingError, SecretDecryptionError } from "../../payments/secrets";
+import { bindApp } from "./authorization";
 import { recordCall } from "./calls";
 import { PublisherError } from "./publisher";
 import { WechatCryptError } from "./wechatCrypt";
@@ -29,49 +28,10 @@ import { configuredWechatPlatform, type WechatOpenPlatform } from "./wechatOpen"
 
 export const WECHAT_AUTH_EVENTS_PATH = "/miniapp/wechat/auth-events";
 export const WECHAT_APP_EVENTS_PATH = "/miniapp/wechat/events";
-const AUTHORIZE_PATH = "/miniapp/wechat/authorize";
-const AUTHORIZED_PATH = "/miniapp/wechat/authorized";
-/** how long an authorisation link the console hands out opens WeChat's page */
-export const AUTHORIZE_LINK_DAYS = 7;
 const PUSH_BODY_LIMIT = 16 * 1024;
-const LINK_PURPOSE = "miniapp.authorize";
-
-/** A link's token: the app and the link's end, sealed with the server's key so that nobody else can make one. */
-export function authorizeLink(services: Pick<AppServices, "paymentSecrets">, origin: string, appId: number, now: Date): string {
-  const token = services.paymentSecrets.encrypt(`${appId}.${now.getTime() + AUTHORIZE_LINK_DAYS * 86_400_000}`, LINK_PURPOSE);
-  return `${origin}${AUTHORIZE_PATH}?link=${encodeURIComponent(token)}`;
-}
-
-/** The app a link names while it lasts, else undefined. */
-function linkedApp(services: AppServices, link: unknown): number | undefined {
-  if (typeof link !== "string") return undefined;
-  try {
-    const [appId, until] = services.paymentSecrets.decrypt(link, LINK_PURPOSE).split(".").map(Number);
-    return appId && until && until > services.clock.now().getTime() ? appId : undefined;
-  } catch (err) {
-    if (err instanceof SecretDecryptionError) return undefined;
-    throw err;
-  }
-}
 
 async function appByAppid(services: AppServices, appid: string): Promise<Row | undefined> {
   return (await services.db.select().from(miniPrograms).where(and(eq(miniPrograms.appid, appid), eq(miniPrograms.platform, "wechat"))))[0] as Row | undefined;
-}
-
-/** An owner's authorisation code made into the app's tokens, when it is the app's own. */
-async function bind(services: AppServices, platform: WechatOpenPlatform, app: Row, code: string, via: string): Promise<boolean> {
-  const tokens = await platform.queryAuth(code);
-  const now = services.clock.now();
-  if (tokens.appid !== app.appid) {
-    await recordCall(services.db, app, via, { authorizer_appid: tokens.appid }, 0, { bound: false, reason: "another app" }, now);
-    return false;
-  }
-  await services.db.transaction(async (tx) => {
-    await platform.keepAuthorization(tx, Number(app.id), tokens);
-    await tx.update(miniPrograms).set({ last_error: null }).where(eq(miniPrograms.id, Number(app.id)));
-    await recordCall(tx, app, via, { authorizer_appid: tokens.appid }, 0, { auth_status: "authorized" }, now);
-  });
-  return true;
 }
 
 /** What a verified push of the authorisation events does. */
@@ -85,7 +45,7 @@ async function applyAuthEvent(services: AppServices, platform: WechatOpenPlatfor
   // an app nobody bound here: WeChat is answered, nothing is kept
   if (!app) return;
   if ((type === "authorized" || type === "updateauthorized") && push.AuthorizationCode) {
-    await bind(services, platform, app, push.AuthorizationCode, `push:${type}`);
+    await bindApp(services, platform, app, await platform.queryAuth(push.AuthorizationCode), `push:${type}`);
   } else if (type === "unauthorized") {
     await services.db.transaction(async (tx) => {
       await tx.update(miniPrograms).set({ auth_status: "unauthorized", auth_refresh_token: null, auth_access_token: null, auth_token_expires_at: null }).where(eq(miniPrograms.id, Number(app.id)));
@@ -120,7 +80,7 @@ async function applyAppEvent(services: AppServices, appid: string, push: Record<
   });
 }
 
-export function registerWechatPlatformRoutes(app: FastifyInstance, services: AppServices, originOf: (request: FastifyRequest) => string): void {
+export function registerWechatPushRoutes(app: FastifyInstance, services: AppServices): void {
   void app.register(async (scope) => {
     for (const type of ["text/xml", "application/xml"]) {
       scope.addContentTypeParser(type, { parseAs: "string", bodyLimit: PUSH_BODY_LIMIT }, (_request, body, done) => done(null, body));
@@ -163,48 +123,6 @@ export function registerWechatPlatformRoutes(app: FastifyInstance, services: App
     scope.post<{ Params: { appid: string } }>(`${WECHAT_APP_EVENTS_PATH}/:appid`, async (request, reply) => {
       const answer = await receive(request, (_platform, push) => applyAppEvent(services, request.params.appid, push));
       return reply.status(answer.status).type("text/plain").send(answer.body);
-    });
-
-    const page = (request: FastifyRequest, status: number, titleKey: string, textKey: string) => {
-      const language = requestLanguage(request.headers);
-      const t = translator(language);
-      return { status, html: phonePage(language, t(titleKey), `<p>${escapeHtml(t(textKey))}</p>`) };
-    };
-
-    scope.get<{ Querystring: { link?: string } }>(AUTHORIZE_PATH, async (request, reply) => {
-      const appId = linkedApp(services, request.query.link);
-      const [row] = appId ? await services.db.select().from(miniPrograms).where(eq(miniPrograms.id, appId)) : [];
-      const platform = row ? await configuredWechatPlatform(services).catch(() => null) : null;
-      if (!row || !platform) {
-        const refused = page(request, 404, "miniapps.authorize.title", "miniapps.authorize.link_ended");
-        return reply.status(refused.status).type("text/html; charset=utf-8").send(refused.html);
-      }
-      try {
-        const back = `${originOf(request)}${AUTHORIZED_PATH}?link=${encodeURIComponent(String(request.query.link))}`;
-        return await reply.redirect(await platform.authorizationPage(row.appid, back), 302);
-      } catch (err) {
-        if (!(err instanceof PublisherError)) throw err;
-        const busy = page(request, 503, "miniapps.authorize.title", "miniapps.authorize.busy");
-        return reply.status(busy.status).type("text/html; charset=utf-8").send(busy.html);
-      }
-    });
-
-    scope.get<{ Querystring: { link?: string; auth_code?: string } }>(AUTHORIZED_PATH, async (request, reply) => {
-      const appId = linkedApp(services, request.query.link);
-      const [row] = appId ? await services.db.select().from(miniPrograms).where(eq(miniPrograms.id, appId)) : [];
-      const platform = row ? await configuredWechatPlatform(services).catch(() => null) : null;
-      let answer = page(request, 404, "miniapps.authorize.title", "miniapps.authorize.link_ended");
-      if (row && platform && request.query.auth_code) {
-        try {
-          answer = (await bind(services, platform, row as Row, request.query.auth_code, "authorized"))
-            ? page(request, 200, "miniapps.authorize.title", "miniapps.authorize.done")
-            : page(request, 409, "miniapps.authorize.title", "miniapps.authorize.other_app");
-        } catch (err) {
-          if (!(err instanceof PublisherError)) throw err;
-          answer = page(request, 503, "miniapps.authorize.title", "miniapps.authorize.busy");
-        }
-      }
-      return reply.status(answer.status).type("text/html; charset=utf-8").send(answer.html);
     });
   });
 }
