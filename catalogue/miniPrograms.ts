@@ -181,7 +181,8 @@ export const miniAppEntity: EntityDecl = {
     { name: "ext_json", type: "text", label: "miniapps.field.ext_json", max: 4000, form: true, detail: true },
     { name: "publish_status", type: "enum", label: "miniapps.field.publish_status", required: true, default: "none", options: publishStates, list: true, filter: "eq", detail: true },
     { name: "exp_version", type: "string", label: "miniapps.field.exp_version", max: 64, list: true, detail: true },
-    { name: "exp_qrcode", type: "string", label: "miniapps.field.exp_qrcode", max: 500, detail: true },
+    // the experience version's QR code, a picture kept as uploaded images are
+    { name: "exp_qrcode", type: "image", label: "miniapps.field.exp_qrcode", max: 500, list: true, detail: true },
     { name: "audit_id", type: "string", label: "miniapps.field.audit_id", max: 32, detail: true },
     { name: "audit_reason", type: "text", label: "miniapps.field.audit_reason", max: 500, list: true, detail: true },
     { name: "live_version", type: "string", label: "miniapps.field.live_version", max: 64, list: true, detail: true },

@@ -8,12 +8,17 @@ export class AnswerTooLargeError extends Error {
 }
 
 export async function boundedText(response: Response, maxBytes: number): Promise<string> {
+  return (await boundedBytes(response, maxBytes)).toString("utf8");
+}
+
+/** The bytes of an answer (an image), read only up to a limit. */
+export async function boundedBytes(response: Response, maxBytes: number): Promise<Buffer> {
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (declared > maxBytes) {
     await response.body?.cancel();
     throw new AnswerTooLargeError(`the answer declares ${declared} bytes, more than ${maxBytes}`);
   }
-  if (!response.body) return "";
+  if (!response.body) return Buffer.alloc(0);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -27,5 +32,5 @@ export async function boundedText(response: Response, maxBytes: number): Promise
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }

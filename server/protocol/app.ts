@@ -41,7 +41,7 @@ import { registerAuthorizationRoutes } from "../domains/miniPrograms/authorizati
 import { ALIPAY_GATEWAY } from "../domains/miniPrograms/alipayOpen";
 import { DEFAULT_ORDER_MAX_FEN } from "../payments/orders";
 import { registerSandboxRoutes } from "../payments/sandbox";
-import { registerUploadRoutes } from "../uploads";
+import { registerUploadRoutes, uploadStorageOf } from "../uploads";
 import { PaymentSecrets, type PaymentKeyOptions } from "../payments/secrets";
 import { ApiFailure, envelopeText, fail, success, tokenError, type Envelope } from "./envelope";
 import { ANY_SIGNED_IN, OperationRegistry, type AppServices, type Operation, type OperationContext, type SessionOperation } from "./registry";
@@ -167,6 +167,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     printerClouds: options.printerClouds ?? {},
     workWechatOrigin: options.workWechatOrigin ?? WORK_WECHAT_API_ORIGIN,
     alipayGateway: options.alipayGateway ?? ALIPAY_GATEWAY,
+    uploadStorage: uploadStorageOf(options),
     // the worker is made below, once the app exists
     wakeJobs: () => jobs.wake(),
   };

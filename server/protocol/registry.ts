@@ -16,6 +16,7 @@ import type { NotifyConfig } from "../notify/drivers";
 import type { PaymentSecrets } from "../payments/secrets";
 import type { WechatOAuthEndpoints } from "../payments/wechatpay/oauth";
 import type { PrinterClouds } from "../domains/devices/printers";
+import type { UploadStorage } from "../uploads/storage";
 
 /** What every operation can use, fixed for the life of the app. */
 export interface AppServices {
@@ -42,6 +43,8 @@ export interface AppServices {
   workWechatOrigin: string;
   /** Alipay's open platform gateway (ALIPAY_GATEWAY_URL; tests: its stand-in's) */
   alipayGateway: string;
+  /** where uploaded files and the images the server makes are kept (server/uploads/) */
+  uploadStorage: UploadStorage;
   /** asks this server's job worker to look for due jobs now (a job a user waits for was enqueued) */
   wakeJobs?: () => void;
 }

@@ -261,7 +261,7 @@ export async function seedDemo(db: Db, options: { hasher: PasswordHasher; now: D
     // providers' applications: waiting, rejected, and Harbour's, approved
     await seedDemoRegistrations(tx, await pictures, harbour, options.now);
     await seedDemoApiClients(tx, { sunrise, sunriseNo1, harbour }, options.now);
-    await seedDemoMiniPrograms(tx, { sunrise, harbour }, options.now);
+    await seedDemoMiniPrograms(tx, { sunrise, harbour }, await pictures, options.now);
     // Old Town's printer was offline all morning: a receipt printed by hand gave up after its tries, to be sent again
     const [oldTownPrinter] = await tx
       .insert(devices)

@@ -1,11 +1,13 @@
 /**
  * The demo goods' pictures: simple illustrations (a shirt, shorts, a jacket, a workbook, a meal card, a sports
- * shirt) in each goods item's colours, drawn as small SVGs with no text and rendered to PNG by sharp, then stored
+ * shirt) in each goods item's colours, drawn as small SVGs with no text and rendered to PNG by sharp, and a demo
+ * mini-program's experience QR code as the server draws one (server/lib/qrImage.ts), then stored
  * through the upload store as any uploaded image is (server/uploads/images.ts storeImage: by the sha256 of the PNG,
  * as WebP variants of the upload's widths, served at /files/img/). Made without the network and the same every time;
  * rendered once a process (a server's start, the tests' seeds) and only stored again where a store lacks them.
  */
 import { createHash } from "node:crypto";
+import { qrPng } from "../lib/qrImage";
 import type { UploadStorage } from "../uploads/storage";
 import { storeImage, type PreparedImage } from "../uploads/images";
 import { filePath, imageVariantKey } from "../uploads/keys";
@@ -107,8 +109,11 @@ function sportsShirt(cloth: string, stripe: string, tile: string): string {
   );
 }
 
-/** every demo picture, by name */
-const DRAWINGS: Record<DemoPicture, () => string> = {
+/** the demo's QR codes (a mini-program's experience version), drawn as the server draws them */
+const QR_CODES = { "qr-sunrise-experience": "sandbox://wechat/experience?appid=wx8f2b6c1d3e4a5970&version=1.3.0" } as const;
+
+/** every demo picture drawn, by name */
+const DRAWINGS: Record<Exclude<DemoPicture, keyof typeof QR_CODES>, () => string> = {
   "polo-navy": () => poloShirt(NAVY),
   "polo-white": () => poloShirt(WHITE),
   "shorts-navy": () => shorts(NAVY),
@@ -131,7 +136,8 @@ export type DemoPicture =
   | "book-blue"
   | "card-orange"
   | "card-red"
-  | "sports-teal";
+  | "sports-teal"
+  | keyof typeof QR_CODES;
 
 let rendered: Promise<Map<string, Buffer>> | undefined;
 /** their variants, made once a process for every store they go to */
@@ -141,9 +147,10 @@ const prepared = new Map<string, Promise<PreparedImage>>();
 function renderAll(): Promise<Map<string, Buffer>> {
   rendered ??= (async () => {
     const { default: sharp } = await import("sharp");
-    const entries = await Promise.all(
-      Object.entries(DRAWINGS).map(async ([name, draw]) => [name, await sharp(Buffer.from(draw())).png({ compressionLevel: 1 }).toBuffer()] as const),
-    );
+    const entries = await Promise.all([
+      ...Object.entries(DRAWINGS).map(async ([name, draw]) => [name, await sharp(Buffer.from(draw())).png({ compressionLevel: 1 }).toBuffer()] as const),
+      ...Object.entries(QR_CODES).map(async ([name, text]) => [name, await qrPng(text)] as const),
+    ]);
     return new Map(entries);
   })();
   rendered.catch(() => (rendered = undefined));

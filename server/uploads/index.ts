@@ -178,8 +178,13 @@ export const APPLICANT_UPLOADS_PER_MINUTE = 10;
 /** The student a payer's ticket was issued for, or null when the ticket is unknown or expired. */
 export type PayerTicketCheck = (ticket: string) => Promise<{ studentId: number } | null>;
 
+/** Where the app keeps files: the store handed in, else S3 when the S3_* variables are set, else the data directory's. */
+export function uploadStorageOf(options: AppOptions): UploadStorage {
+  return options.uploads?.storage ?? uploadStorageFromEnv(process.env, dataDirectory(options));
+}
+
 export async function registerUploadRoutes(app: FastifyInstance, services: AppServices, options: AppOptions, payerTicket: PayerTicketCheck): Promise<void> {
-  const storage = options.uploads?.storage ?? uploadStorageFromEnv(process.env, dataDirectory(options));
+  const storage = services.uploadStorage;
   app.decorate("uploadStorage", storage);
   // a store the app made is the app's to close; one handed in is its owner's
   if (!options.uploads?.storage) app.addHook("onClose", () => storage.close());

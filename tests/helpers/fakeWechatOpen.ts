@@ -14,7 +14,8 @@
  * - With an authorizer access token (another token, a component one included, 40001): `/wxa/commit` {template_id,
  *   ext_json (a string of JSON), user_version, user_desc}; `/wxa/submit_audit` {...} -> {auditid}, 85086 before a
  *   commit; `/wxa/get_auditstatus` {auditid} -> {status, reason}; `/wxa/release` {} (85020 unless the audit passed);
- *   `GET /wxa/revertcoderelease` (87011 without a version before); `/cgi-bin/component/setprivacysetting`
+ *   `GET /wxa/revertcoderelease` (87011 without a version before); `GET /wxa/get_qrcode` (the experience version's
+ *   QR code, a JPEG); `/cgi-bin/component/setprivacysetting`
  *   {privacy_ver, owner_setting, setting_list} (86074 for the live version of an app never released, setting_list
  *   refused for it).
  * A test plays the owner and WeChat's pushes: `confirmAuthorization` is the owner's confirmation on the
@@ -24,7 +25,9 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import sharp from "sharp";
 import { WechatMessageCrypt } from "../../server/domains/miniPrograms/wechatCrypt";
+import { qrPng } from "../../server/lib/qrImage";
 
 export interface FakeWechatCall {
   path: string;
@@ -78,6 +81,21 @@ export class FakeWechatOpen {
           body = chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>) : undefined;
         } catch {
           body = undefined;
+        }
+        if (url.pathname === "/wxa/get_qrcode") {
+          void fake!.experienceQr(url).then(
+            (jpeg) => {
+              fake!.calls.push({ path: url.pathname, errcode: 0 });
+              res.writeHead(200, { "content-type": "image/jpeg" });
+              res.end(jpeg);
+            },
+            () => {
+              fake!.calls.push({ path: url.pathname, errcode: 40001 });
+              res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+              res.end(JSON.stringify({ errcode: 40001, errmsg: "invalid credential, access_token is invalid or not latest" }));
+            },
+          );
+          return;
         }
         const answer = fake!.answer(req.method ?? "GET", url, body);
         fake!.calls.push({ path: url.pathname, ...(body ? { body } : {}), errcode: Number(answer.errcode ?? 0) });
@@ -158,6 +176,14 @@ export class FakeWechatOpen {
     }
     const detail: Record<string, string | number> = event === "weapp_audit_success" ? { SuccTime: at } : event === "weapp_audit_fail" ? { Reason: reason, FailTime: at, ScreenShot: "" } : { Reason: reason, DelayTime: at };
     return this.push({ ToUserName: "gh_fb9688c2a4b2", FromUserName: "od1P50M-fNQI5Gcq-trm4a7apsU8", CreateTime: at, MsgType: "event", Event: event, ...detail }, timestamp);
+  }
+
+  /** get_qrcode: the experience version's QR code as a JPEG, for a token of an app with one. */
+  private async experienceQr(url: URL): Promise<Buffer> {
+    const entry = [...this.apps.entries()].find(([, app]) => app.accessTokens.has(url.searchParams.get("access_token") ?? ""));
+    if (!entry?.[1].experience) throw new Error("no app or no experience version");
+    const text = `https://open.weixin.qq.com/sns/getexpappinfo?appid=${entry[0]}&version=${entry[1].experience.user_version}#wechat-redirect`;
+    return sharp(await qrPng(text)).jpeg().toBuffer();
   }
 
   private answer(method: string, url: URL, body: Record<string, unknown> | undefined): Record<string, unknown> {

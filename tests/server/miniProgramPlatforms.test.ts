@@ -16,6 +16,7 @@ import { WechatOpenPlatform } from "../../server/domains/miniPrograms/wechatOpen
 import { PaymentSecrets } from "../../server/payments/secrets";
 import { describeOnEmbedded, describeOnPostgres } from "../helpers/db";
 import { FakeAlipayOpen } from "../helpers/fakeAlipayOpen";
+import { qrText } from "../helpers/qrDecode";
 import { FakeWechatOpen } from "../helpers/fakeWechatOpen";
 import { en } from "../helpers/locales";
 import { createTestApp, type TestApp } from "./support";
@@ -140,6 +141,10 @@ describeOnEmbedded("publishing through WeChat's third-party platform", (kind) =>
     const committed = wechat.apps.get(APPID)!.experience!;
     expect(committed).toMatchObject({ template_id: 108, user_version: "1.0.0", user_desc: "First term" });
     expect(JSON.parse(committed.ext_json)).toEqual({});
+    // the experience QR code WeChat drew, kept and shown as a picture
+    const qr = await t.app.inject({ method: "GET", url: String((await appOf()).exp_qrcode) });
+    expect([qr.statusCode, qr.headers["content-type"]]).toEqual([200, "image/webp"]);
+    expect(await qrText(qr.rawPayload)).toBe(`https://open.weixin.qq.com/sns/getexpappinfo?appid=${APPID}&version=1.0.0#wechat-redirect`);
     await ok("miniappsubmit", { id: appId, version_desc: "Test account: demo / demo" });
     expect((await appOf()).publish_status).toBe("auditing");
 
@@ -279,7 +284,8 @@ describeOnEmbedded("publishing through Alipay's open platform", (kind) => {
     await ok("miniappcommit", { id: appId, user_version: "1.0.0" });
     const uploaded = alipay.calls.find((c) => c.method === "alipay.open.mini.version.upload")!;
     expect(uploaded.biz).toMatchObject({ template_id: "2021004100000001", template_version: "0.3.0", app_version: "1.0.0", ext: "{}" });
-    expect((await appOf()).exp_qrcode).toBe(`https://mobilecodec.alipay.com/show.htm?code=exp${ALIPAY_APPID}1.0.0`);
+    const qr = await t.app.inject({ method: "GET", url: String((await appOf()).exp_qrcode) });
+    expect(await qrText(qr.rawPayload)).toBe(`https://mobilecodec.alipay.com/show.htm?code=exp${ALIPAY_APPID}1.0.0`);
     await ok("miniappsubmit", { id: appId, version_desc: "Term fees" });
     await ok("miniappaudit", { id: appId });
     expect((await appOf()).publish_status).toBe("auditing");

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { miniProgramCalls, miniPrograms, providers } from "../../server/db/schema";
 import { describeOnEmbedded } from "../helpers/db";
 import { en } from "../helpers/locales";
+import { qrText } from "../helpers/qrDecode";
 import { createTestApp, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
@@ -70,7 +71,8 @@ describeOnEmbedded("mini-program publishing", (kind) => {
     expect(committed.template_id).toBe("108");
     expect(JSON.parse(committed.ext_json)).toEqual({ ext: { title: "Sunrise Pay", theme: "#07c160", service_phone: "021-5550101" } });
     expect(await appOf(id)).toMatchObject({ publish_status: "committed", exp_version: "1.0.0", last_error: null });
-    expect((await appOf(id)).exp_qrcode).toContain("version=1.0.0");
+    const qr = await t.app.inject({ method: "GET", url: String((await appOf(id)).exp_qrcode) });
+    expect(await qrText(qr.rawPayload)).toBe("sandbox://wechat/experience?appid=wx0123456789abcdef&version=1.0.0");
 
     // the platform is still checking the code: refused, said in words, recorded, the app as it was
     await ok("sysadmin", "miniappsandbox", { id, event: "inject_error", errcode: "61039" });

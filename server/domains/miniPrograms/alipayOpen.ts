@@ -133,7 +133,7 @@ export function alipayPublisher(platform: AlipayOpenPlatform): MiniProgramPublis
       await platform.forApp(app, "alipay.open.mini.version.upload", request);
       await platform.forApp(app, "alipay.open.mini.experience.create", { app_version: commit.userVersion, bundle_id: BUNDLE_ID });
       const experience = await platform.forApp(app, "alipay.open.mini.experience.query", { app_version: commit.userVersion, bundle_id: BUNDLE_ID });
-      return { request, answer: { qrcode: String(experience.exp_qr_code_url ?? "") } };
+      return { request, answer: { qrcode: { text: String(experience.exp_qr_code_url ?? "") } } };
     },
     async submitAudit(app, audit) {
       const request = { app_version: String(app.exp_version), version_desc: audit.versionDesc || String(app.exp_version), region_type: "CHINA", bundle_id: BUNDLE_ID };

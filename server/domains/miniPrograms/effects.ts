@@ -15,7 +15,10 @@ import { PLATFORM_TENANT, readSettings } from "../../engine/settings";
 import { ApiFailure } from "../../protocol/envelope";
 import type { OperationContext } from "../../protocol/registry";
 import { miniAppSettings } from "../../../catalogue/miniPrograms";
-import { PublisherError, sandboxPublisher, type MiniProgramPublisher, type PublisherCall } from "./publisher";
+import { qrPng } from "../../lib/qrImage";
+import { storeImage, UnreadableImage } from "../../uploads/images";
+import { filePath } from "../../uploads/keys";
+import { PublisherError, sandboxPublisher, type ExperienceQr, type MiniProgramPublisher, type PublisherCall } from "./publisher";
 import { configuredWechatPlatform, expirePlatformTokens, keepVerifyTicket, wechatPublisher } from "./wechatOpen";
 import { alipayPublisher, configuredAlipayPlatform } from "./alipayOpen";
 import { authorizeLink } from "./authorization";
@@ -79,6 +82,23 @@ async function templateOf(ctx: OperationContext, app: Row): Promise<string> {
   return String(id);
 }
 
+/**
+ * The experience QR code as a picture the console shows: the platform's own, or one drawn of the text it gave;
+ * stored as uploaded images are (by its hash, public: a QR code of an experience version lets in only its testers).
+ */
+async function experienceQrImage(ctx: OperationContext, qr: ExperienceQr): Promise<string | null> {
+  if ("text" in qr && qr.text === "") return null;
+  const picture = "image" in qr ? qr.image : await qrPng(qr.text);
+  try {
+    const { manifest } = await storeImage(ctx.services.uploadStorage, picture, "image" in qr ? "jpeg" : "png");
+    const largest = manifest.variants.at(-1);
+    return largest ? filePath(largest.key) : null;
+  } catch (err) {
+    if (err instanceof UnreadableImage) throw new PublisherError(-1, "the platform's QR code is not a picture");
+    throw err;
+  }
+}
+
 /** A JSON object of text, or null when it is none. */
 function jsonObject(text: unknown): Row | null {
   if (text === null || text === undefined || text === "") return {};
@@ -115,7 +135,10 @@ export const miniAppEffects: ActionEffects = {
   miniappcommit: publishing("commit", async (publisher, app, input, ctx) => {
     const extJson = JSON.stringify(await extConfigOf(ctx, app));
     const made = await publisher.commit(app, { templateId: await templateOf(ctx, app), extJson, userVersion: String(input.user_version), userDesc: String(input.user_desc ?? "") });
-    return { made, changes: { exp_version: input.user_version, exp_qrcode: made.answer.qrcode, audit_id: null, audit_reason: null, sandbox_audit: null } };
+    const qrcode = await experienceQrImage(ctx, made.answer.qrcode);
+    // the call's record keeps the QR code's text, or the picture's address, not its bytes
+    const recorded = { request: made.request, answer: { qrcode: "text" in made.answer.qrcode ? made.answer.qrcode.text : qrcode } };
+    return { made: recorded, changes: { exp_version: input.user_version, exp_qrcode: qrcode, audit_id: null, audit_reason: null, sandbox_audit: null } };
   }),
   miniappsubmit: publishing("submit_audit", async (publisher, app, input) => {
     const made = await publisher.submitAudit(app, { versionDesc: String(input.version_desc ?? "") });

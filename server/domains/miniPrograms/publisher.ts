@@ -30,6 +30,9 @@ export interface PrivacySetting {
   settings: { privacy_key: string; privacy_text: string }[];
 }
 
+/** The experience version's QR code: the picture the platform gives (WeChat's get_qrcode), or the text it encodes. */
+export type ExperienceQr = { image: Buffer } | { text: string };
+
 /** One call's request as recorded, and what it answered. */
 export interface PublisherCall<T> {
   request: Row;
@@ -37,7 +40,7 @@ export interface PublisherCall<T> {
 }
 
 export interface MiniProgramPublisher {
-  commit(app: Row, commit: { templateId: string; extJson: string; userVersion: string; userDesc: string }): Promise<PublisherCall<{ qrcode: string }>>;
+  commit(app: Row, commit: { templateId: string; extJson: string; userVersion: string; userDesc: string }): Promise<PublisherCall<{ qrcode: ExperienceQr }>>;
   submitAudit(app: Row, audit: { versionDesc: string }): Promise<PublisherCall<{ auditId: string }>>;
   auditStatus(app: Row): Promise<PublisherCall<{ status: AuditStatus; reason: string }>>;
   release(app: Row): Promise<PublisherCall<Record<string, never>>>;
@@ -62,7 +65,7 @@ export const sandboxPublisher: MiniProgramPublisher = {
   async commit(app, commit) {
     refuseIfInjected(app);
     const request = { template_id: commit.templateId, ext_json: commit.extJson, user_version: commit.userVersion, user_desc: commit.userDesc };
-    return { request, answer: { qrcode: `sandbox://${String(app.platform)}/experience?appid=${String(app.appid)}&version=${encodeURIComponent(commit.userVersion)}` } };
+    return { request, answer: { qrcode: { text: `sandbox://${String(app.platform)}/experience?appid=${String(app.appid)}&version=${encodeURIComponent(commit.userVersion)}` } } };
   },
   async submitAudit(app, audit) {
     refuseIfInjected(app);

@@ -21,7 +21,7 @@ import type { Row } from "../../engine/hooks";
 import { PLATFORM_TENANT, readSettings, readSettingsSecret } from "../../engine/settings";
 import { ApiFailure } from "../../protocol/envelope";
 import { miniAppSettings } from "../../../catalogue/miniPrograms";
-import { AnswerTooLargeError, boundedText } from "../../lib/boundedText";
+import { AnswerTooLargeError, boundedBytes, boundedText } from "../../lib/boundedText";
 import type { Clock } from "../../lib/clock";
 import type { PaymentSecrets } from "../../payments/secrets";
 import { appAccessToken, keepAppTokens, RENEW_BEFORE_MS, TOKEN_LOCK_SPACE, type AppTokens } from "./appTokens";
@@ -48,6 +48,8 @@ export interface WechatPlatformServices {
 export const TICKET_LIFETIME_MS = 12 * 3600_000;
 const TIMEOUT_MS = 10_000;
 const MAX_ANSWER_BYTES = 256 * 1024;
+/** an experience QR code is a small JPEG */
+const MAX_QR_BYTES = 1024 * 1024;
 
 const TICKET = "wechat.verify_ticket";
 const COMPONENT_TOKEN = "wechat.component_token";
@@ -150,6 +152,32 @@ export class WechatOpenPlatform {
     );
   }
 
+  /** The experience version's QR code as WeChat draws it (get_qrcode: a picture, or JSON when refused). */
+  async experienceQr(app: Row): Promise<Buffer> {
+    const url = new URL("/wxa/get_qrcode", this.services.apiOrigin);
+    url.searchParams.set("access_token", await this.authorizerToken(app));
+    let response: Response;
+    try {
+      response = await fetch(url, { redirect: "error", signal: AbortSignal.timeout(TIMEOUT_MS) });
+    } catch {
+      throw new PublisherError(SYSTEM_BUSY, "WeChat gave no answer to get_qrcode");
+    }
+    if (response.status === 200 && (response.headers.get("content-type") ?? "").startsWith("image/")) {
+      try {
+        return await boundedBytes(response, MAX_QR_BYTES);
+      } catch {
+        throw new PublisherError(SYSTEM_BUSY, "WeChat's QR code of get_qrcode is too large or cut off");
+      }
+    }
+    let answer: Row;
+    try {
+      answer = JSON.parse(await boundedText(response, MAX_ANSWER_BYTES)) as Row;
+    } catch {
+      throw new PublisherError(SYSTEM_BUSY, "WeChat's answer to get_qrcode is neither a picture nor JSON");
+    }
+    throw new PublisherError(Number(answer.errcode ?? SYSTEM_BUSY), String(answer.errmsg ?? "").slice(0, 200));
+  }
+
   /** A call of an app's code management, with its access token. */
   async forApp(app: Row, api: string, path: string, body: Row | undefined): Promise<Row> {
     return this.post(api, path, { access_token: await this.authorizerToken(app) }, body);
@@ -239,7 +267,7 @@ export function wechatPublisher(platform: WechatOpenPlatform): MiniProgramPublis
     async commit(app, commit) {
       const request = { template_id: Number(commit.templateId), ext_json: commit.extJson, user_version: commit.userVersion, user_desc: commit.userDesc };
       await platform.forApp(app, "commit", "/wxa/commit", request);
-      return { request, answer: { qrcode: "" } };
+      return { request, answer: { qrcode: { image: await platform.experienceQr(app) } } };
     },
     async submitAudit(app, audit) {
       const request = { version_desc: audit.versionDesc };
