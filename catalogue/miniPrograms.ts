@@ -165,7 +165,7 @@ export const miniAppEntity: EntityDecl = {
   defaultSort: { field: "id", order: "desc" },
   stateField: "publish_status",
   roles: { list: PUBLISHER_ROLES, info: PUBLISHER_ROLES, add: PUBLISHER_ROLES, edit: PUBLISHER_ROLES, del: OPERATOR_ROLES },
-  actions: [miniAppAuthorize, miniAppCommit, miniAppSubmit, miniAppAuditQuery, miniAppRelease, miniAppRevert, miniAppPrivacy, miniAppSandbox],
+  actions: [miniAppCommit, miniAppSubmit, miniAppAuditQuery, miniAppRelease, miniAppRevert, miniAppPrivacy, miniAppAuthorize, miniAppSandbox],
   related: [{ entity: "miniappcall", field: "app_id", label: "miniapps.calls" }],
   // the authorisation link miniappauthorize answers, for the owner to open
   answeredOnce: { fields: [{ name: "auth_link", label: "miniapps.authorize.link" }], title: "miniapps.authorize.title", hint: "miniapps.authorize.hint" },

@@ -253,7 +253,8 @@ describeOnEmbedded("publishing through Alipay's open platform", (kind) => {
     await ok("microappsetedit", {
       alipay_publisher: "platform",
       alipay_app_id: PLATFORM_APP_ID,
-      alipay_private_key: keys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+      // as Alipay's key tool gives it: bare base64 on one line
+      alipay_private_key: keys.privateKey.export({ type: "pkcs1", format: "der" }).toString("base64"),
       alipay_public_key: alipay.alipayPublicKey,
     });
   });
@@ -327,6 +328,8 @@ describeOnEmbedded("publishing through Alipay's open platform", (kind) => {
     const refused = await call("miniapprelease", { id: appId });
     expect(refused.return_msg).toBe(refusedIn(-1, en.miniapps.errcode["-1"]));
     expect((await appOf()).publish_status).toBe("audit_passed");
+    await ok("microappsetedit", { alipay_public_key: "MIIBIjANBgkqhkiG9w0B" });
+    expect((await call("miniapprelease", { id: appId })).return_msg).toBe(en.miniapps.alipay_keys_unreadable);
   });
 });
 

@@ -17,6 +17,7 @@
  * - Alipay has no call for WeChat's privacy rules: an Alipay app's are declared on Alipay's console, and the console
  *   here refuses to set them in words.
  */
+import { createPrivateKey, createPublicKey } from "node:crypto";
 import { AlipaySdk } from "alipay-sdk";
 import type { Row } from "../../engine/hooks";
 import type { DbOrTx } from "../../db/client";
@@ -58,7 +59,8 @@ export class AlipayOpenPlatform {
     this.sdk = new AlipaySdk({
       appId: credentials.appId,
       privateKey: credentials.privateKey,
-      keyType: credentials.privateKey.includes("BEGIN PRIVATE KEY") ? "PKCS8" : "PKCS1",
+      // read by readKey below into PKCS#8
+      keyType: "PKCS8",
       alipayPublicKey: credentials.alipayPublicKey,
       gateway,
       timeout: TIMEOUT_MS,
@@ -175,5 +177,33 @@ export async function configuredAlipayPlatform(services: TokenServices & { alipa
   const text = (name: string) => (typeof settings[name] === "string" ? (settings[name] as string) : "");
   const credentials = { appId: text("alipay_app_id"), privateKey: privateKey ?? "", alipayPublicKey: text("alipay_public_key"), templateId: text("alipay_template_id"), templateVersion: text("alipay_template_version") };
   if (Object.values(credentials).some((value) => value === "")) throw new ApiFailure("miniapps.no_alipay_credentials");
+  try {
+    credentials.privateKey = readKey(credentials.privateKey, "private");
+    credentials.alipayPublicKey = readKey(credentials.alipayPublicKey, "public");
+  } catch {
+    throw new ApiFailure("miniapps.alipay_keys_unreadable");
+  }
   return new AlipayOpenPlatform(services, credentials, services.alipayGateway);
+}
+
+/**
+ * A key as pasted (Alipay's key tool gives bare base64, PKCS#8 or PKCS#1 for the private key; a PEM may have lost its
+ * line breaks in a one-line box) as PEM the SDK reads: PKCS#8 for the private key, SPKI for the public one. Throws
+ * when it is no RSA key.
+ */
+function readKey(pasted: string, kind: "private" | "public"): string {
+  const header = /-----BEGIN ([A-Z ]+)-----/.exec(pasted)?.[1];
+  const body = pasted.replace(/-----(BEGIN|END) [A-Z ]+-----/g, "").replace(/\s+/g, "");
+  const der = Buffer.from(body, "base64");
+  const types = kind === "private" ? (header === "RSA PRIVATE KEY" ? ["pkcs1"] : header ? ["pkcs8"] : ["pkcs8", "pkcs1"]) : header === "RSA PUBLIC KEY" ? ["pkcs1"] : ["spki"];
+  for (const type of types) {
+    try {
+      return kind === "private"
+        ? createPrivateKey({ key: der, format: "der", type: type as "pkcs1" | "pkcs8" }).export({ type: "pkcs8", format: "pem" }).toString()
+        : createPublicKey({ key: der, format: "der", type: type as "pkcs1" | "spki" }).export({ type: "spki", format: "pem" }).toString();
+    } catch {
+      // the next form
+    }
+  }
+  throw new Error(`not an RSA ${kind} key`);
 }
