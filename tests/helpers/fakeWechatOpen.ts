@@ -14,7 +14,8 @@
  * - With an authorizer access token (another token, a component one included, 40001): `/wxa/commit` {template_id,
  *   ext_json (a string of JSON), user_version, user_desc}; `/wxa/submit_audit` {...} -> {auditid}, 85086 before a
  *   commit; `/wxa/get_auditstatus` {auditid} -> {status, reason}; `/wxa/release` {} (85020 unless the audit passed);
- *   `GET /wxa/revertcoderelease` (87011 without a version before); `GET /wxa/get_qrcode` (the experience version's
+ *   `GET /wxa/revertcoderelease` (87011 without a version before); `/cgi-bin/component/getprivacysetting`
+ *   {privacy_ver} -> {code_exist, privacy_list (the keys found in the committed code), setting_list, owner_setting}; `GET /wxa/get_qrcode` (the experience version's
  *   QR code, a JPEG); `/cgi-bin/component/setprivacysetting`
  *   {privacy_ver, owner_setting, setting_list} (86074 for the live version of an app never released, setting_list
  *   refused for it).
@@ -51,6 +52,8 @@ export class FakeWechatOpen {
   readonly calls: FakeWechatCall[] = [];
   readonly apps = new Map<string, FakeApp>();
   readonly crypt: WechatMessageCrypt;
+  /** the privacy keys getprivacysetting finds in an app's committed code */
+  codePrivacyKeys = ["UserInfo", "PhoneNumber"];
   private readonly tickets = new Set<string>();
   private readonly componentTokens = new Set<string>();
   private readonly preAuthCodes = new Set<string>();
@@ -260,6 +263,11 @@ export class FakeWechatOpen {
       app.live = app.previous;
       app.previous = undefined;
       return refuse(0, "ok");
+    }
+    if (path === "/cgi-bin/component/getprivacysetting" && method === "POST") {
+      const live = body?.privacy_ver === 1;
+      const kept = app.privacy[live ? "live" : "dev"];
+      return { errcode: 0, errmsg: "ok", code_exist: app.experience ? 1 : 0, privacy_list: app.experience ? this.codePrivacyKeys : [], setting_list: kept?.setting_list ?? [], owner_setting: kept?.owner_setting ?? {} };
     }
     if (path === "/cgi-bin/component/setprivacysetting" && method === "POST") {
       const live = body?.privacy_ver === 1;

@@ -176,6 +176,10 @@ describeOnEmbedded("publishing through WeChat's third-party platform", (kind) =>
   });
 
   it("sets the privacy rules of the development and the live version as WeChat takes them", async () => {
+    // the code uses PhoneNumber too: its purpose is asked for before WeChat is told
+    const short = await call("miniappprivacy", { id: appId, privacy_ver: "dev", contact_phone: "13800138000", notice_method: "弹窗", privacy_settings: "UserInfo: 识别缴费家长" });
+    expect(short.return_msg).toBe(en.miniapps.privacy_keys_missing.replace("{{keys}}", "PhoneNumber"));
+    expect(wechat.apps.get(APPID)!.privacy.dev).toBeUndefined();
     await ok("miniappprivacy", { id: appId, privacy_ver: "dev", contact_phone: "13800138000", notice_method: "弹窗", privacy_settings: "UserInfo: 识别缴费家长\nPhoneNumber: 联系家长" });
     expect(wechat.apps.get(APPID)!.privacy.dev).toEqual({
       privacy_ver: 2,

@@ -290,6 +290,13 @@ export function wechatPublisher(platform: WechatOpenPlatform): MiniProgramPublis
       return { request: {}, answer: {} };
     },
     async setPrivacy(app, privacy) {
+      if (privacy.privacyVer === 2) {
+        // the keys WeChat found in the committed code each need a purpose, or its audit refuses the version
+        const found = await platform.forApp(app, "getprivacysetting", "/cgi-bin/component/getprivacysetting", { privacy_ver: 2 });
+        const given = new Set(privacy.settings.map((s) => s.privacy_key));
+        const missing = (Array.isArray(found.privacy_list) ? found.privacy_list : []).map(String).filter((key) => !given.has(key));
+        if (missing.length > 0) throw new ApiFailure("miniapps.privacy_keys_missing", { keys: missing.join(", ") });
+      }
       const request = { privacy_ver: privacy.privacyVer, owner_setting: privacy.owner, ...(privacy.privacyVer === 2 ? { setting_list: privacy.settings } : {}) };
       await platform.forApp(app, "setprivacysetting", "/cgi-bin/component/setprivacysetting", request);
       return { request, answer: {} };
