@@ -19,6 +19,10 @@
  *   QR code, a JPEG); `/cgi-bin/component/setprivacysetting`
  *   {privacy_ver, owner_setting, setting_list} (86074 for the live version of an app never released, setting_list
  *   refused for it).
+ * 61006, 61023, 85086, 86074, 86000, 40001 and 40013 are WeChat's documented codes; 85020 (release before the audit
+ * passed), 85045 (ext_json not JSON), 86075 (setting_list for the live version), 87011 (nothing to revert to) and
+ * 61010 (an authorisation code used or unknown) are this stand-in's where what we read of WeChat's documentation
+ * gives none.
  * A test plays the owner and WeChat's pushes: `confirmAuthorization` is the owner's confirmation on the
  * authorisation page (an authorisation code for the app), `ticketPush`, `authPush` and `auditPush` are pushes
  * encrypted and signed as WeChat sends them; `auditDone` sets what get_auditstatus answers.

@@ -1,27 +1,28 @@
 /**
- * Publishing a mini-program through the engine's actions (catalogue/miniPrograms.ts): each step asks the publisher
+ * Publishing a mini-program through the engine's actions (catalogue/miniPrograms.ts): each step asks the app's
+ * publisher (the sandbox, WeChat's third-party platform or Alipay's, as the mini-program settings choose)
  * first, outside the transaction and the app's lock (a platform may take its time), records the call and its answer
  * on the app's list of calls, and then applies what it answered under the lock. A refusal is recorded too, with the
  * app's last error, and said in words: nothing of the app changes.
  */
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { miniPrograms } from "../../db/schema";
 import type { DbOrTx } from "../../db/client";
-import { recordCall } from "./calls";
+import { miniPrograms } from "../../db/schema";
 import { actionFieldFailure, type ActionEffect, type ActionEffects, type UnlockedCall } from "../../engine/actions";
 import type { EntityHooks, Row } from "../../engine/hooks";
 import { PLATFORM_TENANT, readSettings } from "../../engine/settings";
+import { qrPng } from "../../lib/qrImage";
 import { ApiFailure } from "../../protocol/envelope";
 import type { OperationContext } from "../../protocol/registry";
-import { miniAppSettings } from "../../../catalogue/miniPrograms";
-import { qrPng } from "../../lib/qrImage";
 import { storeImage, UnreadableImage } from "../../uploads/images";
 import { filePath } from "../../uploads/keys";
-import { PublisherError, sandboxPublisher, type ExperienceQr, type MiniProgramPublisher, type PublisherCall } from "./publisher";
-import { configuredWechatPlatform, expirePlatformTokens, keepVerifyTicket, wechatPublisher } from "./wechatOpen";
+import { miniAppSettings } from "../../../catalogue/miniPrograms";
 import { alipayPublisher, configuredAlipayPlatform } from "./alipayOpen";
 import { authorizeLink } from "./authorization";
+import { recordCall } from "./calls";
+import { PublisherError, sandboxPublisher, type ExperienceQr, type MiniProgramPublisher, type PublisherCall } from "./publisher";
+import { configuredWechatPlatform, expirePlatformTokens, keepVerifyTicket, wechatPublisher } from "./wechatOpen";
 
 /** The publisher of the app: its platform's (WeChat's third-party platform, Alipay's) when the settings choose it, else the sandbox. */
 async function publisherOf(ctx: OperationContext, app: Row): Promise<MiniProgramPublisher> {

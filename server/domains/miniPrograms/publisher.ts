@@ -4,9 +4,9 @@
  * release it, revert to the version before, set its privacy rules. A refusal is the platform's error code and
  * message (WeChat's errcode / errmsg), which the console says in words.
  *
- * The sandbox (the default, and for now the only publisher) stands in for both platforms: it answers as they do,
- * keeps on the app what an operator made happen next (an audit's result, an error code injected), and every call is
- * recorded with its answer (./effects.ts).
+ * The sandbox (the default) stands in for both platforms: it answers as they do, keeps on the app what an operator
+ * made happen next (an audit's result, an error code injected), and every call is recorded with its answer
+ * (./effects.ts). The platforms' own drivers: ./wechatOpen.ts and ./alipayOpen.ts.
  */
 import { randomInt } from "node:crypto";
 import type { Row } from "../../engine/hooks";

@@ -98,7 +98,7 @@ export class WechatOpenPlatform {
         component_verify_ticket: ticket,
       });
       const token = text(answer.component_access_token, "component_access_token");
-      await this.keepState(tx, COMPONENT_TOKEN, token, this.expiry(answer.expires_in));
+      await keepState({ ...this.services, db: tx }, COMPONENT_TOKEN, token, this.expiry(answer.expires_in));
       return token;
     });
   }
@@ -223,11 +223,6 @@ export class WechatOpenPlatform {
     if (!row || row.expiresAt.getTime() - renewBefore <= this.services.clock.now().getTime()) return undefined;
     return this.services.paymentSecrets.decrypt(row.value, sealedAs.state(name));
   }
-
-  private async keepState(db: DbOrTx, name: string, value: string, expiresAt: Date): Promise<void> {
-    await keepState({ ...this.services, db }, name, value, expiresAt);
-  }
-
 }
 
 type StateServices = Pick<WechatPlatformServices, "clock" | "paymentSecrets"> & { db: DbOrTx };
