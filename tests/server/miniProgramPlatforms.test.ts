@@ -26,6 +26,18 @@ const EN = { "accept-language": "en" };
 const PAYMENT_KEY = { key: Buffer.alloc(32, 7).toString("base64") };
 const CREDENTIALS = { componentAppid: "wx3a7c9e1f5b2d4680", componentSecret: "c0mp0nent-secret-0f-the-platform", messageToken: "campuspaytoken", messageAesKey: "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG" };
 const APPID = "wx5c1f0e2d3b4a6978";
+/** An operator's calls of the console and the app it publishes, as a block's state stands when they run. */
+function operatorOf(state: () => { t: TestApp; token: string; appId: number }) {
+  const call = (method: string, payload: Row = {}) => state().t.call("adminapiv2", method, payload, { token: state().token, headers: EN });
+  const ok = async (method: string, payload: Row = {}) => {
+    const res = await call(method, payload);
+    expect(res.return_code, `${method}: ${res.return_msg}`).toBe("SUCCESS");
+    return res;
+  };
+  const appOf = async () => (await state().t.db.select().from(miniPrograms).where(eq(miniPrograms.id, state().appId)))[0];
+  return { call, ok, appOf };
+}
+
 const refusedIn = (errcode: number, words: string) => en.miniapps.refused.replace("{{errcode}}", String(errcode)).replace("{{words}}", words);
 
 describe("WeChat's message encryption (WXBizMsgCrypt)", () => {
@@ -57,13 +69,7 @@ describeOnEmbedded("publishing through WeChat's third-party platform", (kind) =>
   let wechat: FakeWechatOpen;
   let sysadmin: string;
   let appId: number;
-  const call = (method: string, payload: Row = {}) => t.call("adminapiv2", method, payload, { token: sysadmin, headers: EN });
-  const ok = async (method: string, payload: Row = {}) => {
-    const res = await call(method, payload);
-    expect(res.return_code, `${method}: ${res.return_msg}`).toBe("SUCCESS");
-    return res;
-  };
-  const appOf = async () => (await t.db.select().from(miniPrograms).where(eq(miniPrograms.id, appId)))[0];
+  const { call, ok, appOf } = operatorOf(() => ({ t, token: sysadmin, appId }));
   const callNames = async () => (await t.db.select({ call: miniProgramCalls.call }).from(miniProgramCalls).where(eq(miniProgramCalls.app_id, appId))).map((c) => c.call);
   const deliver = (path: string, push: { body: string; query: Record<string, string> }) =>
     t.app.inject({ method: "POST", url: path, query: push.query, payload: push.body, headers: { "content-type": "text/xml" } });
@@ -241,13 +247,7 @@ describeOnEmbedded("publishing through Alipay's open platform", (kind) => {
   let alipay: FakeAlipayOpen;
   let sysadmin: string;
   let appId: number;
-  const call = (method: string, payload: Row = {}) => t.call("adminapiv2", method, payload, { token: sysadmin, headers: EN });
-  const ok = async (method: string, payload: Row = {}) => {
-    const res = await call(method, payload);
-    expect(res.return_code, `${method}: ${res.return_msg}`).toBe("SUCCESS");
-    return res;
-  };
-  const appOf = async () => (await t.db.select().from(miniPrograms).where(eq(miniPrograms.id, appId)))[0];
+  const { call, ok, appOf } = operatorOf(() => ({ t, token: sysadmin, appId }));
   const online = () => alipay.apps.get(ALIPAY_APPID)!.online;
 
   beforeAll(async () => {
