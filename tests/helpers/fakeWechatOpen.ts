@@ -1,7 +1,8 @@
 /**
  * A stand-in on loopback for WeChat's third-party platform (第三方平台) API, speaking its protocol as its
  * documentation gives it (../shared/research/retail-platform.md section 3): JSON POSTs with the token in the query,
- * HTTP 200 answers {errcode, errmsg, ...}.
+ * HTTP 200 answers {errcode, errmsg, ...}. A body is read as WeChat's note on setprivacysetting warns: text past ASCII
+ * must come escaped in the JSON (\uXXXX), or it is garbled.
  * - `/cgi-bin/component/api_component_token` {component_appid, component_appsecret, component_verify_ticket} ->
  *   {component_access_token, expires_in: 7200}; a ticket it never pushed is 61006, a wrong secret 40125 (invalid
  *   appsecret), another appid 40013.
@@ -85,7 +86,8 @@ export class FakeWechatOpen {
         const url = new URL(req.url ?? "/", "http://stand-in");
         let body: Record<string, unknown> | undefined;
         try {
-          body = chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>) : undefined;
+          // read byte by byte, as WeChat reads a body: Chinese must come escaped (\uXXXX) or it arrives garbled
+          body = chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString("latin1")) as Record<string, unknown>) : undefined;
         } catch {
           body = undefined;
         }

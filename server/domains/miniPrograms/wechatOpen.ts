@@ -191,7 +191,7 @@ export class WechatOpenPlatform {
     try {
       const response = await fetch(url, {
         method: body ? "POST" : "GET",
-        ...(body ? { body: JSON.stringify(body), headers: { "content-type": "application/json" } } : {}),
+        ...(body ? { body: asciiJson(body), headers: { "content-type": "application/json" } } : {}),
         redirect: "error",
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
@@ -246,6 +246,11 @@ export async function expirePlatformTokens(services: StateServices): Promise<voi
   const past = new Date(services.clock.now().getTime() - 1000);
   await services.db.update(miniProgramPlatformState).set({ expiresAt: past }).where(eq(miniProgramPlatformState.name, COMPONENT_TOKEN));
   await services.db.update(miniPrograms).set({ auth_token_expires_at: past }).where(isNotNull(miniPrograms.auth_token_expires_at));
+}
+
+/** JSON with every character past ASCII escaped (\uXXXX): WeChat shows Chinese sent as UTF-8 garbled (its note on setprivacysetting). */
+function asciiJson(body: Row): string {
+  return JSON.stringify(body).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function text(value: unknown, name: string): string {

@@ -112,6 +112,8 @@ export function registerWechatPushRoutes(app: FastifyInstance, services: AppServ
         request.log.warn({ wechatPush: { type: push.InfoType ?? push.Event, errcode: err.errcode } }, "WeChat push not applied");
         return { status: 503, body: "retry" };
       }
+      // every push is in the server's log; one concerning an app is on its list of calls too
+      request.log.info({ wechatPush: { type: push.InfoType ?? push.Event, appid: push.AuthorizerAppid } }, "WeChat push applied");
       return { status: 200, body: "success" };
     }
 
