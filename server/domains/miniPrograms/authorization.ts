@@ -27,7 +27,7 @@ import { configuredWechatPlatform, type WechatOpenPlatform } from "./wechatOpen"
 const AUTHORIZE_PATH = "/miniapp/authorize";
 const AUTHORIZED_PATH = "/miniapp/authorized";
 /** how long an authorisation link the console hands out opens the platform's page */
-export const AUTHORIZE_LINK_DAYS = 7;
+const AUTHORIZE_LINK_DAYS = 7;
 const LINK_PURPOSE = "miniapp.authorize";
 
 /** The link the app's owner opens, for a week. */
@@ -49,7 +49,7 @@ function linkedApp(services: AppServices, link: unknown): number | undefined {
 }
 
 /** The platform chosen for the app's kind, or null (the sandbox, or its credentials missing). */
-export async function platformOf(services: AppServices, app: Row): Promise<WechatOpenPlatform | AlipayOpenPlatform | null> {
+async function platformOf(services: AppServices, app: Row): Promise<WechatOpenPlatform | AlipayOpenPlatform | null> {
   try {
     return app.platform === "alipay" ? await configuredAlipayPlatform(services) : await configuredWechatPlatform(services);
   } catch (err) {

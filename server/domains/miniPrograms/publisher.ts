@@ -97,6 +97,3 @@ function refuseIfInjected(app: Row): void {
   const code = app.sandbox_error;
   if (typeof code === "string" && code !== "") throw new PublisherError(Number(code), SANDBOX_ERRORS[code] ?? "sandbox error");
 }
-
-/** The error codes the sandbox may be made to answer. */
-export const SANDBOX_ERROR_CODES = Object.keys(SANDBOX_ERRORS);

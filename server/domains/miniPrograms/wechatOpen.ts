@@ -45,7 +45,7 @@ export interface WechatPlatformServices {
 }
 
 /** A ticket is good for 12 hours after WeChat pushed it. */
-export const TICKET_LIFETIME_MS = 12 * 3600_000;
+const TICKET_LIFETIME_MS = 12 * 3600_000;
 const TIMEOUT_MS = 10_000;
 const MAX_ANSWER_BYTES = 256 * 1024;
 /** an experience QR code is a small JPEG */

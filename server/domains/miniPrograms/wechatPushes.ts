@@ -26,8 +26,8 @@ import { PublisherError } from "./publisher";
 import { WechatCryptError } from "./wechatCrypt";
 import { configuredWechatPlatform, type WechatOpenPlatform } from "./wechatOpen";
 
-export const WECHAT_AUTH_EVENTS_PATH = "/miniapp/wechat/auth-events";
-export const WECHAT_APP_EVENTS_PATH = "/miniapp/wechat/events";
+const WECHAT_AUTH_EVENTS_PATH = "/miniapp/wechat/auth-events";
+const WECHAT_APP_EVENTS_PATH = "/miniapp/wechat/events";
 const PUSH_BODY_LIMIT = 16 * 1024;
 
 async function appByAppid(services: AppServices, appid: string): Promise<Row | undefined> {
