@@ -35,6 +35,8 @@ export interface ServerConfig {
   workWechatOrigin: string | undefined;
   /** ALIPAY_GATEWAY_URL: where Alipay's open platform gateway is reached; unset for its own */
   alipayGateway: string | undefined;
+  /** METRICS_TOKEN: the bearer token GET /metrics asks for; unset, /metrics is not served */
+  metricsToken: string | undefined;
 }
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, allowZero = false): number {
@@ -52,6 +54,14 @@ function orderMaxFen(env: NodeJS.ProcessEnv): number {
   const fen = yuanToFen(raw);
   if (fen === null || fen <= 0) throw new Error(`ORDER_MAX_YUAN must be an amount in yuan above 0, such as 50000 or 8800.50, got "${raw}"`);
   return fen;
+}
+
+/** METRICS_TOKEN: long enough that it cannot be guessed, since the figures tell of every provider's business. */
+function metricsToken(env: NodeJS.ProcessEnv): string | undefined {
+  const token = env.METRICS_TOKEN;
+  if (!token) return undefined;
+  if (token.length < 16) throw new Error("METRICS_TOKEN must be at least 16 characters long");
+  return token;
 }
 
 export function databaseTargetFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseTarget {
@@ -113,5 +123,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     },
     workWechatOrigin: env.WORK_WECHAT_API_ORIGIN || undefined,
     alipayGateway: env.ALIPAY_GATEWAY_URL || undefined,
+    metricsToken: metricsToken(env),
   };
 }

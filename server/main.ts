@@ -7,6 +7,8 @@ import { DataDirLockedError } from "./db/lock";
 import { demoAccountsTable } from "./seed/demo";
 import { startServer } from "./start";
 
+const STOP_TIMEOUT_MS = 30_000;
+
 async function main(): Promise<void> {
   const config = configFromEnv();
   let server;
@@ -27,6 +29,7 @@ async function main(): Promise<void> {
       printerClouds: config.printerClouds,
       workWechatOrigin: config.workWechatOrigin,
       alipayGateway: config.alipayGateway,
+      metricsToken: config.metricsToken,
     });
   } catch (err) {
     if (err instanceof DataDirLockedError) {
@@ -45,6 +48,11 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`${reason}, shutting down`);
+    // requests in flight are answered and the job in hand handed back well within this; a stop that hangs ends here
+    setTimeout(() => {
+      console.error(`did not stop within ${STOP_TIMEOUT_MS / 1000} s, exiting`);
+      process.exit(1);
+    }, STOP_TIMEOUT_MS).unref();
     running.close().then(
       () => process.exit(0),
       (err: unknown) => {

@@ -47,7 +47,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const demoAccounts = seeded || (await hasDemoAccounts(database.db));
     // the embedded database keeps its payment key file beside its data unless PAYMENT_KEY is given
     const keyFileDir = options.database.kind === "pglite" ? options.database.dataDir : undefined;
-    app = await buildApp({ ...options, db: database.db, clock, paymentKey: { keyFileDir, ...options.paymentKey } });
+    app = await buildApp({ ...options, db: database.db, clock, paymentKey: { keyFileDir, ...options.paymentKey }, databaseConnections: database.connections });
     // the demo goods' pictures in this server's upload store: seeded now, or a copy of the demo's data whose store
     // lacks them (those there already are left as they are)
     if (demoAccounts) await storeDemoPictures(app.uploadStorage);

@@ -61,6 +61,19 @@ export interface Database {
   close(): Promise<void>;
   /** the embedded database's data directory as a tarball, which `{kind: "memory", image}` starts from (PGlite only) */
   dumpDataDir?(): Promise<Blob>;
+  /** the connections to the database now (GET /metrics) */
+  connections(): DatabaseConnections;
+}
+
+/**
+ * PostgreSQL: the pool's connections (the list pages' pipelined ones apart); embedded: its one connection, and the
+ * statements waiting for their turn on it.
+ */
+export interface DatabaseConnections {
+  total: number;
+  idle: number;
+  /** queries waiting for a connection */
+  waiting: number;
 }
 
 function redactUrl(url: string): string {
@@ -94,7 +107,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       await reads.close();
       await pool.end();
     };
-    return { db, driver: "postgres", location: redactUrl(target.url), close };
+    const connections = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    return { db, driver: "postgres", location: redactUrl(target.url), close, connections };
   }
 
   let lock: DataDirLock | undefined;
@@ -114,7 +128,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     client = await PGlite.create(target.image ? { loadDataDir: target.image } : {});
   }
   keepPreparedStatements(client);
-  takeTurns(client);
+  const turns = takeTurns(client);
   const db = drizzlePglite(client, { schema });
   const close = async () => {
     try {
@@ -138,6 +152,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     location: target.kind === "pglite" ? path.resolve(target.dataDir) : "memory",
     close,
     dumpDataDir: () => client.dumpDataDir("none"),
+    connections: () => ({ total: 1, idle: turns.waiting() === 0 ? 1 : 0, waiting: turns.waiting() }),
   };
 }
 

@@ -14,14 +14,20 @@ import type { PGlite } from "@electric-sql/pglite";
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Makes `client.query` run each call in its own turn of the event loop, in the order of the calls. */
-export function takeTurns(client: PGlite): void {
+/**
+ * Makes `client.query` run each call in its own turn of the event loop, in the order of the calls; `waiting()`
+ * tells how many calls are queued or running.
+ */
+export function takeTurns(client: PGlite): { waiting(): number } {
   const query = client.query.bind(client);
   // settles when the last call so far has ended, whether it succeeded or failed
   let queueEnd: Promise<unknown> = Promise.resolve();
+  let waiting = 0;
   client.query = ((...args: Parameters<PGlite["query"]>) => {
+    waiting++;
     const answer = queueEnd.then(nextTurn).then(() => query(...args));
-    queueEnd = answer.catch(() => undefined);
+    queueEnd = answer.catch(() => undefined).finally(() => waiting--);
     return answer;
   }) as PGlite["query"];
+  return { waiting: () => waiting };
 }

@@ -55,9 +55,12 @@ export interface JobWorkerOptions {
   batch?: number;
   /** names the worker in locked_by; default host:pid:random */
   id?: string;
+  /** how long stop() waits for the job in hand before handing it back to the queue; default 10 s */
+  stopGraceMs?: number;
 }
 
 export const DEFAULT_POLL_INTERVAL_MS = 5000;
+export const DEFAULT_STOP_GRACE_MS = 10_000;
 const SCHEDULE_CHECK_MS = 60_000;
 const MAX_RETRY_DELAY_MS = 3600_000;
 const MAX_ERROR_LENGTH = 2000;
@@ -83,6 +86,8 @@ export class JobWorker {
   private lastScheduleCheck = Number.NEGATIVE_INFINITY;
   /** woken while a poll was under way: the next poll follows it at once */
   private wokenDuringTick = false;
+  /** the job this worker runs now */
+  private inHand: JobRow | undefined;
 
   constructor(private readonly options: JobWorkerOptions) {
     this.db = options.services.db;
@@ -114,13 +119,32 @@ export class JobWorker {
     return this.timer !== undefined && this.tickInFlight === undefined;
   }
 
-  /** Ends the loop and waits for the job in hand to finish; no timer is left. Safe to call twice. */
+  /**
+   * Ends the loop; no timer is left. The job in hand is waited for up to the grace (`stopGraceMs`), then handed
+   * back to the queue, due at once and its attempt not counted, so that another process takes it over now rather
+   * than when its lease runs out (a job's work is safe to run again, as after a crash). Safe to call twice.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    await this.tickInFlight;
+    const tick = this.tickInFlight;
+    if (!tick) return;
+    let graceTimer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<"grace over">((resolve) => {
+      graceTimer = setTimeout(() => resolve("grace over"), this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
+    });
+    const ended = await Promise.race([tick.then(() => "finished" as const), graceOver]);
+    clearTimeout(graceTimer);
+    if (ended === "finished" || !this.inHand) return;
+    const job = this.inHand;
+    const handedBack = await this.db
+      .update(jobs)
+      .set({ status: "queued", attempts: sql`greatest(${jobs.attempts} - 1, 0)`, runAt: this.now(), lockedBy: null, lockedUntil: null })
+      .where(and(eq(jobs.id, job.id), eq(jobs.status, "running"), eq(jobs.lockedBy, this.id)))
+      .returning({ id: jobs.id });
+    if (handedBack.length > 0) this.log.warn({ jobId: job.id, kind: job.kind, worker: this.id }, "the server stopped while a job ran: handed back to the queue");
   }
 
   /** Looks for due jobs now rather than at the next poll: a job was just enqueued that a user is waiting for. */
@@ -170,7 +194,12 @@ export class JobWorker {
     while (ran.length < limit && !this.stopped) {
       const job = await this.claim();
       if (!job) break;
-      await this.runClaimed(job);
+      this.inHand = job;
+      try {
+        await this.runClaimed(job);
+      } finally {
+        this.inHand = undefined;
+      }
       ran.push(job.id);
     }
     return ran;

@@ -12,6 +12,7 @@ import { paymentOrders, users } from "../db/schema";
 import type { GatewayName } from "./gateway";
 import { tellPaymentEvent } from "./events";
 import { paymentKind, type PaymentOrder } from "./kinds";
+import { countPaymentApplied } from "../monitoring/metrics";
 
 export type { PaymentOrder } from "./kinds";
 
@@ -71,6 +72,7 @@ export async function applyPaidOrder(db: Db, report: PaidReport, now: Date): Pro
     await tellPaymentEvent(tx, { type: "payment.succeeded", at: now, order: paid });
     return { applied: true, order: paid, endDate: term.appliedEnd };
   });
+  if (outcome !== null && "applied" in outcome && outcome.applied) countPaymentApplied(outcome.order.kind, report.gateway);
   if (outcome === null || "applied" in outcome) return outcome;
   await writeAudit(db, gatewayActor(report.ip), {
     action: "payment_mismatch",

@@ -42,6 +42,9 @@ import { ALIPAY_GATEWAY } from "../domains/miniPrograms/alipayOpen";
 import { DEFAULT_ORDER_MAX_FEN } from "../payments/orders";
 import { registerSandboxRoutes } from "../payments/sandbox";
 import { registerUploadRoutes, uploadStorageOf } from "../uploads";
+import type { DatabaseConnections } from "../db/client";
+import { countRequests } from "../monitoring/metrics";
+import { registerMonitoringRoutes } from "../monitoring/routes";
 import { PaymentSecrets, type PaymentKeyOptions } from "../payments/secrets";
 import { ApiFailure, envelopeText, fail, success, tokenError, type Envelope } from "./envelope";
 import { ANY_SIGNED_IN, OperationRegistry, type AppServices, type Operation, type OperationContext, type SessionOperation } from "./registry";
@@ -90,6 +93,10 @@ export interface AppOptions {
    * due jobs with `app.jobs.runDueJobs()`. `kinds`: default the server's (server/jobs/index.ts)
    */
   jobs?: { poll?: boolean; pollIntervalMs?: number; kinds?: JobKinds };
+  /** METRICS_TOKEN: GET /metrics answers a scraper that sends it as a bearer token; unset, it is not served */
+  metricsToken?: string;
+  /** the database's connections now, for /metrics (server/start.ts gives the database's own) */
+  databaseConnections?: () => DatabaseConnections;
 }
 
 declare module "fastify" {
@@ -230,6 +237,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // every route outside /weapi/ registered from here on checks its inputs as /weapi/ payloads are checked
   checkPublicInputs(app);
+  // every request counted for /metrics, by its operation
+  countRequests(app);
 
   const rateLimitOptions = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   // limits are per route (the API's from the options, the sandbox confirmation's its own)
@@ -321,7 +330,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const jobs = new JobWorker({ services, log: app.log, pollIntervalMs: options.jobs?.pollIntervalMs, kinds: options.jobs?.kinds });
   app.decorate("jobs", jobs);
+  // requests in flight are answered first (Fastify closes the socket before onClose); a job still running when the
+  // grace ends is handed back to the queue for another process
   app.addHook("onClose", () => jobs.stop());
+  registerMonitoringRoutes(app, services, jobs, { metricsToken: options.metricsToken, connections: options.databaseConnections });
 
   const routeConfig = rateLimitOptions ? { rateLimit: { max: rateLimitOptions.max, timeWindow: rateLimitOptions.timeWindowMs } } : {};
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
@@ -334,6 +346,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     async (request, reply) => {
       const envelope = await dispatch(request, registry, services, recentSessions);
+      // counted by its operation (a path or method nobody registered: by its route) and its envelope
+      request.answered = { operation: request.answered?.operation ?? "/weapi/:path", outcome: envelope.return_code, failed: request.answered?.failed ?? false };
       // as bytes: its length is then known without reading the text again
       return reply.status(200).type("application/json; charset=utf-8").send(Buffer.from(envelopeText(envelope)));
     },
@@ -425,6 +439,7 @@ async function dispatch(request: FastifyRequest<{ Params: { path: string } }>, r
     const { method, ...payload } = body;
     const operation = typeof method === "string" ? registry.get(apiPath, method) : undefined;
     if (!operation) return fail(t("api.unknown_method"));
+    request.answered = { operation: `${apiPath}.${method as string}`, outcome: "", failed: false };
     const badPath = unacceptableValuePath(payload);
     if (badPath !== null) return fail(t("api.invalid_params", { field: badPath }));
 
@@ -464,6 +479,7 @@ async function dispatch(request: FastifyRequest<{ Params: { path: string } }>, r
   } catch (err) {
     if (err instanceof ApiFailure) return fail(t(err.messageKey, err.params), err.data);
     request.log.error({ err }, "operation failed");
+    if (request.answered) request.answered.failed = true;
     return fail(t("api.system_error"));
   }
 }

@@ -50,7 +50,7 @@ export interface TestApp {
 
 export async function createTestApp(
   kind: TestDatabaseKind,
-  options: { seed?: boolean; throttle?: ThrottleRules; rateLimit?: AppOptions["rateLimit"]; bodyLimit?: number; staticDir?: string | null; paymentKey?: AppOptions["paymentKey"]; paymentSandbox?: boolean; wechatOAuth?: AppOptions["wechatOAuth"]; printerClouds?: AppOptions["printerClouds"]; workWechatOrigin?: string; alipayGateway?: string; publicUrl?: string; notify?: AppOptions["notify"]; jobs?: AppOptions["jobs"] } = {},
+  options: { seed?: boolean; throttle?: ThrottleRules; rateLimit?: AppOptions["rateLimit"]; bodyLimit?: number; staticDir?: string | null; paymentKey?: AppOptions["paymentKey"]; paymentSandbox?: boolean; wechatOAuth?: AppOptions["wechatOAuth"]; printerClouds?: AppOptions["printerClouds"]; workWechatOrigin?: string; alipayGateway?: string; publicUrl?: string; notify?: AppOptions["notify"]; jobs?: AppOptions["jobs"]; metricsToken?: string } = {},
 ): Promise<TestApp> {
   // the demo data as seeded at TEST_NOW, made once for the whole run
   const testDb = await createTestDatabase(kind, (options.seed ?? true) ? "seeded" : "migrated");
@@ -74,6 +74,8 @@ export async function createTestApp(
     publicUrl: options.publicUrl,
     notify: options.notify,
     jobs: options.jobs,
+    metricsToken: options.metricsToken,
+    databaseConnections: testDb.database.connections,
     logger: false,
   });
   const call: TestApp["call"] = async (path, method, payload = {}, callOptions = {}) => {
