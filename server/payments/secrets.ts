@@ -4,7 +4,7 @@
  * created in the data directory on first use. A PostgreSQL install without PAYMENT_KEY cannot store secrets:
  * the key must not live only on one of several servers sharing the database.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -39,6 +39,20 @@ function decodeKey(base64: string, origin: string): Buffer {
   const key = Buffer.from(base64.trim(), "base64");
   if (key.length !== KEY_BYTES) throw new Error(`${origin} must hold ${KEY_BYTES} bytes in base64 (e.g. openssl rand -base64 32)`);
   return key;
+}
+
+/**
+ * The payment key's fingerprint ("sha256:" and 16 hex digits of its digest), which tells whether two installs hold
+ * the same key without telling the key; null when none is configured (PAYMENT_KEY, else the key file, not created).
+ */
+export function paymentKeyFingerprint(options: PaymentKeyOptions): string | null {
+  let key: Buffer;
+  if (options.key) key = decodeKey(options.key, "PAYMENT_KEY");
+  else if (options.keyFileDir && fs.existsSync(path.join(options.keyFileDir, PAYMENT_KEY_FILE))) {
+    const file = path.join(options.keyFileDir, PAYMENT_KEY_FILE);
+    key = decodeKey(fs.readFileSync(file, "utf8"), file);
+  } else return null;
+  return `sha256:${createHash("sha256").update(key).digest("hex").slice(0, 16)}`;
 }
 
 /** Reads the key file, creating it (exclusively, 0600) when it does not exist yet. */

@@ -30,6 +30,8 @@ export interface TestServerOptions {
   wechatOAuth?: AppOptions["wechatOAuth"];
   /** enterprise WeChat's API: a stand-in's (tests/helpers/fakeWorkWechat.ts) */
   workWechatOrigin?: string;
+  /** `{ poll: false }`: no background job runs (figures compared across servers stay as they were) */
+  jobs?: AppOptions["jobs"];
 }
 
 export interface TestServer {
@@ -55,6 +57,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       trustProxy: options.trustProxy,
       wechatOAuth: options.wechatOAuth,
       workWechatOrigin: options.workWechatOrigin,
+      jobs: options.jobs,
       logger: false,
     });
     return {
