@@ -20,6 +20,11 @@ export type NoticeChannel = "sms" | "wechat";
 export const SEND_NOTICES = "notices.send";
 /** the unique key of the run asked for as soon as a notice is queued (the recurring run keeps the kind's) */
 const SEND_SOON_KEY = "notices.send.soon";
+/**
+ * the run asked for when the soon run is under way already: it may have looked at the queue before this notice was
+ * written, which would then wait for the recurring run, a minute later
+ */
+const SEND_AGAIN_KEY = "notices.send.again";
 
 export interface NoticeInput {
   sysid: number;
@@ -64,7 +69,9 @@ export async function queueNotices(tx: DbOrTx, inputs: readonly NoticeInput[], n
     )
     .onConflictDoNothing({ target: notices.dedupeKey })
     .returning({ id: notices.id });
-  if (written.length > 0) await enqueueJob(tx, SEND_NOTICES, {}, { now, uniqueKey: SEND_SOON_KEY });
+  if (written.length > 0 && (await enqueueJob(tx, SEND_NOTICES, {}, { now, uniqueKey: SEND_SOON_KEY })) === null) {
+    await enqueueJob(tx, SEND_NOTICES, {}, { now, uniqueKey: SEND_AGAIN_KEY });
+  }
   return written.length;
 }
 

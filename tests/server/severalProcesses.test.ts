@@ -1,0 +1,243 @@
+/**
+ * Three server processes (server/main.ts, each a Node process of its own) on one PostgreSQL, behind one address: a
+ * small round-robin proxy sends each request to the next process, as a load balancer would. Whichever process
+ * answers: payers pay each bill once, and the payer API tells each of them so; five wrong passwords spread over the
+ * three lock the account once; a disabled account is out of all three at once; every export, notice and receipt
+ * is made once, whichever process's job worker takes it. The demo is seeded at the real time, as a server's first
+ * start seeds it, since the processes keep the real clock.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { openDatabase, queryRows, type Database } from "../../server/db/client";
+import { activities, bills, feeOrders, printJobs, schools, students } from "../../server/db/catalogue.generated";
+import { downloads, jobs, loginThrottle, notices, paymentOrders, users } from "../../server/db/schema";
+import { PasswordHasher } from "../../server/auth/passwords";
+import { DEMO_PASSWORD, seedDemo } from "../../server/seed/demo";
+import { SEND_PRINT_JOB } from "../../server/domains/devices/printing";
+import { createPostgresDatabase, describeOnPostgres } from "../helpers/db";
+import { TEST_PASSWORD_COST } from "../helpers/databaseImages";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const PROCESSES = 3;
+
+type Envelope = { return_code: string; return_msg: string; data?: { items?: unknown; token?: string } & Record<string, unknown> };
+
+async function weapi(url: string, path: string, method: string, payload: Record<string, unknown>, token?: string): Promise<Envelope> {
+  const res = await fetch(`${url}/weapi/${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "accept-language": "en", ...(token ? { "x-token": token } : {}) },
+    body: JSON.stringify({ method, ...payload }),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Envelope;
+}
+
+const itemsOf = (res: Envelope) => (res.data?.items ?? {}) as Record<string, unknown>;
+
+/** server/main.ts in a process of its own on the database; resolves with its address once it listens */
+function startProcess(databaseUrl: string, output: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", PAYMENT_KEY: Buffer.alloc(32, 3).toString("base64") },
+  });
+  return new Promise((resolve, reject) => {
+    let text = "";
+    const onData = (chunk: Buffer) => {
+      text += String(chunk);
+      const match = /running on (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
+      if (match) resolve({ child, url: match[1] });
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("exit", (code) => {
+      output.push(text);
+      reject(new Error(`a server process ended (${code}) before it listened:\n${text}`));
+    });
+  });
+}
+
+/** One address in front of the processes: each request goes to the next one, its body and answer passed through. */
+function roundRobinProxy(backends: string[]): Promise<{ url: string; close(): Promise<void> }> {
+  let next = 0;
+  const server = http.createServer((request, response) => {
+    const target = new URL(request.url ?? "/", backends[next++ % backends.length]);
+    const forwarded = http.request(target, { method: request.method, headers: request.headers }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    forwarded.on("error", () => response.writeHead(502).end());
+    request.pipe(forwarded);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((done) => server.close(() => done())) });
+    });
+  });
+}
+
+describeOnPostgres("three server processes on one PostgreSQL behind one address", () => {
+  let created: { url: string; drop(): Promise<void> };
+  let database: Database;
+  const processes: { child: ChildProcess; url: string }[] = [];
+  let proxy: { url: string; close(): Promise<void> };
+  const tokens: Record<string, string> = {};
+
+  const login = async (username: string, password = DEMO_PASSWORD) => weapi(proxy.url, "adminapi", "login", { username, password });
+
+  beforeAll(async () => {
+    created = await createPostgresDatabase();
+    const seeding = await openDatabase({ kind: "postgres", url: created.url });
+    try {
+      await seedDemo(seeding.db, { hasher: new PasswordHasher(TEST_PASSWORD_COST), now: new Date() });
+    } finally {
+      await seeding.close();
+    }
+    const output: string[] = [];
+    processes.push(...(await Promise.all(Array.from({ length: PROCESSES }, () => startProcess(created.url, output)))));
+    proxy = await roundRobinProxy(processes.map((p) => p.url));
+    database = await openDatabase({ kind: "postgres", url: created.url, poolSize: 2 });
+    for (const username of ["svc", "staff"]) tokens[username] = String((await login(username)).data?.token);
+  }, 180_000);
+
+  afterAll(async () => {
+    await proxy?.close();
+    await Promise.all(
+      processes.map(({ child }) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", () => resolve()), child.kill("SIGTERM"))))),
+    );
+    await database?.close();
+    await created?.drop();
+  });
+
+  it("payers pay through any process: each bill paid once, a notification heard twice at once applied once, every process telling them so", async () => {
+    const [school] = await database.db.select({ id: schools.id }).from(schools).where(eq(schools.title, "Sunrise No.1 Primary School"));
+    const [activity] = await database.db
+      .select({ id: activities.id })
+      .from(activities)
+      .where(and(eq(activities.sch_id, school.id), eq(activities.status, "open")))
+      .orderBy(asc(activities.id));
+    const qr = await weapi(proxy.url, "adminapiv2", "qrchnladd", { sch_id: school.id, title: "Front gate poster" }, tokens.svc);
+    expect(qr.return_code, qr.return_msg).toBe("SUCCESS");
+    const code = String(itemsOf(qr).code);
+    const payers = await database.db
+      .select({ name: students.name, student_no: students.student_no, billId: bills.id })
+      .from(bills)
+      .innerJoin(students, eq(students.id, bills.student_id))
+      .where(and(eq(bills.activity_id, activity.id), eq(bills.status, "unpaid"), eq(students.status, "1")))
+      .orderBy(asc(bills.id))
+      .limit(6);
+    expect(payers).toHaveLength(6);
+
+    const paidOrders = await Promise.all(
+      payers.map(async (payer) => {
+        const found = await weapi(proxy.url, "h5api", "h5find", { code, name: payer.name, student_no: payer.student_no });
+        expect(found.return_code, found.return_msg).toBe("SUCCESS");
+        const order = await weapi(proxy.url, "h5api", "h5pay", { ticket: String(itemsOf(found).ticket), bill_ids: [payer.billId] });
+        expect(order.return_code, order.return_msg).toBe("SUCCESS");
+        const ticket = String(itemsOf(found).ticket);
+        const { pay_no, payparam } = itemsOf(order) as { pay_no: string; payparam: { code_url: string } };
+        // the sandbox's confirmation reaches two processes at once, as a gateway's repeated notification would
+        const confirmations = await Promise.all(
+          [0, 1].map(() => fetch(`${proxy.url}${new URL(payparam.code_url).pathname}/confirm`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })),
+        );
+        for (const confirmation of confirmations) expect(confirmation.status).toBe(200);
+        return { payNo: pay_no, ticket };
+      }),
+    );
+    const payNos = paidOrders.map((order) => order.payNo);
+
+    const paid = await database.db.select({ status: bills.status }).from(bills).where(inArray(bills.id, payers.map((payer) => payer.billId)));
+    expect(paid.map((bill) => bill.status)).toEqual(payers.map(() => "paid"));
+    const payments = await queryRows<{ pay_no: string; n: number }>(
+      database.db,
+      sql`select o.pay_no, count(p.id)::int as n from fee_orders o left join fee_payments p on p.order_id = o.id where o.pay_no in ${payNos} group by o.pay_no`,
+    );
+    expect(payments.map((row) => row.n)).toEqual(payNos.map(() => 1));
+    const orders = await database.db.select({ status: paymentOrders.status }).from(paymentOrders).where(inArray(paymentOrders.payNo, payNos));
+    expect(orders.map((order) => order.status)).toEqual(payNos.map(() => "SUCCESS"));
+    for (const { url } of processes) {
+      for (const { payNo, ticket } of paidOrders) {
+        const checked = await weapi(url, "h5api", "h5checkpay", { ticket, pay_no: payNo });
+        expect(checked.return_code, checked.return_msg).toBe("SUCCESS");
+        expect(itemsOf(checked).status, payNo).toBe("paid");
+      }
+    }
+
+    // each paid order's receipt printed once, by whichever process's worker took it
+    const orderIds = (await database.db.select({ order_no: feeOrders.order_no }).from(feeOrders).where(inArray(feeOrders.pay_no, payNos))).map((order) => order.order_no);
+    await expect
+      .poll(async () => (await database.db.select({ status: printJobs.status }).from(printJobs).where(inArray(printJobs.order_no, orderIds))).map((job) => job.status), { timeout: 30_000 })
+      .toEqual(orderIds.map(() => "printed"));
+    const sends = await database.db.select({ attempts: jobs.attempts }).from(jobs).where(and(eq(jobs.kind, SEND_PRINT_JOB), eq(jobs.status, "done")));
+    expect(sends.length).toBeGreaterThanOrEqual(orderIds.length);
+    expect(sends.every((job) => job.attempts === 1)).toBe(true);
+  });
+
+  it("five wrong passwords spread over the three processes lock the account once", async () => {
+    for (let attempt = 0; attempt < 5; attempt++) expect((await login("school", "not the password")).return_code).toBe("FAIL");
+    const refused = await login("school");
+    expect(refused.return_code).toBe("FAIL");
+    expect(refused.return_msg).toMatch(/locked|too many/i);
+    const [throttle] = await database.db.select().from(loginThrottle).where(eq(loginThrottle.key, "user:school"));
+    expect(throttle.lockCount).toBe(1);
+  });
+
+  it("a disabled account is out of all three processes at once", async () => {
+    // the staff account's session used on every process, which each then knows
+    for (const { url } of processes) expect((await weapi(url, "adminapiv2", "dashboard", {}, tokens.staff)).return_code).toBe("SUCCESS");
+    const [staff] = await database.db.select({ id: users.id }).from(users).where(eq(users.username, "staff"));
+    const disabled = await weapi(proxy.url, "adminapiv2", "usersedit", { id: staff.id, status: "0" }, tokens.svc);
+    expect(disabled.return_code, disabled.return_msg).toBe("SUCCESS");
+    for (const { url } of processes) expect((await weapi(url, "adminapiv2", "dashboard", {}, tokens.staff)).return_code, url).toBe("token_error");
+  });
+
+  it("every export and every reminder is made once, whichever process's worker takes it", async () => {
+    const exportIds: number[] = [];
+    // six exports of different filters (an export asked again while the same one runs is that one)
+    for (const action of ["login", "qrchnladd", "usersedit", "billremind", "schooledit", "gradeadd"]) {
+      const started = await weapi(proxy.url, "adminapiv2", "auditlogexport", { action }, tokens.svc);
+      expect(started.return_code, started.return_msg).toBe("SUCCESS");
+      exportIds.push((itemsOf(started) as { job_id: number }).job_id);
+    }
+    expect(new Set(exportIds).size).toBe(6);
+    // guardians not reminded yet (the demo reminded Sunrise No.1's), one bill each: a guardian is reminded once a day
+    const unpaid = await queryRows<{ id: number }>(
+      database.db,
+      sql`select distinct on (st.guardian_phone) b.id from bills b join students st on st.id = b.student_id join schools s on s.id = b.sch_id
+          where b.status = 'unpaid' and s.title = 'Sunrise No.2 Primary School' order by st.guardian_phone, b.id limit 6`,
+    );
+    for (const bill of unpaid) {
+      const reminded = await weapi(proxy.url, "adminapiv2", "billremind", { id: bill.id }, tokens.svc);
+      expect(reminded.return_code, reminded.return_msg).toBe("SUCCESS");
+    }
+
+    // each download's file written by one run of its job
+    await expect
+      .poll(
+        async () =>
+          (
+            await database.db
+              .select({ status: jobs.status, attempts: jobs.attempts, size: downloads.size })
+              .from(downloads)
+              .innerJoin(jobs, eq(jobs.id, downloads.jobId))
+              .where(inArray(downloads.id, exportIds))
+          ).map((job) => `${job.status} ${job.attempts} ${job.size !== null && job.size > 0}`),
+        { timeout: 30_000 },
+      )
+      .toEqual(exportIds.map(() => "done 1 true"));
+    await expect
+      .poll(
+        async () =>
+          (await database.db.select({ status: notices.status, attempts: notices.attempts }).from(notices).where(and(eq(notices.kind, "reminder"), inArray(notices.billId, unpaid.map((bill) => bill.id))))).map(
+            (notice) => `${notice.status} ${notice.attempts}`,
+          ),
+        // within the worker's wake-up, well before the recurring run a minute later
+        { timeout: 30_000 },
+      )
+      .toEqual(unpaid.map(() => "sent 1"));
+  }, 90_000);
+});
