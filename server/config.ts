@@ -65,7 +65,10 @@ function metricsToken(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 export function databaseTargetFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseTarget {
-  return env.DATABASE_URL ? { kind: "postgres", url: env.DATABASE_URL } : { kind: "pglite", dataDir: env.DATA_DIR || "./data" };
+  if (!env.DATABASE_URL) return { kind: "pglite", dataDir: env.DATA_DIR || "./data" };
+  const pooler = env.DATABASE_POOLER ?? "";
+  if (pooler !== "" && pooler !== "transaction") throw new Error(`DATABASE_POOLER must be "transaction" (PgBouncer's transaction mode) or unset, got "${pooler}"`);
+  return { kind: "postgres", url: env.DATABASE_URL, ...(pooler === "transaction" ? { pooler } : {}) };
 }
 
 function jsonVariable<T>(env: NodeJS.ProcessEnv, name: string, schema: ZodType<T>): T | undefined {

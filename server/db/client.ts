@@ -51,7 +51,12 @@ export type DatabaseTarget =
   | { kind: "pglite"; dataDir: string }
   /** in memory; `image`: started from a data directory image (dumpDataDir's tarball) instead of an empty one */
   | { kind: "memory"; image?: Blob }
-  | { kind: "postgres"; url: string; poolSize?: number };
+  /**
+   * `pooler: "transaction"`: the URL is a pooler in transaction mode (PgBouncer), which gives each transaction
+   * whichever server connection is free: statements are sent unnamed (a named one prepared on one connection is
+   * unknown on the next), and the list pages read through the pool instead of pipelined connections of their own
+   */
+  | { kind: "postgres"; url: string; poolSize?: number; pooler?: "transaction" };
 
 export interface Database {
   db: Db;
@@ -76,6 +81,18 @@ export interface DatabaseConnections {
   waiting: number;
 }
 
+/** Drops the name of every statement the connection is asked to prepare (drizzle's prepared queries). */
+function sendStatementsUnnamed(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((config: unknown, ...rest: unknown[]) => {
+    if (typeof config === "object" && config !== null && "name" in config) {
+      const { name: _name, ...unnamed } = config as Record<string, unknown>;
+      return query(unnamed, ...rest);
+    }
+    return query(config, ...rest);
+  }) as typeof client.query;
+}
+
 function redactUrl(url: string): string {
   try {
     const u = new URL(url);
@@ -92,6 +109,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     // an idle connection that breaks (database restart, terminated backend) leaves the pool, and the next query
     // opens a new one; without a listener the error would end the process
     pool.on("error", () => undefined);
+    if (target.pooler === "transaction") pool.on("connect", sendStatementsUnnamed);
     const db = drizzlePg(pool, { schema });
     try {
       await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
@@ -101,10 +119,15 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       await pool.end();
       throw err;
     }
-    const reads = new PipelinedReads(target.url);
-    textRowsReaders.set(db, (name, text, params) => reads.read(name, text, params));
+    const reads = target.pooler === "transaction" ? undefined : new PipelinedReads(target.url);
+    textRowsReaders.set(
+      db,
+      reads
+        ? (name, text, params) => reads.read(name, text, params)
+        : async (_name, text, params) => (await pool.query<(string | null)[]>({ text, values: params, rowMode: "array" })).rows,
+    );
     const close = async () => {
-      await reads.close();
+      await reads?.close();
       await pool.end();
     };
     const connections = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });

@@ -15,6 +15,8 @@ export interface TestServerOptions {
   dataDir?: string;
   /** use this PostgreSQL database instead of the embedded one */
   databaseUrl?: string;
+  /** the URL is a pooler in transaction mode (PgBouncer) */
+  databasePooler?: "transaction";
   /** seed the demo data into an empty database (default true) */
   seedDemo?: boolean;
   /** the built SPA (default dist/ of the project; null: API only) */
@@ -30,6 +32,8 @@ export interface TestServerOptions {
   wechatOAuth?: AppOptions["wechatOAuth"];
   /** enterprise WeChat's API: a stand-in's (tests/helpers/fakeWorkWechat.ts) */
   workWechatOrigin?: string;
+  /** the server's clock (default the real one): a seeded image's time, for a server started on it */
+  clock?: AppOptions["clock"];
   /** `{ poll: false }`: no background job runs (figures compared across servers stay as they were) */
   jobs?: AppOptions["jobs"];
 }
@@ -46,7 +50,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const dataDir = options.dataDir ?? ownDataDir;
   try {
     const server = await startServer({
-      database: options.databaseUrl ? { kind: "postgres", url: options.databaseUrl } : { kind: "pglite", dataDir: dataDir! },
+      database: options.databaseUrl ? { kind: "postgres", url: options.databaseUrl, pooler: options.databasePooler } : { kind: "pglite", dataDir: dataDir! },
       port: 0,
       host: "127.0.0.1",
       seedDemo: options.seedDemo ?? true,
@@ -58,6 +62,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       wechatOAuth: options.wechatOAuth,
       workWechatOrigin: options.workWechatOrigin,
       jobs: options.jobs,
+      clock: options.clock,
       logger: false,
     });
     return {
