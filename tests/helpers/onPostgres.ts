@@ -63,6 +63,7 @@ export const ON_POSTGRES: Readonly<Record<string, string>> = {
   "tests/server/wechatpayMerchants.test.ts": "without a payment key, PostgreSQL stores no merchant credentials (its other blocks run on PGlite)",
   "tests/server/severalProcesses.test.ts": "three server processes on one database behind a round-robin proxy: payments, throttle, revocation and jobs once",
   "tests/server/pgbouncer.test.ts": "the server behind PgBouncer in transaction mode: statements unnamed, connections shared per transaction",
+  "tests/server/killed.test.ts": "a server process killed outright mid-write: PostgreSQL's crash safety and the embedded database's recovery each",
   "tests/server/backups.test.ts": "moving the embedded install into PostgreSQL, and pg_dump's and pg_restore's backups, are PostgreSQL's alone",
   // the browser
   "tests/e2e/renewal.test.ts": "the renewal flows end to end on a server over PostgreSQL: the console's one browser check of that server",
