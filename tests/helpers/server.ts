@@ -3,9 +3,11 @@
  * chosen at run time, an embedded database in a temporary directory (or the given PostgreSQL URL), serving
  * dist/ when it has been built. Used by the browser tests and the bench.
  */
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { PasswordCost } from "../../server/auth/passwords";
 import type { AppOptions } from "../../server/protocol/app";
 import { startServer, type RunningServer } from "../../server/start";
@@ -89,4 +91,28 @@ export async function api(baseUrl: string, path: string, method: string, payload
     body: JSON.stringify({ method, ...payload }),
   });
   return (await res.json()) as Envelope;
+}
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/**
+ * server/main.ts in a Node process of its own, as an operator starts it, on 127.0.0.1 and a port chosen at run time
+ * (`env` adds the database and the rest): resolves once it listens, rejects if it ends before.
+ */
+export function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env },
+  });
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const onData = (chunk: Buffer) => {
+      output += String(chunk);
+      const match = /running on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) resolve({ child, url: match[1] });
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`the server process ended (${code}) before it listened:\n${output}`)));
+  });
 }

@@ -6,37 +6,25 @@
  * the next start the test reads the database itself, as the embedded one allows a single process. The demo is
  * seeded at the real time, as a server's first start seeds it.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { businessDay } from "../../common/term";
 import { openDatabase, queryRows, type Db } from "../../server/db/client";
-import { activities, bills, feeOrders, refunds, schoolChannels, schools, students } from "../../server/db/catalogue.generated";
+import { feeOrders, refunds, schoolChannels, schools } from "../../server/db/catalogue.generated";
 import { downloads, jobs } from "../../server/db/schema";
 import { PasswordHasher } from "../../server/auth/passwords";
 import { DEMO_PASSWORD, seedDemo } from "../../server/seed/demo";
 import { createPostgresDatabase, describeOnDatabases, type TestDatabaseKind } from "../helpers/db";
 import { TEST_PASSWORD_COST } from "../helpers/databaseImages";
 import { sheetBase64 } from "../helpers/xlsxParts";
+import { api, startServerProcess } from "../helpers/server";
+import { openActivityPayers } from "./payerSupport";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-type Row = Record<string, unknown>;
-type Envelope = { return_code: string; return_msg: string; data?: Row };
-
-async function weapi(url: string, path: string, method: string, payload: Row, token?: string): Promise<Envelope> {
-  const res = await fetch(`${url}/weapi/${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "accept-language": "en", ...(token ? { "x-token": token } : {}) },
-    body: JSON.stringify({ method, ...payload }),
-  });
-  return (await res.json()) as Envelope;
-}
-
-const itemsOf = (res: Envelope) => (res.data?.items ?? {}) as Row;
+const itemsOf = (res: Awaited<ReturnType<typeof api>>) => (res.data?.items ?? {}) as Record<string, unknown>;
 
 /**
  * Sends the calls at once and kills the process once `answersBeforeKill` of them have been answered: the calls
@@ -68,23 +56,10 @@ describeOnDatabases("a server process killed outright and started again", (kind:
   let svc = "";
 
   const start = async () => {
-    const started = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", PAYMENT_KEY: Buffer.alloc(32, 5).toString("base64") },
-    });
-    url = await new Promise<string>((resolve, reject) => {
-      let text = "";
-      const onData = (chunk: Buffer) => {
-        text += String(chunk);
-        const match = /running on (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
-        if (match) resolve(match[1]);
-      };
-      started.stdout.on("data", onData);
-      started.stderr.on("data", onData);
-      started.once("exit", (code) => reject(new Error(`the server ended (${code}) before it listened:\n${text}`)));
-    });
-    child = started;
-    const login = await weapi(url, "adminapi", "login", { username: "svc", password: DEMO_PASSWORD });
+    const started = await startServerProcess({ ...env, PAYMENT_KEY: Buffer.alloc(32, 5).toString("base64") });
+    child = started.child;
+    url = started.url;
+    const login = await api(url, "adminapi", "login", { username: "svc", password: DEMO_PASSWORD });
     expect(login.return_code, login.return_msg).toBe("SUCCESS");
     svc = String(login.data?.token);
   };
@@ -131,16 +106,16 @@ describeOnDatabases("a server process killed outright and started again", (kind:
     const payers = world.payers;
     const orders: { payNo: string; codeUrl: string; billId: number }[] = [];
     for (const payer of payers) {
-      const found = await weapi(url, "h5api", "h5find", { code: world.code, name: payer.name, student_no: payer.student_no });
+      const found = await api(url, "h5api", "h5find", { code: world.code, name: payer.name, student_no: payer.student_no });
       expect(found.return_code, found.return_msg).toBe("SUCCESS");
-      const order = await weapi(url, "h5api", "h5pay", { ticket: String(itemsOf(found).ticket), bill_ids: [payer.billId] });
+      const order = await api(url, "h5api", "h5pay", { ticket: String(itemsOf(found).ticket), bill_ids: [payer.billId] });
       expect(order.return_code, order.return_msg).toBe("SUCCESS");
       const items = itemsOf(order) as { pay_no: string; payparam: { code_url: string } };
       orders.push({ payNo: items.pay_no, codeUrl: items.payparam.code_url, billId: payer.billId });
     }
     const confirm = (codeUrl: string) => async () => {
       const res = await fetch(`${url}${new URL(codeUrl).pathname}/confirm`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-      return (await res.json()) as Envelope;
+      return (await res.json()) as { return_code: string };
     };
     const acknowledged = await burstThenKill(orders.map((order) => confirm(order.codeUrl)), 3, kill9);
     const paidAnswers = [...acknowledged].filter(([, answer]) => answer.return_code === "SUCCESS").map(([index]) => orders[index].payNo);
@@ -178,7 +153,7 @@ describeOnDatabases("a server process killed outright and started again", (kind:
           ),
         ).orderBy(asc(feeOrders.id)).limit(8),
     );
-    const ask = (order: { id: number }) => () => weapi(url, "adminapiv2", "refundadd", { order_id: order.id, amount: "1.00", reason: "Killed test" }, svc);
+    const ask = (order: { id: number }) => () => api(url, "adminapiv2", "refundadd", { order_id: order.id, amount: "1.00", reason: "Killed test" }, svc);
     const answered = await burstThenKill(paid.map(ask), 2, kill9);
     const acknowledged = [...answered].filter(([, answer]) => answer.return_code === "SUCCESS").map(([index]) => paid[index].id);
 
@@ -209,7 +184,7 @@ describeOnDatabases("a server process killed outright and started again", (kind:
     const schId = await withDatabaseWhenStopped(async (db) => (await db.select({ id: schools.id }).from(schools).where(eq(schools.title, "Sunrise No.2 Primary School")))[0].id);
     const rows = Array.from({ length: 400 }, (_, i) => [`Killed ${i}`, `KILL-${String(i).padStart(4, "0")}`, "Female", "Grade Nine", `Class ${i % 8}`, null, null, null]);
     const content = await sheetBase64(["Student name", "Student number", "Gender", "Grade", "Class", "Guardian", "Guardian's phone", "ID card number"], rows);
-    const send = () => weapi(url, "adminapiv2", "studentimport", { sch_id: schId, filename: "killed.xlsx", content_base64: content }, svc);
+    const send = () => api(url, "adminapiv2", "studentimport", { sch_id: schId, filename: "killed.xlsx", content_base64: content }, svc);
     const answered = await burstThenKill([send], 1, () => new Promise<void>((resolve) => setTimeout(() => void kill9().then(resolve), 150)));
     const countImported = async (db: Db) => Number((await queryRows<{ n: string }>(db, sql`select count(*) as n from students where student_no like 'KILL-%'`))[0].n);
     const afterKill = await withDatabase(countImported);
@@ -222,14 +197,14 @@ describeOnDatabases("a server process killed outright and started again", (kind:
   });
 
   it("an export asked for before the kill is written after the restart, once", async () => {
-    const started = await weapi(url, "adminapiv2", "auditlogexport", { action: "login" }, svc);
+    const started = await api(url, "adminapiv2", "auditlogexport", { action: "login" }, svc);
     expect(started.return_code, started.return_msg).toBe("SUCCESS");
     const downloadId = (itemsOf(started) as { job_id: number }).job_id;
     await kill9();
     await withDatabase((db) => db.update(jobs).set({ lockedUntil: sql`now() - interval '1 second'` }).where(eq(jobs.status, "running")));
     await start();
     await expect
-      .poll(async () => (itemsOf(await weapi(url, "adminapiv2", "downloadinfo", { id: downloadId }, svc)) as { status: string }).status, { timeout: 30_000 })
+      .poll(async () => (itemsOf(await api(url, "adminapiv2", "downloadinfo", { id: downloadId }, svc)) as { status: string }).status, { timeout: 30_000 })
       .toBe("done");
     await withDatabaseWhenStopped(async (db) => {
       const [download] = await db.select({ jobId: downloads.jobId, size: downloads.size }).from(downloads).where(eq(downloads.id, downloadId));
@@ -246,7 +221,7 @@ describeOnDatabases("a server process killed outright and started again", (kind:
       return (await db.select({ id: schoolChannels.paychnl_id }).from(schoolChannels).where(eq(schoolChannels.sch_id, school.id)))[0].id;
     });
     const today = businessDay(new Date());
-    const run = () => weapi(url, "adminapiv2", "reconrun", { paychnl_id: channelId, bill_date: today }, svc);
+    const run = () => api(url, "adminapiv2", "reconrun", { paychnl_id: channelId, bill_date: today }, svc);
     await burstThenKill([run], 1, () => new Promise<void>((resolve) => setTimeout(() => void kill9().then(resolve), 50)));
     await start();
     const again = await run();
@@ -271,7 +246,7 @@ describeOnDatabases("a server process killed outright and started again", (kind:
 
   /** the refunds' states by order, as svc's refund list shows them */
   async function refundStates(): Promise<Map<number, string>> {
-    const list = await weapi(url, "adminapiv2", "refundlist", { limit: 100, reason: "Killed test" }, svc);
+    const list = await api(url, "adminapiv2", "refundlist", { limit: 100, reason: "Killed test" }, svc);
     expect(list.return_code, list.return_msg).toBe("SUCCESS");
     const items = (list.data?.items ?? []) as { order_id: number; status: string; reason: string }[];
     return new Map(items.filter((item) => item.reason === "Killed test").map((item) => [Number(item.order_id), item.status]));
@@ -279,23 +254,8 @@ describeOnDatabases("a server process killed outright and started again", (kind:
 
   /** the payer world of Sunrise No.1's open activity: a QR code and unpaid pupils */
   async function payerWorld() {
-    const { schId, payers } = await withDatabaseWhenStopped(async (db) => {
-      const [school] = await db.select({ id: schools.id }).from(schools).where(eq(schools.title, "Sunrise No.1 Primary School"));
-      const [activity] = await db
-        .select({ id: activities.id })
-        .from(activities)
-        .where(and(eq(activities.sch_id, school.id), eq(activities.status, "open")))
-        .orderBy(asc(activities.id));
-      const unpaid = await db
-        .select({ name: students.name, student_no: students.student_no, billId: bills.id })
-        .from(bills)
-        .innerJoin(students, eq(students.id, bills.student_id))
-        .where(and(eq(bills.activity_id, activity.id), eq(bills.status, "unpaid"), eq(students.status, "1")))
-        .orderBy(asc(bills.id))
-        .limit(10);
-      return { schId: school.id, payers: unpaid };
-    });
-    const qr = await weapi(url, "adminapiv2", "qrchnladd", { sch_id: schId, title: "Killed test" }, svc);
+    const { schId, payers } = await withDatabaseWhenStopped((db) => openActivityPayers(db, "Sunrise No.1 Primary School", 10));
+    const qr = await api(url, "adminapiv2", "qrchnladd", { sch_id: schId, title: "Killed test" }, svc);
     expect(qr.return_code, qr.return_msg).toBe("SUCCESS");
     return { code: String(itemsOf(qr).code), payers };
   }

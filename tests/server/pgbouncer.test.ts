@@ -9,14 +9,13 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { activities, bills, schools, students } from "../../server/db/catalogue.generated";
 import { DEMO_PASSWORD } from "../../server/seed/demo";
 import { createPostgresDatabase, describeOnPostgres, PG_TEMPLATE_ENV } from "../helpers/db";
 import { TEST_NOW, TEST_PASSWORD_COST } from "../helpers/databaseImages";
 import { ManualClock } from "../../server/lib/clock";
 import { api, startTestServer, type TestServer } from "../helpers/server";
+import { openActivityPayers } from "./payerSupport";
 
 const PGBOUNCER = "/usr/sbin/pgbouncer";
 
@@ -147,21 +146,11 @@ describeOnPostgres("behind PgBouncer in transaction mode", () => {
   });
 
   it("takes a payer's payment, tells it when polled, and runs the jobs and an export", async () => {
-    const db = server.server.database.db;
-    const [school] = await db.select({ id: schools.id }).from(schools).where(eq(schools.title, "Sunrise No.1 Primary School"));
-    const [activity] = await db
-      .select({ id: activities.id })
-      .from(activities)
-      .where(and(eq(activities.sch_id, school.id), eq(activities.status, "open")))
-      .orderBy(asc(activities.id));
-    const [payer] = await db
-      .select({ name: students.name, student_no: students.student_no, billId: bills.id })
-      .from(bills)
-      .innerJoin(students, eq(students.id, bills.student_id))
-      .where(and(eq(bills.activity_id, activity.id), eq(bills.status, "unpaid"), eq(students.status, "1")))
-      .orderBy(asc(bills.id))
-      .limit(1);
-    const qr = await api(server.url, "adminapiv2", "qrchnladd", { sch_id: school.id, title: "Behind the pooler" }, tokens.svc);
+    const {
+      schId,
+      payers: [payer],
+    } = await openActivityPayers(server.server.database.db, "Sunrise No.1 Primary School", 1);
+    const qr = await api(server.url, "adminapiv2", "qrchnladd", { sch_id: schId, title: "Behind the pooler" }, tokens.svc);
     expect(qr.return_code, qr.return_msg).toBe("SUCCESS");
     const found = await api(server.url, "h5api", "h5find", { code: (qr.data?.items as { code: string }).code, name: payer.name, student_no: payer.student_no });
     expect(found.return_code, found.return_msg).toBe("SUCCESS");
