@@ -24,6 +24,9 @@ import { DEMO_ACCOUNTS } from "../server/seed/demo";
 import { seedScale } from "../server/seed/scale";
 import { measureLargeJobs, measureServerMemory, type ReconciliationDay } from "./memory";
 import { measureRetail, type RetailBench } from "./retail";
+import { measurePeak } from "./peak";
+import { startFloorServer } from "./floor";
+import { openActivityPayers } from "../tests/helpers/schoolPayers";
 import { call, type Envelope } from "./weapi";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -39,7 +42,8 @@ interface Row {
 }
 const rows: Row[] = [];
 function record(measure: string, database: string, value: number | undefined, unit: string, budget?: { limit: number; atMost: boolean; text: string }): void {
-  const figure = value === undefined ? "not measured" : `${value.toFixed(unit === "req/s" || unit === "ms" ? 1 : 0)} ${unit}`;
+  const decimals = unit === "x" ? 2 : unit === "req/s" || unit === "ms" ? 1 : 0;
+  const figure = value === undefined ? "not measured" : `${value.toFixed(decimals)} ${unit}`;
   let verdict: Row["verdict"] = "n/a";
   if (budget && value !== undefined) verdict = (budget.atMost ? value <= budget.limit : value >= budget.limit) ? "ok" : "OVER";
   rows.push({ measure, database, figure, budget: budget?.text ?? "", verdict });
@@ -432,7 +436,7 @@ const CHECKPAY_ORDERS = 200;
  * Many open payment dialogs: the school creates 200 sandbox orders (get_pay), then 64 clients poll checkpay on
  * them; every answer is the FAIL "payment not received yet", which counts as served.
  */
-async function measureCheckpay(server: TestServer, database: string): Promise<void> {
+async function measureCheckpay(server: TestServer, database: string, databaseUrl?: string): Promise<void> {
   const login = await call(server.url, "adminapi", { method: "login", username: "school", password: DEMO_PASSWORD });
   const facts = (login.data?.items as LoginFacts | undefined)?.data;
   const token = login.data?.token;
@@ -451,6 +455,48 @@ async function measureCheckpay(server: TestServer, database: string): Promise<vo
   const result = await load(server.url, checks, OPEN_PAYMENT_DIALOGS, 200000, 10, ["FAIL"]);
   recordLoad(`checkpay on ${CHECKPAY_ORDERS} unpaid orders`, database, OPEN_PAYMENT_DIALOGS, result);
   record("checkpay polling throughput", database, result.count / result.seconds, "req/s", database === "PostgreSQL" ? CHECKPAY_BUDGET : undefined);
+  if (databaseUrl) await measureFloor(server, database, databaseUrl, checks, result);
+}
+
+/** the product's polling throughput against the floor's (bench/floor.ts), DESIGN 10's goal */
+const FLOOR_RATIO_GOAL = { limit: 0.9, atMost: false, text: ">= 0.9 of the floor" };
+const PAYER_POLLS = 20;
+
+/**
+ * checkpay and h5checkpay beside the floor, a minimal server of the same shape doing the same two lookups, on the
+ * same database in the same run, with the same load: printed as the product's throughput over the floor's.
+ */
+async function measureFloor(server: TestServer, database: string, databaseUrl: string, checks: LoadRequest[], checkpay: LoadResult): Promise<void> {
+  // payers polling their unpaid orders: tickets and orders of Sunrise No.1's open activity
+  const code = await payerCode(server);
+  const { payers } = await openActivityPayers(server.server.database.db, "Sunrise No.1 Primary School", PAYER_POLLS);
+  const polls: LoadRequest[] = [];
+  for (const [i, payer] of payers.entries()) {
+    const phone = { "x-forwarded-for": `10.70.0.${i + 1}` };
+    const found = await call(server.url, "h5api", { method: "h5find", code, name: payer.name, student_no: payer.student_no }, undefined, phone);
+    const ticket = (found.data?.items as { ticket?: string } | undefined)?.ticket;
+    if (!ticket) throw new Error(`h5find failed on ${database}: ${found.return_msg}`);
+    const order = await call(server.url, "h5api", { method: "h5pay", ticket, bill_ids: [payer.billId] }, undefined, phone);
+    const payNo = (order.data?.items as { pay_no?: string } | undefined)?.pay_no;
+    if (!payNo) throw new Error(`h5pay failed on ${database}: ${order.return_msg}`);
+    polls.push({ path: "h5api", body: { method: "h5checkpay", ticket, pay_no: payNo } });
+  }
+  const h5checkpay = await load(server.url, polls, OPEN_PAYMENT_DIALOGS, 200000, 10);
+  recordLoad(`h5checkpay on ${PAYER_POLLS} unpaid orders`, database, OPEN_PAYMENT_DIALOGS, h5checkpay);
+
+  const floor = await startFloorServer(databaseUrl);
+  try {
+    await load(floor.url, checks, 8, 2000, 5, ["FAIL"]);
+    const floorCheckpay = await load(floor.url, checks, OPEN_PAYMENT_DIALOGS, 200000, 10, ["FAIL"]);
+    const floorH5 = await load(floor.url, polls, OPEN_PAYMENT_DIALOGS, 200000, 10);
+    recordLoad("the floor's checkpay (bench/floor.ts)", database, OPEN_PAYMENT_DIALOGS, floorCheckpay);
+    recordLoad("the floor's h5checkpay (bench/floor.ts)", database, OPEN_PAYMENT_DIALOGS, floorH5);
+    const rate = (result: LoadResult) => result.count / result.seconds;
+    record("checkpay against the floor (throughput ratio)", database, rate(checkpay) / rate(floorCheckpay), "x", FLOOR_RATIO_GOAL);
+    record("h5checkpay against the floor (throughput ratio)", database, rate(h5checkpay) / rate(floorH5), "x", FLOOR_RATIO_GOAL);
+  } finally {
+    await floor.close();
+  }
 }
 
 /** budget of one 5,000-row student import (the import page kind, server/engine/imports.ts) */
@@ -730,12 +776,13 @@ async function measurePayers(server: TestServer, database: string): Promise<void
 }
 
 /**
- * BENCH_ONLY=spa,h5,api,checkpay,import,payers,memory,students,reconciliation,retail runs only those parts (default
- * all; students includes the order list, the reports, the export and the reconciliation; reconciliation is the seed
- * and the reconciliation alone; retail is the school shop's: pickup verification, the last items of a size and the
- * shop order list at BENCH_SCALE x 10,000 shop orders, bench/retail.ts).
+ * BENCH_ONLY=spa,h5,api,checkpay,import,payers,memory,students,reconciliation,retail,peak runs only those parts
+ * (default all; students includes the order list, the reports, the export and the reconciliation; reconciliation is
+ * the seed and the reconciliation alone; retail is the school shop's: pickup verification, the last items of a size
+ * and the shop order list at BENCH_SCALE x 10,000 shop orders, bench/retail.ts; peak is a school's collection peak
+ * on PostgreSQL with one and three server processes, bench/peak.ts).
  */
-function wanted(part: "spa" | "h5" | "api" | "checkpay" | "import" | "payers" | "memory" | "students" | "reconciliation" | "retail"): boolean {
+function wanted(part: "spa" | "h5" | "api" | "checkpay" | "import" | "payers" | "memory" | "students" | "reconciliation" | "retail" | "peak"): boolean {
   const only = process.env.BENCH_ONLY;
   return !only || only.split(",").map((p) => p.trim()).includes(part);
 }
@@ -747,9 +794,9 @@ function wantedDatabase(database: "postgres" | "pglite"): boolean {
   return !only || only.includes(database);
 }
 
-async function measureServer(server: TestServer, database: string): Promise<void> {
+async function measureServer(server: TestServer, database: string, databaseUrl?: string): Promise<void> {
   if (wanted("api")) await measureApi(server, database);
-  if (wanted("checkpay")) await measureCheckpay(server, database);
+  if (wanted("checkpay")) await measureCheckpay(server, database, databaseUrl);
   if (wanted("import")) await measureStudentImport(server, database);
   if (wanted("payers")) await measurePayers(server, database);
 }
@@ -840,7 +887,7 @@ async function main(): Promise<void> {
       const server = await startTestServer({ ...serverOptions, databaseUrl: url });
       let reconciliation: ReconciliationDay | undefined;
       try {
-        await measureServer(server, "PostgreSQL");
+        await measureServer(server, "PostgreSQL", url);
         if (wanted("students")) reconciliation = await measureStudentList(server, "PostgreSQL");
         else if (wanted("reconciliation")) reconciliation = await seedReconciliationDay(server, "PostgreSQL");
       } finally {
@@ -848,6 +895,7 @@ async function main(): Promise<void> {
       }
       if (reconciliation) await measureLargeJobs(record, "PostgreSQL", { databaseUrl: url }, reconciliation, wanted("students"));
     });
+    if (wanted("peak")) rows.push(...(await measurePeak((body) => withPostgresDatabase(adminUrl, body))));
     if (wanted("retail")) {
       await withPostgresDatabase(adminUrl, async (url) => {
         const server = await startTestServer({ ...serverOptions, databaseUrl: url });

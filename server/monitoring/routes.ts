@@ -16,7 +16,9 @@ import type { FastifyInstance } from "fastify";
 import { MIGRATIONS_FOLDER, queryRows, type DatabaseConnections } from "../db/client";
 import type { AppServices } from "../protocol/registry";
 import type { JobWorker } from "../jobs";
-import { metricsReader } from "./metrics";
+import { Registry } from "prom-client";
+import { databaseMetrics } from "./databaseMetrics";
+import { processMetrics } from "./metrics";
 
 export interface MonitoringOptions {
   /** METRICS_TOKEN: GET /metrics answers only with it (as a bearer token); unset, /metrics is not served */
@@ -73,17 +75,16 @@ export function registerMonitoringRoutes(app: FastifyInstance, services: AppServ
 
   const token = options.metricsToken;
   if (!token) return;
-  const metrics = metricsReader({
-    db: services.db,
-    connections: options.connections ?? (() => ({ total: 0, idle: 0, waiting: 0 })),
-    now: () => services.clock.now(),
-  });
+  const metrics = Registry.merge([
+    processMetrics(),
+    databaseMetrics({ db: services.db, connections: options.connections ?? (() => ({ total: 0, idle: 0, waiting: 0 })), now: () => services.clock.now() }),
+  ]);
   app.get("/metrics", async (request, reply) => {
     const authorization = request.headers.authorization ?? "";
     const sent = authorization.startsWith("Bearer ") ? authorization.slice("Bearer ".length) : "";
     if (!sent || !sameSecret(sent, token)) {
       return reply.status(401).headers({ ...noStore, "www-authenticate": 'Bearer realm="metrics"' }).send({ status: "unauthorized" });
     }
-    return reply.headers({ ...noStore, "content-type": metrics.contentType }).send(await metrics.read());
+    return reply.headers({ ...noStore, "content-type": metrics.contentType }).send(await metrics.metrics());
   });
 }

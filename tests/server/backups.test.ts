@@ -29,6 +29,8 @@ const run = promisify(execFile);
 const PAYMENT_KEY = randomBytes(32);
 const UPLOADED_KEY = "images/ab/cdef0123.webp";
 const UPLOADED_BYTES = randomBytes(3000);
+/** each test runs the commands as processes of their own, and the move copies the demo whole */
+const COMMAND_TEST_TIMEOUT_MS = 120_000;
 
 /** The maintenance command as an operator runs it: its exit code and what it printed. */
 async function command(args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
@@ -106,7 +108,7 @@ describeOnEmbedded("backups of the embedded install", () => {
 
     const again = await command(["backup", backupFile], { DATA_DIR: install.dataDir });
     expect([again.code, again.output.trim()]).toEqual([2, `${backupFile} exists already: a backup is written to a new file`]);
-  });
+  }, COMMAND_TEST_TIMEOUT_MS);
 
   it("npm run restore into an empty directory finds every record and file, and asks for the key back", async () => {
     const restoredDir = temporaryPath("data");
@@ -132,7 +134,7 @@ describeOnEmbedded("backups of the embedded install", () => {
     const refused = await command(["restore", backupFile], { DATA_DIR: restoredDir });
     expect([refused.code, refused.output.trim()]).toEqual([2, `${restoredDir} is not empty: a backup is restored into an empty data directory`]);
     expect(fs.readdirSync(restoredDir).sort()).toEqual(before);
-  });
+  }, COMMAND_TEST_TIMEOUT_MS);
 
   it("a backup altered after it was written is refused rather than restored short", async () => {
     const restoredDir = temporaryPath("data");
@@ -148,7 +150,7 @@ describeOnEmbedded("backups of the embedded install", () => {
     await expect(restoreBackup(altered, { database: { kind: "pglite", dataDir: restoredDir }, uploadsDir: path.join(restoredDir, "uploads"), paymentKey: {} })).rejects.toThrow(
       /the restored database differs from the backup:\nstudents: \d+ rows, expected \d+/,
     );
-  });
+  }, COMMAND_TEST_TIMEOUT_MS);
 });
 
 describeOnPostgres("moving the embedded install to PostgreSQL, and PostgreSQL's backups", () => {
@@ -215,7 +217,7 @@ describeOnPostgres("moving the embedded install to PostgreSQL, and PostgreSQL's 
     // a target that is not empty (the one just filled) is refused
     const again = await command(["move-to-postgres", movedUrl], { DATA_DIR: install.dataDir });
     expect([again.code, again.output.trim()]).toEqual([2, "the target database is not empty: the install is moved into an empty database"]);
-  });
+  }, COMMAND_TEST_TIMEOUT_MS);
 
   it("npm run backup of PostgreSQL and npm run restore into an empty database find every record", async () => {
     const backupFile = temporaryPath("pg.backup.tar");
@@ -241,5 +243,5 @@ describeOnPostgres("moving the embedded install to PostgreSQL, and PostgreSQL's 
     }
     fs.rmSync(path.dirname(backupFile), { recursive: true, force: true });
     fs.rmSync(path.dirname(restoredDir), { recursive: true, force: true });
-  });
+  }, COMMAND_TEST_TIMEOUT_MS);
 });

@@ -22,7 +22,10 @@ import { createPostgresDatabase, describeOnDatabases, type TestDatabaseKind } fr
 import { TEST_PASSWORD_COST } from "../helpers/databaseImages";
 import { sheetBase64 } from "../helpers/xlsxParts";
 import { api, startServerProcess } from "../helpers/server";
-import { openActivityPayers } from "./payerSupport";
+import { openActivityPayers } from "../helpers/schoolPayers";
+
+/** each test starts and kills server processes, several seconds each, on a machine busy with other test files */
+const KILL_TEST_TIMEOUT_MS = 180_000;
 
 const itemsOf = (res: Awaited<ReturnType<typeof api>>) => (res.data?.items ?? {}) as Record<string, unknown>;
 
@@ -140,7 +143,7 @@ describeOnDatabases("a server process killed outright and started again", (kind:
     // the gateway tells every payment again, as it does until it is answered
     for (const order of orders) expect((await confirm(order.codeUrl)()).return_code).toBe("SUCCESS");
     expect((await withDatabaseWhenStopped(orderStates)).map((row) => [row.status, row.bill, row.payments])).toEqual(orders.map(() => ["SUCCESS", "paid", 1]));
-  });
+  }, KILL_TEST_TIMEOUT_MS);
 
   it("refunds: every one answered is kept and ends, none refunds more than was paid, and a job the killed process held is taken over", async () => {
     const paid = await withDatabaseWhenStopped((db) =>
@@ -178,7 +181,7 @@ describeOnDatabases("a server process killed outright and started again", (kind:
       const orders = await db.select({ refunded: feeOrders.refunded_amount }).from(feeOrders).where(inArray(feeOrders.id, paid.map((order) => order.id)));
       expect(orders.map((order) => order.refunded)).toEqual(paid.map(() => 100));
     });
-  });
+  }, KILL_TEST_TIMEOUT_MS);
 
   it("an import: all of it or none, and sent again after the restart, each pupil once", async () => {
     const schId = await withDatabaseWhenStopped(async (db) => (await db.select({ id: schools.id }).from(schools).where(eq(schools.title, "Sunrise No.2 Primary School")))[0].id);
@@ -194,7 +197,7 @@ describeOnDatabases("a server process killed outright and started again", (kind:
     if (afterKill === 0) expect((await send()).return_code).toBe("SUCCESS");
     else expect((await send()).return_code).toBe("FAIL");
     expect(await withDatabaseWhenStopped(countImported)).toBe(400);
-  });
+  }, KILL_TEST_TIMEOUT_MS);
 
   it("an export asked for before the kill is written after the restart, once", async () => {
     const started = await api(url, "adminapiv2", "auditlogexport", { action: "login" }, svc);
@@ -213,7 +216,7 @@ describeOnDatabases("a server process killed outright and started again", (kind:
       expect(job.attempts).toBeLessThanOrEqual(2);
       expect(download.size).toBeGreaterThan(0);
     });
-  });
+  }, KILL_TEST_TIMEOUT_MS);
 
   it("a reconciliation cut off is run again whole: one batch of the day", async () => {
     const channelId = await withDatabaseWhenStopped(async (db) => {
@@ -230,7 +233,7 @@ describeOnDatabases("a server process killed outright and started again", (kind:
       const batches = await queryRows<{ n: string }>(db, sql`select count(*) as n from recon_batches where paychnl_id = ${channelId} and bill_date = ${today}`);
       expect(Number(batches[0].n)).toBe(1);
     });
-  });
+  }, KILL_TEST_TIMEOUT_MS);
 
   /** the database read while the server is stopped (the embedded one allows one process), then started again */
   async function withDatabaseWhenStopped<T>(read: (db: Db) => Promise<T>): Promise<T> {

@@ -1,7 +1,7 @@
 /** What the fee payment tests share: a school's payer QR code, its students with unpaid bills and the payer's calls. */
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { expect } from "vitest";
-import { queryRows, type Db } from "../../server/db/client";
+import { queryRows } from "../../server/db/client";
 import { activities, bills, classes, feeOrders, paymentOrders, schools, students } from "../../server/db/schema";
 import type { Envelope } from "../../server/protocol/envelope";
 import type { TestApp } from "./support";
@@ -51,27 +51,6 @@ export async function confirmSandbox(t: TestApp, codeUrl: string, options: { not
     remoteAddress: options.ip ?? "198.51.100.7",
   });
   return res.json<{ return_code: string; return_msg: string }>();
-}
-
-/**
- * The unpaid pupils of the school's first open activity, first by bill, as a payer types them in: for tests that
- * drive a server of their own (its database read beside it) rather than a TestApp.
- */
-export async function openActivityPayers(db: Db, schoolTitle: string, limit: number): Promise<{ schId: number; payers: { name: string; student_no: string; billId: number }[] }> {
-  const [school] = await db.select({ id: schools.id }).from(schools).where(eq(schools.title, schoolTitle));
-  const [activity] = await db
-    .select({ id: activities.id })
-    .from(activities)
-    .where(and(eq(activities.sch_id, school.id), eq(activities.status, "open")))
-    .orderBy(asc(activities.id));
-  const payers = await db
-    .select({ name: students.name, student_no: students.student_no, billId: bills.id })
-    .from(bills)
-    .innerJoin(students, eq(students.id, bills.student_id))
-    .where(and(eq(bills.activity_id, activity.id), eq(bills.status, "unpaid"), eq(students.status, "1")))
-    .orderBy(asc(bills.id))
-    .limit(limit);
-  return { schId: school.id, payers };
 }
 
 /** The demo school's open activity and a payer QR code made for the school by its provider (svc). */

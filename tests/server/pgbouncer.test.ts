@@ -15,7 +15,7 @@ import { createPostgresDatabase, describeOnPostgres, PG_TEMPLATE_ENV } from "../
 import { TEST_NOW, TEST_PASSWORD_COST } from "../helpers/databaseImages";
 import { ManualClock } from "../../server/lib/clock";
 import { api, startTestServer, type TestServer } from "../helpers/server";
-import { openActivityPayers } from "./payerSupport";
+import { openActivityPayers } from "../helpers/schoolPayers";
 
 const PGBOUNCER = "/usr/sbin/pgbouncer";
 
@@ -143,7 +143,7 @@ describeOnPostgres("behind PgBouncer in transaction mode", () => {
       Array.from({ length: 5 }, () => reads).flat().map(async ([user, method]) => [`${user} ${method}`, (await api(server.url, "adminapiv2", method, { page: 1, limit: 20 }, tokens[user])).data] as const),
     );
     for (const [read, data] of together) expect(data, read).toEqual(alone.get(read));
-  });
+  }, 60_000);
 
   it("takes a payer's payment, tells it when polled, and runs the jobs and an export", async () => {
     const {
@@ -169,5 +169,5 @@ describeOnPostgres("behind PgBouncer in transaction mode", () => {
     expect((await server.server.app.jobs.runDueJobs()).length).toBeGreaterThan(0);
     const info = await api(server.url, "adminapiv2", "downloadinfo", { id: (exported.data?.items as { job_id: number }).job_id }, tokens.svc);
     expect((info.data?.items as { status: string }).status).toBe("done");
-  });
+  }, 60_000);
 });
