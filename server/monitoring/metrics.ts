@@ -42,7 +42,7 @@ const paymentsApplied = new Counter({
 });
 
 /** How a request ended, for the counters. */
-export interface AnsweredRequest {
+interface AnsweredRequest {
   operation: string;
   outcome: string;
   seconds: number;
@@ -50,7 +50,7 @@ export interface AnsweredRequest {
   failed: boolean;
 }
 
-export function countRequest(answered: AnsweredRequest): void {
+function countRequest(answered: AnsweredRequest): void {
   requests.inc({ operation: answered.operation, outcome: answered.outcome });
   requestSeconds.observe({ operation: answered.operation }, answered.seconds);
   if (answered.failed) errors.inc({ operation: answered.operation });
