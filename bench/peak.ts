@@ -98,7 +98,7 @@ async function payerVisit(
   pupil: { name: string; student_no: string },
   index: number,
   phoneIndex: number,
-  /** a second guardian of a pupil another is paying for: told the bill is paid, or refused an order, is no failure */
+  /** one of two guardians paying for a pupil at once: told the bill is paid, or refused an order, is no failure */
   second: boolean,
   latencies: Map<CallName, number[]>,
   failures: string[],
@@ -171,7 +171,8 @@ async function runPeak(databaseUrl: string, processCount: number, payers: number
         const visit = (phoneIndex: number, second: boolean) =>
           payerVisit(server, term.code, pupil, index, phoneIndex, second, latencies, failures).catch((err: unknown) => void failures.push(`visit: ${(err as Error).message}`));
         // one pupil in five: a second guardian pays at the same moment on another phone
-        await Promise.all(index % 5 === 0 ? [visit(index, false), visit(payers + index, true)] : [visit(index, false)]);
+        // (whichever comes second is told the bill is paid or cannot be paid any more: an answer, not a failure)
+        await Promise.all(index % 5 === 0 ? [visit(index, true), visit(payers + index, true)] : [visit(index, false)]);
       }),
     );
     const tookSeconds = (performance.now() - started) / 1000;
