@@ -19,7 +19,7 @@ import { DEMO_PASSWORD, seedDemo } from "../server/seed/demo";
 import { startServerProcess } from "../tests/helpers/server";
 import { sheetBase64 } from "../tests/helpers/xlsxParts";
 import { translator } from "../server/lib/i18n";
-import { call, type Envelope } from "./weapi";
+import { billClass, call, type Envelope, type Step } from "./weapi";
 
 /** the budgets of DESIGN 10 the peak is held to, on PostgreSQL */
 const CALL_BUDGET_MS: Record<string, number> = { h5find: 200, h5pay: 200 };
@@ -52,7 +52,7 @@ async function prepareTerm(url: string, payers: number): Promise<{ code: string;
   const login = await call(url, "adminapi", { method: "login", username: "svc", password: DEMO_PASSWORD });
   const token = login.data?.token;
   if (!token) throw new Error(`login as svc failed: ${login.return_msg}`);
-  const step = async (method: string, payload: Record<string, unknown>) => {
+  const step: Step = async (method, payload) => {
     const res = await call(url, "adminapiv2", { method, ...payload }, token);
     if (res.return_code !== "SUCCESS") throw new Error(`${method} failed: ${res.return_msg}`);
     return res.data?.items as Record<string, unknown>;
@@ -69,19 +69,8 @@ async function prepareTerm(url: string, payers: number): Promise<{ code: string;
   const classes = (await call(url, "adminapiv2", { method: "classeslist", page: 1, limit: 100, sch_id: school.id }, token)).data?.items as { id: number; title: string }[];
   const klass = classes.find((candidate) => candidate.title === className);
   if (!klass) throw new Error(`the imported class ${className} is not listed`);
-  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Shanghai" }).format(new Date());
-  const activity = await step("activityadd", {
-    sch_id: school.id,
-    title: `Peak term ${tag}`,
-    start_date: today,
-    end_date: "2099-12-31",
-    target: "classes",
-    class_ids: [klass.id],
-    items: [{ title: "Tuition", amount: "1200.00", amount_mode: "fixed", required: "Y" }],
-  });
-  await step("activityact", { id: activity.id, act: "open" });
-  const qr = await step("qrchnladd", { sch_id: school.id, activity_id: activity.id, title: `Peak ${tag}` });
-  return { code: String(qr.code), activityId: Number(activity.id), pupils };
+  const { activityId, code } = await billClass(step, school.id, klass.id, `Peak term ${tag}`, "1200.00");
+  return { code, activityId, pupils };
 }
 
 /** what h5pay answers while another order of the same pupil is being made: the page asks again a moment later */

@@ -27,7 +27,7 @@ import { measureRetail, type RetailBench } from "./retail";
 import { measurePeak } from "./peak";
 import { startFloorServer } from "./floor";
 import { openActivityPayers } from "../tests/helpers/schoolPayers";
-import { call, type Envelope } from "./weapi";
+import { billClass, call, type Envelope } from "./weapi";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const DEMO_PASSWORD = "demo1234";
@@ -717,18 +717,7 @@ async function measurePayers(server: TestServer, database: string): Promise<void
   const klass = await step("classesadd", { sch_id: school.id, grade_id: grade.id, title: `Bench ${tag}` });
   const pupils = Array.from({ length: PAYERS }, (_, i) => ({ name: `付款${i}`, student_no: `PAY-${tag}-${i}` }));
   for (const pupil of pupils) await step("studentadd", { sch_id: school.id, grade_id: grade.id, class_id: klass.id, sex: "1", ...pupil });
-  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Shanghai" }).format(new Date());
-  const activity = await step("activityadd", {
-    sch_id: school.id,
-    title: `Bench payers ${tag}`,
-    start_date: today,
-    end_date: "2099-12-31",
-    target: "classes",
-    class_ids: [klass.id],
-    items: [{ title: "Tuition", amount: "120.00", amount_mode: "fixed", required: "Y" }],
-  });
-  await step("activityact", { id: activity.id, act: "open" });
-  const qr = await step("qrchnladd", { sch_id: school.id, activity_id: activity.id, title: `Bench ${tag}` });
+  const activity = await billClass(step, school.id, Number(klass.id), `Bench payers ${tag}`, "120.00");
 
   const latencies: number[] = [];
   const failures: string[] = [];
@@ -739,7 +728,7 @@ async function measurePayers(server: TestServer, database: string): Promise<void
       const phone = { "x-forwarded-for": `10.50.${Math.floor(i / 250)}.${(i % 250) + 1}` };
       const h5 = (method: string, payload: Record<string, unknown>) => call(server.url, "h5api", { method, ...payload }, undefined, phone);
       const begun = performance.now();
-      const found = await h5("h5find", { code: qr.code, ...pupil });
+      const found = await h5("h5find", { code: activity.code, ...pupil });
       const { ticket, bills: owed } = (found.data?.items ?? {}) as { ticket?: string; bills?: { id: number }[] };
       if (found.return_code !== "SUCCESS" || !ticket || !owed?.length) return void failures.push(`find: ${found.return_msg}`);
       const paid = await h5("h5pay", { ticket, bill_ids: owed.map((b) => b.id) });
@@ -758,11 +747,11 @@ async function measurePayers(server: TestServer, database: string): Promise<void
   const [billed] = await db
     .select({ bills: count(), paid: sql<number>`count(*) filter (where ${bills.status} = 'paid')::int` })
     .from(bills)
-    .where(sql`${bills.activity_id} = ${Number(activity.id)}`);
+    .where(sql`${bills.activity_id} = ${activity.activityId}`);
   const [ordered] = await db
     .select({ paid: sql<number>`count(*) filter (where ${feeOrders.status} = 'paid')::int`, duplicates: sql<number>`count(*) filter (where ${feeOrders.duplicate} = 'Y')::int` })
     .from(feeOrders)
-    .where(sql`${feeOrders.activity_id} = ${Number(activity.id)}`);
+    .where(sql`${feeOrders.activity_id} = ${activity.activityId}`);
   latencies.sort((a, b) => a - b);
   const allPaidOnce = failures.length === 0 && Number(billed.bills) === PAYERS && billed.paid === PAYERS && ordered.paid === PAYERS && ordered.duplicates === 0;
   rows.push({
