@@ -32,12 +32,14 @@ function fixedTranslator(language: Language): Translate {
   const plain = new Map<string, string>();
   return (key, params) => {
     // a catalogue label asked with its fallback (labelText: every cell of an export) is as fixed as a plain one
-    const fallbackOnly = params !== undefined && Object.keys(params).length === 1 && params.defaultValue !== undefined;
-    if (params && !fallbackOnly) return t(key, params) as string;
-    const cacheKey = fallbackOnly ? `${key}\u0000${String(params.defaultValue)}` : key;
+    const keys = params === undefined ? 0 : Object.keys(params).length;
+    const fallbackOnly = keys === 1 && params?.defaultValue !== undefined;
+    // a failure without parameters carries an empty object (ApiFailure's default): as fixed as none
+    if (keys > 0 && !fallbackOnly) return t(key, params) as string;
+    const cacheKey = fallbackOnly ? `${key}\u0000${String(params?.defaultValue)}` : key;
     let text = plain.get(cacheKey);
     if (text === undefined) {
-      text = t(key, params ?? {}) as string;
+      text = t(key, (fallbackOnly && params) || {}) as string;
       if (plain.size < MAX_CACHED_MESSAGES) plain.set(cacheKey, text);
     }
     return text;

@@ -206,7 +206,7 @@ export async function createPaymentOrder(ctx: OrderContext, order: NewOrder, rec
 }
 
 /** What checkpay needs of an order: whose it is, its state, and how to ask its gateway. */
-const polledColumns = {
+export const polledColumns = {
   id: paymentOrders.id,
   payNo: paymentOrders.payNo,
   sysid: paymentOrders.sysid,

@@ -9,17 +9,17 @@
  * code, name or number) with one neutral message after the same queries. h5pay answers the bills asked again with
  * their open order, keeps a few open orders per bill at most, and is throttled per ticket and per address.
  */
-import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { classesEntity, gradeEntity } from "../../../catalogue/schools";
 import { fenToYuan } from "../../../common/money";
 import { BUSY_MS, failedLately, recordFailures, releaseAttempts, reserveAttempts, type ThrottleKey, type ThrottleRule } from "../../auth/throttle";
-import type { DbOrTx } from "../../db/client";
-import { activities, bills, classes, feeOrderGoods, feeOrderLines, feeOrders, goodsSkus, grades, paymentOrders, pickupPoints, qrChannels, schools, students } from "../../db/schema";
+import type { Db, DbOrTx } from "../../db/client";
+import { activities, bills, classes, feeOrderGoods, feeOrderLines, feeOrders, goodsSkus, grades, payerTickets, paymentOrders, pickupPoints, qrChannels, schools, students } from "../../db/schema";
 import { askGatewayIfDue } from "../../payments/checkpay";
 import { PAY_NO_PATTERN } from "../../payments/gateway";
 import { openidOfCode, WechatOAuthError } from "../../payments/wechatpay/oauth";
-import { polledOrder } from "../../payments/orders";
+import { polledColumns } from "../../payments/orders";
 import { recordTitleSql } from "../../engine/references";
 import { ApiFailure, notFound } from "../../protocol/envelope";
 import type { OperationContext, OperationRegistry } from "../../protocol/registry";
@@ -28,7 +28,7 @@ import { itemsOfBills } from "./billItems";
 import { createFeeOrder, goodsItemsOf, MAX_BILLS_PER_ORDER } from "./feeOrders";
 import { deliveryPayload, feeFulfilState } from "../retail/fulfilment";
 import { actionsOfActivities, checkAnswers, earlierAnswers, formForPage, formsOfActivities, storeAnswers } from "./forms";
-import { issueTicket, ticketKey, ticketOf, type PayerTicket } from "./payerTickets";
+import { issueTicket, ticketExpired, ticketHashOf, ticketKey, ticketOf, type PayerTicket } from "./payerTickets";
 import { issueWechatIdToken, jsapiAppOfSchool, WECHAT_ID_HOURS, wechatIdOf } from "./payerWechat";
 
 export const PAYER_API_PATH = "h5api";
@@ -473,16 +473,38 @@ async function ticketOrder(ctx: OperationContext, ticket: PayerTicket, payNo: st
 }
 
 /**
+ * h5checkpay's read, one statement prepared per database over three unique indexes, as the payer page polls it
+ * every few seconds: the ticket, its student's order of that pay_no and how to ask the order's gateway (no order:
+ * not found, the ticket's expiry is checked here).
+ */
+function polledFeeOrderQuery(db: Db) {
+  return db
+    .select({ ticketExpiresAt: payerTickets.expiresAt, order: getTableColumns(feeOrders), payment: polledColumns })
+    .from(payerTickets)
+    .leftJoin(feeOrders, and(eq(feeOrders.pay_no, sql.placeholder("payNo")), eq(feeOrders.student_id, payerTickets.studentId), eq(feeOrders.sch_id, payerTickets.schId)))
+    .leftJoin(paymentOrders, eq(paymentOrders.payNo, feeOrders.pay_no))
+    .where(eq(payerTickets.tokenHash, sql.placeholder("tokenHash")))
+    .prepare("payer_polled_fee_order");
+}
+const preparedPolledFeeOrders = new WeakMap<Db, ReturnType<typeof polledFeeOrderQuery>>();
+
+async function polledFeeOrder(ctx: OperationContext, ticket: unknown, payNo: string) {
+  let query = preparedPolledFeeOrders.get(ctx.db);
+  if (!query) preparedPolledFeeOrders.set(ctx.db, (query = polledFeeOrderQuery(ctx.db)));
+  const [row] = await query.execute({ tokenHash: ticketHashOf(ticket), payNo });
+  if (!row || row.ticketExpiresAt <= ctx.now) throw ticketExpired();
+  if (!row.order) throw notFound();
+  return { order: row.order, payment: row.payment };
+}
+
+/**
  * h5checkpay: the order's state, which the payer page polls. An order still unpaid has its gateway asked now and then
  * (askGatewayIfDue): a payment whose notification was lost is applied while the payer waits.
  */
 async function checkPay(ctx: OperationContext, payload: z.infer<typeof orderPayload>) {
-  const ticket = await ticketOf(ctx.db, payload.ticket, ctx.now);
-  let order = await ticketOrder(ctx, ticket, payload.pay_no);
-  if (order.status === "unpaid") {
-    const payment = await polledOrder(ctx.db, order.pay_no);
-    if (payment && (await askGatewayIfDue(ctx, payment)).status === "SUCCESS") order = await ticketOrder(ctx, ticket, payload.pay_no);
-  }
+  const polled = await polledFeeOrder(ctx, payload.ticket, payload.pay_no);
+  let order = polled.order;
+  if (order.status === "unpaid" && polled.payment && (await askGatewayIfDue(ctx, polled.payment)).status === "SUCCESS") order = (await polledFeeOrder(ctx, payload.ticket, payload.pay_no)).order;
   return { data: { items: { pay_no: order.pay_no, status: order.status, amount: fenToYuan(order.amount), paid_at: order.paid_at?.toISOString() ?? null, fulfilment: await fulfilmentOf(ctx.db, order) } } };
 }
 

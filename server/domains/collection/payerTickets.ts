@@ -46,14 +46,24 @@ export async function issueTicket(db: DbOrTx, bound: PayerTicket, now: Date): Pr
   return ticket;
 }
 
+/** FAIL asking the payer to find the student again */
+export function ticketExpired(): ApiFailure {
+  return new ApiFailure("collection.payer.ticket_expired");
+}
+
+/** The hash a ticket is kept by; a text that cannot be a ticket is an expired one. */
+export function ticketHashOf(ticket: unknown): string {
+  if (typeof ticket !== "string" || !TICKET_PATTERN.test(ticket)) throw ticketExpired();
+  return hashOf(ticket);
+}
+
 /** The student a live ticket stands for; else FAIL asking the payer to find the student again. */
 export async function ticketOf(db: DbOrTx, ticket: unknown, now: Date): Promise<PayerTicket> {
-  if (typeof ticket !== "string" || !TICKET_PATTERN.test(ticket)) throw new ApiFailure("collection.payer.ticket_expired");
   const [row] = await db
     .select({ studentId: payerTickets.studentId, schId: payerTickets.schId, sysid: payerTickets.sysid, qrchnlId: payerTickets.qrchnlId })
     .from(payerTickets)
-    .where(and(eq(payerTickets.tokenHash, hashOf(ticket)), gt(payerTickets.expiresAt, now)));
-  if (!row) throw new ApiFailure("collection.payer.ticket_expired");
+    .where(and(eq(payerTickets.tokenHash, ticketHashOf(ticket)), gt(payerTickets.expiresAt, now)));
+  if (!row) throw ticketExpired();
   return row;
 }
 
