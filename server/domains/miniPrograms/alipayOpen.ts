@@ -18,7 +18,7 @@
  *   here refuses to set them in words.
  */
 import { createPrivateKey, createPublicKey } from "node:crypto";
-import { AlipaySdk } from "alipay-sdk";
+import type { AlipaySdk } from "alipay-sdk";
 import type { Row } from "../../engine/hooks";
 import type { DbOrTx } from "../../db/client";
 import { PLATFORM_TENANT, readSettings, readSettingsSecret } from "../../engine/settings";
@@ -49,30 +49,38 @@ export interface AlipayPlatformCredentials {
 const AUDIT_STATES: Readonly<Record<string, AuditStatus>> = { AUDITING: 2, WAIT_RELEASE: 0, AUDIT_REJECT: 1, RELEASE: 0, GRAY: 0, INIT: 3 };
 
 export class AlipayOpenPlatform {
-  private readonly sdk: AlipaySdk;
+  /** made at the first call: the SDK and its HTTP client are imported then, not when a server starts */
+  private sdk?: Promise<AlipaySdk>;
 
   constructor(
     private readonly services: TokenServices,
     readonly credentials: AlipayPlatformCredentials,
-    gateway: string = ALIPAY_GATEWAY,
-  ) {
-    this.sdk = new AlipaySdk({
-      appId: credentials.appId,
-      privateKey: credentials.privateKey,
-      // read by readKey below into PKCS#8
-      keyType: "PKCS8",
-      alipayPublicKey: credentials.alipayPublicKey,
-      gateway,
-      timeout: TIMEOUT_MS,
-      camelcase: false,
-    });
+    private readonly gateway: string = ALIPAY_GATEWAY,
+  ) {}
+
+  private client(): Promise<AlipaySdk> {
+    this.sdk ??= import("alipay-sdk").then(
+      ({ AlipaySdk }) =>
+        new AlipaySdk({
+          appId: this.credentials.appId,
+          privateKey: this.credentials.privateKey,
+          // read by readKey below into PKCS#8
+          keyType: "PKCS8",
+          alipayPublicKey: this.credentials.alipayPublicKey,
+          gateway: this.gateway,
+          timeout: TIMEOUT_MS,
+          camelcase: false,
+        }),
+    );
+    return this.sdk;
   }
 
   /** Calls a method of the gateway; an answer not signed by Alipay, or not done, is refused. */
   async call(method: string, bizContent: Row, appAuthToken?: string): Promise<Row> {
+    const sdk = await this.client();
     let answer: Row;
     try {
-      answer = (await this.sdk.exec(method, { bizContent, ...(appAuthToken ? { app_auth_token: appAuthToken } : {}) }, { validateSign: true })) as Row;
+      answer = (await sdk.exec(method, { bizContent, ...(appAuthToken ? { app_auth_token: appAuthToken } : {}) }, { validateSign: true })) as Row;
     } catch (error) {
       throw new PublisherError(NO_ANSWER, `Alipay gave no answer to ${method} that could be believed (${error instanceof Error ? error.message.slice(0, 120) : "error"})`);
     }
