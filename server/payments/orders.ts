@@ -6,7 +6,7 @@
  * the payee its gateway calls name.
  */
 import { randomInt } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import { fenToYuan } from "../../common/money";
 import type { Db } from "../db/client";
 import { paymentOrders } from "../db/schema";
@@ -232,4 +232,30 @@ export async function polledOrder(db: Db, payNo: string): Promise<PolledOrder | 
   if (!query) preparedOrderQueries.set(db, (query = orderQuery(db)));
   const [row] = await query.execute({ payNo });
   return row;
+}
+
+/** checkpay's read with the state of a session resolved lately (ctx.sessionState): one statement for both. */
+function orderAndSessionQuery(db: Db, sessionState: SQL) {
+  return db
+    .select({ ...polledColumns, sessionState: sql<string>`${sessionState}` })
+    .from(paymentOrders)
+    .where(eq(paymentOrders.payNo, sql.placeholder("payNo")))
+    .prepare("payment_order_by_pay_no_with_session");
+}
+const preparedOrderAndSessionQueries = new WeakMap<Db, ReturnType<typeof orderAndSessionQuery>>();
+
+/**
+ * The polled order, read with the caller's session state when the session is one resolved lately (the polling
+ * dialogs' usual case): the call then costs one statement. No order found reads no state: the call is made again.
+ */
+export async function polledOrderConfirmingSession(ctx: Pick<OperationContext, "db" | "sessionState">, payNo: string): Promise<PolledOrder | undefined> {
+  if (!ctx.sessionState) return polledOrder(ctx.db, payNo);
+  let query = preparedOrderAndSessionQueries.get(ctx.db);
+  // the state's SQL is one per database (RecentSessions.stateRead), and so is the statement
+  if (!query) preparedOrderAndSessionQueries.set(ctx.db, (query = orderAndSessionQuery(ctx.db, ctx.sessionState.sql)));
+  const [row] = await query.execute({ payNo, ...ctx.sessionState.values });
+  if (!row) return undefined;
+  const { sessionState, ...order } = row;
+  ctx.sessionState.read = sessionState;
+  return order;
 }

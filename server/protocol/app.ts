@@ -414,16 +414,19 @@ async function authorisedAnswer(operation: SessionOperation<unknown>, ctx: Opera
 }
 
 /**
- * The answer of a read made with a session this process resolved lately, which the read's own statement confirms
- * (RecentSessions): undefined unless it succeeded and the session's state it read is the one resolved, and then
- * the call is made again from the session's own statement. The payload is a copy, as scopes are kept per payload.
+ * The answer of a call made with a session this process resolved lately, which the handler's own statement confirms
+ * (RecentSessions): undefined unless the session's state it read is the one resolved, and then the call is made
+ * again from the session's own statement. The payload is a copy, as scopes are kept per payload.
  */
 async function answerConfirmingSession(operation: SessionOperation<unknown>, ctx: OperationContext, session: ResolvedSession, named: ReturnType<typeof namedTenantIds>): Promise<Envelope | undefined> {
-  const sessionState: NonNullable<OperationContext["sessionState"]> = RecentSessions.stateRead(ctx.db, session, named);
+  const sessionState: NonNullable<OperationContext["sessionState"]> = { ...RecentSessions.stateRead(ctx.db, session, named), expected: session.state };
+  const confirmed = () => sessionState.read === session.state;
   try {
     const envelope = await authorisedAnswer(operation, { ...ctx, payload: { ...ctx.payload }, sessionState }, session);
-    return envelope.return_code === "SUCCESS" && sessionState.read === session.state ? envelope : undefined;
-  } catch {
+    return confirmed() ? envelope : undefined;
+  } catch (err) {
+    // a refusal made after the statement confirmed the session is the call's answer (a payment not received yet)
+    if (err instanceof ApiFailure && confirmed()) return fail(ctx.t(err.messageKey, err.params), err.data);
     return undefined;
   }
 }

@@ -70,9 +70,10 @@ export interface OperationContext {
   roles: string[];
   /**
    * Set on an operation that confirms its session when the session is one this process resolved lately
-   * (RecentSessions): the handler reads the state in its statement and puts what it read in `read`.
+   * (RecentSessions): the handler reads the state in its statement and puts what it read in `read`; `expected` is
+   * the state the session was resolved with (sessionConfirmed).
    */
-  sessionState?: SessionStateRead & { read?: unknown };
+  sessionState?: SessionStateRead & { expected: string; read?: unknown };
 }
 
 export interface OperationResult {
@@ -108,7 +109,10 @@ export interface SessionOperation<P = Record<string, unknown>> extends Operation
   effect: OperationEffect;
   /** the catalogue's declaration it was registered from (server/methods/declared.ts) */
   declaration?: OperationDecl;
-  /** a read whose handler reads the session's state in its own statement (ctx.sessionState; a list's page) */
+  /**
+   * a call whose handler reads the session's state in its own statement (ctx.sessionState; a list's page, a
+   * payment's poll), and writes nothing before sessionConfirmed(ctx) holds
+   */
   confirmsSession?: boolean;
 }
 
@@ -138,4 +142,13 @@ export class OperationRegistry {
   all(): Operation<unknown>[] {
     return [...this.operations.values()] as Operation<unknown>[];
   }
+}
+
+/**
+ * Whether a handler may act on its caller's session: resolved for this call, or one resolved lately whose state the
+ * handler's statement read as it was. When not, nothing the handler answers is kept: the call is made again on the
+ * session resolved afresh (server/protocol/app.ts), so the handler stops before it writes anything.
+ */
+export function sessionConfirmed(ctx: OperationContext): boolean {
+  return ctx.sessionState === undefined || ctx.sessionState.read === ctx.sessionState.expected;
 }

@@ -82,16 +82,17 @@ export async function createPostgresDatabase(template?: string): Promise<{ name:
 }
 
 /** A fresh database, migrated from nothing, or started from one of the global setup's images. */
+/** The PGlite image an in-memory database opens from (`{ kind: "memory", image }`): no migration runs again. */
+export function pgliteImage(from: DatabaseImage): Blob {
+  const file = imageSetting(PGLITE_IMAGE_ENV, from);
+  let bytes = pgliteImages.get(file);
+  if (!bytes) pgliteImages.set(file, (bytes = fs.readFileSync(file)));
+  return new Blob([new Uint8Array(bytes)]);
+}
+
 export async function createTestDatabase(kind: TestDatabaseKind, from?: DatabaseImage): Promise<TestDatabase> {
   if (kind === "pglite") {
-    let image: Blob | undefined;
-    if (from) {
-      const file = imageSetting(PGLITE_IMAGE_ENV, from);
-      let bytes = pgliteImages.get(file);
-      if (!bytes) pgliteImages.set(file, (bytes = fs.readFileSync(file)));
-      image = new Blob([new Uint8Array(bytes)]);
-    }
-    const database = await openDatabase({ kind: "memory", image });
+    const database = await openDatabase({ kind: "memory", image: from && pgliteImage(from) });
     return { kind, database, dispose: () => database.close() };
   }
   const created = await createPostgresDatabase(from ? imageSetting(PG_TEMPLATE_ENV, from) : undefined);

@@ -10,11 +10,10 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { isIdCard, isPhone } from "../../common/fieldRules";
 import { PasswordHasher } from "../../server/auth/passwords";
-import { openDatabase } from "../../server/db/client";
 import { classes, grades, schools, students, users, userSchools } from "../../server/db/schema";
 import { seedDemo } from "../../server/seed/demo";
 import { seedScale } from "../../server/seed/scale";
-import { describeOnEmbedded } from "../helpers/db";
+import { createTestDatabase, describeOnEmbedded } from "../helpers/db";
 import { createTestApp, TEST_PASSWORD_COST, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
@@ -168,14 +167,15 @@ describeOnEmbedded("demo data", (kind) => {
 
   if (kind === "pglite") {
     it("seeds the same students again on the same day", async () => {
-      const again = await openDatabase({ kind: "memory" });
+      // migrated only, as the first was before its seed
+      const again = await createTestDatabase(kind, "migrated");
       try {
-        await seedDemo(again.db, { hasher: new PasswordHasher(TEST_PASSWORD_COST), now: t.clock.now() });
+        await seedDemo(again.database.db, { hasher: new PasswordHasher(TEST_PASSWORD_COST), now: t.clock.now() });
         const strip = ({ id, created_at, ...rest }: typeof students.$inferSelect) => rest;
-        const second = await again.db.select().from(students).orderBy(asc(students.id));
+        const second = await again.database.db.select().from(students).orderBy(asc(students.id));
         expect(second.map(strip)).toEqual(allStudents.map(strip));
       } finally {
-        await again.close();
+        await again.dispose();
       }
     });
   }
@@ -249,11 +249,11 @@ describeOnEmbedded("bench scale", (kind) => {
   });
 
   it("refuses a database without the demo provider", async () => {
-    const empty = await openDatabase({ kind: "memory" });
+    const empty = await createTestDatabase(kind, "migrated");
     try {
-      await expect(seedScale(empty.db, { scale: 1, now: t.clock.now() })).rejects.toThrow(/--demo/);
+      await expect(seedScale(empty.database.db, { scale: 1, now: t.clock.now() })).rejects.toThrow(/--demo/);
     } finally {
-      await empty.close();
+      await empty.dispose();
     }
   });
 });

@@ -18,7 +18,7 @@ import { ManualClock } from "../../server/lib/clock";
 import { ORDER_PAYABLE_MS } from "../../server/payments/orders";
 import { PaymentSecrets } from "../../server/payments/secrets";
 import { startServer } from "../../server/start";
-import { createTestDatabase, describeOnDatabases, describeOnEmbedded, type TestDatabase } from "../helpers/db";
+import { createTestDatabase, describeOnDatabases, describeOnEmbedded, pgliteImage, type TestDatabase } from "../helpers/db";
 import { createTestApp, idByTitle, type TestApp } from "./support";
 
 type Row = Record<string, unknown>;
@@ -346,7 +346,7 @@ describeOnEmbedded("closing unpaid orders after their timeout", (kind) => {
 describe("the server's job worker", () => {
   it("runs while the server runs and stops when it closes, leaving no timer", async () => {
     const server = await startServer({
-      database: { kind: "memory" },
+      database: { kind: "memory", image: pgliteImage("migrated") },
       port: 0,
       host: "127.0.0.1",
       seedDemo: false,

@@ -216,6 +216,23 @@ describeOnDatabases("renewal by QR payment", (kind) => {
     expect((await t.call("adminapiv2", "checkpay", { pay_no: order.pay_no })).return_code).toBe("token_error");
   });
 
+  it("answers a polling dialog on its session as long as the session stands, and not once after it ends", async () => {
+    const token = await t.login("school");
+    const poll = (payNo: string) => t.call("adminapiv2", "checkpay", { pay_no: payNo }, { token, headers: EN });
+    const order = await buyOneYear();
+    // the first poll resolves the session; the next ones are answered alike from the order's statement
+    for (let i = 0; i < 3; i++) expect(await poll(order.pay_no)).toMatchObject({ return_code: "FAIL", return_msg: "Payment not received yet" });
+    // a sibling school's order stays another's on the session kept
+    const sibling = await buyOneYear("svc", ids.no2);
+    expect(await poll(sibling.pay_no)).toMatchObject({ return_code: "FAIL", return_msg: "Record not found" });
+    // paid from a phone of its own (the sandbox limits the confirmations of one address)
+    const paid = await t.app.inject({ method: "POST", url: `${pathOf(order.payparam.code_url)}/confirm`, remoteAddress: "203.0.113.61" });
+    expect(paid.json()).toMatchObject({ return_code: "SUCCESS" });
+    expect(await poll(order.pay_no)).toMatchObject({ return_code: "SUCCESS" });
+    expect((await t.call("adminapi", "logout", {}, { token })).return_code).toBe("SUCCESS");
+    expect(await poll(order.pay_no)).toMatchObject({ return_code: "token_error" });
+  });
+
   it("refuses malformed and unknown input: package, school and payment number", async () => {
     expect(await call("svc", "get_pay", { setmeal_id: ids.oneYear })).toMatchObject({ return_code: "FAIL", return_msg: "Choose a school first" });
     for (const setmeal of ["abc", -1, 999999, null, { id: 1 }]) {

@@ -11,9 +11,9 @@ import { resolveScope } from "../../auth/scope";
 import { askGatewayIfDue } from "../../payments/checkpay";
 import { PAY_NO_PATTERN } from "../../payments/gateway";
 import { registerPaymentKind, type PaymentKind, type PaymentOrder } from "../../payments/kinds";
-import { createPaymentOrder, polledOrder, type PolledOrder } from "../../payments/orders";
+import { createPaymentOrder, polledOrderConfirmingSession, type PolledOrder } from "../../payments/orders";
 import { ApiFailure, notFound } from "../../protocol/envelope";
-import type { OperationContext, OperationRegistry } from "../../protocol/registry";
+import { sessionConfirmed, type OperationContext, type OperationRegistry } from "../../protocol/registry";
 import { enabledPackage } from "./packages";
 import { extendProviderTerm, extendSchoolTerm } from "./terms";
 
@@ -127,11 +127,14 @@ export function registerPaymentOperations(registry: OperationRegistry): void {
     needsToken: true,
     roles: [...SCHOOL_BUYERS],
     effect: "renewal",
+    // every open payment dialog polls it: a session resolved lately is confirmed by the order's own statement
+    confirmsSession: true,
     async handler(ctx) {
       const payNo = ctx.payload.pay_no;
       if (typeof payNo !== "string" || !PAY_NO_PATTERN.test(payNo)) throw notFound();
-      let order = await polledOrder(ctx.db, payNo);
-      if (!order || !mayCheck(ctx, order)) throw notFound();
+      let order = await polledOrderConfirmingSession(ctx, payNo);
+      // a session that changed since it was resolved: nothing is asked or answered on it (the call is made again)
+      if (!order || !sessionConfirmed(ctx) || !mayCheck(ctx, order)) throw notFound();
       // unpaid here: its gateway is asked now and then (a notification lost, or its application cut short)
       order = await askGatewayIfDue(ctx, order);
       if (order.status === "SUCCESS") return { messageKey: "api.pay_succeeded", messageParams: { end: order.appliedEnd ?? "" } };
