@@ -13,6 +13,21 @@ export interface DatabaseMetricsSource {
   now(): Date;
 }
 
+/** A gauge of a table's rows in each status still waiting to go out, 0 for a status with none. */
+function waitingGauge(registry: Registry, db: Db, name: string, help: string, table: string, statuses: readonly string[]): void {
+  new Gauge({
+    name,
+    help,
+    labelNames: ["status"] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const rows = await queryRows<{ status: string; n: number }>(db, sql`select status, count(*)::int as n from ${sql.identifier(table)} where status in ${statuses} group by status`);
+      for (const status of statuses) this.set({ status }, rows.find((row) => row.status === status)?.n ?? 0);
+    },
+  });
+}
+
 /** The database's figures, read at each scrape into a registry of the app's own. */
 export function databaseMetrics(source: DatabaseMetricsSource): Registry {
   const registry = new Registry();
@@ -49,29 +64,8 @@ export function databaseMetrics(source: DatabaseMetricsSource): Registry {
     },
   });
 
-  new Gauge({
-    name: "cpc_notices_waiting",
-    help: "Notices (reminders, reports, payment notices) not sent yet, by status",
-    labelNames: ["status"] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const rows = await queryRows<{ status: string; n: number }>(db, sql`select status, count(*)::int as n from notices where status in ('queued', 'sending') group by status`);
-      for (const status of ["queued", "sending"]) this.set({ status }, rows.find((row) => row.status === status)?.n ?? 0);
-    },
-  });
-
-  new Gauge({
-    name: "cpc_print_jobs_waiting",
-    help: "Receipts not printed yet, by status",
-    labelNames: ["status"] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const rows = await queryRows<{ status: string; n: number }>(db, sql`select status, count(*)::int as n from print_jobs where status in ('queued', 'sent') group by status`);
-      for (const status of ["queued", "sent"]) this.set({ status }, rows.find((row) => row.status === status)?.n ?? 0);
-    },
-  });
+  waitingGauge(registry, db, "cpc_notices_waiting", "Notices (reminders, reports, payment notices) not sent yet, by status", "notices", ["queued", "sending"]);
+  waitingGauge(registry, db, "cpc_print_jobs_waiting", "Receipts not printed yet, by status", "print_jobs", ["queued", "sent"]);
 
   new Gauge({
     name: "cpc_refunds",

@@ -81,7 +81,6 @@ export async function createPostgresDatabase(template?: string): Promise<{ name:
   };
 }
 
-/** A fresh database, migrated from nothing, or started from one of the global setup's images. */
 /** The PGlite image an in-memory database opens from (`{ kind: "memory", image }`): no migration runs again. */
 export function pgliteImage(from: DatabaseImage): Blob {
   const file = imageSetting(PGLITE_IMAGE_ENV, from);
@@ -90,6 +89,7 @@ export function pgliteImage(from: DatabaseImage): Blob {
   return new Blob([new Uint8Array(bytes)]);
 }
 
+/** A fresh database, migrated from nothing, or started from one of the global setup's images. */
 export async function createTestDatabase(kind: TestDatabaseKind, from?: DatabaseImage): Promise<TestDatabase> {
   if (kind === "pglite") {
     const database = await openDatabase({ kind: "memory", image: from && pgliteImage(from) });

@@ -6,7 +6,7 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { jobs, notices } from "../../server/db/schema";
+import { jobs, notices, printJobs } from "../../server/db/schema";
 import { JobKinds } from "../../server/jobs/registry";
 import { enqueueJob, JobWorker } from "../../server/jobs/worker";
 import { buildApp } from "../../server/protocol/app";
@@ -128,11 +128,17 @@ describeOnEmbedded("operators' endpoints", () => {
     await enqueueJob(t.db, "monitoring.example", {}, { now, runAt: new Date(now.getTime() + 60_000) });
     const noticesBefore = valueOf(await scrape(), "cpc_notices_waiting", { status: "queued" });
     await t.db.insert(notices).values({ sysid: 1, kind: "reminder", channel: "sms", recipient: "13800000000", params: {}, createdBy: "test", createdAt: now });
+    // the demo's receipt that gave up on its offline printer, sent again
+    await t.db.update(printJobs).set({ status: "queued" }).where(eq(printJobs.status, "failed"));
 
     const samples = await scrape();
     expect(valueOf(samples, "cpc_jobs", { kind: "monitoring.example", status: "queued" })).toBe(3);
     expect(valueOf(samples, "cpc_jobs_oldest_due_seconds", { kind: "monitoring.example" })).toBe(90);
     expect(valueOf(samples, "cpc_notices_waiting", { status: "queued" })).toBe(noticesBefore + 1);
+    // the receipts waiting for their printers, counted here apart
+    const printJobsOf = async (status: string) => (await t.db.select({ id: printJobs.id }).from(printJobs).where(eq(printJobs.status, status))).length;
+    expect(await printJobsOf("queued")).toBeGreaterThan(0);
+    for (const status of ["queued", "sent"]) expect(valueOf(samples, "cpc_print_jobs_waiting", { status }), status).toBe(await printJobsOf(status));
     expect(valueOf(samples, "cpc_database_connections", { state: "total" })).toBeGreaterThanOrEqual(1);
     expect(samples.some((sample) => sample.name === "cpc_refunds")).toBe(true);
   });
