@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 import react from "@vitejs/plugin-react";
+import LongestFirstSequencer from "./tests/helpers/sequencer";
 
 const UNIT_DIR = "tests/unit";
 
@@ -32,6 +33,8 @@ export default defineConfig({
     // two files at a time even on two cores (vitest's default would leave one): much of a server test's time is
     // spent waiting on PostgreSQL, and a file at a time took twice as long
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    // the longest files start first, on a fresh clone too
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,

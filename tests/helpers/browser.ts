@@ -1,13 +1,14 @@
 /**
- * Browser test helpers: Debian's Chromium driven by playwright-core (no browser download), one browser for the
- * run's files (a file asking for switches of its own, a fake camera, gets its own) and one fresh context (cookies,
- * storage, cache) per test. A missing Chromium or build fails the tests, unless the browser
- * tests are left out on purpose (TEST_SKIP=browser): then they show as skipped with the reason.
+ * Browser test helpers: Debian's Chromium driven by playwright-core (no browser download), kept for the run's files
+ * (a file asking for switches of its own, a fake camera, gets its own). A test's page opens in a profile that keeps
+ * only its HTTP and code cache from one test to the next (no cookie, storage or permission); the other contexts a test
+ * asks for are fresh ones. A missing Chromium or build fails the tests, unless the browser tests are left out on
+ * purpose (TEST_SKIP=browser): then they show as skipped with the reason.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Download, type Locator, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type CDPSession, type Download, type Locator, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from "vitest";
 import { copySeededDataDir, seededTemplate } from "./browserDatabases";
 import { assertListedOnPostgres, createPostgresDatabase, testDatabaseKinds, type TestDatabaseKind } from "./db";
@@ -48,28 +49,120 @@ export async function launchChromium(extraArgs: readonly string[] = []): Promise
 }
 
 /**
+ * V8 optimises no further than its baseline compiler: a test's page lives seconds, too short for the optimising
+ * compilers (Maglev, TurboFan) to repay their compiling, about a fifth of the browser's CPU time on two cores.
+ */
+const TEST_ARGS = ["--js-flags=--max-opt=1"];
+
+/**
  * The Chromium of the files that ask for no switches of their own: launched by the first of them and kept for the
  * next (the files share one module graph, vitest.e2e.config.ts), so that a file does not wait for a browser to start
- * and stop; playwright closes it when the run's process ends. Each test still has a fresh context of its own
- * (cookies, storage, cache).
+ * and stop; playwright closes it when the run's process ends. It holds the fresh contexts tests ask for beside their
+ * own page (a second user, a phone).
  */
 let sharedChromium: Promise<Browser> | undefined;
 
 /** A browser for a file: the shared one, or one of its own (closed with the file) when it asks for switches. */
 async function fileChromium(extraArgs: readonly string[] | undefined): Promise<{ browser: Browser; own: boolean }> {
-  if (extraArgs && extraArgs.length > 0) return { browser: await launchChromium(extraArgs), own: true };
+  if (extraArgs && extraArgs.length > 0) return { browser: await launchChromium([...TEST_ARGS, ...extraArgs]), own: true };
   const running = await sharedChromium?.catch(() => undefined);
   if (running?.isConnected()) return { browser: running, own: false };
-  sharedChromium = launchChromium();
+  sharedChromium = launchChromium(TEST_ARGS);
   return { browser: await sharedChromium, own: false };
+}
+
+/** A test's page: this size, the language of its file, and no animation (see openContext below) */
+const PAGE_OPTIONS = { viewport: { width: 1366, height: 850 }, reducedMotion: "reduce" } as const;
+
+/**
+ * A Chromium profile on disk, whose pages are the tests' own: a test opens its page in it and leaves it, at its end,
+ * without cookies, storage or permissions, as a fresh context would. What it keeps is the HTTP cache and with it V8's
+ * code cache, which a fresh (incognito) context never has: each page of the console compiled its scripts anew, the
+ * larger part of the browser tests' time on two cores.
+ */
+interface Profile {
+  readonly context: BrowserContext;
+  /** a blank page kept open for the profile's DevTools session, so that the profile outlives the tests' pages */
+  readonly keeper: Page;
+  readonly devtools: CDPSession;
+}
+
+async function openProfile(locale: string, extraArgs: readonly string[]): Promise<Profile> {
+  const missing = chromiumMissingReason();
+  if (missing) throw new Error(missing);
+  // "": a temporary profile directory, removed by playwright when the profile closes
+  const context = await chromium.launchPersistentContext("", {
+    executablePath: chromiumPath(),
+    headless: true,
+    args: [...CHROMIUM_ARGS, ...TEST_ARGS, ...extraArgs],
+    locale,
+    ...PAGE_OPTIONS,
+  });
+  context.setDefaultTimeout(15000);
+  const keeper = context.pages()[0] ?? (await context.newPage());
+  return { context, keeper, devtools: await context.newCDPSession(keeper) };
+}
+
+/** The profiles of the files without switches of their own, one per language, kept for the run as sharedChromium is. */
+const sharedProfiles = new Map<string, Promise<Profile>>();
+
+async function fileProfile(locale: string, extraArgs: readonly string[] | undefined): Promise<{ profile: Profile; own: boolean }> {
+  if (extraArgs && extraArgs.length > 0) return { profile: await openProfile(locale, extraArgs), own: true };
+  const running = await sharedProfiles.get(locale)?.catch(() => undefined);
+  if (running && !running.keeper.isClosed()) return { profile: running, own: false };
+  const opening = openProfile(locale, []);
+  sharedProfiles.set(locale, opening);
+  return { profile: await opening, own: false };
+}
+
+/**
+ * The port the files' servers listen on, one after the other: the first chose it, the next take it again once the one
+ * before has closed, so that the console keeps one origin for the run, and a profile's code cache stays valid from one
+ * file to the next. A port taken meanwhile by something else gives way to one chosen afresh.
+ */
+let suitePort = 0;
+
+async function startSuiteServer(options: TestServerOptions): Promise<TestServer> {
+  let server: TestServer;
+  try {
+    server = await startTestServer({ ...options, port: suitePort });
+  } catch (err) {
+    if (suitePort === 0 || (err as NodeJS.ErrnoException).code !== "EADDRINUSE") throw err;
+    server = await startTestServer({ ...options, port: 0 });
+  }
+  suitePort = Number(new URL(server.url).port);
+  return server;
+}
+
+/**
+ * Closes a file's server. The profile outlives the file, and with it its connections to the server, kept alive or
+ * opened ahead of a request, which would hold the server's close open (a connection that never sent a request is not
+ * idle to Node): they are closed with the server.
+ */
+async function closeSuiteServer(server: TestServer): Promise<void> {
+  const closing = server.close();
+  server.server.app.server.closeAllConnections();
+  await closing;
+}
+
+/** Ends a test in the profile: its pages closed, and its origin's cookies, storage and permissions removed. */
+async function clearProfile(profile: Profile, origin: string): Promise<void> {
+  for (const page of profile.context.pages()) if (page !== profile.keeper) await page.close();
+  await profile.context.clearCookies();
+  await profile.context.clearPermissions();
+  await profile.devtools.send("Storage.clearDataForOrigin", {
+    origin,
+    storageTypes: "local_storage,indexeddb,websql,service_workers,cache_storage,file_systems,shared_storage,storage_buckets",
+  });
 }
 
 export interface BrowserSuite {
   /** base URL of the real server serving dist/ (valid inside tests) */
   readonly url: string;
   readonly server: TestServer;
-  /** the page of the current test (a fresh context per test, English unless `language` asks otherwise) */
+  /** the page of the current test (in the profile of its file's language, English unless `locale` asks otherwise) */
   readonly page: Page;
+  /** the context of `page`: its file's profile, whose pages close when the test ends */
   readonly context: BrowserContext;
   /** another fresh context, e.g. a second user or another browser's user agent (closed after the test) */
   newContext(language?: string, contextOptions?: BrowserContextOptions): Promise<BrowserContext>;
@@ -79,7 +172,7 @@ const SCREENSHOT_DIR = path.join(os.tmpdir(), "cpc-e2e-screenshots");
 
 /**
  * A describe block for browser tests: starts the real server and the built SPA on a copy of the seeded demo data (a
- * temporary data directory, or a PostgreSQL database), a Chromium, and a fresh context and page per test; a
+ * temporary data directory, or a PostgreSQL database), a Chromium, and a page per test (see Profile); a
  * failing test leaves a screenshot in SCREENSHOT_DIR (its path is printed).
  */
 export function describeInBrowser(
@@ -100,19 +193,18 @@ export function describeInBrowser(
     let server: TestServer | undefined;
     let postgres: { url: string; drop(): Promise<void> } | undefined;
     let dataDir: string | undefined;
-    let browser: Browser | undefined;
-    let ownBrowser = false;
-    let context: BrowserContext | undefined;
+    let profile: { profile: Profile; own: boolean } | undefined;
+    let browser: { browser: Browser; own: boolean } | undefined;
     let page: Page | undefined;
     const extraContexts: BrowserContext[] = [];
     const locale = options.locale ?? "en-US";
 
     const openContext = async (language = locale, contextOptions: BrowserContextOptions = {}) => {
-      if (!browser) throw new Error("the browser did not start");
+      if (!browser?.browser.isConnected()) browser = await fileChromium(options.chromiumArgs);
       // the SPA takes the language from the cookie, then the browser language; with reduced motion asked for, as a
       // reader may ask the system, nothing slides or zooms: a click never lands on what moved away a frame earlier,
       // and no software-drawn animation frame takes the CPU the server and the page need
-      const opened = await browser.newContext({ locale: language, viewport: { width: 1366, height: 850 }, reducedMotion: "reduce", ...contextOptions });
+      const opened = await browser.browser.newContext({ locale: language, ...PAGE_OPTIONS, ...contextOptions });
       opened.setDefaultTimeout(15000);
       return opened;
     };
@@ -123,26 +215,26 @@ export function describeInBrowser(
       // a copy of the demo the global setup seeded (browserDatabases.ts)
       if (options.database === "postgres") postgres = await createPostgresDatabase(seededTemplate());
       else dataDir = copySeededDataDir();
-      let started: { browser: Browser; own: boolean };
-      [server, started] = await Promise.all([startTestServer({ databaseUrl: postgres?.url, dataDir, ...options.server?.() }), fileChromium(options.chromiumArgs)]);
-      ({ browser, own: ownBrowser } = started);
+      [server, profile] = await Promise.all([startSuiteServer({ databaseUrl: postgres?.url, dataDir, ...options.server?.() }), fileProfile(locale, options.chromiumArgs)]);
     });
     afterAll(async () => {
-      if (ownBrowser) await browser?.close();
-      await server?.close();
+      if (profile?.own) await profile.profile.context.close();
+      if (browser?.own) await browser.browser.close();
+      if (server) await closeSuiteServer(server);
       await postgres?.drop();
       if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     });
     beforeEach(async () => {
       // Chromium that exited under a test fails that test alone: the next one starts on a new browser
-      if (browser && !browser.isConnected()) {
+      if (profile?.profile.keeper.isClosed()) {
         console.error(`Chromium exited during the previous test of "${name}"; starting a new one`);
-        ({ browser, own: ownBrowser } = await fileChromium(options.chromiumArgs));
+        profile = await fileProfile(locale, options.chromiumArgs);
       }
-      context = await openContext();
-      page = await context.newPage();
+      if (!profile) throw new Error("the browser did not start");
+      page = await profile.profile.context.newPage();
     });
     afterEach(async ({ task }) => {
+      const context = profile?.profile.context;
       if (task.result?.state === "fail") {
         fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
         const pages = [context, ...extraContexts].flatMap((c) => c?.pages() ?? []).filter((p) => p.url() !== "about:blank");
@@ -156,7 +248,7 @@ export function describeInBrowser(
         }
       }
       for (const extra of extraContexts.splice(0)) await extra.close();
-      await context?.close();
+      if (profile && server && !profile.profile.keeper.isClosed()) await clearProfile(profile.profile, new URL(server.url).origin);
       page = undefined;
     });
 
@@ -174,8 +266,8 @@ export function describeInBrowser(
         return page;
       },
       get context() {
-        if (!context) throw new Error("no context outside a test");
-        return context;
+        if (!page) throw new Error("no context outside a test");
+        return page.context();
       },
       async newContext(language?: string, contextOptions?: BrowserContextOptions) {
         const extra = await openContext(language, contextOptions);

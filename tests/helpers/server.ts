@@ -19,6 +19,8 @@ export interface TestServerOptions {
   databaseUrl?: string;
   /** the URL is a pooler in transaction mode (PgBouncer) */
   databasePooler?: "transaction";
+  /** the port to listen on (default one chosen at run time) */
+  port?: number;
   /** seed the demo data into an empty database (default true) */
   seedDemo?: boolean;
   /** the built SPA (default dist/ of the project; null: API only) */
@@ -53,7 +55,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   try {
     const server = await startServer({
       database: options.databaseUrl ? { kind: "postgres", url: options.databaseUrl, pooler: options.databasePooler } : { kind: "pglite", dataDir: dataDir! },
-      port: 0,
+      port: options.port ?? 0,
       host: "127.0.0.1",
       seedDemo: options.seedDemo ?? true,
       staticDir: options.staticDir,
