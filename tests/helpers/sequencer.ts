@@ -5,6 +5,7 @@
  * started again): started among the last, one core worked alone on them at the end of the run. They start first here,
  * whatever vitest knows; the other files keep vitest's order.
  */
+import fs from "node:fs";
 import path from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
@@ -18,6 +19,10 @@ const LONGEST_FILES = [
   "tests/server/demoData.test.ts", // 30: the demo seeded twice
   "tests/server/throttle.test.ts", // 30: bursts of logins on both databases
 ];
+
+// a file renamed or removed fails here, naming it, instead of quietly starting late again
+const ROOT = path.resolve(import.meta.dirname, "../..");
+for (const file of LONGEST_FILES) if (!fs.existsSync(path.join(ROOT, file))) throw new Error(`tests/helpers/sequencer.ts lists ${file}, which does not exist`);
 
 export default class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
